@@ -1,0 +1,117 @@
+/* Shared timing, CSV and progress helpers for every benchmark (read this once).
+ *
+ * Timing: clock_gettime in nanoseconds. CSV: rows go to PATH.partial, flushed
+ * after every row so a crash keeps what was measured; bench_csv_commit renames
+ * the file into place, so PATH exists only when the run finished. Progress:
+ * one line per trial on stderr with elapsed time and an estimate of the rest. */
+#ifndef C18N_BENCH_H
+#define C18N_BENCH_H
+
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static inline int64_t bench_clock_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static inline int64_t bench_now_ns(void) { return bench_clock_ns(CLOCK_MONOTONIC); }
+
+static inline int64_t bench_resolution_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_getres(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Keeps the compiler from assuming anything about memory behind p. */
+static inline void bench_clobber(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+static inline void bench_die(const char *what)
+{
+    fprintf(stderr, "error: %s: %s\n", what, errno ? strerror(errno) : "failed");
+    exit(2);
+}
+
+typedef struct {
+    FILE *f;
+    char final_path[4096];
+    char partial_path[4160];
+} bench_csv;
+
+static inline void bench_csv_open(bench_csv *c, const char *path, const char *header)
+{
+    snprintf(c->final_path, sizeof c->final_path, "%s", path);
+    snprintf(c->partial_path, sizeof c->partial_path, "%s.partial", path);
+    c->f = fopen(c->partial_path, "w");
+    if (!c->f)
+        bench_die(c->partial_path);
+    fprintf(c->f, "%s\n", header);
+    fflush(c->f);
+}
+
+static inline void bench_csv_flush(bench_csv *c)
+{
+    if (fflush(c->f) != 0)
+        bench_die(c->partial_path);
+}
+
+static inline void bench_csv_commit(bench_csv *c)
+{
+    if (fclose(c->f) != 0)
+        bench_die(c->partial_path);
+    if (rename(c->partial_path, c->final_path) != 0)
+        bench_die(c->final_path);
+}
+
+/* "trial i of N" with elapsed seconds and a linear estimate of what is left. */
+static inline void bench_progress(const char *name, long done, long total, int64_t start_ns)
+{
+    double elapsed = (double)(bench_now_ns() - start_ns) / 1e9;
+    double left = done > 0 ? elapsed * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "progress: %s trial %ld of %ld, elapsed %.1f s, estimated %.1f s left\n",
+            name, done, total, elapsed, left);
+    fflush(stderr);
+}
+
+/* Parses a positive integer option value or exits naming the option. */
+static inline long bench_parse_long(const char *opt, const char *text, long min)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || end == text || v < min) {
+        fprintf(stderr, "error: %s expects an integer >= %ld, got '%s'\n", opt, min, text);
+        exit(64);
+    }
+    return v;
+}
+
+/* Parses a comma-separated list of positive integers into out (at most max). */
+static inline int bench_parse_list(const char *opt, const char *text, long *out, int max)
+{
+    int n = 0;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == max) {
+            fprintf(stderr, "error: %s takes at most %d values\n", opt, max);
+            exit(64);
+        }
+        out[n++] = bench_parse_long(opt, tok, 1);
+    }
+    if (n == 0) {
+        fprintf(stderr, "error: %s needs at least one value\n", opt);
+        exit(64);
+    }
+    return n;
+}
+
+#endif

@@ -1,0 +1,82 @@
+"""Collects raw runs into one tidy long table per experiment (one row per trial and metric)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from . import experiments
+from .fsutil import write_text_atomic
+from .rawcsv import RawDataError, number, read_rows
+
+TIDY_COLUMNS = ["target", "variant", "experiment", "trial", "parameter", "parameter_value",
+                "metric", "value", "unit", "status"]
+UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "ms": "_ms", "us": "_us", "count": ""}
+
+
+def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
+    exp = experiments.get(experiment)
+    records = []
+    for line, row in read_rows(raw, exp.raw_columns):
+        status = row["status"]
+        if status not in ("ok", "alloc_failed"):
+            raise RawDataError(f"{raw}:{line}: column status: unexpected {status!r} (allowed: ok, alloc_failed)")
+        param = number(raw, line, exp.parameter, row[exp.parameter])
+        trial = number(raw, line, "trial", row["trial"])
+        for metric, unit in exp.metrics.items():
+            value = number(raw, line, metric, row[metric], allow_empty=status != "ok")
+            if status == "ok" and math.isnan(value):
+                raise RawDataError(f"{raw}:{line}: column {metric}: empty in a successful trial")
+            records.append((target, variant, experiment, int(trial), exp.parameter, param,
+                            metric, value, unit, status))
+    return pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
+
+
+def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
+    """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric name states."""
+    if list(df.columns) != TIDY_COLUMNS:
+        raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
+    for col in ("trial", "parameter_value", "value"):
+        if not pd.api.types.is_numeric_dtype(df[col]):
+            raise RawDataError(f"{source}: column {col} must be numeric")
+    if df["unit"].isna().any() or (df["unit"] == "").any():
+        raise RawDataError(f"{source}: a row has no unit")
+    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+        suffix = UNIT_SUFFIX.get(unit)
+        if suffix is None or not metric.endswith(suffix):
+            raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")
+    ok = df[df["status"] == "ok"]
+    if ok["value"].isna().any():
+        raise RawDataError(f"{source}: a successful trial has no value")
+    return df
+
+
+def collect(experiment: str, runs: list[tuple[str, str, Path]]) -> pd.DataFrame:
+    frames = [tidy_run(raw, t, v, experiment) for t, v, raw in runs]
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY_COLUMNS)
+    return check_tidy(df, f"collected {experiment}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--experiment", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("raw", nargs="+", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv")
+    a = ap.parse_args(argv)
+    runs = []
+    for raw in a.raw:
+        meta = json.loads((raw.parent / "meta.json").read_text())
+        runs.append((meta["target"], meta["variant"], raw))
+    try:
+        df = collect(a.experiment, runs)
+    except RawDataError as e:
+        raise SystemExit(f"error: {e}")
+    write_text_atomic(a.out, df.to_csv(index=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+# collect: every run of an experiment -> one tidy long table, schema-checked.
+
+
+rule collect:
+    input:
+        raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
+        meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
+    output:
+        "results/tidy/{experiment}.csv",
+    log:
+        "logs/collect/{experiment}.log",
+    shell:
+        "{PY}.collect --experiment {wildcards.experiment} --out {output} {input.raw} 2> {log}"

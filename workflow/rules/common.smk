@@ -1,0 +1,45 @@
+# Shared wiring: validated config, the Python that runs the package, and file-name helpers.
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from c18n_ae import config as cfg  # noqa: E402
+from c18n_ae import experiments as exps  # noqa: E402
+
+try:
+    cfg.validate(config)
+except cfg.ConfigError as err:
+    raise WorkflowError(str(err))
+
+# Rules call the package with the interpreter snakemake runs under (.venv) and src/ on its path.
+PY = f"PYTHONPATH={Path(workflow.basedir) / 'src'} {sys.executable} -m c18n_ae"
+EXPERIMENTS = cfg.enabled_experiments(config)
+TARGETS = [t["name"] for t in config["targets"]]
+# Hand-written LaTeX (everything under paper/ but the generated and build files).
+PAPER_SOURCES = sorted(
+    str(p) for p in Path("paper").rglob("*.tex") if not {"generated", "build"} & set(p.parts)
+)
+
+
+def run_dirs(experiment):
+    return [f"results/{t}/{v}/{experiment}" for t, v in cfg.runs(config, experiment)]
+
+
+def recipe_json(wildcards):
+    return json.dumps(cfg.variant(config, wildcards.target, wildcards.variant))
+
+
+def params_json(wildcards):
+    return json.dumps(config["experiments"][wildcards.experiment])
+
+
+def benchmark_of(wildcards):
+    return exps.get(wildcards.experiment).benchmark
+
+
+wildcard_constraints:
+    target="|".join(TARGETS),
+    variant="[A-Za-z][A-Za-z0-9_-]*",
+    experiment="|".join(exps.EXPERIMENTS),
+    bench="[a-z_]+",
