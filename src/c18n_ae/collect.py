@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
 import pandas as pd
@@ -29,8 +28,6 @@ def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFr
         trial = number(raw, line, "trial", row["trial"])
         for metric, unit in exp.metrics.items():
             value = number(raw, line, metric, row[metric], allow_empty=status != "ok")
-            if status == "ok" and math.isnan(value):
-                raise RawDataError(f"{raw}:{line}: column {metric}: empty in a successful trial")
             records.append((target, variant, experiment, int(trial), exp.parameter, param,
                             metric, value, unit, status))
     return pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)

@@ -38,8 +38,10 @@ def read_rows(path: Path, expected_header: tuple[str, ...]) -> list[tuple[int, d
 
 
 def number(path: Path, line: int, column: str, text: str, *, allow_empty: bool = False) -> float:
-    if text == "" and allow_empty:
-        return math.nan
+    if text == "":
+        if allow_empty:
+            return math.nan
+        raise RawDataError(f"{path}:{line}: column {column}: empty, a number is required")
     try:
         value = float(text)
     except ValueError:

@@ -13,5 +13,5 @@ rule build:
     log:
         "logs/build/{target}/{variant}/{bench}.log",
     shell:
-        "{PY}.build --target {wildcards.target} --recipe {params.recipe:q} --source {input.source}"
+        "python -m c18n_ae.build --target {wildcards.target} --recipe {params.recipe:q} --source {input.source}"
         " --out {output.binary} --info {output.info} 2> {log}"

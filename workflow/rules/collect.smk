@@ -10,4 +10,4 @@ rule collect:
     log:
         "logs/collect/{experiment}.log",
     shell:
-        "{PY}.collect --experiment {wildcards.experiment} --out {output} {input.raw} 2> {log}"
+        "python -m c18n_ae.collect --experiment {wildcards.experiment} --out {output} {input.raw} 2> {log}"

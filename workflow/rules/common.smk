@@ -12,8 +12,11 @@ try:
 except cfg.ConfigError as err:
     raise WorkflowError(str(err))
 
-# Rules call the package with the interpreter snakemake runs under (.venv) and src/ on its path.
-PY = f"PYTHONPATH={Path(workflow.basedir) / 'src'} {sys.executable} -m c18n_ae"
+# Rules call the package as `python -m c18n_ae.<stage>`, with the interpreter snakemake runs under
+# (.venv) first on PATH and src/ on PYTHONPATH.
+shell.prefix(
+    f"export PATH={Path(sys.executable).parent}:$PATH PYTHONPATH={Path(workflow.basedir) / 'src'}; "
+)
 EXPERIMENTS = cfg.enabled_experiments(config)
 TARGETS = [t["name"] for t in config["targets"]]
 # Hand-written LaTeX (everything under paper/ but the generated and build files).

@@ -12,7 +12,7 @@ rule plot_memory:
     log:
         "logs/plot/memory.log",
     shell:
-        "{PY}.plot --summary {input} --pdf {output.pdf} --png {output.png}"
+        "python -m c18n_ae.plot --summary {input} --pdf {output.pdf} --png {output.png}"
         " --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
 
 
@@ -24,7 +24,7 @@ rule table_memory:
     log:
         "logs/tables/memory.log",
     shell:
-        "{PY}.tables memory --summary {input} --out {output} 2> {log}"
+        "python -m c18n_ae.tables memory --summary {input} --out {output} 2> {log}"
 
 
 rule table_setup:
@@ -35,7 +35,7 @@ rule table_setup:
     log:
         "logs/tables/setup.log",
     shell:
-        "{PY}.tables setup --out {output} {input.meta} 2> {log}"
+        "python -m c18n_ae.tables setup --out {output} {input.meta} 2> {log}"
 
 
 rule macros:
@@ -49,4 +49,4 @@ rule macros:
     log:
         "logs/macros.log",
     shell:
-        "{PY}.macros --memory-summary {input.memory} {params.references} --out {output} {input.meta} 2> {log}"
+        "python -m c18n_ae.macros --memory-summary {input.memory} {params.references} --out {output} {input.meta} 2> {log}"

@@ -17,7 +17,7 @@ rule run:
     log:
         "logs/run/{target}/{variant}/{experiment}.log",
     shell:
-        "{PY}.run --target {wildcards.target} --variant {wildcards.variant}"
+        "python -m c18n_ae.run --target {wildcards.target} --variant {wildcards.variant}"
         " --experiment {wildcards.experiment} --recipe {params.recipe:q}"
         " --params {params.experiment_params:q} --binary {input.binary}"
         " --out-dir {params.out_dir} --log {log}"

@@ -9,7 +9,7 @@ rule summarise:
     log:
         "logs/summarise/{experiment}.log",
     shell:
-        "{PY}.summarise --tidy {input} --out {output} 2> {log}"
+        "python -m c18n_ae.summarise --tidy {input} --out {output} 2> {log}"
 
 
 rule memory:

@@ -1,0 +1,53 @@
+"""Shared fixtures: the project root, a compiler, and fresh copies of the project."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+# What a fresh clone would not have: never copied into a test's project copy.
+NOT_IN_A_CLONE = {".venv", ".git", ".snakemake", "logs", "__pycache__", ".pytest_cache", "report.html"}
+
+
+def copy_project(dest: Path) -> Path:
+    def ignore(directory, names):
+        d = Path(directory)
+        skip = {n for n in names if n in NOT_IN_A_CLONE}
+        if d == ROOT / "results":
+            skip |= {n for n in names if n not in ("published", "README.md", "imported")}
+        if d == ROOT / "paper":
+            skip |= {n for n in names if n == "generated" or n.startswith("main.") and n != "main.tex"}
+        return skip
+
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
+@pytest.fixture
+def project_copy(tmp_path) -> Path:
+    return copy_project(tmp_path / "project")
+
+
+@pytest.fixture(scope="session")
+def cc() -> str:
+    path = shutil.which("cc")
+    assert path, "a C compiler (cc) is required; artifact/install installs gcc"
+    return path
+
+
+def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
+    src = ROOT / "src" / "benchmarks" / f"{name}.c"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([cc, "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", *flags, "-o", str(out), str(src)],
+                   check=True)
+    return out
+
+
+SNAKEMAKE = [str(Path(sys.executable).parent / "snakemake")]

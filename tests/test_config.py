@@ -1,0 +1,58 @@
+"""A bad configuration stops before anything runs, with a message naming the key and what is allowed."""
+
+import copy
+import subprocess
+
+import pytest
+import yaml
+
+from c18n_ae import config as cfg
+from conftest import ROOT, SNAKEMAKE
+
+BASE = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def broken(mutate):
+    c = copy.deepcopy(BASE)
+    mutate(c)
+    return c
+
+
+CASES = [
+    ("unknown experiment", lambda c: c["experiments"].update(memroy={"trials": 1}),
+     "experiments: unknown key 'memroy'; allowed: memory"),
+    ("negative size", lambda c: c["experiments"]["memory"].update(block_sizes_mib=[100, -5]),
+     "experiments.memory.block_sizes_mib[1]: -5 is out of range (minimum 1)"),
+    ("wrong type", lambda c: c["experiments"]["memory"].update(trials="100"),
+     "experiments.memory.trials: expected integer, got str '100'"),
+    ("unknown reference variant", lambda c: c["targets"][0].update(reference_variant="O3"),
+     "targets[local].reference_variant: unknown variant 'O3'; allowed: O2, O0"),
+    ("unknown variant in an experiment", lambda c: c["experiments"]["memory"].update(variants=["purecap"]),
+     "experiments.memory.variants: unknown variant 'purecap'; allowed: O0, O2"),
+    ("unknown target kind", lambda c: c["targets"][0].update(kind="vm"),
+     "targets[local].kind: 'vm' is not allowed; allowed: local, ssh, morello"),
+    ("missing key", lambda c: c["targets"][0]["variants"][0].pop("cc"),
+     "targets[local].variants[O2]: 'cc' is a required property"),
+]
+
+
+def test_shipped_configs_are_valid():
+    cfg.load(ROOT / "config" / "config.yaml")
+    cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml")
+
+
+@pytest.mark.parametrize("name, mutate, message", CASES, ids=[c[0] for c in CASES])
+def test_bad_config_names_the_key(name, mutate, message):
+    with pytest.raises(cfg.ConfigError) as err:
+        cfg.validate(broken(mutate))
+    assert message in str(err.value)
+
+
+def test_snakemake_stops_before_running_anything(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"experiments": {"memory": {"block_sizes_mib": [0], "trials": 1}}}))
+    done = subprocess.run([*SNAKEMAKE, "--cores", "1", "--configfile", str(bad), "--directory", str(ROOT),
+                           "--snakefile", str(ROOT / "Snakefile"), "-n"], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "experiments.memory.block_sizes_mib[0]: 0 is out of range (minimum 1)" in done.stderr + done.stdout
+    assert "Job stats" not in done.stdout + done.stderr

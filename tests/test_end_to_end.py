@@ -1,0 +1,76 @@
+"""The quick profile from a fresh copy of the project to the PDF, checked with pdftotext."""
+
+import json
+import re
+import subprocess
+
+import pandas as pd
+import pytest
+
+from c18n_ae.latex import fmt
+from conftest import SNAKEMAKE
+
+
+def snakemake(project, *args):
+    # --configfile takes several values, so it goes last
+    return subprocess.run([*SNAKEMAKE, "--cores", "2", *args, "--configfile", "config/quick.yaml"],
+                          cwd=project, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    from conftest import copy_project
+    project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
+    done = snakemake(project)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return project, done
+
+
+def test_pdf_quotes_a_mean_from_the_summary(built):
+    project, _ = built
+    summary = pd.read_csv(project / "results" / "summary" / "memory.csv")
+    largest = summary.parameter_value.max()
+    row = summary[(summary.target == "local") & (summary.variant == "O2")
+                  & (summary.parameter_value == largest) & (summary.metric == "write_ns")].iloc[0]
+    text = subprocess.run(["pdftotext", "-layout", str(project / "paper" / "main.pdf"), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    write_ms = re.escape(fmt(row["mean"] / 1e6))
+    assert re.search(rf"local\s+O2\s+{largest:.0f}\s+\S+ ± \S+\s+{write_ms} ± ", text), \
+        f"write mean {write_ms} ms of local/O2 at {largest:.0f} MiB not in the memory table"
+    # the same value quoted in the prose through a generated macro
+    assert re.search(rf"{write_ms}\s*ms", text)
+    assert "not run" not in text.split("REFERENCES")[0]
+
+
+def test_nothing_left_to_do_after_a_complete_run(built):
+    project, _ = built
+    dry = snakemake(project, "-n")
+    assert dry.returncode == 0
+    assert "Nothing to be done" in dry.stdout + dry.stderr
+
+
+def test_editing_a_tex_file_reruns_only_latex(built):
+    project, _ = built
+    # snakemake compares content, not only mtime: a real edit is needed
+    with open(project / "paper" / "sections" / "methodology.tex", "a") as f:
+        f.write("% an edit\n")
+    dry = snakemake(project, "-n")
+    stats = (dry.stdout + dry.stderr).split("Job stats:")[1].split("total")[0]
+    jobs = set(re.findall(r"^(\w+)\s+\d+$", stats, re.M))
+    assert jobs == {"paper", "all"}, stats
+
+
+def test_no_type3_fonts(built):
+    project, _ = built
+    for pdf in (project / "results" / "plots" / "memory.pdf", project / "paper" / "main.pdf"):
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert "Type 3" not in fonts, f"{pdf} embeds Type 3 fonts"
+
+
+def test_metadata_and_progress(built):
+    project, done = built
+    meta = json.loads((project / "results" / "local" / "O0" / "memory" / "meta.json").read_text())
+    assert meta["cflags"] == ["-O0"] and meta["parameters"]["trials"] == 5
+    assert meta["git_revision"] and meta["host"]["cpu_model"]
+    log = (project / "logs" / "run" / "local" / "O0" / "memory.log").read_text()
+    assert "progress: memory trial 20 of 20" in log

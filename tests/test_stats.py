@@ -1,0 +1,38 @@
+import math
+
+import pytest
+
+from c18n_ae.stats import summarise
+
+
+def test_known_sample():
+    s = summarise([1, 2, 3, 4, 5])
+    assert s["n"] == 5
+    assert s["mean"] == 3
+    assert s["sd"] == pytest.approx(math.sqrt(2.5))
+    assert s["median"] == 3
+    assert s["p5"] == pytest.approx(1.2)
+    assert s["p95"] == pytest.approx(4.8)
+    # t(0.975, 4) = 2.776445105
+    half = 2.776445105 * math.sqrt(2.5) / math.sqrt(5)
+    assert s["ci95_low"] == pytest.approx(3 - half, rel=1e-6)
+    assert s["ci95_high"] == pytest.approx(3 + half, rel=1e-6)
+    assert s["n_outliers"] == 0
+
+
+def test_outliers_by_iqr_rule():
+    # q1=2, q3=4 by linear interpolation over 1..5 plus 100: IQR fence excludes only 100
+    s = summarise([1, 2, 3, 4, 5, 100])
+    assert s["n_outliers"] == 1
+    assert s["mean"] == pytest.approx(115 / 6)
+
+
+def test_nan_is_ignored_and_single_value_has_no_spread():
+    s = summarise([float("nan"), 7.0])
+    assert s["n"] == 1 and s["mean"] == 7.0 and s["median"] == 7.0
+    assert math.isnan(s["sd"]) and math.isnan(s["ci95_low"])
+
+
+def test_empty_sample():
+    s = summarise([])
+    assert s["n"] == 0 and math.isnan(s["mean"])
