@@ -71,11 +71,13 @@ static inline void bench_csv_commit(bench_csv *c)
         bench_die(c->final_path);
 }
 
-/* "trial i of N" with elapsed seconds and a linear estimate of what is left. */
-static inline void bench_progress(const char *name, long done, long total, int64_t start_ns)
+/* "trial i of N" with elapsed seconds and an estimate of what is left, proportional to the work
+ * still to do (work units are the benchmark's: bytes, iterations; trials when all are equal). */
+static inline void bench_progress(const char *name, long done, long total, double work_done,
+                                  double work_total, int64_t start_ns)
 {
     double elapsed = (double)(bench_now_ns() - start_ns) / 1e9;
-    double left = done > 0 ? elapsed * (double)(total - done) / (double)done : 0.0;
+    double left = work_done > 0 ? elapsed * (work_total - work_done) / work_done : 0.0;
     fprintf(stderr, "progress: %s trial %ld of %ld, elapsed %.1f s, estimated %.1f s left\n",
             name, done, total, elapsed, left);
     fflush(stderr);

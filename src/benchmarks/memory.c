@@ -72,6 +72,9 @@ int main(int argc, char **argv)
     bench_csv_open(&csv, out, HEADER);
     int64_t start = bench_now_ns();
     long total = (long)nsizes * trials, done = 0, bad = 0;
+    double work_total = 0, work_done = 0; /* MiB touched: larger blocks take longer */
+    for (int s = 0; s < nsizes; s++)
+        work_total += (double)sizes[s] * trials;
 
     for (int s = 0; s < nsizes; s++) {
         size_t n = (size_t)sizes[s] * 1024 * 1024;
@@ -98,7 +101,8 @@ int main(int argc, char **argv)
                         (unsigned long long)sum);
             }
             bench_csv_flush(&csv);
-            bench_progress("memory", ++done, total, start);
+            work_done += (double)sizes[s];
+            bench_progress("memory", ++done, total, work_done, work_total, start);
         }
     }
     if (bad) {
