@@ -22,13 +22,14 @@ def still_running(binary):
 
 @pytest.fixture
 def binary(tmp_path, cc):
-    return compile_benchmark(cc, "memory", tmp_path / "bin" / "memory-under-test")
+    # a directory name of its own, so pgrep finds only this test's processes
+    return compile_benchmark(cc, "memory", tmp_path / "bin-under-test" / "memory")
 
 
 def test_complete_run_writes_raw_and_meta(tmp_path, binary):
     out = tmp_path / "local" / "O2" / "memory"
     meta = runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE,
-                      params={"block_sizes_mib": [1, 2], "trials": 3}, binary=binary,
+                      params={"block_sizes_mib": [1, 2], "trials": 3}, bin_dir=binary.parent,
                       out_dir=out, log=tmp_path / "run.log")
     on_disk = json.loads((out / "meta.json").read_text())
     assert on_disk == meta
@@ -46,7 +47,7 @@ def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, binary):
     out = tmp_path / "out"
     with pytest.raises(runner.RunFailed, match=r"run timeout .*last progress: progress: memory trial \d+ of 100000"):
         runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE,
-                   params={"block_sizes_mib": [8], "trials": 100000}, binary=binary,
+                   params={"block_sizes_mib": [8], "trials": 100000}, bin_dir=binary.parent,
                    out_dir=out, log=tmp_path / "run.log", timeout_s=1.5)
     assert not (out / "raw.csv").exists() and not (out / "meta.json").exists()
     rows = (out / "raw.csv.partial").read_text().splitlines()
@@ -60,7 +61,7 @@ def test_interrupt_ends_the_benchmark(tmp_path, binary):
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "c18n_ae.run", "--target", "local", "--variant", "O2", "--experiment", "memory",
            "--recipe", json.dumps(RECIPE), "--params", json.dumps({"block_sizes_mib": [8], "trials": 100000}),
-           "--binary", str(binary), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
+           "--bin-dir", str(binary.parent), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
     proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
                             stderr=subprocess.PIPE, text=True)
     partial = out / "raw.csv.partial"

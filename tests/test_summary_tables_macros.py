@@ -5,9 +5,10 @@ import pytest
 
 from c18n_ae.collect import TIDY_COLUMNS
 from c18n_ae.latex import fmt, macro_name
-from c18n_ae.macros import memory_macros
+from c18n_ae.exp.memory import macros as memory_macros
+from c18n_ae.exp.memory import table as memory_table
 from c18n_ae.summarise import summary_table
-from c18n_ae.tables import memory_table, setup_table
+from c18n_ae.tables import setup_table
 
 MIB = 2**20
 
@@ -33,7 +34,7 @@ def test_summary_counts_failures_and_derives_bandwidth():
 
 
 def test_memory_table_has_units_and_values():
-    tex = memory_table(summary_table(tidy()))
+    tex = memory_table(summary_table(tidy()), {})
     assert r"\toprule" in tex and r"\bottomrule" in tex
     assert r"write (\si{\milli\second})" in tex and r"(\si{\micro\second})" in tex
     assert r"(\si{\giga\byte\per\second})" in tex

@@ -10,23 +10,25 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import hostinfo
+from . import hostinfo, programs
 from .commands import compile_command
 from .fsutil import write_json_atomic
 
 
-def build_local(recipe: dict, source: Path, output: Path) -> dict:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    cmd = compile_command(recipe, str(source), str(output))
+def build_local(recipe: dict, program: programs.Program, source_dir: Path, bin_dir: Path) -> dict:
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    output = bin_dir / program.output
+    cmd = compile_command(recipe, program, str(source_dir), str(bin_dir))
     print("build:", shlex.join(cmd), file=sys.stderr)
     done = subprocess.run(cmd, capture_output=True, text=True)
     sys.stderr.write(done.stdout + done.stderr)
     if done.returncode != 0:
-        raise SystemExit(f"error: compiling {source} for variant {recipe['name']} failed (exit {done.returncode})")
+        raise SystemExit(f"error: compiling {program.name} for variant {recipe['name']} failed (exit {done.returncode})")
     file_out = subprocess.run(["file", "-b", str(output)], capture_output=True, text=True).stdout.strip()
     return {
         "variant": recipe["name"],
-        "source": str(source),
+        "program": program.name,
+        "sources": list(program.sources),
         "compile_command": cmd,
         "compiler": recipe["cc"],
         "compiler_version": hostinfo.compiler_version(recipe["cc"]),
@@ -41,13 +43,14 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--recipe", required=True, help="variant recipe as JSON")
     ap.add_argument("--target", required=True)
-    ap.add_argument("--source", required=True, type=Path)
-    ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--info", required=True, type=Path)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--source-dir", required=True, type=Path)
+    ap.add_argument("--bin-dir", required=True, type=Path)
     a = ap.parse_args(argv)
-    info = build_local(json.loads(a.recipe), a.source, a.out)
+    program = programs.get(a.program)
+    info = build_local(json.loads(a.recipe), program, a.source_dir, a.bin_dir)
     info["target"] = a.target
-    write_json_atomic(a.info, info)
+    write_json_atomic(a.bin_dir / f"{program.output}.build.json", info)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import experiments
+from . import exp
 from .fsutil import write_text_atomic
-from .rawcsv import RawDataError, number, read_rows
+from .rawcsv import RawDataError, read_rows
 
 TIDY_COLUMNS = ["target", "variant", "experiment", "trial", "parameter", "parameter_value",
                 "metric", "value", "unit", "status"]
@@ -18,19 +18,9 @@ UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "ms": "_ms", "us": "
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
-    exp = experiments.get(experiment)
-    records = []
-    for line, row in read_rows(raw, exp.raw_columns):
-        status = row["status"]
-        if status not in ("ok", "alloc_failed"):
-            raise RawDataError(f"{raw}:{line}: column status: unexpected {status!r} (allowed: ok, alloc_failed)")
-        param = number(raw, line, exp.parameter, row[exp.parameter])
-        trial = number(raw, line, "trial", row["trial"])
-        for metric, unit in exp.metrics.items():
-            value = number(raw, line, metric, row[metric], allow_empty=status != "ok")
-            records.append((target, variant, experiment, int(trial), exp.parameter, param,
-                            metric, value, unit, status))
-    return pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
+    e = exp.get(experiment)
+    rows = e.tidy_rows(raw, read_rows(raw, e.raw_columns))
+    return pd.DataFrame.from_records([(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS)
 
 
 def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:

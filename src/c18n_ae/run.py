@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import experiments, hostinfo
+from . import exp, hostinfo
 from .commands import launch_command
 from .fsutil import write_json_atomic
 
@@ -56,27 +56,27 @@ def describe_program(binary: Path, recipe: dict) -> dict:
 
 
 def run(*, target: str, variant: str, experiment: str, recipe: dict, params: dict,
-        binary: Path, out_dir: Path, log: Path, timeout_s: float | None = None) -> dict:
-    exp = experiments.get(experiment)
+        bin_dir: Path, out_dir: Path, log: Path, timeout_s: float | None = None) -> dict:
+    e = exp.get(experiment)
     out_dir.mkdir(parents=True, exist_ok=True)
     log.parent.mkdir(parents=True, exist_ok=True)
     raw = out_dir / "raw.csv"
     failed_marker = out_dir / "run-failed.json"
     failed_marker.unlink(missing_ok=True)
-    cmd = launch_command(recipe, str(binary.resolve()), [*exp.args(params), "--out", str(raw.resolve())])
+    cmd = e.command(params, bin_dir.resolve(), recipe.get("launcher", []), raw.resolve())
     meta = {
         "target": target,
         "variant": variant,
         "experiment": experiment,
         "parameters": params,
-        "trials_planned": exp.trials(params),
+        "trials_planned": e.trials(params),
         "command": cmd,
         "launcher": recipe.get("launcher", []),
         "compiler": recipe["cc"],
         "compiler_version": hostinfo.compiler_version(recipe["cc"]),
         "cflags": recipe["cflags"],
         "host": hostinfo.describe_local(),
-        "program": describe_program(binary, recipe),
+        "program": describe_program(bin_dir / e.programs[0], recipe),
         "git_revision": hostinfo.git_revision(),
         "started_at": _now(),
     }
@@ -156,14 +156,14 @@ def main(argv=None) -> None:
     ap.add_argument("--experiment", required=True)
     ap.add_argument("--recipe", required=True, help="variant recipe as JSON")
     ap.add_argument("--params", required=True, help="experiment parameters as JSON")
-    ap.add_argument("--binary", required=True, type=Path)
+    ap.add_argument("--bin-dir", required=True, type=Path)
     ap.add_argument("--out-dir", required=True, type=Path)
     ap.add_argument("--log", required=True, type=Path)
     a = ap.parse_args(argv)
     params = json.loads(a.params)
     try:
         run(target=a.target, variant=a.variant, experiment=a.experiment, recipe=json.loads(a.recipe),
-            params=params, binary=a.binary, out_dir=a.out_dir, log=a.log, timeout_s=params.get("timeout_s"))
+            params=params, bin_dir=a.bin_dir, out_dir=a.out_dir, log=a.log, timeout_s=params.get("timeout_s"))
     except RunFailed as e:
         raise SystemExit(f"error: {e}")
 

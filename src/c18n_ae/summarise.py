@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import exp
 from .collect import check_tidy
 from .fsutil import write_text_atomic
 from .stats import SUMMARY_FIELDS, summarise
@@ -14,29 +15,12 @@ from .stats import SUMMARY_FIELDS, summarise
 KEYS = ["target", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
 SUMMARY_COLUMNS = KEYS + ["n_failed"] + SUMMARY_FIELDS
 
-BYTES_PER_MIB = 1024 * 1024
-
-
-def derive_memory(df: pd.DataFrame) -> pd.DataFrame:
-    """Adds per-trial bandwidth: bytes per ns is GB/s (10^9 bytes per second)."""
-    extra = []
-    for phase in ("write", "read"):
-        part = df[df["metric"] == f"{phase}_ns"].copy()
-        part["value"] = part["parameter_value"] * BYTES_PER_MIB / part["value"]
-        part["metric"] = f"{phase}_GBps"
-        part["unit"] = "GB/s"
-        extra.append(part)
-    return pd.concat([df, *extra], ignore_index=True)
-
-
-DERIVE = {"memory": derive_memory}
-
-
 def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
     check_tidy(tidy)
-    experiment = tidy["experiment"].iloc[0] if len(tidy) else None
-    if experiment in DERIVE:
-        tidy = DERIVE[experiment](tidy)
+    if len(tidy):
+        derive = exp.get(tidy["experiment"].iloc[0]).derive
+        if derive:
+            tidy = derive(tidy)
     rows = []
     for key, group in tidy.groupby(KEYS, sort=True, dropna=False):
         ok = group[group["status"] == "ok"]["value"]

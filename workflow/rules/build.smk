@@ -1,17 +1,18 @@
-# build: one binary per benchmark, target and variant, with a build.json of how it was made.
+# build: one binary or shared library per program, target and variant, with a build.json of how.
 
 
 rule build:
     input:
-        source="src/benchmarks/{bench}.c",
-        header="src/benchmarks/bench.h",
+        build_inputs,
     output:
-        binary="results/{target}/{variant}/bin/{bench}",
-        info="results/{target}/{variant}/bin/{bench}.build.json",
+        binary="results/{target}/{variant}/bin/{output}",
+        info="results/{target}/{variant}/bin/{output}.build.json",
     params:
         recipe=recipe_json,
+        program=lambda w: programs.by_output(w.output).name,
+        bin_dir=subpath(output.binary, parent=True),
     log:
-        "logs/build/{target}/{variant}/{bench}.log",
+        "logs/build/{target}/{variant}/{output}.log",
     shell:
-        "python -m c18n_ae.build --target {wildcards.target} --recipe {params.recipe:q} --source {input.source}"
-        " --out {output.binary} --info {output.info} 2> {log}"
+        "python -m c18n_ae.build --target {wildcards.target} --recipe {params.recipe:q}"
+        " --program {params.program} --source-dir src/benchmarks --bin-dir {params.bin_dir} 2> {log}"

@@ -5,7 +5,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from c18n_ae import config as cfg  # noqa: E402
-from c18n_ae import experiments as exps  # noqa: E402
+from c18n_ae import exp as exps  # noqa: E402
+from c18n_ae import programs  # noqa: E402
 
 try:
     cfg.validate(config)
@@ -37,12 +38,30 @@ def params_json(wildcards):
     return json.dumps(config["experiments"][wildcards.experiment])
 
 
-def benchmark_of(wildcards):
-    return exps.get(wildcards.experiment).benchmark
+def program_outputs(wildcards):
+    """Every binary and library an experiment needs on this target and variant."""
+    outputs = []
+    for name in exps.get(wildcards.experiment).programs:
+        prog = programs.get(name)
+        outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
+    return [f"results/{wildcards.target}/{wildcards.variant}/bin/{o}" for o in outputs]
+
+
+def build_inputs(wildcards):
+    prog = programs.by_output(wildcards.output)
+    libs = [f"results/{wildcards.target}/{wildcards.variant}/bin/{programs.get(l).output}" for l in prog.links]
+    return [f"src/benchmarks/{s}" for s in prog.sources] + ["src/benchmarks/bench.h"] + libs
+
+
+def all_metas():
+    return [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)]
+
+
+REFERENCES = " ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"])
 
 
 wildcard_constraints:
     target="|".join(TARGETS),
     variant="[A-Za-z][A-Za-z0-9_-]*",
-    experiment="|".join(exps.EXPERIMENTS),
-    bench="[a-z_]+",
+    experiment="|".join(exps.NAMES),
+    output="[A-Za-z0-9_.]+",

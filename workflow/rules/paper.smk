@@ -9,9 +9,8 @@ rule paper:
         generated=[
             "paper/generated/macros.tex",
             "paper/generated/tab-setup.tex",
-            "paper/generated/tab-memory.tex",
-            "paper/generated/fig-memory.tex",
-            "paper/generated/memory-series.csv",
+            *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
+            *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),
         ],
     output:
         "paper/main.pdf",

@@ -1,52 +1,56 @@
 # plot: previews and pgfplots sources, booktabs tables and the macros file the paper reads.
 
 
-rule plot_memory:
+rule figure:
     input:
-        "results/summary/memory.csv",
+        "results/summary/{experiment}.csv",
     output:
-        pdf=report("results/plots/memory.pdf", category="E2 memory", caption="../report/memory.rst"),
-        png="results/plots/memory.png",
-        pgfplots="paper/generated/fig-memory.tex",
-        series="paper/generated/memory-series.csv",
+        pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
+        png="results/plots/{experiment}.png",
+        pgfplots="paper/generated/fig-{experiment}.tex",
+        series="paper/generated/{experiment}-series.csv",
     log:
-        "logs/plot/memory.log",
+        "logs/plot/{experiment}.log",
     shell:
-        "python -m c18n_ae.plot --summary {input} --pdf {output.pdf} --png {output.png}"
-        " --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
+        "python -m c18n_ae.figures --experiment {wildcards.experiment} --summary {input} --pdf {output.pdf}"
+        " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
 
 
-rule table_memory:
+rule table:
     input:
-        "results/summary/memory.csv",
+        "results/summary/{experiment}.csv",
     output:
-        "paper/generated/tab-memory.tex",
+        "paper/generated/tab-{experiment}.tex",
+    params:
+        references=REFERENCES,
     log:
-        "logs/tables/memory.log",
+        "logs/tables/{experiment}.log",
     shell:
-        "python -m c18n_ae.tables memory --summary {input} --out {output} 2> {log}"
+        "python -m c18n_ae.tables experiment --experiment {wildcards.experiment} --summary {input}"
+        " {params.references} --out {output} 2> {log}"
 
 
 rule table_setup:
     input:
-        meta=lambda w: [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)],
+        all_metas(),
     output:
         "paper/generated/tab-setup.tex",
     log:
         "logs/tables/setup.log",
     shell:
-        "python -m c18n_ae.tables setup --out {output} {input.meta} 2> {log}"
+        "python -m c18n_ae.tables setup --out {output} {input} 2> {log}"
 
 
 rule macros:
     input:
-        memory="results/summary/memory.csv",
-        meta=lambda w: [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)],
+        summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        meta=all_metas(),
     output:
         "paper/generated/macros.tex",
     params:
-        references=" ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"]),
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
+        references=REFERENCES,
     log:
         "logs/macros.log",
     shell:
-        "python -m c18n_ae.macros --memory-summary {input.memory} {params.references} --out {output} {input.meta} 2> {log}"
+        "python -m c18n_ae.macros {params.summaries} {params.references} --out {output} {input.meta} 2> {log}"

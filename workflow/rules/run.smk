@@ -4,7 +4,7 @@
 
 rule run:
     input:
-        binary=lambda w: f"results/{w.target}/{w.variant}/bin/{benchmark_of(w)}",
+        program_outputs,
     output:
         raw="results/{target}/{variant}/{experiment}/raw.csv",
         meta="results/{target}/{variant}/{experiment}/meta.json",
@@ -12,6 +12,7 @@ rule run:
         recipe=recipe_json,
         experiment_params=params_json,
         out_dir=subpath(output.raw, parent=True),
+        bin_dir=lambda w: f"results/{w.target}/{w.variant}/bin",
     resources:
         bench_slot=1,
     log:
@@ -19,5 +20,5 @@ rule run:
     shell:
         "python -m c18n_ae.run --target {wildcards.target} --variant {wildcards.variant}"
         " --experiment {wildcards.experiment} --recipe {params.recipe:q}"
-        " --params {params.experiment_params:q} --binary {input.binary}"
+        " --params {params.experiment_params:q} --bin-dir {params.bin_dir}"
         " --out-dir {params.out_dir} --log {log}"

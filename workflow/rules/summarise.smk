@@ -12,8 +12,13 @@ rule summarise:
         "python -m c18n_ae.summarise --tidy {input} --out {output} 2> {log}"
 
 
-rule memory:
-    input:
-        "results/summary/memory.csv",
-        "results/plots/memory.pdf",
-        "paper/generated/tab-memory.tex",
+# One target per experiment: `snakemake --cores 1 memory` runs, summarises and draws E2 alone.
+for _name in exps.NAMES:
+
+    rule:
+        name:
+            _name
+        input:
+            f"results/summary/{_name}.csv",
+            f"results/plots/{_name}.pdf",
+            f"paper/generated/tab-{_name}.tex",

@@ -1,0 +1,35 @@
+"""How each C program in src/benchmarks/ is built: its sources, whether it is a shared library,
+and the libraries it links (built in the same bin directory, found through the run path)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    sources: tuple[str, ...]
+    shared: bool = False  # a shared library lib<name>.so, built with -fPIC -shared
+    links: tuple[str, ...] = ()  # project shared libraries this program links against
+    libs: tuple[str, ...] = ()  # system libraries, e.g. ("-lm",)
+
+    @property
+    def output(self) -> str:
+        return f"lib{self.name}.so" if self.shared else self.name
+
+
+PROGRAMS = {p.name: p for p in (
+    Program("memory", ("memory.c",)),
+)}
+
+
+def get(name: str) -> Program:
+    try:
+        return PROGRAMS[name]
+    except KeyError:
+        raise KeyError(f"unknown program {name!r}; known: {', '.join(PROGRAMS)}") from None
+
+
+def by_output(output: str) -> Program:
+    return next(p for p in PROGRAMS.values() if p.output == output)
