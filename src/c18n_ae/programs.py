@@ -21,6 +21,8 @@ class Program:
 
 PROGRAMS = {p.name: p for p in (
     Program("memory", ("memory.c",)),
+    Program("cpu", ("cpu.c",), libs=("-lm",)),
+    Program("pipe", ("pipe.c",)),
 )}
 
 

@@ -13,7 +13,8 @@ from .fsutil import write_text_atomic
 from .stats import SUMMARY_FIELDS, summarise
 
 KEYS = ["target", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
-SUMMARY_COLUMNS = KEYS + ["n_failed"] + SUMMARY_FIELDS
+# n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never dropped
+SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS
 
 def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
     check_tidy(tidy)
@@ -24,7 +25,7 @@ def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, group in tidy.groupby(KEYS, sort=True, dropna=False):
         ok = group[group["status"] == "ok"]["value"]
-        rows.append({**dict(zip(KEYS, key)), "n_failed": int((group["status"] != "ok").sum()), **summarise(ok)})
+        rows.append({**dict(zip(KEYS, key)), "n_excluded": int((group["status"] != "ok").sum()), **summarise(ok)})
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 

@@ -49,6 +49,7 @@ def main(argv=None) -> None:
     m = sub.add_parser("experiment")
     m.add_argument("--experiment", required=True)
     m.add_argument("--summary", required=True, type=Path)
+    m.add_argument("--tidy", required=True, type=Path)
     m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     m.add_argument("--out", required=True, type=Path)
     s = sub.add_parser("setup")
@@ -57,7 +58,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     if a.which == "experiment":
         refs = dict(r.split("=", 1) for r in a.reference)
-        write_text_atomic(a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), refs))
+        write_text_atomic(a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), pd.read_csv(a.tidy), refs))
     else:
         write_text_atomic(a.out, setup_table([json.loads(p.read_text()) for p in a.meta]))
 

@@ -18,7 +18,8 @@ rule figure:
 
 rule table:
     input:
-        "results/summary/{experiment}.csv",
+        summary="results/summary/{experiment}.csv",
+        tidy="results/tidy/{experiment}.csv",
     output:
         "paper/generated/tab-{experiment}.tex",
     params:
@@ -26,8 +27,8 @@ rule table:
     log:
         "logs/tables/{experiment}.log",
     shell:
-        "python -m c18n_ae.tables experiment --experiment {wildcards.experiment} --summary {input}"
-        " {params.references} --out {output} 2> {log}"
+        "python -m c18n_ae.tables experiment --experiment {wildcards.experiment} --summary {input.summary}"
+        " --tidy {input.tidy} {params.references} --out {output} 2> {log}"
 
 
 rule table_setup:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-NAMES = ("memory",)  # order of sections in the paper
+NAMES = ("memory", "cpu", "pipe")  # order of sections in the paper
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Experiment:
     raw_columns: tuple[str, ...]
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
     tidy_rows: Callable  # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
-    table: Callable  # (summary, references) -> booktabs tabular
+    table: Callable  # (summary, tidy, references) -> booktabs tabular
     macros: Callable  # (summary, references) -> \newcommand lines
     preview: Callable  # (summary, pdf path, png path) -> None
     pgfplots: Callable  # (summary, series csv path, path of that csv as LaTeX sees it) -> tikzpicture

@@ -62,3 +62,49 @@ def series(summary: pd.DataFrame) -> list[tuple[str, str]]:
 
 def ratio(summary, target, variant, reference, metric, parameter_value=None) -> float:
     return stat(summary, target, variant, metric, parameter_value) / stat(summary, target, reference, metric, parameter_value)
+
+
+def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], series_csv: Path, data: str,
+                          ylabel: str, ymode_log: bool = False) -> str:
+    """A ybar chart, one bar per series in each category; values go to series_csv, which pgfplots reads."""
+    from ..fsutil import write_text_atomic
+    from ..latex import escape
+    cols = {"category": categories}
+    keys = []
+    for i, (label, values) in enumerate(bars.items()):
+        cols[f"s{i}"] = values
+        keys.append((f"s{i}", label))
+    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
+    plots = "\n".join(
+        f"\\addplot table[x=category, y={k}, col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(label)}}}"
+        for k, label in keys
+    )
+    return (
+        "\\begin{tikzpicture}\n"
+        f"\\begin{{axis}}[ybar, width=\\columnwidth, height=5.2cm, bar width=4pt, ylabel={{{ylabel}}},\n"
+        f"  symbolic x coords={{{','.join(categories)}}}, xtick=data, enlarge x limits=0.15,\n"
+        + ("  ymode=log, log origin=infty,\n" if ymode_log else "  ymin=0,\n")
+        + "  unbounded coords=discard, legend style={font=\\scriptsize, at={(0.5,-0.2)}, anchor=north},\n"
+        "  legend columns=2, grid=major, grid style={gray!25}]\n"
+        + plots
+        + "\n\\end{axis}\n\\end{tikzpicture}\n"
+    )
+
+
+def grouped_bars_preview(categories: list[str], bars: dict[str, list[float]], errors: dict[str, list[float]],
+                         pdf: Path, png: Path, ylabel: str, title: str, log: bool = False) -> None:
+    from ..figures import plt, save
+    import numpy as np
+    fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)
+    width = 0.8 / max(1, len(bars))
+    x = np.arange(len(categories))
+    for i, (label, values) in enumerate(bars.items()):
+        ax.bar(x + i * width, values, width, yerr=errors.get(label), capsize=2, label=label)
+    ax.set_xticks(x + width * (len(bars) - 1) / 2, categories)
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    save(fig, pdf, png)

@@ -36,7 +36,7 @@ COLUMNS = [("malloc_ns", "us", r"\texttt{malloc}"), ("write_ns", "ms", "write"),
            ("read_ns", "ms", "read"), ("free_ns", "ms", r"\texttt{free}")]
 
 
-def table(summary: pd.DataFrame, references: dict) -> str:
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
     """Mean ± sd per block size and variant, every target and variant that ran."""
     head = " & ".join(
         ["Target", "Variant", r"Block (\si{\mebi\byte})"]
@@ -63,7 +63,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     writes = summary[summary.metric == "write_ns"]
     out = [newcommand("MemBlockMinMiB", fmt(blocks[0])), newcommand("MemBlockMaxMiB", fmt(largest)),
            newcommand("MemBlockCount", str(len(blocks))),
-           newcommand("MemTrialsPerBlock", str(int((writes["n"] + writes["n_failed"]).max())))]
+           newcommand("MemTrialsPerBlock", str(int((writes["n"] + writes["n_excluded"]).max())))]
     for target, variant in series(summary):
         name = macro_name(target, variant)
         for phase in ("write", "read"):
@@ -71,7 +71,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
             out.append(newcommand(f"Mem{phase.title()}Ms{name}", fmt(stat(summary, target, variant, f"{phase}_ns", largest) / 1e6)))
         out.append(newcommand(f"MemMallocMedianUs{name}", fmt(stat(summary, target, variant, "malloc_ns", largest, "median") / 1e3)))
         out.append(newcommand(f"MemFreeMs{name}", fmt(stat(summary, target, variant, "free_ns", largest) / 1e6)))
-        failed = int(writes[(writes.target == target) & (writes.variant == variant)]["n_failed"].sum())
+        failed = int(writes[(writes.target == target) & (writes.variant == variant)]["n_excluded"].sum())
         out.append(newcommand(f"MemFailedAllocs{name}", str(failed)))
         ref = references.get(target)
         if ref and ref != variant:

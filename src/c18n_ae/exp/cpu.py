@@ -1,0 +1,116 @@
+"""E3 CPU-bound work: math, int, float and array workloads; CPU and wall time."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ..latex import escape, fmt, macro_name, newcommand
+from ..rawcsv import RawDataError, number
+from . import Experiment
+from .common import UNIT_TEX, cell, grouped_bars_pgfplots, grouped_bars_preview, pick, series, stat
+
+WORKLOADS = ("math", "int", "float", "array")
+RAW = ("trial", "workload", "iterations", "status", "cpu_ns", "wall_ns", "checksum")
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["workload"] not in WORKLOADS:
+            raise RawDataError(f"{raw}:{line}: column workload: unexpected {row['workload']!r} (allowed: {', '.join(WORKLOADS)})")
+        if row["status"] not in ("ok", "alloc_failed"):
+            raise RawDataError(f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok, alloc_failed)")
+        trial = int(number(raw, line, "trial", row["trial"]))
+        n = number(raw, line, "iterations", row["iterations"])
+        for clock in ("cpu", "wall"):
+            value = number(raw, line, f"{clock}_ns", row[f"{clock}_ns"])
+            if row["status"] != "ok":
+                value = math.nan
+            out.append((trial, "work_items", n, f"{row['workload']}_{clock}_ns", value, "ns", row["status"]))
+    return out
+
+
+def _ratio(summary, target, variant, ref, metric):
+    if not ref:
+        return math.nan
+    return stat(summary, target, variant, metric) / stat(summary, target, ref, metric)
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
+    lines = [r"\begin{tabular}{lllrrr}", r"\toprule",
+             f"Target & Variant & Workload & CPU time ({UNIT_TEX['ms']}) & wall time ({UNIT_TEX['ms']}) "
+             r"& CPU time / reference \\", r"\midrule"]
+    for i, (target, variant) in enumerate(series(summary)):
+        if i:
+            lines.append(r"\midrule")
+        ref = references.get(target)
+        for w in WORKLOADS:
+            if pick(summary, target, variant, f"{w}_cpu_ns") is None:
+                continue
+            r = _ratio(summary, target, variant, ref, f"{w}_cpu_ns")
+            lines.append(" & ".join([escape(target), escape(variant), w,
+                                     cell(summary, target, variant, f"{w}_cpu_ns", scale=1e6),
+                                     cell(summary, target, variant, f"{w}_wall_ns", scale=1e6, with_sd=False),
+                                     "reference" if variant == ref else fmt(r)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    first = summary[summary.metric == "math_cpu_ns"]
+    if len(first):
+        out.append(newcommand("CpuTrials", str(int((first["n"] + first["n_excluded"]).max()))))
+    for target, variant in series(summary):
+        name = macro_name(target, variant)
+        ref = references.get(target)
+        for w in WORKLOADS:
+            m = f"{w}_cpu_ns"
+            if pick(summary, target, variant, m) is None:
+                continue
+            out.append(newcommand(f"Cpu{w.title()}Ms{name}", fmt(stat(summary, target, variant, m) / 1e6)))
+            if ref and ref != variant:
+                out.append(newcommand(f"Cpu{w.title()}Ratio{name}", fmt(_ratio(summary, target, variant, ref, m))))
+        row = pick(summary, target, variant, "math_cpu_ns")
+        if row is not None:
+            out.append(newcommand(f"CpuWorkItems{name}", f"{row['parameter_value']:.0f}"))
+    return "".join(out)
+
+
+def _bars(summary, field="mean"):
+    bars, errs = {}, {}
+    for target, variant in series(summary):
+        label = f"{target}/{variant}"
+        bars[label] = [stat(summary, target, variant, f"{w}_cpu_ns") / 1e6 for w in WORKLOADS]
+        errs[label] = [(stat(summary, target, variant, f"{w}_cpu_ns", field="ci95_high")
+                        - stat(summary, target, variant, f"{w}_cpu_ns")) / 1e6 for w in WORKLOADS]
+    return bars, errs
+
+
+def preview(summary, pdf, png):
+    bars, errs = _bars(summary)
+    grouped_bars_preview(list(WORKLOADS), bars, errs, pdf, png, "mean CPU time (ms)",
+                         "E3 CPU: mean CPU time per workload, 95 % CI", log=True)
+
+
+def pgfplots(summary, series_csv, data):
+    bars, _ = _bars(summary)
+    return grouped_bars_pgfplots(list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True)
+
+
+EXPERIMENT = Experiment(
+    name="cpu",
+    title="E3 CPU-bound work",
+    programs=("cpu",),
+    args=lambda p: ["--trials", str(p["trials"]), "--iterations", str(p["iterations"]),
+                    "--array-size", str(p["array_size"])],
+    raw_columns=RAW,
+    trials=lambda p: 4 * p["trials"],
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)
