@@ -43,10 +43,15 @@ def cc() -> str:
 
 
 def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
-    src = ROOT / "src" / "benchmarks" / f"{name}.c"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([cc, "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", *flags, "-o", str(out), str(src)],
-                   check=True)
+    """Builds a program with the project's own compile command (warnings as errors), to out."""
+    from c18n_ae import commands, programs
+    program = programs.get(name)
+    recipe = {"name": "test", "cc": cc, "cflags": ["-O2", "-Werror", *flags]}
+    build_dir = out.parent / f".build-{out.name}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    cmd = commands.compile_command(recipe, program, str(ROOT / "src" / "benchmarks"), str(build_dir))
+    subprocess.run(cmd, check=True)
+    (build_dir / program.output).rename(out)
     return out
 
 
