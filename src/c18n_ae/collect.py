@@ -14,7 +14,8 @@ from .rawcsv import RawDataError, read_rows
 
 TIDY_COLUMNS = ["target", "variant", "experiment", "trial", "parameter", "parameter_value",
                 "metric", "value", "unit", "status"]
-UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "ms": "_ms", "us": "_us", "count": ""}
+UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "MB": "_mb", "ms": "_ms", "us": "_us",
+               "bytes": "_bytes", "count": "", "flag": ""}
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
@@ -27,7 +28,9 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
     """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric name states."""
     if list(df.columns) != TIDY_COLUMNS:
         raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
-    for col in ("trial", "parameter_value", "value"):
+    if df["parameter_value"].isna().any():
+        raise RawDataError(f"{source}: a row has no parameter value")
+    for col in ("trial", "value"):  # parameter_value may be a category (a workload, a role)
         if not pd.api.types.is_numeric_dtype(df[col]):
             raise RawDataError(f"{source}: column {col} must be numeric")
     if df["unit"].isna().any() or (df["unit"] == "").any():

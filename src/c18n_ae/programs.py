@@ -23,6 +23,7 @@ PROGRAMS = {p.name: p for p in (
     Program("memory", ("memory.c",)),
     Program("cpu", ("cpu.c",), libs=("-lm",)),
     Program("pipe", ("pipe.c",)),
+    Program("integration", ("integration.c",), libs=("-lcrypto",)),
 )}
 
 

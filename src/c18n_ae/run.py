@@ -63,7 +63,7 @@ def run(*, target: str, variant: str, experiment: str, recipe: dict, params: dic
     raw = out_dir / "raw.csv"
     failed_marker = out_dir / "run-failed.json"
     failed_marker.unlink(missing_ok=True)
-    cmd = e.command(params, bin_dir.resolve(), recipe.get("launcher", []), raw.resolve())
+    cmd = e.command(params, bin_dir.resolve(), recipe, raw.resolve())
     meta = {
         "target": target,
         "variant": variant,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-NAMES = ("memory", "cpu", "pipe")  # order of sections in the paper
+NAMES = ("memory", "cpu", "pipe", "trust")  # order of sections in the paper
 
 
 @dataclass(frozen=True)
@@ -32,13 +32,13 @@ class Experiment:
     statuses: tuple[str, ...] = ("ok",)  # raw status values allowed besides ok
     extra: dict = field(default_factory=dict)
 
-    def command(self, params: dict, bin_dir: Path, launcher: list[str], out: Path) -> list[str]:
+    def command(self, params: dict, bin_dir: Path, recipe: dict, out: Path) -> list[str]:
         """The command the runner starts; it writes out.partial row by row, then renames it to out."""
         if self.driver:
             import json
-            return [sys.executable, "-m", self.driver, "--bin-dir", str(bin_dir), "--launcher",
-                    json.dumps(launcher), "--params", json.dumps(params), "--out", str(out)]
-        return [*launcher, str(bin_dir / self.programs[0]), *self.args(params), "--out", str(out)]
+            return [sys.executable, "-m", self.driver, "--bin-dir", str(bin_dir), "--recipe",
+                    json.dumps(recipe), "--params", json.dumps(params), "--out", str(out)]
+        return [*recipe.get("launcher", []), str(bin_dir / self.programs[0]), *self.args(params), "--out", str(out)]
 
 
 def get(name: str) -> Experiment:
