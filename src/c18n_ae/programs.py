@@ -24,6 +24,9 @@ PROGRAMS = {p.name: p for p in (
     Program("cpu", ("cpu.c",), libs=("-lm",)),
     Program("pipe", ("pipe.c",)),
     Program("integration", ("integration.c",), libs=("-lcrypto",)),
+    Program("isolation_a", ("isolation_a.c",), shared=True),
+    Program("isolation_b", ("isolation_b.c",), shared=True),
+    Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
 )}
 
 

@@ -50,13 +50,14 @@ def program_outputs(wildcards):
 def build_inputs(wildcards):
     prog = programs.by_output(wildcards.output)
     libs = [f"results/{wildcards.target}/{wildcards.variant}/bin/{programs.get(l).output}" for l in prog.links]
-    return [f"src/benchmarks/{s}" for s in prog.sources] + ["src/benchmarks/bench.h"] + libs
+    return [f"src/benchmarks/{s}" for s in prog.sources] + HEADERS + libs
 
 
 def all_metas():
     return [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)]
 
 
+HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 REFERENCES = " ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"])
 
 
