@@ -1,0 +1,133 @@
+"""E1 compartments at scale: how many instances of a compartmentalised workload fit in memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..latex import escape, fmt, macro_name, newcommand
+from ..rawcsv import RawDataError, number
+from . import Experiment
+from .common import series
+
+RAW = ("instances", "memory_used_mb", "elapsed_ms", "status", "stop_reason")
+REASONS = ("memory_fraction", "budget", "max_instances")
+REASON_TEXT = {"memory_fraction": "memory fraction reached", "budget": "added-memory budget reached",
+               "max_instances": "instance cap reached", "": "did not stop"}
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["status"] != "ok":
+            raise RawDataError(f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok)")
+        if row["stop_reason"] not in ("",) + REASONS:
+            raise RawDataError(f"{raw}:{line}: column stop_reason: unexpected {row['stop_reason']!r} "
+                               f"(allowed: {', '.join(REASONS)})")
+        n = number(raw, line, "instances", row["instances"])
+        out.append((int(n), "instances", n, "memory_used_mb", number(raw, line, "memory_used_mb", row["memory_used_mb"]), "MB", "ok"))
+        out.append((int(n), "instances", n, "elapsed_ms", number(raw, line, "elapsed_ms", row["elapsed_ms"]), "ms", "ok"))
+        for r in REASONS:
+            if row["stop_reason"] == r:
+                out.append((int(n), "instances", n, f"stopped_by_{r}", 1.0, "flag", "ok"))
+    return out
+
+
+def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
+    s = summary[(summary.target == target) & (summary.variant == variant)]
+    mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+    ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
+    x = mem.parameter_value.astype(float).to_numpy()
+    stopped = s[s.metric.str.startswith("stopped_by_")]
+    reason = stopped.metric.iloc[0].removeprefix("stopped_by_") if len(stopped) else ""
+    started = x[x > 0]
+    slope = lambda xs, ys: float(np.polyfit(xs, ys, 1)[0]) if len(xs) >= 2 else float("nan")  # noqa: E731
+    return {"instances": int(x.max()) if len(x) else 0,
+            "mb_per_instance": slope(x, mem["mean"].to_numpy()),
+            "ms_per_instance": slope(started, ela[ela.parameter_value > 0]["mean"].to_numpy()),
+            "added_mb": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0]) if len(mem) else float("nan"),
+            "reason": reason}
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
+    lines = [r"\begin{tabular}{llrrrrl}", r"\toprule",
+             r"Target & Variant & Instances & Added (\si{\mega\byte}) & \si{\mega\byte} per instance & "
+             r"\si{\milli\second} per instance & Stopped by \\", r"\midrule"]
+    for target, variant in series(summary):
+        f = fit(summary, target, variant)
+        lines.append(" & ".join([escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"]),
+                                 fmt(f["mb_per_instance"]), fmt(f["ms_per_instance"]), REASON_TEXT[f["reason"]]]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        f = fit(summary, target, variant)
+        name = macro_name(target, variant)
+        out += [newcommand(f"ScaleInstances{name}", str(f["instances"])),
+                newcommand(f"ScaleMbPerInstance{name}", fmt(f["mb_per_instance"])),
+                newcommand(f"ScaleMsPerInstance{name}", fmt(f["ms_per_instance"])),
+                newcommand(f"ScaleStoppedBy{name}", REASON_TEXT[f["reason"]])]
+    return "".join(out)
+
+
+def preview(summary, pdf, png):
+    from ..figures import plt, save
+    fig, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
+    ax2 = ax.twinx()
+    for target, variant in series(summary):
+        s = summary[(summary.target == target) & (summary.variant == variant)]
+        mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+        ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
+        ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=f"{target}/{variant} memory")
+        ax2.plot(ela.parameter_value, ela["mean"] / 1000, ls="--", label=f"{target}/{variant} elapsed")
+    ax.set_xlabel("instances running")
+    ax.set_ylabel("system memory in use (MB)")
+    ax2.set_ylabel("elapsed (s)")
+    ax.legend(fontsize=7, loc="upper left")
+    ax2.legend(fontsize=7, loc="lower right")
+    ax.set_title("E1 scale: memory and time against instances")
+    save(fig, pdf, png)
+
+
+def pgfplots(summary, series_csv, data):
+    from ..fsutil import write_text_atomic
+    cols, keys = {}, []
+    for target, variant in series(summary):
+        s = summary[(summary.target == target) & (summary.variant == variant)]
+        wide = s[s.metric.isin(["memory_used_mb", "elapsed_ms"])].pivot(
+            index="parameter_value", columns="metric", values="mean")
+        key = f"{target}-{variant}"
+        cols[f"memory_mb-{key}"] = wide["memory_used_mb"]
+        cols[f"elapsed_s-{key}"] = wide["elapsed_ms"] / 1000
+        keys.append((target, variant, key))
+    frame = pd.DataFrame(cols).sort_index()
+    frame.index.name = "instances"
+    write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
+    common = ("width=\\columnwidth, height=5cm, xlabel={instances running}, unbounded coords=jump, "
+              "legend style={font=\\scriptsize}")
+    mem = "\n".join(f"\\addplot+[mark size=1pt] table[x=instances, y=memory_mb-{k}, col sep=comma] {{{data}}};\n"
+                    f"\\addlegendentry{{{escape(t)}/{escape(v)} memory}}" for t, v, k in keys)
+    ela = "\n".join(f"\\addplot+[dashed, mark=none] table[x=instances, y=elapsed_s-{k}, col sep=comma] {{{data}}};\n"
+                    f"\\addlegendentry{{{escape(t)}/{escape(v)} elapsed}}" for t, v, k in keys)
+    return ("\\begin{tikzpicture}\n"
+            f"\\begin{{axis}}[{common}, axis y line*=left, ylabel={{memory in use (MB)}}, legend pos=north west]\n{mem}\n\\end{{axis}}\n"
+            f"\\begin{{axis}}[{common}, axis y line*=right, axis x line=none, ylabel={{elapsed (s)}}, legend pos=south east,\n"
+            "  cycle list shift=3]\n" + ela + "\n\\end{axis}\n\\end{tikzpicture}\n")
+
+
+EXPERIMENT = Experiment(
+    name="scale",
+    title="E1 compartments at scale",
+    programs=("integration",),
+    driver="c18n_ae.drivers.scale",
+    raw_columns=RAW,
+    trials=lambda p: p["max_instances"],
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)
