@@ -5,6 +5,7 @@ rule collect:
     input:
         raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
         meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
+        code="src/c18n_ae/exp/{experiment}.py",
     output:
         "results/tidy/{experiment}.csv",
     log:

@@ -3,7 +3,8 @@
 
 rule figure:
     input:
-        "results/summary/{experiment}.csv",
+        summary="results/summary/{experiment}.csv",
+        code="src/c18n_ae/exp/{experiment}.py",
     output:
         pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
         png="results/plots/{experiment}.png",
@@ -12,7 +13,7 @@ rule figure:
     log:
         "logs/plot/{experiment}.log",
     shell:
-        "python -m c18n_ae.figures --experiment {wildcards.experiment} --summary {input} --pdf {output.pdf}"
+        "python -m c18n_ae.figures --experiment {wildcards.experiment} --summary {input.summary} --pdf {output.pdf}"
         " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
 
 
@@ -20,6 +21,7 @@ rule table:
     input:
         summary="results/summary/{experiment}.csv",
         tidy="results/tidy/{experiment}.csv",
+        code="src/c18n_ae/exp/{experiment}.py",
     output:
         "paper/generated/tab-{experiment}.tex",
     params:

@@ -3,13 +3,14 @@
 
 rule summarise:
     input:
-        "results/tidy/{experiment}.csv",
+        tidy="results/tidy/{experiment}.csv",
+        code="src/c18n_ae/exp/{experiment}.py",
     output:
         "results/summary/{experiment}.csv",
     log:
         "logs/summarise/{experiment}.log",
     shell:
-        "python -m c18n_ae.summarise --tidy {input} --out {output} 2> {log}"
+        "python -m c18n_ae.summarise --tidy {input.tidy} --out {output} 2> {log}"
 
 
 # One target per experiment: `snakemake --cores 1 memory` runs, summarises and draws E2 alone.
