@@ -21,6 +21,12 @@ def snakemake(project, *args):
 def built(tmp_path_factory):
     from conftest import copy_project
     project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
+    # a file in the original study's layout, collected beside our runs
+    imported = project / "results" / "imported" / "study" / "hybrid"
+    imported.mkdir(parents=True)
+    (imported / "memory.csv").write_text(
+        "Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)\n"
+        "16,1,0.002,40,30,0.006\n16,2,0.002,60,30,0.006\n\nTotal execution time: 200 milliseconds\n")
     done = snakemake(project)
     assert done.returncode == 0, done.stderr[-4000:]
     return project, done
@@ -40,6 +46,13 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
     # the same value quoted in the prose through a generated macro
     assert re.search(rf"{write_ms}\s*ms", text)
     assert "not run" not in text.split("REFERENCES")[0]
+    # the imported study's rows: write 40 and 60 ms -> mean 50.0 +- 14.1 ms
+    assert re.search(r"study\s+hybrid\s+16\s+\S+ ± \S+\s+50.0 ± 14.1", text)
+    plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+                                    capture_output=True, text=True, check=True).stdout.split())
+    for title in ("COMPARTMENTS AT SCALE", "MEMORY ALLOCATION AND ACCESS", "CPU-BOUND WORK",
+                  "PIPE COMMUNICATION", "TRUST MODEL", "MEMORY ISOLATION WITH TWO LIBRARIES"):
+        assert title in plain, title
 
 
 def test_nothing_left_to_do_after_a_complete_run(built):
@@ -69,6 +82,9 @@ def test_no_type3_fonts(built):
 
 def test_metadata_and_progress(built):
     project, done = built
+    for exp in ("scale", "memory", "cpu", "pipe", "trust", "isolation"):
+        for variant in ("O2", "O0"):
+            assert (project / "results" / "local" / variant / exp / "meta.json").exists(), (exp, variant)
     meta = json.loads((project / "results" / "local" / "O0" / "memory" / "meta.json").read_text())
     assert meta["cflags"] == ["-O0"] and meta["parameters"]["trials"] == 5
     assert meta["git_revision"] and meta["host"]["cpu_model"]

@@ -6,7 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from c18n_ae import config as cfg  # noqa: E402
 from c18n_ae import exp as exps  # noqa: E402
-from c18n_ae import programs  # noqa: E402
+from c18n_ae import imports, programs  # noqa: E402
 
 try:
     cfg.validate(config)
@@ -57,6 +57,8 @@ def all_metas():
     return [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)]
 
 
+# The original study's files dropped into results/imported/<name>/<variant>/, by experiment.
+IMPORTED = {e: [str(p) for p in ps] for e, ps in imports.discover(Path("results/imported")).items()}
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 REFERENCES = " ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"])
 
