@@ -23,7 +23,7 @@ def test_rows_and_checksum(tmp_path, cc):
         assert r["status"] == "ok"
         n = int(r["block_mib"]) * 2**20
         byte = 1 + (int(r["trial"]) * 7 + (0 if r["block_mib"] == "1" else 1)) % 255
-        assert int(r["checksum"]) == n * byte
+        assert int(r["checksum"]) == (n // 8) * byte * 0x0101010101010101 % 2**64  # sum of 64-bit words
         assert all(int(r[c]) > 0 for c in ("write_ns", "read_ns"))
     assert "progress: memory trial 4 of 4" in done.stderr
     assert not (tmp_path / "raw.csv.partial").exists()
@@ -53,6 +53,15 @@ def test_failed_allocation_is_a_row_not_a_crash(tmp_path, cc):
     rows = read_csv(out)
     assert [r["status"] for r in rows] == ["ok", "alloc_failed", "ok"]
     assert rows[1]["write_ns"] == "" and rows[1]["malloc_ns"] == ""
+
+
+def test_touch_first_keeps_the_checksum(tmp_path, cc):
+    exe = compile_benchmark(cc, "memory", tmp_path / "memory")
+    out = tmp_path / "raw.csv"
+    done = subprocess.run([exe, "--out", out, "--sizes-mib", "2", "--trials", "2", "--touch-first"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert [r["status"] for r in read_csv(out)] == ["ok", "ok"]
 
 
 def test_bad_arguments_are_refused(tmp_path, cc):
