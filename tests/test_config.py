@@ -20,7 +20,7 @@ def broken(mutate):
 
 CASES = [
     ("unknown experiment", lambda c: c["experiments"].update(memroy={"trials": 1}),
-     "experiments: unknown key 'memroy'; allowed: cpu, memory, pipe"),
+     "experiments: unknown key 'memroy'; allowed: cpu, isolation, memory, pipe, scale, trust"),
     ("negative size", lambda c: c["experiments"]["memory"].update(block_sizes_mib=[100, -5]),
      "experiments.memory.block_sizes_mib[1]: -5 is out of range (minimum 1)"),
     ("wrong type", lambda c: c["experiments"]["memory"].update(trials="100"),
@@ -56,3 +56,10 @@ def test_snakemake_stops_before_running_anything(tmp_path):
     assert done.returncode != 0
     assert "experiments.memory.block_sizes_mib[0]: 0 is out of range (minimum 1)" in done.stderr + done.stdout
     assert "Job stats" not in done.stdout + done.stderr
+
+
+def test_schema_and_registry_name_the_same_experiments():
+    from c18n_ae import exp
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    assert set(schema["properties"]["experiments"]["properties"]) == set(exp.NAMES)
+    assert set(BASE["experiments"]) == set(exp.NAMES)
