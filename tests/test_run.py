@@ -59,7 +59,7 @@ def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, binary):
 
 def test_interrupt_ends_the_benchmark(tmp_path, binary):
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", "local", "--variant", "O2", "--experiment", "memory",
+    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}), "--variant", "O2", "--experiment", "memory",
            "--recipe", json.dumps(RECIPE), "--params", json.dumps({"block_sizes_mib": [8], "trials": 100000}),
            "--bin-dir", str(binary.parent), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
     proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},

@@ -53,12 +53,12 @@ def test_macros_quote_summary_values_and_ratios():
 
 
 def test_setup_table_escapes_and_has_one_column_per_target():
-    meta = {"target": "my_board", "variant": "O2", "compiler_version": "cc 1.0 (50% off)",
-            "host": {"os": "Debian", "kernel": "Linux 6", "arch": "x86_64", "cpu_model": "CPU #1",
-                     "cpu_count": 2, "mem_total_bytes": 2**31},
-            "program": {"timer_resolution_ns": 1}}
-    tex = setup_table([meta])
+    prov = {"target": "my_board", "os": "Debian", "kernel": "Linux 6", "arch": "x86_64", "cpu_model": "CPU #1",
+            "cpu_count": 2, "mem_total_bytes": 2**31, "compilers": {"cc": "cc 1.0 (50% off)"}}
+    meta = {"target": "my_board", "variant": "O2", "program": {"timer_resolution_ns": 1}}
+    tex = setup_table([prov], [meta])
     assert r"my\_board" in tex and r"50\% off" in tex and r"CPU \#1" in tex and "2.00" in tex
+    assert "Machine or board & not reported" in tex and "Timer resolution" in tex and "& 1 \\\\" in tex
 
 
 @pytest.mark.parametrize("value, text", [(123456.7, "123457"), (12.345, "12.3"), (1.2345, "1.23"),

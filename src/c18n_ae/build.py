@@ -42,14 +42,21 @@ def build_local(recipe: dict, program: programs.Program, source_dir: Path, bin_d
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--recipe", required=True, help="variant recipe as JSON")
-    ap.add_argument("--target", required=True)
+    ap.add_argument("--target", required=True, help="target configuration as JSON")
     ap.add_argument("--program", required=True)
     ap.add_argument("--source-dir", required=True, type=Path)
     ap.add_argument("--bin-dir", required=True, type=Path)
     a = ap.parse_args(argv)
     program = programs.get(a.program)
-    info = build_local(json.loads(a.recipe), program, a.source_dir, a.bin_dir)
-    info["target"] = a.target
+    target, recipe = json.loads(a.target), json.loads(a.recipe)
+    if target["kind"] == "local":
+        info = build_local(recipe, program, a.source_dir, a.bin_dir)
+    else:
+        from .remote import build_remote
+        info = build_remote(target, recipe, program, a.bin_dir)
+        info.update(variant=recipe["name"], program=program.name, cflags=recipe["cflags"],
+                    built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    info["target"] = target["name"]
     write_json_atomic(a.bin_dir / f"{program.output}.build.json", info)
 
 

@@ -151,7 +151,7 @@ def run(*, target: str, variant: str, experiment: str, recipe: dict, params: dic
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--target", required=True)
+    ap.add_argument("--target", required=True, help="target configuration as JSON")
     ap.add_argument("--variant", required=True)
     ap.add_argument("--experiment", required=True)
     ap.add_argument("--recipe", required=True, help="variant recipe as JSON")
@@ -161,8 +161,17 @@ def main(argv=None) -> None:
     ap.add_argument("--log", required=True, type=Path)
     a = ap.parse_args(argv)
     params = json.loads(a.params)
+    target = json.loads(a.target)
+    if target["kind"] != "local":
+        from .remote import RemoteRunFailed, run_remote
+        try:
+            run_remote(target=target, recipe=json.loads(a.recipe), experiment=a.experiment, params=params,
+                       out_dir=a.out_dir, log=a.log, timeout_s=params.get("timeout_s"))
+        except RemoteRunFailed as e:
+            raise SystemExit(f"error: {e}")
+        return
     try:
-        run(target=a.target, variant=a.variant, experiment=a.experiment, recipe=json.loads(a.recipe),
+        run(target=target["name"], variant=a.variant, experiment=a.experiment, recipe=json.loads(a.recipe),
             params=params, bin_dir=a.bin_dir, out_dir=a.out_dir, log=a.log, timeout_s=params.get("timeout_s"))
     except RunFailed as e:
         raise SystemExit(f"error: {e}")

@@ -12,21 +12,25 @@ from .fsutil import write_text_atomic
 from . import exp
 from .latex import escape, fmt
 
-def setup_table(metas: list[dict]) -> str:
-    """One column per target, built from the host description each run recorded."""
-    by_target: dict[str, dict] = {}
+def setup_table(provenance: list[dict], metas: list[dict]) -> str:
+    """One column per target that ran, from the description collected from each target."""
+    targets = sorted({p["target"] for p in provenance})
+    by_target = {p["target"]: p for p in provenance}
+    timers = {}
     for m in metas:
-        by_target.setdefault(m["target"], m)
-    targets = sorted(by_target)
+        res = m.get("program", {}).get("timer_resolution_ns")
+        if res is not None:
+            timers.setdefault(m["target"], set()).add(str(res))
     rows = [
-        ("Operating system", lambda m: m["host"]["os"]),
-        ("Kernel", lambda m: m["host"]["kernel"]),
-        ("Architecture", lambda m: m["host"]["arch"]),
-        ("CPU", lambda m: m["host"]["cpu_model"]),
-        ("CPU cores", lambda m: str(m["host"]["cpu_count"])),
-        (r"Memory (\si{\gibi\byte})", lambda m: fmt(m["host"]["mem_total_bytes"] / 2**30)),
-        ("Compiler", lambda m: m["compiler_version"]),
-        (r"Timer resolution (\si{\nano\second})", lambda m: str(m["program"].get("timer_resolution_ns", "unknown"))),
+        ("Operating system", lambda p: p.get("os")),
+        ("Kernel", lambda p: p.get("kernel")),
+        ("Machine or board", lambda p: p.get("model") or "not reported"),
+        ("Architecture", lambda p: p.get("arch")),
+        ("CPU", lambda p: p.get("cpu_model")),
+        ("CPU cores", lambda p: str(p.get("cpu_count"))),
+        (r"Memory (\si{\gibi\byte})", lambda p: fmt(p["mem_total_bytes"] / 2**30)),
+        ("Compiler", lambda p: "; ".join(p.get("compilers", {}).values())),
+        (r"Timer resolution (\si{\nano\second})", lambda p: ", ".join(sorted(timers.get(p["target"], {"unknown"})))),
     ]
     spec = "l" + "p{0.55\\columnwidth}" * len(targets)
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
@@ -54,13 +58,15 @@ def main(argv=None) -> None:
     m.add_argument("--out", required=True, type=Path)
     s = sub.add_parser("setup")
     s.add_argument("--out", required=True, type=Path)
-    s.add_argument("meta", nargs="+", type=Path)
+    s.add_argument("--provenance", action="append", required=True, type=Path)
+    s.add_argument("meta", nargs="*", type=Path)
     a = ap.parse_args(argv)
     if a.which == "experiment":
         refs = dict(r.split("=", 1) for r in a.reference)
         write_text_atomic(a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), pd.read_csv(a.tidy), refs))
     else:
-        write_text_atomic(a.out, setup_table([json.loads(p.read_text()) for p in a.meta]))
+        write_text_atomic(a.out, setup_table([json.loads(p.read_text()) for p in a.provenance],
+                                             [json.loads(p.read_text()) for p in a.meta]))
 
 
 if __name__ == "__main__":

@@ -30,27 +30,42 @@ def run_dirs(experiment):
     return [f"results/{t}/{v}/{experiment}" for t, v in cfg.runs(config, experiment)]
 
 
-def recipe_json(wildcards):
-    return json.dumps(cfg.variant(config, wildcards.target, wildcards.variant))
+def target_json(name):
+    return json.dumps(cfg.target(config, name))
+
+
+def recipe_of(target):
+    return lambda w: json.dumps(cfg.variant(config, target, w.variant))
 
 
 def params_json(wildcards):
     return json.dumps(config["experiments"][wildcards.experiment])
 
 
-def program_outputs(wildcards):
+def program_outputs_of(target):
     """Every binary and library an experiment needs on this target and variant."""
-    outputs = []
-    for name in exps.get(wildcards.experiment).programs:
-        prog = programs.get(name)
-        outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
-    return [f"results/{wildcards.target}/{wildcards.variant}/bin/{o}" for o in outputs]
+
+    def inputs(w):
+        outputs = []
+        for name in exps.get(w.experiment).programs:
+            prog = programs.get(name)
+            outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
+        return [f"results/{target}/{w.variant}/bin/{o}" for o in outputs]
+
+    return inputs
 
 
-def build_inputs(wildcards):
-    prog = programs.by_output(wildcards.output)
-    libs = [f"results/{wildcards.target}/{wildcards.variant}/bin/{programs.get(l).output}" for l in prog.links]
-    return [f"src/benchmarks/{s}" for s in prog.sources] + HEADERS + libs
+def build_inputs_of(target):
+    def inputs(w):
+        prog = programs.by_output(w.output)
+        libs = [f"results/{target}/{w.variant}/bin/{programs.get(l).output}" for l in prog.links]
+        return [f"src/benchmarks/{s}" for s in prog.sources] + HEADERS + libs
+
+    return inputs
+
+
+def targets_that_run():
+    return sorted({t for e in EXPERIMENTS for t, _ in cfg.runs(config, e)})
 
 
 def all_metas():
@@ -60,11 +75,15 @@ def all_metas():
 # The original study's files dropped into results/imported/<name>/<variant>/, by experiment.
 IMPORTED = {e: [str(p) for p in ps] for e, ps in imports.discover(Path("results/imported")).items()}
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
+# One benchmark at a time per target (build or run), unless --resources bench_<target>=N says otherwise.
+for _name in TARGETS:
+    if f"bench_{_name}" not in workflow.global_resources:
+        workflow.register_resource(f"bench_{_name}", 1)
+
 REFERENCES = " ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"])
 
 
 wildcard_constraints:
-    target="|".join(TARGETS),
     variant="[A-Za-z][A-Za-z0-9_-]*",
     experiment="|".join(exps.NAMES),
     output="[A-Za-z0-9_.]+",

@@ -35,13 +35,16 @@ rule table:
 
 rule table_setup:
     input:
-        all_metas(),
+        provenance=[f"results/{t}/provenance.json" for t in targets_that_run()],
+        meta=all_metas(),
     output:
         "paper/generated/tab-setup.tex",
+    params:
+        provenance=lambda w, input: " ".join(f"--provenance {p}" for p in input.provenance),
     log:
         "logs/tables/setup.log",
     shell:
-        "python -m c18n_ae.tables setup --out {output} {input} 2> {log}"
+        "python -m c18n_ae.tables setup --out {output} {params.provenance} {input.meta} 2> {log}"
 
 
 rule macros:

@@ -32,11 +32,11 @@ class Experiment:
     statuses: tuple[str, ...] = ("ok",)  # raw status values allowed besides ok
     extra: dict = field(default_factory=dict)
 
-    def command(self, params: dict, bin_dir: Path, recipe: dict, out: Path) -> list[str]:
+    def command(self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None) -> list[str]:
         """The command the runner starts; it writes out.partial row by row, then renames it to out."""
         if self.driver:
             import json
-            return [sys.executable, "-m", self.driver, "--bin-dir", str(bin_dir), "--recipe",
+            return [python or sys.executable, "-m", self.driver, "--bin-dir", str(bin_dir), "--recipe",
                     json.dumps(recipe), "--params", json.dumps(params), "--out", str(out)]
         return [*recipe.get("launcher", []), str(bin_dir / self.programs[0]), *self.args(params), "--out", str(out)]
 
