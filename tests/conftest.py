@@ -36,6 +36,15 @@ def project_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def sshd():
+    """A real sshd on a free loopback port (artifact/install installs openssh-server and rsync)."""
+    from sshd import Server
+    server = Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def cc() -> str:
     path = shutil.which("cc")
     assert path, "a C compiler (cc) is required; artifact/install installs gcc"

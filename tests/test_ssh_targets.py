@@ -1,0 +1,167 @@
+"""SSH targets against a real sshd on loopback: remote build, detached runs that survive the
+link dropping and resume, failures reported with their last progress line, the whole quick
+profile on an ssh target; Morello command lines as documented; a dry run that connects nowhere."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from c18n_ae import commands, config as cfg, programs
+from c18n_ae.remote import RemoteRunFailed, run_remote
+from c18n_ae.transport import SSH
+from conftest import ROOT, SNAKEMAKE, copy_project
+
+O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
+
+
+def build_on(target, variant, name, bin_dir):
+    done = subprocess.run([sys.executable, "-m", "c18n_ae.build", "--target", json.dumps(target), "--recipe",
+                           json.dumps(variant), "--program", name, "--source-dir", str(ROOT / "src" / "benchmarks"),
+                           "--bin-dir", str(bin_dir)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stderr
+    return json.loads((bin_dir / f"{programs.get(name).output}.build.json").read_text())
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_remote_build_compiles_on_the_target_and_records_file_output(tmp_path, sshd):
+    target = sshd.target("loop", tmp_path / "remote", [O2])
+    info = build_on(target, O2, "memory", tmp_path / "bin")
+    assert (tmp_path / "remote" / "results" / "loop" / "O2" / "bin" / "memory").exists()  # built there
+    assert (tmp_path / "bin" / "memory").exists()  # and fetched
+    assert "ELF" in info["file"] and info["compile_command"][:2] == ["cc", "-Wall"]
+
+
+def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
+    target = sshd.target("loop", tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "bin")
+    params = {"block_sizes_mib": [4], "trials": 3000, "timeout_s": 300}
+    out = tmp_path / "local-results"
+    runner = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps(target), "--variant", "O2",
+              "--experiment", "memory", "--recipe", json.dumps(O2), "--params", json.dumps(params),
+              "--bin-dir", str(tmp_path / "bin"), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    remote_partial = tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "raw.csv.partial"
+
+    def wait_rows(n):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if remote_partial.exists() and len(remote_partial.read_text().splitlines()) > n:
+                return
+            time.sleep(0.05)
+        raise AssertionError("the remote run made no progress")
+
+    # 1. cut the link: kill the ssh clients under the runner; it must retry and carry on
+    client = subprocess.Popen(runner, env=env, stderr=subprocess.PIPE, text=True)
+    wait_rows(50)
+    subprocess.run(["pkill", "-KILL", "-f", f"ssh -p {sshd.port} "])
+    # 2. kill the runner itself (the whole client side): the remote run must go on
+    wait_rows(300)
+    client.kill()
+    client.wait()
+    assert not (tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "exit_status").exists(), \
+        "the remote run should still be running"
+    # 3. run again: it re-attaches (or fetches, if it finished meanwhile) and completes
+    done = subprocess.run(runner, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "re-attaching" in done.stderr or "finished earlier" in done.stderr
+    got = rows(out / "raw.csv")
+    assert [int(r["trial"]) for r in got] == list(range(1, 3001))
+    assert all(r["status"] == "ok" for r in got)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["exit_status"] == "0" and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
+
+
+def test_run_that_dies_remotely_is_reported_with_last_progress(tmp_path, sshd):
+    target = sshd.target("loop", tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "bin")
+    import threading
+    partial = tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "raw.csv.partial"
+
+    def kill_once_running():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (partial.exists() and len(partial.read_text().splitlines()) > 50):
+            time.sleep(0.05)
+        # the benchmark's own command line starts with its relative path; its sh wrapper's does not
+        subprocess.run(["pkill", "-KILL", "-f", "^results/loop/O2/bin/memory"])
+
+    killer = threading.Thread(target=kill_once_running)
+    killer.start()
+    with pytest.raises(RemoteRunFailed, match=r"exit status 137; last progress: progress: memory trial \d+ of 100000"):
+        run_remote(target=target, recipe=O2, experiment="memory",
+                   params={"block_sizes_mib": [4], "trials": 100000}, out_dir=tmp_path / "out",
+                   log=tmp_path / "run.log", timeout_s=120)
+    killer.join()
+    assert (tmp_path / "out" / "raw.csv.partial").exists() and (tmp_path / "out" / "run-failed.json").exists()
+
+
+def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
+    project = copy_project(tmp_path / "project")
+    target = sshd.target("loopback", tmp_path / "remote", [O2])
+    (project / "config" / "ssh-test.yaml").write_text(yaml.safe_dump({"targets": [target]}))
+    done = subprocess.run([*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
+                          cwd=project, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-4000:]
+    for e in ("scale", "memory", "cpu", "pipe", "trust", "isolation"):
+        assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
+        assert (tmp_path / "remote" / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
+    setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()
+    assert "loopback" in setup and "Debian" in setup
+    text = subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "loopback" in text
+
+
+MORELLO = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")
+DOCUMENTED = {
+    "hybrid": ("clang-morello -Wall -Wextra -std=c11 -O2 -o results/morello/hybrid/bin/memory src/benchmarks/memory.c",
+               "results/morello/hybrid/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv"),
+    "purecap": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
+                "-o results/morello/purecap/bin/memory src/benchmarks/memory.c",
+                "results/morello/purecap/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv"),
+    "purecap-c18n": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
+                     "-o results/morello/purecap-c18n/bin/memory src/benchmarks/memory.c",
+                     "proccontrol -m cheric18n -s enable results/morello/purecap-c18n/bin/memory "
+                     "--sizes-mib 100,200 --trials 100 --out raw.csv"),
+    "benchmark-c18n": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap-benchmark "
+                       "-o results/morello/benchmark-c18n/bin/memory src/benchmarks/memory.c",
+                       "proccontrol -m cheric18n -s enable results/morello/benchmark-c18n/bin/memory "
+                       "--sizes-mib 100,200 --trials 100 --out raw.csv"),
+}
+
+
+@pytest.mark.parametrize("variant", list(DOCUMENTED))
+def test_morello_command_lines_are_the_documented_ones(variant):
+    from c18n_ae.exp import get
+    recipe = cfg.variant(MORELLO, "morello", variant)
+    build = commands.compile_command(recipe, programs.get("memory"), "src/benchmarks", f"results/morello/{variant}/bin")
+    run = get("memory").command({"block_sizes_mib": [100, 200], "trials": 100},
+                                Path(f"results/morello/{variant}/bin"), recipe, Path("raw.csv"))
+    assert " ".join(build) == DOCUMENTED[variant][0]
+    assert " ".join(run) == DOCUMENTED[variant][1]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert DOCUMENTED[variant][0] in readme and DOCUMENTED[variant][1] in readme
+
+
+def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path):
+    for tool in ("ssh", "rsync", "scp"):  # stand-ins first on PATH that note any call
+        (tmp_path / tool).write_text(f"#!/bin/sh\ntouch {tmp_path}/ssh-called\nexit 255\n")
+        (tmp_path / tool).chmod(0o755)
+    done = subprocess.run([*SNAKEMAKE, "-n", "--cores", "2", "--configfile", "config/morello.yaml"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout + done.stderr
+    assert "run_morello" in out and "build_morello" in out
+    assert not (tmp_path / "ssh-called").exists()
