@@ -14,6 +14,7 @@ include: "workflow/rules/run.smk"
 include: "workflow/rules/collect.smk"
 include: "workflow/rules/summarise.smk"
 include: "workflow/rules/plot.smk"
+include: "workflow/rules/claims.smk"
 include: "workflow/rules/paper.smk"
 
 
@@ -21,3 +22,4 @@ rule all:
     default_target: True
     input:
         "paper/main.pdf",
+        "results/readme-claims.md",

@@ -9,6 +9,7 @@ rule paper:
         generated=[
             "paper/generated/macros.tex",
             "paper/generated/tab-setup.tex",
+            "paper/generated/tab-claims.tex",
             *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
             *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),
         ],

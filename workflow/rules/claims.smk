@@ -1,0 +1,32 @@
+# claims: the paper's claims (config/claims.yaml) evaluated on the summaries for every target;
+# a table for the paper's appendix, a CSV, and the README's results section.
+
+
+rule claims:
+    input:
+        claims="config/claims.yaml",
+        summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+    output:
+        csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
+        tex="paper/generated/tab-claims.tex",
+        markdown="results/claims.md",
+    params:
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
+        targets=json.dumps({t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]}
+                            for t in config["targets"]}),
+    log:
+        "logs/claims.log",
+    shell:
+        "python -m c18n_ae.claims --claims {input.claims} {params.summaries} --targets {params.targets:q}"
+        " --csv {output.csv} --tex {output.tex} --markdown {output.markdown} 2> {log}"
+
+
+rule readme_results:
+    input:
+        "results/claims.md",
+    output:
+        "results/readme-claims.md",
+    log:
+        "logs/readme.log",
+    shell:
+        "python -m c18n_ae.readme --markdown {input} --readme README.md --stamp {output} 2> {log}"
