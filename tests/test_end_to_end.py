@@ -90,3 +90,36 @@ def test_metadata_and_progress(built):
     assert meta["git_revision"] and meta["host"]["cpu_model"]
     log = (project / "logs" / "run" / "local" / "O0" / "memory.log").read_text()
     assert "progress: memory trial 20 of 20" in log
+
+
+def test_claims_table_in_pdf_and_readme(built):
+    project, _ = built
+    plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+                                    capture_output=True, text=True, check=True).stdout.split())
+    assert "The paper’s claims evaluated on this edition’s data" in plain or "claims evaluated on this edition" in plain
+    claims = pd.read_csv(project / "results" / "claims.csv")
+    row = claims[(claims.claim == "ordinary-denied-plain") & (claims.target == "local")].iloc[0]
+    assert row["result"] == "holds"
+    assert "ordinary-denied-plain" in plain and "holds" in plain
+    readme = (project / "README.md").read_text()
+    assert "| ordinary-denied-plain: " in readme and "**holds**" in readme
+
+
+def test_report_and_archive(built, tmp_path):
+    project, _ = built
+    report = project / "report.html"
+    done = snakemake(project, "--report", str(report))
+    assert done.returncode == 0, done.stderr[-2000:]
+    html = report.read_text(errors="replace")
+    for name in ("memory.pdf", "cpu.pdf", "pipe.pdf", "scale.pdf", "trust.pdf", "isolation.pdf", "claims.csv"):
+        assert name in html, name
+    done = snakemake(project, "archive")
+    assert done.returncode == 0, done.stderr[-2000:]
+    subprocess.run(["tar", "xzf", str(project / "archive" / "c18n-ae.tar.gz"), "-C", str(tmp_path)], check=True)
+    check = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=tmp_path / "c18n-ae",
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    listed = (tmp_path / "c18n-ae" / "SHA256SUMS").read_text()
+    for path in ("paper/main.pdf", "results/local/O2/memory/raw.csv", "results/local/O2/memory/meta.json",
+                 "config/config.yaml", "src/benchmarks/memory.c", "Snakefile"):
+        assert f"  {path}\n" in listed, path

@@ -20,3 +20,18 @@ rule paper:
     shell:
         "latexmk -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error paper/main.tex > {log} 2>&1"
         " || (tail -n 40 {log} >&2; exit 1)"
+
+
+# archive: sources, config, raw results, metadata and the PDF in one tarball with checksums.
+rule archive:
+    input:
+        "paper/main.pdf",
+        "results/claims.csv",
+        all_metas(),
+    output:
+        tarball="archive/c18n-ae.tar.gz",
+        sums="archive/SHA256SUMS",
+    log:
+        "logs/archive.log",
+    shell:
+        "python -m c18n_ae.archive --out {output.tarball} --sums {output.sums} > {log} 2>&1"

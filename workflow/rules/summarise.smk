@@ -6,7 +6,7 @@ rule summarise:
         tidy="results/tidy/{experiment}.csv",
         code="src/c18n_ae/exp/{experiment}.py",
     output:
-        "results/summary/{experiment}.csv",
+        report("results/summary/{experiment}.csv", category="{experiment}", caption="../report/summary.rst"),
     log:
         "logs/summarise/{experiment}.log",
     shell:

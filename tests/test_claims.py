@@ -1,0 +1,83 @@
+"""Claim evaluation on small synthetic summaries: holds, fails, not applicable."""
+
+import pandas as pd
+import pytest
+
+from c18n_ae.claims import ClaimError, evaluate, latex_table, load, markdown_table, update_readme
+from c18n_ae.summarise import SUMMARY_COLUMNS
+from conftest import ROOT
+
+
+def summary(rows):
+    """rows: (target, variant, parameter_value, metric, mean)"""
+    out = []
+    for t, v, p, m, mean in rows:
+        out.append({"target": t, "variant": v, "experiment": "x", "parameter": "p", "parameter_value": p,
+                     "metric": m, "unit": "ns", "n_excluded": 0, "n": 10, "mean": mean, "sd": 0.0, "median": mean,
+                     "p5": mean, "p95": mean, "ci95_low": mean, "ci95_high": mean, "n_outliers": 0})
+    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+
+
+RATIO = {"id": "alloc", "text": "t", "experiment": "memory", "kind": "ratio", "metric": "malloc_ns",
+         "subject": "purecap-c18n", "baseline": "hybrid", "op": ">", "threshold": 10, "scope": "all"}
+NEAR = {"id": "math", "text": "t", "experiment": "cpu", "kind": "ratio_near", "metric": "math_cpu_ns",
+        "subject": "purecap-c18n", "baseline": "hybrid", "expected": 1.5, "tolerance": 0.1}
+FLAG = {"id": "denied", "text": "t", "experiment": "trust", "kind": "flag", "metric": "access_granted",
+        "parameter_value": "ordinary", "c18n": True, "expected": 0}
+BOARD = {"hybrid": False, "purecap-c18n": True}
+
+
+def one(claims, summaries, targets):
+    return evaluate(claims, summaries, targets).set_index(["claim", "target"])
+
+
+def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
+    mem = summary([("board", "hybrid", 100, "malloc_ns", 2), ("board", "purecap-c18n", 100, "malloc_ns", 93),
+                   ("board", "hybrid", 200, "malloc_ns", 2), ("board", "purecap-c18n", 200, "malloc_ns", 30),
+                   ("b2", "hybrid", 100, "malloc_ns", 2), ("b2", "purecap-c18n", 100, "malloc_ns", 10)])
+    r = one([RATIO], {"memory": mem}, {"board": BOARD, "b2": BOARD})
+    assert r.loc[("alloc", "board"), "result"] == "holds" and r.loc[("alloc", "board"), "measured"] == "15.0"
+    assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[("alloc", "b2"), "measured"] == "5.00"
+
+
+def test_not_applicable_names_the_missing_variant_or_experiment():
+    mem = summary([("local", "O2", 100, "malloc_ns", 2), ("local", "O0", 100, "malloc_ns", 3)])
+    r = one([RATIO, NEAR], {"memory": mem}, {"local": {"O2": False, "O0": False}})
+    assert r.loc[("alloc", "local"), "result"] == "not applicable"
+    assert r.loc[("alloc", "local"), "detail"] == "no variant purecap-c18n, hybrid on this target"
+    assert r.loc[("math", "local"), "result"] == "not applicable"
+    assert "experiment cpu did not run" in r.loc[("math", "local"), "detail"]
+
+
+def test_ratio_near_and_flags():
+    cpu = summary([("board", "hybrid", 1, "math_cpu_ns", 100), ("board", "purecap-c18n", 1, "math_cpu_ns", 151)])
+    trust = summary([("board", "purecap-c18n", "ordinary", "access_granted", 1.0),
+                     ("board", "hybrid", "ordinary", "access_granted", 0.0)])
+    r = one([NEAR, FLAG, {**FLAG, "id": "plain", "c18n": False}], {"cpu": cpu, "trust": trust}, {"board": BOARD})
+    assert r.loc[("math", "board"), "result"] == "holds"
+    assert r.loc[("denied", "board"), "result"] == "fails" and r.loc[("denied", "board"), "measured"] == "purecap-c18n: 1"
+    assert r.loc[("plain", "board"), "result"] == "holds"
+    r = one([FLAG], {"trust": trust}, {"local": {"O2": False}})
+    assert r.loc[("denied", "local"), "result"] == "not applicable"
+
+
+def test_shipped_claims_load_and_render(tmp_path):
+    claims = load(ROOT / "config" / "claims.yaml")
+    assert len(claims) >= 10 and {c["experiment"] for c in claims} >= {"memory", "cpu", "pipe", "trust"}
+    res = evaluate(claims, {}, {"local": {"O2": False}})
+    assert set(res.result) == {"not applicable"}
+    assert r"\toprule" in latex_table(res) and "| claim |" in markdown_table(res)
+    readme = tmp_path / "README.md"
+    readme.write_text("a\n<!-- claims:start -->\nold\n<!-- claims:end -->\nb\n")
+    update_readme(readme, "new\n")
+    assert readme.read_text() == "a\n<!-- claims:start -->\nnew\n<!-- claims:end -->\nb\n"
+
+
+def test_bad_claims_file_names_the_key(tmp_path):
+    bad = tmp_path / "claims.yaml"
+    bad.write_text("claims:\n  - {id: x, text: t, experiment: memory, kind: guess}\n")
+    with pytest.raises(ClaimError, match=r"claims\[x\]\.kind: 'guess' is not allowed"):
+        load(bad)
+    bad.write_text("claims:\n  - {id: y, text: t, experiment: memory, kind: ratio, metric: m}\n")
+    with pytest.raises(ClaimError, match=r"claims\[y\]: missing baseline, op, subject, threshold"):
+        load(bad)
