@@ -117,10 +117,13 @@ def latex_table(results: pd.DataFrame) -> str:
 
 
 def markdown_table(results: pd.DataFrame) -> str:
-    lines = ["| claim | target | result | measured here | published |", "|---|---|---|---|---|"]
+    """The README's results table; the evidence column maps each claim to its outputs."""
+    lines = ["| claim | target | result | measured here | published | evidence |", "|---|---|---|---|---|---|"]
     for r in results.itertuples(index=False):
         measured = r.detail if not r.measured else f"{r.measured} ({r.detail})"
-        lines.append(f"| {r.claim}: {r.text} | {r.target} | **{r.result}** | {measured} | {r.published} |")
+        evidence = (f"`snakemake {r.experiment}`: `results/summary/{r.experiment}.csv`, "
+                    f"`results/plots/{r.experiment}.pdf`, `paper/generated/tab-{r.experiment}.tex`")
+        lines.append(f"| {r.claim}: {r.text} | {r.target} | **{r.result}** | {measured} | {r.published} | {evidence} |")
     return "\n".join(lines) + "\n"
 
 
