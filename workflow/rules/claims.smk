@@ -30,3 +30,21 @@ rule readme_results:
         "logs/readme.log",
     shell:
         "python -m c18n_ae.readme --markdown {input} --readme README.md --stamp {output} 2> {log}"
+
+
+# published: the original study's tables beside our summaries for the same variant, with ratios.
+rule published:
+    input:
+        source="results/published/morello_c18n_2024.csv",
+        summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
+    output:
+        csv="results/published-beside-ours.csv",
+        tex="paper/generated/tab-published.tex",
+        macros="paper/generated/macros-published.tex",
+    params:
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS),
+    log:
+        "logs/published.log",
+    shell:
+        "python -m c18n_ae.published {params.summaries} --csv {output.csv} --tex {output.tex}"
+        " --macros {output.macros} 2> {log}"

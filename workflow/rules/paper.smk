@@ -10,6 +10,8 @@ rule paper:
             "paper/generated/macros.tex",
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
+            "paper/generated/tab-published.tex",
+            "paper/generated/macros-published.tex",
             *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
             *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),
         ],

@@ -1,0 +1,124 @@
+"""The original study's published tables (results/published/morello_c18n_2024.csv) read into our
+metric names and units, and shown beside our summaries for the same variant, with ratios.
+
+Units are converted explicitly, never silently: CPU and pipe times are milliseconds as printed;
+the memory tables print "ms", but their values only make sense as microseconds (a 100 MB write of
+282584 ms would be 4.7 minutes, 0.35 MB/s), so they are read as microseconds, and every table that
+shows them says so."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from . import PROJECT_ROOT
+from .fsutil import write_text_atomic
+from .latex import escape, fmt, newcommand
+
+SOURCE = PROJECT_ROOT / "results" / "published" / "morello_c18n_2024.csv"
+# unit as printed -> unit as read, per experiment, and ns per unit as read
+AS_READ = {"memory": ("ms", "us"), "cpu": ("ms", "ms"), "pipe": ("ms", "ms")}
+NS = {"ms": 1e6, "us": 1e3}
+METRICS = {("memory", "allocation"): "malloc_ns", ("memory", "write"): "write_ns", ("memory", "read"): "read_ns",
+           ("memory", "free"): "free_ns", ("pipe", "write_time"): "write_ns", ("pipe", "read_time"): "read_ns",
+           ("pipe", "total_time"): "total_ns"}
+
+
+def load(path: Path = SOURCE) -> pd.DataFrame:
+    """One row per published number (duplicates across documents removed), in ns as read."""
+    df = pd.read_csv(path)
+    df = df.drop_duplicates(subset=["experiment", "variant", "parameter_value", "metric", "statistic"])
+    rows = []
+    for r in df.itertuples(index=False):
+        printed, read_as = AS_READ[r.experiment]
+        if r.unit_as_published != printed:
+            raise ValueError(f"{path}: {r.experiment} value in {r.unit_as_published!r}, expected {printed!r}")
+        if r.experiment == "cpu":
+            op = {"maths": "math"}.get(r.parameter_value, r.parameter_value)
+            metric, param = f"{op}_cpu_ns", op
+        else:
+            metric, param = METRICS[(r.experiment, r.metric)], r.parameter_value
+        rows.append({"experiment": r.experiment, "variant": r.variant, "parameter_value": str(param),
+                     "metric": metric, "statistic": r.statistic, "published": r.value,
+                     "unit_as_published": printed, "unit_as_read": read_as, "value_ns": r.value * NS[read_as],
+                     "source": f"{r.table}, {r.source_doc}"})
+    return pd.DataFrame(rows)
+
+
+def _ours(summary: pd.DataFrame | None, variant: str, metric: str, block: str | None = None) -> list[tuple[str, float]]:
+    """Our mean for the variant on every target that ran it (at one block size for memory)."""
+    if summary is None:
+        return []
+    s = summary[(summary.variant == variant) & (summary.metric == metric)]
+    if block is not None:
+        s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(block)]
+    return list(zip(s.target, s["mean"].astype(float)))
+
+
+def beside(pub: pd.DataFrame, summaries: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Published means (memory: 100 and 1000 MB; CPU: every workload; pipe: trial 100) beside our
+    means for the same variant on every target that ran it (pipe: our mean without warm-up)."""
+    keep = pub[(pub.statistic.isin(["mean", "value"]))
+               & (((pub.experiment == "memory") & pub.parameter_value.isin(["100", "1000"]))
+                  | (pub.experiment == "cpu") | ((pub.experiment == "pipe") & (pub.parameter_value == "100")))]
+    rows = []
+    for r in keep.itertuples(index=False):
+        block = r.parameter_value if r.experiment == "memory" else None
+        ours = _ours(summaries.get(r.experiment), r.variant, r.metric, block)
+        base = {"experiment": r.experiment, "variant": r.variant, "parameter": r.parameter_value, "metric": r.metric,
+                "published": r.published, "unit_as_published": r.unit_as_published, "unit_as_read": r.unit_as_read,
+                "published_ns": r.value_ns, "source": r.source}
+        if not ours:
+            rows.append({**base, "target": "", "ours_ns": float("nan"), "ratio": float("nan")})
+        for target, mean in ours:
+            rows.append({**base, "target": target, "ours_ns": mean, "ratio": mean / r.value_ns})
+    return pd.DataFrame(rows)
+
+
+def latex_table(b: pd.DataFrame) -> str:
+    lines = [r"\begin{tabular}{lllrrlrr}", r"\toprule",
+             r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours & Ours / published \\",
+             r"\midrule"]
+    label = {"us": r"$\mu$s", "ms": "ms"}
+    for r in b.itertuples(index=False):
+        unit = r.unit_as_read
+        ours = "not run here" if not r.target else f"{fmt(r.ours_ns / NS[unit])} {label[unit]} ({escape(r.target)})"
+        read = f"{fmt(r.published_ns / NS[unit])} {label[unit]}"
+        lines.append(" & ".join([r.experiment, escape(r.variant), escape(r.parameter), escape(r.metric.removesuffix('_ns')),
+                                 f"{r.published:.10g} {label[r.unit_as_published]}", read, ours,
+                                 "--" if not r.target else fmt(r.ratio)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(pub: pd.DataFrame) -> str:
+    """Published numbers the prose quotes, with the conversion that makes them readable."""
+    w = pub[(pub.experiment == "memory") & (pub.variant == "hybrid") & (pub.metric == "write_ns")
+            & (pub.parameter_value == "100") & (pub.statistic == "mean")].iloc[0]
+    return "".join([
+        newcommand("PubMemWriteHybridHundredPrinted", f"{w.published:g}"),
+        newcommand("PubMemWriteHybridHundredSecondsIfMs", fmt(w.published / 1e3)),
+        newcommand("PubMemWriteHybridHundredMBpsIfMs", fmt(100 / (w.published / 1e3))),
+        newcommand("PubMemWriteHybridHundredMsIfUs", fmt(w.published / 1e3)),
+    ])
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--csv", required=True, type=Path)
+    ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument("--macros", required=True, type=Path)
+    a = ap.parse_args(argv)
+    summaries = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)}
+    pub = load()
+    b = beside(pub, summaries)
+    write_text_atomic(a.csv, b.to_csv(index=False))
+    write_text_atomic(a.tex, latex_table(b))
+    write_text_atomic(a.macros, "% Generated by c18n_ae.published; do not edit.\n" + macros(pub))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""The study's published tables read with explicit units and set beside our summaries."""
+
+import pandas as pd
+import pytest
+
+from c18n_ae.published import beside, latex_table, load, macros
+from c18n_ae.summarise import SUMMARY_COLUMNS
+
+
+def test_units_are_converted_explicitly():
+    pub = load()
+    w = pub[(pub.experiment == "memory") & (pub.variant == "hybrid") & (pub.metric == "write_ns")
+            & (pub.parameter_value == "100") & (pub.statistic == "mean")].iloc[0]
+    assert (w.published, w.unit_as_published, w.unit_as_read, w.value_ns) == (282584, "ms", "us", 282584e3)
+    m = pub[(pub.experiment == "cpu") & (pub.variant == "purecap-c18n") & (pub.metric == "math_cpu_ns")].iloc[0]
+    assert (m.unit_as_read, m.value_ns) == ("ms", 70780e6)
+    # the duplicated tables of the two documents count once
+    assert len(pub[(pub.experiment == "cpu") & (pub.variant == "hybrid")]) == 4
+    assert r"\newcommand{\PubMemWriteHybridHundredSecondsIfMs}{283}" in macros(pub)
+
+
+def test_beside_ours_with_ratio_and_not_run():
+    row = {c: 0 for c in SUMMARY_COLUMNS}
+    ours = pd.DataFrame([{**row, "target": "board", "variant": "hybrid", "experiment": "cpu", "parameter": "work_items",
+                          "parameter_value": 100000000, "metric": "math_cpu_ns", "unit": "ns", "n": 100,
+                          "mean": 2 * 46759e6}])
+    b = beside(load(), {"cpu": ours})
+    math = b[(b.metric == "math_cpu_ns") & (b.variant == "hybrid")].iloc[0]
+    assert math.target == "board" and math.ratio == pytest.approx(2.0)
+    other = b[(b.metric == "math_cpu_ns") & (b.variant == "purecap-c18n")].iloc[0]
+    assert other.target == "" and pd.isna(other.ratio)
+    tex = latex_table(b)
+    assert "cpu & hybrid & math & math\\_cpu & 46759 ms & 46759 ms & 93518 ms (board) & 2.00" in tex
+    assert "not run here" in tex and "282584 $\\mu$s" in tex
