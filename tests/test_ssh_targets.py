@@ -110,7 +110,9 @@ def test_run_that_dies_remotely_is_reported_with_last_progress(tmp_path, sshd):
 def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     project = copy_project(tmp_path / "project")
     target = sshd.target("loopback", tmp_path / "remote", [O2])
-    (project / "config" / "ssh-test.yaml").write_text(yaml.safe_dump({"targets": [target]}))
+    local = {"name": "local", "kind": "local", "reference_variant": "O2", "variants": [O2]}
+    # two machines with the same variant: they run at the same time (--cores 2) and their spread is reported
+    (project / "config" / "ssh-test.yaml").write_text(yaml.safe_dump({"targets": [local, target]}))
     done = subprocess.run([*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
                           cwd=project, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-4000:]
@@ -121,6 +123,8 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     assert "loopback" in setup and "Debian" in setup
     text = subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True, text=True).stdout
     assert "loopback" in text
+    spread = (project / "results" / "summary" / "spread-between-targets.csv").read_text()
+    assert "local loopback" in spread and "roundtrip_ns" in spread
 
 
 MORELLO = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")

@@ -11,6 +11,7 @@ rule paper:
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-published.tex",
+            "paper/generated/tab-spread.tex",
             "paper/generated/macros-published.tex",
             *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
             *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),

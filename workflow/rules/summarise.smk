@@ -23,3 +23,18 @@ for _name in exps.NAMES:
             f"results/summary/{_name}.csv",
             f"results/plots/{_name}.pdf",
             f"paper/generated/tab-{_name}.tex",
+
+
+# spread between boards: every variant that ran on two or more targets, per metric.
+rule spread:
+    input:
+        expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+    output:
+        csv="results/summary/spread-between-targets.csv",
+        tex="paper/generated/tab-spread.tex",
+    params:
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
+    log:
+        "logs/spread.log",
+    shell:
+        "python -m c18n_ae.spread {params.summaries} --csv {output.csv} --tex {output.tex} 2> {log}"
