@@ -20,7 +20,7 @@ def broken(mutate):
 
 CASES = [
     ("unknown experiment", lambda c: c["experiments"].update(memroy={"trials": 1}),
-     "experiments: unknown key 'memroy'; allowed: cpu, isolation, memory, pipe, scale, trust"),
+     "experiments: unknown key 'memroy'; allowed: alloc, cpu, ipc, isolation, memory, packet, pipe, scale, trust"),
     ("negative size", lambda c: c["experiments"]["memory"].update(block_sizes_mib=[100, -5]),
      "experiments.memory.block_sizes_mib[1]: -5 is out of range (minimum 1)"),
     ("wrong type", lambda c: c["experiments"]["memory"].update(trials="100"),

@@ -51,7 +51,8 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
     plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
                                     capture_output=True, text=True, check=True).stdout.split())
     for title in ("COMPARTMENTS AT SCALE", "MEMORY ALLOCATION AND ACCESS", "CPU-BOUND WORK",
-                  "PIPE COMMUNICATION", "TRUST MODEL", "MEMORY ISOLATION WITH TWO LIBRARIES"):
+                  "PIPE COMMUNICATION", "TRUST MODEL", "MEMORY ISOLATION WITH TWO LIBRARIES",
+                  "PACKET PROCESSING", "IPC ROUND TRIP BY MESSAGE SIZE", "ALLOCATION UNDER THREADS"):
         assert title in plain, title
 
 
@@ -82,7 +83,7 @@ def test_no_type3_fonts(built):
 
 def test_metadata_and_progress(built):
     project, done = built
-    for exp in ("scale", "memory", "cpu", "pipe", "trust", "isolation"):
+    for exp in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
         for variant in ("O2", "O0"):
             assert (project / "results" / "local" / variant / exp / "meta.json").exists(), (exp, variant)
     meta = json.loads((project / "results" / "local" / "O0" / "memory" / "meta.json").read_text())
@@ -111,7 +112,8 @@ def test_report_and_archive(built, tmp_path):
     done = snakemake(project, "--report", str(report))
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
-    for name in ("memory.pdf", "cpu.pdf", "pipe.pdf", "scale.pdf", "trust.pdf", "isolation.pdf", "claims.csv"):
+    for name in ("memory.pdf", "cpu.pdf", "pipe.pdf", "scale.pdf", "trust.pdf", "isolation.pdf", "packet.pdf",
+                 "ipc.pdf", "alloc.pdf", "claims.csv"):
         assert name in html, name
     done = snakemake(project, "archive")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -116,7 +116,7 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     done = subprocess.run([*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
                           cwd=project, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-4000:]
-    for e in ("scale", "memory", "cpu", "pipe", "trust", "isolation"):
+    for e in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
         assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
         assert (tmp_path / "remote" / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
     setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()

@@ -27,6 +27,10 @@ PROGRAMS = {p.name: p for p in (
     Program("isolation_a", ("isolation_a.c",), shared=True),
     Program("isolation_b", ("isolation_b.c",), shared=True),
     Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
+    Program("packet_plugin", ("packet_plugin.c",), shared=True),
+    Program("packet", ("packet.c",), links=("packet_plugin",)),
+    Program("ipc", ("ipc.c",)),
+    Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),
 )}
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-NAMES = ("scale", "memory", "cpu", "pipe", "trust", "isolation")  # order of sections in the paper
+NAMES = ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc")  # order of sections in the paper
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,188 @@
+/* E7 packet processing: a producer creates packets and hands each to a consumer that touches
+ * every byte, in one of three modes: plugin (a function in a separate shared library, given a
+ * pointer, no copy), ipc (a listener process receiving each packet by UDP on loopback) and none
+ * (the packet is made and released with no consumer: the noise floor). Per run: wall time,
+ * CPU time of both processes (getrusage), packets received and lost; the listener also sums the
+ * sequence numbers it received, which must match when nothing was lost.
+ *
+ * usage: packet --out FILE --counts 20000,40000 --count-size B --sizes 512,1024 --size-count N
+ *               --repeats N | packet --describe */
+#define _DEFAULT_SOURCE
+#include "bench.h"
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HEADER "sweep,mode,packets,packet_bytes,repeat,status,wall_ns,producer_cpu_ns,consumer_cpu_ns,received,lost"
+#define MAX_LIST 32
+
+uint64_t packet_consume(const unsigned char *packet, size_t n); /* libpacket_plugin.so */
+
+/* seq_sum: sum of the sequence numbers received (each packet starts with its own), so the
+ * producer can check what arrived without doing the consumer's work itself. */
+struct report { long received; uint64_t seq_sum; uint64_t checksum; int64_t cpu_ns; };
+
+static int64_t cpu_ns(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
+           + (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+static unsigned char *make_packet(size_t n, long seq)
+{
+    unsigned char *p = malloc(n);
+    if (!p) bench_die("malloc");
+    for (size_t i = 0; i < n; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        p[i] = (unsigned char)rng;
+    }
+    memcpy(p, &seq, sizeof seq < n ? sizeof seq : n);
+    return p;
+}
+
+/* Listener: sums packet checksums until told to stop, drains the socket, reports. */
+static void listen_loop(int sock, int ctl, int result, size_t size)
+{
+    unsigned char *buf = malloc(size);
+    struct report r = {0, 0, 0, 0};
+    struct pollfd fds[2] = {{sock, POLLIN, 0}, {ctl, POLLIN, 0}};
+    int stopping = 0;
+    for (;;) {
+        if (poll(fds, 2, stopping ? 0 : -1) < 0 && errno != EINTR) _exit(2);
+        ssize_t k = recv(sock, buf, size, MSG_DONTWAIT);
+        if (k > 0) {
+            long seq = 0;
+            memcpy(&seq, buf, (size_t)k < sizeof seq ? (size_t)k : sizeof seq);
+            r.checksum += packet_consume(buf, (size_t)k);
+            r.seq_sum += (uint64_t)seq;
+            r.received++;
+            continue;
+        }
+        if (stopping)
+            break;
+        if (fds[1].revents & POLLIN) {
+            char c;
+            if (read(ctl, &c, 1) <= 0 || c == 'S') stopping = 1;
+        }
+    }
+    r.cpu_ns = cpu_ns();
+    if (write(result, &r, sizeof r) != sizeof r) _exit(2);
+    _exit(0);
+}
+
+static void run(bench_csv *csv, const char *sweep, const char *mode, long packets, long size, long repeat)
+{
+    int64_t cpu0 = cpu_ns(), t0, t1;
+    struct report r = {0, 0, 0, 0};
+    const char *status = "ok";
+    if (!strcmp(mode, "ipc")) {
+        int sock = socket(AF_INET, SOCK_DGRAM, 0), lsock = socket(AF_INET, SOCK_DGRAM, 0);
+        int rcvbuf = 16 << 20;
+        setsockopt(lsock, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+        struct sockaddr_in addr = {0};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof addr;
+        if (bind(lsock, (struct sockaddr *)&addr, sizeof addr) || getsockname(lsock, (struct sockaddr *)&addr, &len))
+            bench_die("bind");
+        int ctl[2], res[2];
+        if (pipe(ctl) || pipe(res)) bench_die("pipe");
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(sock), close(ctl[1]), close(res[0]);
+            listen_loop(lsock, ctl[0], res[1], (size_t)size);
+        }
+        close(lsock), close(ctl[0]), close(res[1]);
+        t0 = bench_now_ns();
+        for (long i = 0; i < packets; i++) {
+            unsigned char *p = make_packet((size_t)size, i);
+            while (sendto(sock, p, (size_t)size, 0, (struct sockaddr *)&addr, sizeof addr) < 0) {
+                if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR) bench_die("sendto");
+            }
+            free(p);
+        }
+        if (write(ctl[1], "S", 1) != 1 || read(res[0], &r, sizeof r) != sizeof r) bench_die("listener");
+        t1 = bench_now_ns();
+        waitpid(pid, NULL, 0);
+        close(sock), close(ctl[1]), close(res[0]);
+        /* Lost packets change the sum, so it is checked only when none was lost. */
+        if (r.received == packets && r.seq_sum != (uint64_t)packets * (uint64_t)(packets - 1) / 2)
+            status = "checksum_mismatch";
+    } else {
+        int plugin = !strcmp(mode, "plugin");
+        t0 = bench_now_ns();
+        for (long i = 0; i < packets; i++) {
+            unsigned char *p = make_packet((size_t)size, i);
+            if (plugin)
+                r.checksum += packet_consume(p, (size_t)size);
+            else
+                bench_clobber(p); /* made and released, consumed by nobody */
+            free(p);
+        }
+        t1 = bench_now_ns();
+        r.received = plugin ? packets : 0;
+    }
+    int64_t producer = cpu_ns() - cpu0;
+    fprintf(csv->f, "%s,%s,%ld,%ld,%ld,%s,%lld,%lld,%lld,%ld,%ld\n", sweep, mode, packets, size, repeat, status,
+            (long long)(t1 - t0), (long long)producer, (long long)r.cpu_ns, r.received,
+            strcmp(mode, "ipc") ? 0 : packets - r.received);
+    bench_csv_flush(csv);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    long counts[MAX_LIST], sizes[MAX_LIST], count_size = 0, size_count = 0, repeats = 0;
+    int ncounts = 0, nsizes = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--describe")) {
+            printf("{\"benchmark\": \"packet\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
+                   "\"pointer_bytes\": %zu}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+            return 0;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--counts") && i + 1 < argc) ncounts = bench_parse_list("--counts", argv[++i], counts, MAX_LIST);
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_LIST);
+        else if (!strcmp(argv[i], "--count-size") && i + 1 < argc) count_size = bench_parse_long("--count-size", argv[++i], 16);
+        else if (!strcmp(argv[i], "--size-count") && i + 1 < argc) size_count = bench_parse_long("--size-count", argv[++i], 1);
+        else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = bench_parse_long("--repeats", argv[++i], 1);
+        else { out = NULL; break; }
+    }
+    if (!out || !ncounts || !nsizes || !count_size || !size_count || !repeats) {
+        fprintf(stderr, "usage: %s --out FILE --counts A,B --count-size BYTES --sizes A,B --size-count N --repeats N\n", argv[0]);
+        return 64;
+    }
+    for (int s = 0; s < nsizes; s++)
+        if (sizes[s] < 16 || sizes[s] > 65000) { fprintf(stderr, "error: --sizes: 16 to 65000 bytes (one UDP datagram)\n"); return 64; }
+    bench_csv csv;
+    bench_csv_open(&csv, out, HEADER);
+    const char *modes[3] = {"none", "plugin", "ipc"};
+    long total = (long)(ncounts + nsizes) * 3 * repeats, done = 0;
+    double work_total = 0, work_done = 0;
+    for (int c = 0; c < ncounts; c++) work_total += 3.0 * repeats * counts[c] * count_size;
+    for (int s = 0; s < nsizes; s++) work_total += 3.0 * repeats * size_count * sizes[s];
+    int64_t start = bench_now_ns();
+    for (long rep = 1; rep <= repeats; rep++) {
+        for (int c = 0; c < ncounts; c++)
+            for (int m = 0; m < 3; m++) {
+                run(&csv, "count", modes[m], counts[c], count_size, rep);
+                work_done += (double)counts[c] * count_size;
+                bench_progress("packet", ++done, total, work_done, work_total, start);
+            }
+        for (int s = 0; s < nsizes; s++)
+            for (int m = 0; m < 3; m++) {
+                run(&csv, "size", modes[m], size_count, sizes[s], rep);
+                work_done += (double)size_count * sizes[s];
+                bench_progress("packet", ++done, total, work_done, work_total, start);
+            }
+    }
+    bench_csv_commit(&csv);
+    return 0;
+}

@@ -1,0 +1,86 @@
+"""E7 packet, E8 IPC and E9 allocation: the real programs on small sizes, their collectors,
+summaries and tables on known inputs, with the published figures beside ours."""
+
+import csv
+import subprocess
+
+import pandas as pd
+import pytest
+
+from c18n_ae import commands, programs
+from c18n_ae.collect import tidy_run
+from c18n_ae.exp import alloc, ipc, packet
+from c18n_ae.rawcsv import RawDataError
+from c18n_ae.summarise import summary_table
+from conftest import ROOT, compile_benchmark
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_packet_program_all_modes_and_no_loss_accounting_gap(tmp_path, cc):
+    compile_benchmark(cc, "packet_plugin", tmp_path / "libpacket_plugin.so")
+    subprocess.run(commands.compile_command({"cc": cc, "cflags": ["-O2", "-Werror"]}, programs.get("packet"),
+                                            str(ROOT / "src" / "benchmarks"), str(tmp_path)), check=True)
+    out = tmp_path / "raw.csv"
+    done = subprocess.run([tmp_path / "packet", "--out", out, "--counts", "300,600", "--count-size", "512",
+                           "--sizes", "64,4096", "--size-count", "300", "--repeats", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = rows(out)
+    assert [(r["sweep"], r["mode"]) for r in got[:3]] == [("count", "none"), ("count", "plugin"), ("count", "ipc")]
+    assert len(got) == 12 and all(r["status"] == "ok" for r in got)
+    for r in got:
+        if r["mode"] == "ipc":
+            assert int(r["received"]) + int(r["lost"]) == int(r["packets"]) and int(r["consumer_cpu_ns"]) > 0
+
+
+def test_packet_adjusted_latency_and_table(tmp_path):
+    raw = tmp_path / "raw.csv"
+    raw.write_text(",".join(packet.RAW) + "\n"
+                   "count,none,1000,512,1,ok,1000000,900000,0,0,0\n"
+                   "count,plugin,1000,512,1,ok,1500000,1400000,0,1000,0\n"
+                   "count,ipc,1000,512,1,ok,4000000,2000000,1000000,990,10\n")
+    s = summary_table(tidy_run(raw, "local", "O2", "packet"))
+    get = lambda m: s[s.metric == m]["mean"].iloc[0]  # noqa: E731
+    assert get("none_latency_us") == pytest.approx(1.0) and get("plugin_adjusted_latency_us") == pytest.approx(0.5)
+    assert get("ipc_adjusted_latency_us") == pytest.approx(3.0) and get("ipc_cpu_utilisation") == pytest.approx(0.75)
+    tex = packet.table(s, None, {})
+    assert "local/O2 & count & 1000 & 0.500 & 3.00 & 0.933 & 0.750 & 10.0" in tex
+    assert "published (Pytilia 2023) & count & 20000 & 0.0900 & 3.08" in tex
+    raw.write_text(",".join(packet.RAW) + "\ncount,ipc,1,512,1,checksum_mismatch,1,1,1,1,0\n")
+    with pytest.raises(RawDataError, match=r"raw.csv:2: column status"):
+        tidy_run(raw, "local", "O2", "packet")
+
+
+def test_ipc_program_and_published_shape(tmp_path, cc):
+    exe = compile_benchmark(cc, "ipc", tmp_path / "ipc")
+    out = tmp_path / "raw.csv"
+    done = subprocess.run([exe, "--out", out, "--sizes", "8,65536", "--samples", "2", "--round-trips", "20"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = rows(out)
+    assert {(r["transport"], r["message_bytes"]) for r in got} == {("pipe", "8"), ("pipe", "65536"),
+                                                                   ("unix_socket", "8"), ("unix_socket", "65536")}
+    ref = tidy_run(out, "local", "O2", "ipc")
+    slow = ref.assign(variant="O0", value=ref.value * 1.5)
+    s = summary_table(pd.concat([ref, slow]))
+    tex = ipc.table(s, None, {"local": "O2"})
+    assert "local/O2 pipe (\\si{\\micro\\second})" in tex and "local/O0 pipe (\\%)" in tex
+    assert "Null (8 B) & " in tex and "+50.0" in tex and "& 13.5 & 2.00 \\\\" in tex  # Fluke, Flask naive
+
+
+def test_alloc_program_and_table(tmp_path, cc):
+    exe = compile_benchmark(cc, "alloc_threads", tmp_path / "alloc_threads")
+    out = tmp_path / "raw.csv"
+    done = subprocess.run([exe, "--out", out, "--threads", "1,4", "--millis", "50", "--trials", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = rows(out)
+    assert [r["threads"] for r in got] == ["1", "4"]
+    assert all(int(r["operations"]) > 0 and float(r["alloc_ns"]) > 0 and int(r["cores"]) >= 1 for r in got)
+    s = summary_table(tidy_run(out, "local", "O2", "alloc"))
+    tex = alloc.table(s, None, {})
+    assert "local/O2 & 1 &" in tex and "published SGX 2023, enclave & 128 & " in tex
