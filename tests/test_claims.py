@@ -81,3 +81,14 @@ def test_bad_claims_file_names_the_key(tmp_path):
     bad.write_text("claims:\n  - {id: y, text: t, experiment: memory, kind: ratio, metric: m}\n")
     with pytest.raises(ClaimError, match=r"claims\[y\]: missing baseline, op, subject, threshold"):
         load(bad)
+
+
+def test_metrics_claim_compares_two_metrics_on_every_variant():
+    pk = summary([("local", "O2", 512, "plugin_adjusted_latency_us", 0.5), ("local", "O2", 512, "ipc_adjusted_latency_us", 3.0),
+                  ("local", "O0", 512, "plugin_adjusted_latency_us", 4.0), ("local", "O0", 512, "ipc_adjusted_latency_us", 3.0)])
+    claim = {"id": "p", "text": "t", "experiment": "packet", "kind": "metrics", "metric": "plugin_adjusted_latency_us",
+             "baseline_metric": "ipc_adjusted_latency_us", "op": "<", "threshold": 1}
+    r = one([claim], {"packet": pk}, {"local": {"O2": False, "O0": False}})
+    assert r.loc[("p", "local"), "result"] == "fails" and r.loc[("p", "local"), "measured"] == "1.33"
+    r = one([{**claim, "variants": ["O2"]}], {"packet": pk}, {"local": {"O2": False, "O0": False}})
+    assert r.loc[("p", "local"), "result"] == "holds"

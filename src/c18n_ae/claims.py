@@ -26,7 +26,8 @@ def load(path: Path) -> list[dict]:
     claims = (yaml.safe_load(Path(path).read_text()) or {}).get("claims", [])
     required = {"ratio": {"metric", "subject", "baseline", "op", "threshold"},
                 "ratio_near": {"metric", "subject", "baseline", "expected", "tolerance"},
-                "flag": {"metric", "parameter_value", "c18n", "expected"}}
+                "flag": {"metric", "parameter_value", "c18n", "expected"},
+                "metrics": {"metric", "baseline_metric", "op", "threshold"}}
     for i, c in enumerate(claims):
         where = f"{path}: claims[{c.get('id', i)}]"
         if c.get("kind") not in required:
@@ -34,7 +35,7 @@ def load(path: Path) -> list[dict]:
         missing = (required[c["kind"]] | {"id", "text", "experiment"}) - set(c)
         if missing:
             raise ClaimError(f"{where}: missing {', '.join(sorted(missing))}")
-        if c["kind"] == "ratio" and c["op"] not in OPS:
+        if c["kind"] in ("ratio", "metrics") and c["op"] not in OPS:
             raise ClaimError(f"{where}.op: {c['op']!r} is not allowed; allowed: {', '.join(OPS)}")
     return claims
 
@@ -70,6 +71,8 @@ def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: p
             worst = ratios.iloc[(ratios - claim["expected"]).abs().argmax()]
             detail = f"ratio {fmt(worst)}; needs {claim['expected']} ± {claim['tolerance']}"
         return {**base, "result": "holds" if ok else "fails", "measured": fmt(float(worst)), "detail": detail}
+    if claim["kind"] == "metrics":
+        return _metrics(claim, base, target, variants, summary)
     chosen = [v for v, c18n in variants.items() if c18n == claim["c18n"]]
     if not chosen:
         kind = "with c18n: true" if claim["c18n"] else "without c18n"
@@ -86,6 +89,22 @@ def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: p
     ok = all(x == claim["expected"] for x in values.values())
     return {**base, "result": "holds" if ok else "fails", "measured": ", ".join(f"{v}: {x:g}" for v, x in values.items()),
             "detail": f"{claim['metric']} at {claim['parameter_value']}; needs {claim['expected']}"}
+
+
+def _metrics(claim: dict, base: dict, target: str, variants: dict[str, bool], summary: pd.DataFrame) -> dict:
+    """mean(metric) / mean(baseline_metric) on every variant that ran (or those named), every parameter value."""
+    chosen = [v for v in variants if v in claim.get("variants", variants)]
+    ratios = []
+    for v in chosen:
+        r = (_means(summary, target, v, claim["metric"]) / _means(summary, target, v, claim["baseline_metric"])).dropna()
+        ratios += list(r)
+    if not ratios:
+        return {**base, "result": "not applicable", "detail": f"{claim['metric']} and {claim['baseline_metric']} not measured"}
+    ok = all(OPS[claim["op"]](r, claim["threshold"]) for r in ratios)
+    worst = max(ratios) if claim["op"] in ("<", "<=") else min(ratios)
+    return {**base, "result": "holds" if ok else "fails", "measured": fmt(worst),
+            "detail": f"{claim['metric']}/{claim['baseline_metric']} {fmt(min(ratios))} to {fmt(max(ratios))} "
+                      f"on {', '.join(chosen)}; needs {claim['op']} {claim['threshold']}"}
 
 
 def evaluate(claims: list[dict], summaries: dict[str, pd.DataFrame], targets: dict[str, dict[str, bool]]) -> pd.DataFrame:
