@@ -13,7 +13,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from c18n_ae.collect import tidy_run

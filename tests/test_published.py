@@ -1,6 +1,5 @@
 """The shipped copy of the published figures is the shared reference, byte for byte."""
 
-from pathlib import Path
 
 import pytest
 

@@ -5,7 +5,6 @@ profile on an ssh target; Morello command lines as documented; a dry run that co
 import csv
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -16,7 +15,6 @@ import yaml
 
 from c18n_ae import commands, config as cfg, programs
 from c18n_ae.remote import RemoteRunFailed, run_remote
-from c18n_ae.transport import SSH
 from conftest import ROOT, SNAKEMAKE, copy_project
 
 O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}

@@ -65,7 +65,7 @@ def ratio(summary, target, variant, reference, metric, parameter_value=None) -> 
 
 
 def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], series_csv: Path, data: str,
-                          ylabel: str, ymode_log: bool = False) -> str:
+                          ylabel: str, ymode_log: bool = False, rotate_labels: bool = False) -> str:
     """A ybar chart, one bar per series in each category; values go to series_csv, which pgfplots reads."""
     from ..fsutil import write_text_atomic
     from ..latex import escape
@@ -83,6 +83,7 @@ def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], s
         "\\begin{tikzpicture}\n"
         f"\\begin{{axis}}[ybar, width=\\columnwidth, height=5.2cm, bar width=4pt, ylabel={{{ylabel}}},\n"
         f"  symbolic x coords={{{','.join(categories)}}}, xtick=data, enlarge x limits=0.15,\n"
+        + ("  x tick label style={rotate=30, anchor=east, font=\\tiny},\n" if rotate_labels else "")
         + ("  ymode=log, log origin=infty,\n" if ymode_log else "  ymin=0,\n")
         + "  unbounded coords=discard, legend style={font=\\scriptsize, at={(0.5,-0.2)}, anchor=north},\n"
         "  legend columns=2, grid=major, grid style={gray!25}]\n"
@@ -108,3 +109,37 @@ def grouped_bars_preview(categories: list[str], bars: dict[str, list[float]], er
     ax.legend(fontsize=8)
     ax.set_title(title)
     save(fig, pdf, png)
+
+
+def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found: str):
+    """Per target, variant and parameter value (root/ordinary, parent/child): what was sent and
+    what a reader found. Returns (keys, labels, sent, found)."""
+    keys, labels, sent_v, found_v = [], [], [], []
+    for target, variant in series(summary):
+        for value in values:
+            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter_value == value)]
+            if s.empty:
+                continue
+            keys.append(f"{target}-{variant}-{value}")
+            labels.append(f"{target}/{variant}\n{value}")
+            sent_v.append(s[s.metric == sent]["mean"].iloc[0])
+            found_v.append(s[s.metric == found]["mean"].iloc[0])
+    return keys, labels, sent_v, found_v
+
+
+def sent_found_preview(summary, values, sent, found, pdf, png, labels_text: tuple[str, str], title: str) -> None:
+    from ..figures import plt, save
+    _, labels, sent_v, found_v = sent_found(summary, values, sent, found)
+    fig, ax = plt.subplots(figsize=(6, 3), constrained_layout=True)
+    ax.bar(range(len(labels)), sent_v, color="lightgray", label=labels_text[0])
+    ax.bar(range(len(labels)), found_v, color="tab:red", label=labels_text[1])
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    save(fig, pdf, png)
+
+
+def sent_found_pgfplots(summary, values, sent, found, series_csv, data, what: str) -> str:
+    keys, _, sent_v, found_v = sent_found(summary, values, sent, found)
+    return grouped_bars_pgfplots(keys, {f"{what} sent": sent_v, f"{what} found": found_v}, series_csv, data, what,
+                                 rotate_labels=True)

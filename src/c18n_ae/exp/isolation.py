@@ -8,7 +8,7 @@ import pandas as pd
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import series
+from .common import sent_found_pgfplots, sent_found_preview, series
 
 RAW = ("role", "pid", "region_index", "start", "end", "perms", "path", "status", "bytes_read",
        "strings_found", "strings_sent")
@@ -89,48 +89,13 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _bars(tidy):
-    cats, found, sent = [], [], []
-    for r in per_role(tidy):
-        cats.append(f"{r['target']}-{r['variant']}-{r['role']}")
-        found.append(r["found"])
-        sent.append(r["sent"])
-    return cats, found, sent
-
-
 def preview(summary, pdf, png):
-    from ..figures import plt, save
-    fig, ax = plt.subplots(figsize=(6, 3), constrained_layout=True)
-    labels = []
-    for target, variant in series(summary):
-        for role in ("parent", "child"):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter_value == role)]
-            if s.empty:
-                continue
-            labels.append((f"{target}/{variant}\n{role}", s[s.metric == "strings_sent"]["mean"].iloc[0],
-                           s[s.metric == "strings_found_distinct"]["mean"].iloc[0]))
-    x = range(len(labels))
-    ax.bar(x, [l[1] for l in labels], color="lightgray", label="strings sent by library A")
-    ax.bar(x, [l[2] for l in labels], color="tab:red", label="found in the process's memory")
-    ax.set_xticks(list(x), [l[0] for l in labels], fontsize=7)
-    ax.legend(fontsize=8)
-    ax.set_title("E6 isolation: strings of library A found in memory")
-    save(fig, pdf, png)
+    sent_found_preview(summary, ("parent", "child"), "strings_sent", "strings_found_distinct", pdf, png, ("strings sent by library A", "found in the process's memory"),
+                       "E6 isolation: strings of library A found in memory")
 
 
 def pgfplots(summary, series_csv, data):
-    from .common import grouped_bars_pgfplots
-    cats, sent, found = [], [], []
-    for target, variant in series(summary):
-        for role in ("parent", "child"):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter_value == role)]
-            if s.empty:
-                continue
-            cats.append(f"{target}-{variant}-{role}")
-            sent.append(s[s.metric == "strings_sent"]["mean"].iloc[0])
-            found.append(s[s.metric == "strings_found_distinct"]["mean"].iloc[0])
-    return grouped_bars_pgfplots(cats, {"strings sent": sent, "strings found": found}, series_csv, data,
-                                 "strings").replace("xtick=data,", "xtick=data, x tick label style={rotate=30, anchor=east, font=\\tiny},")
+    return sent_found_pgfplots(summary, ("parent", "child"), "strings_sent", "strings_found_distinct", series_csv, data, "strings")
 
 
 EXPERIMENT = Experiment(

@@ -9,7 +9,7 @@ from .. import PROJECT_ROOT
 from ..latex import escape, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import series
+from .common import sent_found_pgfplots, sent_found_preview, series
 
 RAW = ("trial", "environment", "privileges", "scraper_uid", "workload_uid", "status", "reason", "access",
        "records_sent", "records_found", "key_found", "regions_total", "regions_rw", "regions_read",
@@ -118,38 +118,12 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def preview(summary, pdf, png):
-    from ..figures import plt, save
-    fig, ax = plt.subplots(figsize=(6, 3), constrained_layout=True)
-    labels, found, sent = [], [], []
-    for target, variant in series(summary):
-        for privileges in ("root", "ordinary"):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter_value == privileges)]
-            if s.empty:
-                continue
-            labels.append(f"{target}/{variant}\n{privileges}")
-            found.append(s[s.metric == "records_found"]["mean"].iloc[0])
-            sent.append(s[s.metric == "records_sent"]["mean"].iloc[0])
-    ax.bar(range(len(labels)), sent, color="lightgray", label="records sent")
-    ax.bar(range(len(labels)), found, color="tab:red", label="records visible to the scraper")
-    ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.legend(fontsize=8)
-    ax.set_title("E5 trust model: plaintext records a memory scraper found")
-    save(fig, pdf, png)
+    sent_found_preview(summary, ("root", "ordinary"), "records_sent", "records_found", pdf, png, ("records sent", "records visible to the scraper"),
+                       "E5 trust model: plaintext records a memory scraper found")
 
 
 def pgfplots(summary, series_csv, data):
-    from .common import grouped_bars_pgfplots
-    cats, found, sent = [], [], []
-    for target, variant in series(summary):
-        for privileges in ("root", "ordinary"):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter_value == privileges)]
-            if s.empty:
-                continue
-            cats.append(f"{target}-{variant}-{privileges}")
-            found.append(s[s.metric == "records_found"]["mean"].iloc[0])
-            sent.append(s[s.metric == "records_sent"]["mean"].iloc[0])
-    return grouped_bars_pgfplots(cats, {"records sent": sent, "records found": found}, series_csv, data,
-                                 "records").replace("xtick=data,", "xtick=data, x tick label style={rotate=30, anchor=east, font=\\tiny},")
+    return sent_found_pgfplots(summary, ("root", "ordinary"), "records_sent", "records_found", series_csv, data, "records")
 
 
 EXPERIMENT = Experiment(
