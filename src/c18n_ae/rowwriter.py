@@ -42,3 +42,14 @@ class RowWriter:
         """Keeps the .partial file (rows measured so far) for inspection."""
         if not self.file.closed:
             self.file.close()
+
+    def __enter__(self) -> "RowWriter":
+        return self
+
+    def __exit__(self, exc_type, *_) -> bool:
+        """Complete: rename into place. Failed or interrupted: keep the rows in .partial."""
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abandon()
+        return False

@@ -23,8 +23,7 @@ def main(argv=None) -> None:
     a = parse_args(argv)
     out_dir = a.out.parent
     sent_path, log_path = out_dir / "strings-sent.txt", out_dir / "execution-log.txt"
-    writer = RowWriter(a.out, COLUMNS, "isolation", 2)
-    try:
+    with RowWriter(a.out, COLUMNS, "isolation", 2) as writer:
         with Processes(a.recipe) as procs:
             main_proc = procs.start(a.bin_dir / "isolation", "--strings", str(a.params["strings"]),
                                     "--sent", str(sent_path), "--log", str(log_path),
@@ -43,10 +42,6 @@ def main(argv=None) -> None:
                 print(f"{role} {pid}: access {res['access']}, {len(res['found'])} of {len(needles)} strings found "
                       f"in {res['bytes_read']} bytes", file=sys.stderr)
                 writer.progress()
-        writer.commit()
-    except BaseException:
-        writer.abandon()
-        raise
 
 
 if __name__ == "__main__":

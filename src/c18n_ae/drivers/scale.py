@@ -25,8 +25,7 @@ def main(argv=None) -> None:
     p = a.params
     fraction, budget_mb, cap = p["memory_fraction"], p["budget_mb"], p["max_instances"]
     interval = p.get("interval_s", 0.5)
-    writer = RowWriter(a.out, COLUMNS, "scale", cap)
-    try:
+    with RowWriter(a.out, COLUMNS, "scale", cap) as writer:
         with Processes(a.recipe) as procs:
             total, used0 = meminfo()
             start = time.monotonic()
@@ -50,10 +49,6 @@ def main(argv=None) -> None:
                 if reason:
                     break
             print(f"stopped after {n} instances: {reason}", file=sys.stderr)
-        writer.commit()
-    except BaseException:
-        writer.abandon()
-        raise
 
 
 if __name__ == "__main__":

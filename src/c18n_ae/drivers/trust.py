@@ -66,9 +66,8 @@ def main(argv=None) -> None:
     is_root = os.geteuid() == 0
     work = a.out.parent / "trust-work"
     work.mkdir(parents=True, exist_ok=True)
-    writer = RowWriter(a.out, COLUMNS, "trust", 2)
     integration = a.bin_dir / "integration"
-    try:
+    with RowWriter(a.out, COLUMNS, "trust", 2) as writer:
         with Processes(a.recipe) as procs, tempfile.TemporaryDirectory(prefix="c18n-trust-") as share_dir:
             share = Path(share_dir)
             share.chmod(0o755)  # the ordinary user reads the scraper and needles from here
@@ -116,10 +115,6 @@ def main(argv=None) -> None:
                            regions_rw=len(rw), regions_read=sum(1 for r in rw if r["status"] == "read"),
                            bytes_read=res["bytes_read"], elapsed_ms=round(res.get("elapsed_s", 0) * 1000, 1))
                 writer.progress()
-        writer.commit()
-    except BaseException:
-        writer.abandon()
-        raise
 
 
 if __name__ == "__main__":
