@@ -48,3 +48,17 @@ rule published:
     shell:
         "python -m c18n_ae.published {params.summaries} --csv {output.csv} --tex {output.tex}"
         " --macros {output.macros} 2> {log}"
+
+
+# related: one table per published study beside our E7 to E9.
+rule related:
+    input:
+        expand("results/summary/{experiment}.csv", experiment=[e for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS]),
+    output:
+        "paper/generated/tab-related.tex",
+    params:
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS),
+    log:
+        "logs/related.log",
+    shell:
+        "python -m c18n_ae.related {params.summaries} --out {output} 2> {log}"

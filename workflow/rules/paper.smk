@@ -12,6 +12,7 @@ rule paper:
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-published.tex",
             "paper/generated/tab-spread.tex",
+            "paper/generated/tab-related.tex",
             "paper/generated/macros-published.tex",
             *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
             *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),
