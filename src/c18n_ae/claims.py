@@ -125,12 +125,15 @@ def evaluate(claims: list[dict], summaries: dict[str, pd.DataFrame], targets: di
 
 
 def latex_table(results: pd.DataFrame) -> str:
-    lines = [r"\begin{tabular}{p{0.34\textwidth}llp{0.28\textwidth}p{0.16\textwidth}}", r"\toprule",
+    rag = r">{\raggedright\arraybackslash}"
+    lines = [rf"\begin{{tabular}}{{{rag}p{{0.34\textwidth}}ll{rag}p{{0.28\textwidth}}{rag}p{{0.16\textwidth}}}}", r"\toprule",
              r"Claim & Target & Result & Measured here & Published \\", r"\midrule"]
     for r in results.itertuples(index=False):
         measured = r.detail if r.result != "holds" or not r.measured else f"{r.measured} ({r.detail})"
+        # long metric names may break after an underscore
+        measured = escape(measured).replace(r"\_", r"\_\allowbreak{}")
         lines.append(" & ".join([f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}", escape(r.target),
-                                 escape(r.result), escape(measured), escape(r.published)]) + r" \\")
+                                 escape(r.result), measured, escape(r.published)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 

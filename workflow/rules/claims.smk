@@ -5,6 +5,7 @@
 rule claims:
     input:
         claims="config/claims.yaml",
+        code="src/c18n_ae/claims.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
     output:
         csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
@@ -36,6 +37,7 @@ rule readme_results:
 rule published:
     input:
         source="results/published/morello_c18n_2024.csv",
+        code="src/c18n_ae/published.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
     output:
         csv="results/published-beside-ours.csv",
@@ -53,7 +55,8 @@ rule published:
 # related: one table per published study beside our E7 to E9.
 rule related:
     input:
-        expand("results/summary/{experiment}.csv", experiment=[e for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS]),
+        code="src/c18n_ae/related.py",
+        summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS]),
     output:
         "paper/generated/tab-related.tex",
     params:

@@ -28,7 +28,8 @@ for _name in exps.NAMES:
 # spread between boards: every variant that ran on two or more targets, per metric.
 rule spread:
     input:
-        expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        code="src/c18n_ae/spread.py",
+        summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
     output:
         csv="results/summary/spread-between-targets.csv",
         tex="paper/generated/tab-spread.tex",
