@@ -19,6 +19,7 @@ from pathlib import Path
 from . import PROJECT_ROOT, exp, programs, provenance
 from .commands import compile_command
 from .fsutil import write_json_atomic
+from .run import TERMINAL_EVERY_S
 from .transport import SSH, LinkError
 
 STATUS_SCRIPT = r"""
@@ -101,11 +102,16 @@ def run_remote(*, target: dict, recipe: dict, experiment: str, params: dict, out
     log.parent.mkdir(parents=True, exist_ok=True)
     logf = open(log, "a")
 
-    def say(msg: str) -> None:
-        line = f"[{name}/{variant}/{experiment}] {msg}"
+    shown = [0.0]
+
+    def say(msg: str, progress: bool = False) -> None:
+        """Everything to the log; progress lines to the terminal at most every TERMINAL_EVERY_S."""
         logf.write(f"[{_now()}] {msg}\n")
         logf.flush()
-        print(line, file=sys.stderr, flush=True)
+        if progress and time.monotonic() - shown[0] < TERMINAL_EVERY_S:
+            return
+        shown[0] = time.monotonic()
+        print(f"[{name}/{variant}/{experiment}] {msg}", file=sys.stderr, flush=True)
 
     cmd = remote_command(target, recipe, experiment, params, rel)
     state = _retrying(lambda: status(t, rel), "checking the run", deadline, say)
@@ -122,7 +128,7 @@ def run_remote(*, target: dict, recipe: dict, experiment: str, params: dict, out
         state = _retrying(lambda: status(t, rel), "polling the run", deadline, say)
         if state.get("progress") and state["progress"] != last:
             last = state["progress"]
-            say(last)
+            say(last, progress=True)
         if state.get("exit") not in (None, "none", "absent"):
             break
         if state.get("exit") == "absent" or (state.get("alive") == "0" and state.get("exit") == "none"):
