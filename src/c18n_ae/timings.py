@@ -23,6 +23,10 @@ def rows(results: Path) -> list[dict]:
     return out
 
 
+def size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
+
+
 def markdown(rs: list[dict]) -> str:
     lines = ["| experiment | target/variant | time | disk |", "|---|---|---|---|"]
     total_s = total_b = 0
@@ -30,8 +34,8 @@ def markdown(rs: list[dict]) -> str:
         total_s += r["seconds"]
         total_b += r["bytes"]
         lines.append(f"| {r['experiment']} | {r['target']}/{r['variant']} | {r['seconds'] / 60:.1f} min | "
-                     f"{r['bytes'] / 1e6:.2f} MB |")
-    lines.append(f"| all runs | | {total_s / 60:.1f} min | {total_b / 1e6:.2f} MB |")
+                     f"{size(r['bytes'])} |")
+    lines.append(f"| all runs | | {total_s / 60:.1f} min | {size(total_b)} |")
     return "\n".join(lines) + "\n"
 
 
