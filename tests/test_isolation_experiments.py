@@ -111,6 +111,8 @@ def test_scale_stops_at_the_first_limit_and_ends_every_instance(tmp_path, bins):
     assert done.returncode == 0, done.stderr
     got = rows(tmp_path / "raw.csv")
     assert [r["instances"] for r in got] == ["0", "1", "2", "3"] and got[-1]["stop_reason"] == "max_instances"
+    rss = [float(r["instances_rss_mb"]) for r in got]
+    assert rss[0] == 0 and rss[1] > 0 and rss[3] > rss[1]  # the instances' own memory grows with them
     done = driver("scale", bins, tmp_path / "raw2.csv",
                   {"memory_fraction": 0.0001, "budget_mb": 100000, "max_instances": 50, "interval_s": 0.05})
     assert done.returncode == 0, done.stderr
@@ -170,14 +172,14 @@ def test_isolation_collector_counts_regions(tmp_path):
 
 def test_scale_fit_on_a_known_line(tmp_path):
     raw = tmp_path / "raw.csv"
-    lines = [",".join(scale.RAW)] + [f"{n},{1000 + 5 * n},{400 * n},ok," for n in range(0, 6)]
+    lines = [",".join(scale.RAW)] + [f"{n},{1000 + 5 * n},{2 * n},{400 * n},ok," for n in range(0, 6)]
     lines[-1] += "budget"
     raw.write_text("\n".join(lines) + "\n")
     s = summary_table(tidy_run(raw, "local", "O2", "scale"))
     f = scale.fit(s, "local", "O2")
     assert f["instances"] == 5 and f["mb_per_instance"] == pytest.approx(5) and f["ms_per_instance"] == pytest.approx(400)
-    assert f["reason"] == "budget" and f["added_mb"] == pytest.approx(25)
-    assert "local & O2 & 5 & 25.0 & 5.00 & 400 & added-memory budget reached" in scale.table(s, None, {})
+    assert f["reason"] == "budget" and f["added_mb"] == pytest.approx(25) and f["rss_mb_per_instance"] == pytest.approx(2)
+    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in scale.table(s, None, {})
 
 
 def test_region_parsers():

@@ -50,7 +50,9 @@ def program_outputs_of(target):
         for name in exps.get(w.experiment).programs:
             prog = programs.get(name)
             outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
-        return [f"results/{target}/{w.variant}/bin/{o}" for o in outputs]
+        driver = exps.get(w.experiment).driver  # a driven run is re-made when its driver changes
+        extra = [f"src/{driver.replace('.', '/')}.py"] if driver else []
+        return [f"results/{target}/{w.variant}/bin/{o}" for o in outputs] + extra
 
     return inputs
 

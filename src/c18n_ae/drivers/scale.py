@@ -13,10 +13,10 @@ import sys
 import time
 
 from ..rowwriter import RowWriter
-from ..sysmem import meminfo
+from ..sysmem import meminfo, rss_bytes
 from .common import Lines, Processes, parse_args, ready_pids
 
-COLUMNS = ("instances", "memory_used_mb", "elapsed_ms", "status", "stop_reason")
+COLUMNS = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 MB = 1_000_000
 
 
@@ -29,13 +29,15 @@ def main(argv=None) -> None:
         with Processes(a.recipe) as procs:
             total, used0 = meminfo()
             start = time.monotonic()
-            writer.row(instances=0, memory_used_mb=round(used0 / MB, 1), elapsed_ms=0.0, status="ok")
+            writer.row(instances=0, memory_used_mb=round(used0 / MB, 1), instances_rss_mb=0.0, elapsed_ms=0.0, status="ok")
+            pids = []
             reason = ""
             for n in range(1, cap + 1):
                 proc = procs.start(a.bin_dir / "integration", "--idle", stdout=subprocess.PIPE, text=True)
-                ready_pids(Lines(proc), timeout=120)
+                pids += ready_pids(Lines(proc), timeout=120)
                 time.sleep(interval)
                 _, used = meminfo()
+                rss = rss_bytes(pids)  # the instances' own memory, steadier than system-wide use
                 elapsed = (time.monotonic() - start) * 1000
                 if used >= fraction * total:
                     reason = "memory_fraction"
@@ -43,7 +45,8 @@ def main(argv=None) -> None:
                     reason = "budget"
                 elif n == cap:
                     reason = "max_instances"
-                writer.row(instances=n, memory_used_mb=round(used / MB, 1), elapsed_ms=round(elapsed, 1),
+                writer.row(instances=n, memory_used_mb=round(used / MB, 1), instances_rss_mb=round(rss / MB, 2),
+                           elapsed_ms=round(elapsed, 1),
                            status="ok", stop_reason=reason)
                 writer.progress(n)
                 if reason:

@@ -10,7 +10,7 @@ from ..rawcsv import RawDataError, number
 from . import Experiment
 from .common import series
 
-RAW = ("instances", "memory_used_mb", "elapsed_ms", "status", "stop_reason")
+RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 REASONS = ("memory_fraction", "budget", "max_instances")
 REASON_TEXT = {"memory_fraction": "memory fraction reached", "budget": "added-memory budget reached",
                "max_instances": "instance cap reached", "": "did not stop"}
@@ -26,6 +26,7 @@ def tidy_rows(raw, rows):
                                f"(allowed: {', '.join(REASONS)})")
         n = number(raw, line, "instances", row["instances"])
         out.append((int(n), "instances", n, "memory_used_mb", number(raw, line, "memory_used_mb", row["memory_used_mb"]), "MB", "ok"))
+        out.append((int(n), "instances", n, "instances_rss_mb", number(raw, line, "instances_rss_mb", row["instances_rss_mb"]), "MB", "ok"))
         out.append((int(n), "instances", n, "elapsed_ms", number(raw, line, "elapsed_ms", row["elapsed_ms"]), "ms", "ok"))
         for r in REASONS:
             if row["stop_reason"] == r:
@@ -37,6 +38,7 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     s = summary[(summary.target == target) & (summary.variant == variant)]
     mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
     ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
+    rss = s[s.metric == "instances_rss_mb"].sort_values("parameter_value")
     x = mem.parameter_value.astype(float).to_numpy()
     stopped = s[s.metric.str.startswith("stopped_by_")]
     reason = stopped.metric.iloc[0].removeprefix("stopped_by_") if len(stopped) else ""
@@ -44,19 +46,21 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     slope = lambda xs, ys: float(np.polyfit(xs, ys, 1)[0]) if len(xs) >= 2 else float("nan")  # noqa: E731
     return {"instances": int(x.max()) if len(x) else 0,
             "mb_per_instance": slope(x, mem["mean"].to_numpy()),
+            "rss_mb_per_instance": slope(rss.parameter_value.astype(float).to_numpy(), rss["mean"].to_numpy()),
             "ms_per_instance": slope(started, ela[ela.parameter_value > 0]["mean"].to_numpy()),
             "added_mb": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0]) if len(mem) else float("nan"),
             "reason": reason}
 
 
 def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
-    lines = [r"\begin{tabular}{llrrrrl}", r"\toprule",
-             r"Target & Variant & Instances & Added (\si{\mega\byte}) & \si{\mega\byte} per instance & "
-             r"\si{\milli\second} per instance & Stopped by \\", r"\midrule"]
+    lines = [r"\begin{tabular}{llrrrrrl}", r"\toprule",
+             r"Target & Variant & Instances & Added (\si{\mega\byte}) & \si{\mega\byte} per instance (system) & "
+             r"\si{\mega\byte} per instance (RSS) & \si{\milli\second} per instance & Stopped by \\", r"\midrule"]
     for target, variant in series(summary):
         f = fit(summary, target, variant)
         lines.append(" & ".join([escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"]),
-                                 fmt(f["mb_per_instance"]), fmt(f["ms_per_instance"]), REASON_TEXT[f["reason"]]]) + r" \\")
+                                 fmt(f["mb_per_instance"]), fmt(f["rss_mb_per_instance"]), fmt(f["ms_per_instance"]),
+                                 REASON_TEXT[f["reason"]]]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -68,6 +72,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         name = macro_name(target, variant)
         out += [newcommand(f"ScaleInstances{name}", str(f["instances"])),
                 newcommand(f"ScaleMbPerInstance{name}", fmt(f["mb_per_instance"])),
+                newcommand(f"ScaleRssMbPerInstance{name}", fmt(f["rss_mb_per_instance"])),
                 newcommand(f"ScaleMsPerInstance{name}", fmt(f["ms_per_instance"])),
                 newcommand(f"ScaleStoppedBy{name}", REASON_TEXT[f["reason"]])]
     return "".join(out)
