@@ -41,8 +41,9 @@ def markdown(rs: list[dict]) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--results", type=Path, default=Path("results"))
-    print(markdown(rows(ap.parse_args(argv).results)), end="")
+    ap.add_argument("--results", type=Path, action="append", help="results directory (repeatable; default results)")
+    dirs = ap.parse_args(argv).results or [Path("results")]
+    print(markdown([r for d in dirs for r in rows(d)]), end="")
 
 
 if __name__ == "__main__":
