@@ -113,6 +113,7 @@ def test_report_and_archive(built, tmp_path):
     done = snakemake(project, "--report", str(report))
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
+    assert "Parameters:" in html and "block_sizes_mib" in html  # captions name the parameters
     for name in ("memory.pdf", "cpu.pdf", "pipe.pdf", "scale.pdf", "trust.pdf", "isolation.pdf", "packet.pdf",
                  "ipc.pdf", "alloc.pdf", "claims.csv"):
         assert name in html, name
