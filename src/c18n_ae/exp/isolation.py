@@ -89,13 +89,16 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
+SENT_FOUND = (("parent", "child"), "strings_sent", "strings_found_distinct")  # parameter values, what was sent, what a reader found
+
+
 def preview(summary, pdf, png):
-    sent_found_preview(summary, ("parent", "child"), "strings_sent", "strings_found_distinct", pdf, png, ("strings sent by library A", "found in the process's memory"),
+    sent_found_preview(summary, *SENT_FOUND, pdf, png, ("strings sent by library A", "found in the process's memory"),
                        "E6 isolation: strings of library A found in memory")
 
 
 def pgfplots(summary, series_csv, data):
-    return sent_found_pgfplots(summary, ("parent", "child"), "strings_sent", "strings_found_distinct", series_csv, data, "strings")
+    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "strings")
 
 
 EXPERIMENT = Experiment(

@@ -117,13 +117,16 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
+SENT_FOUND = (("root", "ordinary"), "records_sent", "records_found")  # parameter values, what was sent, what a reader found
+
+
 def preview(summary, pdf, png):
-    sent_found_preview(summary, ("root", "ordinary"), "records_sent", "records_found", pdf, png, ("records sent", "records visible to the scraper"),
+    sent_found_preview(summary, *SENT_FOUND, pdf, png, ("records sent", "records visible to the scraper"),
                        "E5 trust model: plaintext records a memory scraper found")
 
 
 def pgfplots(summary, series_csv, data):
-    return sent_found_pgfplots(summary, ("root", "ordinary"), "records_sent", "records_found", series_csv, data, "records")
+    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "records")
 
 
 EXPERIMENT = Experiment(
