@@ -16,15 +16,8 @@ class ConfigError(ValueError):
     """A configuration problem, phrased for the person who edits config.yaml."""
 
 
-def _key_path(path) -> str:
-    parts = []
-    for p in path:
-        parts.append(f"[{p}]" if isinstance(p, int) else (("." if parts else "") + str(p)))
-    return "".join(parts) or "(top level)"
-
-
 def _named_path(config: dict, path) -> str:
-    """Like _key_path, but shows list entries by their name (targets[local])."""
+    """The key path of an error, with list entries shown by their name (targets[local])."""
     out, node = [], config
     for p in path:
         if isinstance(p, int) and isinstance(node, list) and p < len(node):

@@ -17,7 +17,6 @@ class LinkError(RuntimeError):
 
 @dataclass
 class Local:
-    workdir: Path = Path(".")
     kind: str = "local"
 
     def run(self, command: str, *, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -29,8 +29,6 @@ class Experiment:
     args: Callable[[dict], list[str]] | None = None  # program experiments: params -> arguments before --out
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
-    statuses: tuple[str, ...] = ("ok",)  # raw status values allowed besides ok
-    extra: dict = field(default_factory=dict)
 
     def command(self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None) -> list[str]:
         """The command the runner starts; it writes out.partial row by row, then renames it to out."""
@@ -45,7 +43,3 @@ def get(name: str) -> Experiment:
     if name not in NAMES:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(NAMES)}")
     return importlib.import_module(f"{__name__}.{name}").EXPERIMENT
-
-
-def all_experiments() -> list[Experiment]:
-    return [get(n) for n in NAMES]
