@@ -22,4 +22,5 @@ rule all:
     default_target: True
     input:
         "paper/main.pdf",
-        "results/readme-claims.md",
+        "results/claims.md",
+        "results/comparisons.csv",

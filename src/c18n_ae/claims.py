@@ -1,21 +1,27 @@
 """Evaluates the paper's claims (config/claims.yaml) on the summaries, for every target that ran:
-holds, fails (with the measured value) or not applicable (with what is missing)."""
+holds or fails only when the whole 95 % interval of the ratio lies on one side of the claim's
+threshold; inconclusive otherwise (with the trials that would settle it); not applicable (with what
+is missing) when a variant or experiment did not run there."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import operator
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
+from .comparisons import _seed, lookup, ratio_ci
 from .fsutil import write_text_atomic
 from .latex import escape, fmt
+from .summarise import with_derived
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
-RESULT_COLUMNS = ["claim", "target", "result", "measured", "detail", "text", "experiment", "restates", "published"]
+RESULT_COLUMNS = ["claim", "target", "result", "measured", "ratio", "ci95_low", "ci95_high", "detail", "text",
+                  "experiment", "restates", "published"]
 
 
 class ClaimError(ValueError):
@@ -45,34 +51,100 @@ def _means(summary: pd.DataFrame, target: str, variant: str, metric: str) -> pd.
     return s.set_index("parameter_value")["mean"]
 
 
-def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: pd.DataFrame | None) -> dict:
+def side(lo: float, hi: float, op: str, threshold: float) -> str:
+    """Where a 95 % interval lies against a one-sided threshold: holds, fails or inconclusive."""
+    if pd.isna(lo) or pd.isna(hi):
+        return "inconclusive"
+    if OPS[op](lo, threshold) and OPS[op](hi, threshold):
+        return "holds"
+    other = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}[op]
+    if OPS.get(other, operator.le)(lo, threshold) and OPS.get(other, operator.le)(hi, threshold):
+        return "fails"
+    return "inconclusive"
+
+
+def near(lo: float, hi: float, expected: float, tolerance: float) -> str:
+    if pd.isna(lo) or pd.isna(hi):
+        return "inconclusive"
+    low, high = expected - tolerance, expected + tolerance
+    if low <= lo and hi <= high:
+        return "holds"
+    if hi < low or lo > high:
+        return "fails"
+    return "inconclusive"
+
+
+def trials_to_settle(ratio: float, lo: float, hi: float, n: int, bounds: list[float]) -> str:
+    """The trials per side that an interval of the same spread, shrinking as 1/sqrt(n), would need
+    to clear the nearest bound."""
+    if pd.isna(lo) or pd.isna(hi):
+        return f"too few trials for an interval (n = {n}); at least 2 per side, better 10 or more"
+    d = min(abs(ratio - b) for b in bounds)
+    if d == 0:
+        return "the ratio sits on the threshold; more trials cannot settle it"
+    half = max(ratio - lo, hi - ratio)
+    return f"about {max(n + 1, math.ceil(n * (half / d) ** 2))} trials per side would settle it"
+
+
+def _interval_verdict(claim: dict, rows: pd.DataFrame) -> tuple[str, pd.Series, str]:
+    """rows: one per parameter value with ratio and interval; the verdict over all of them and the
+    row that decided it (the worst one)."""
+    if claim["kind"] == "ratio":
+        verdicts = [side(r.ci95_low, r.ci95_high, claim["op"], claim["threshold"]) for r in rows.itertuples()]
+        bounds = [claim["threshold"]]
+    else:
+        verdicts = [near(r.ci95_low, r.ci95_high, claim["expected"], claim["tolerance"]) for r in rows.itertuples()]
+        bounds = [claim["expected"] - claim["tolerance"], claim["expected"] + claim["tolerance"]]
+    order = {"fails": 0, "inconclusive": 1, "holds": 2}
+    worst = min(range(len(verdicts)), key=lambda i: (order[verdicts[i]], _distance(rows.iloc[i], bounds)))
+    row = rows.iloc[worst]
+    note = ""
+    if verdicts[worst] == "inconclusive":
+        note = "; " + trials_to_settle(row.ratio, row.ci95_low, row.ci95_high, int(min(row.n, row.n_reference)), bounds)
+    return verdicts[worst], row, note
+
+
+def _distance(row, bounds) -> float:
+    if pd.isna(row.ci95_low):
+        return -1.0
+    return min(min(abs(row.ci95_low - b), abs(row.ci95_high - b)) for b in bounds)
+
+
+def _interval_text(row) -> str:
+    return f"{fmt(row.ratio)} [{fmt(row.ci95_low)}, {fmt(row.ci95_high)}]"
+
+
+def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: pd.DataFrame | None,
+                 comparisons: pd.DataFrame | None = None, tidy: pd.DataFrame | None = None) -> dict:
     """variants: the target's variants that ran this experiment, with their c18n setting."""
     base = {"claim": claim["id"], "target": target, "text": claim["text"], "experiment": claim["experiment"],
-            "restates": claim.get("restates", ""), "published": claim.get("published", ""), "measured": ""}
+            "restates": claim.get("restates", ""), "published": claim.get("published", ""), "measured": "",
+            "ratio": math.nan, "ci95_low": math.nan, "ci95_high": math.nan}
     if summary is None:
         return {**base, "result": "not applicable", "detail": f"experiment {claim['experiment']} did not run"}
     if claim["kind"] in ("ratio", "ratio_near"):
         missing = [v for v in (claim["subject"], claim["baseline"]) if v not in variants]
         if missing:
             return {**base, "result": "not applicable", "detail": f"no variant {', '.join(missing)} on this target"}
-        sub = _means(summary, target, claim["subject"], claim["metric"])
-        ref = _means(summary, target, claim["baseline"], claim["metric"])
-        ratios = (sub / ref).dropna()
-        if claim.get("scope", "all") == "largest" and len(ratios):
-            ratios = ratios.iloc[[-1]]
-        if ratios.empty:
+        rows = pd.DataFrame() if comparisons is None else lookup(
+            comparisons, target, claim["subject"], claim["baseline"], claim["metric"])
+        rows = rows[rows.ratio.notna()] if len(rows) else rows
+        if len(rows):
+            rows = rows.assign(_p=pd.to_numeric(rows.parameter_value, errors="coerce")).sort_values("_p")
+        if claim.get("scope", "all") == "largest" and len(rows):
+            rows = rows.iloc[[-1]]
+        if rows.empty:
             return {**base, "result": "not applicable", "detail": f"no {claim['metric']} measured for both variants"}
-        if claim["kind"] == "ratio":
-            ok = bool(OPS[claim["op"]](ratios, claim["threshold"]).all())
-            worst = ratios.min() if claim["op"] in (">", ">=") else ratios.max()
-            detail = f"ratio {claim['subject']}/{claim['baseline']} {fmt(ratios.min())} to {fmt(ratios.max())}; needs {claim['op']} {claim['threshold']}"
-        else:
-            ok = bool(((ratios - claim["expected"]).abs() <= claim["tolerance"]).all())
-            worst = ratios.iloc[(ratios - claim["expected"]).abs().argmax()]
-            detail = f"ratio {fmt(worst)}; needs {claim['expected']} ± {claim['tolerance']}"
-        return {**base, "result": "holds" if ok else "fails", "measured": fmt(float(worst)), "detail": detail}
+        result, row, note = _interval_verdict(claim, rows)
+        need = (f"needs {claim['op']} {claim['threshold']}" if claim["kind"] == "ratio"
+                else f"needs {claim['expected']} ± {claim['tolerance']}")
+        at = f" at {row.parameter} {fmt(row._p) if pd.notna(row._p) else row.parameter_value}" if len(rows) > 1 else ""
+        detail = (f"ratio {claim['subject']}/{claim['baseline']} of mean {claim['metric']}{at}, 95 % CI; "
+                  f"n = {int(row.n)} and {int(row.n_reference)}; {need}{note}")
+        return {**base, "result": result, "measured": _interval_text(row), "detail": detail,
+                "ratio": row.ratio, "ci95_low": row.ci95_low, "ci95_high": row.ci95_high}
     if claim["kind"] == "metrics":
-        return _metrics(claim, base, target, variants, summary)
+        return _metrics(claim, base, target, variants, tidy)
     chosen = [v for v, c18n in variants.items() if c18n == claim["c18n"]]
     if not chosen:
         kind = "with c18n: true" if claim["c18n"] else "without c18n"
@@ -91,36 +163,50 @@ def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: p
             "detail": f"{claim['metric']} at {claim['parameter_value']}; needs {claim['expected']}"}
 
 
-def _metrics(claim: dict, base: dict, target: str, variants: dict[str, bool], summary: pd.DataFrame) -> dict:
-    """mean(metric) / mean(baseline_metric) on every variant that ran (or those named), every parameter value."""
+def _metrics(claim: dict, base: dict, target: str, variants: dict[str, bool], tidy: pd.DataFrame | None) -> dict:
+    """mean(metric) / mean(baseline_metric) with a bootstrap interval, on every variant that ran
+    (or those named) and every parameter value."""
     chosen = [v for v in variants if v in claim.get("variants", variants)]
-    ratios = []
-    for v in chosen:
-        r = (_means(summary, target, v, claim["metric"]) / _means(summary, target, v, claim["baseline_metric"])).dropna()
-        ratios += list(r)
-    if not ratios:
+    rows = []
+    if tidy is not None and len(tidy):
+        t = with_derived(tidy)
+        t = t[(t.target == target) & (t.status == "ok")]
+        for v in chosen:
+            mine = t[t.variant == v]
+            for (param, value), g in mine.groupby(["parameter", "parameter_value"], sort=True):
+                a, b = g[g.metric == claim["metric"]]["value"], g[g.metric == claim["baseline_metric"]]["value"]
+                if len(a) and len(b):
+                    stats = ratio_ci(a, b, _seed(target, v, claim["metric"], claim["baseline_metric"], param, value))
+                    rows.append({"variant": v, "parameter": param, "parameter_value": value, "_p": value, **stats})
+    rows = pd.DataFrame(rows)
+    if rows.empty or rows.ratio.isna().all():
         return {**base, "result": "not applicable", "detail": f"{claim['metric']} and {claim['baseline_metric']} not measured"}
-    ok = all(OPS[claim["op"]](r, claim["threshold"]) for r in ratios)
-    worst = max(ratios) if claim["op"] in ("<", "<=") else min(ratios)
-    return {**base, "result": "holds" if ok else "fails", "measured": fmt(worst),
-            "detail": f"{claim['metric']}/{claim['baseline_metric']} {fmt(min(ratios))} to {fmt(max(ratios))} "
-                      f"on {', '.join(chosen)}; needs {claim['op']} {claim['threshold']}"}
+    rows = rows[rows.ratio.notna()]
+    result, row, note = _interval_verdict({**claim, "kind": "ratio"}, rows)
+    detail = (f"{claim['metric']}/{claim['baseline_metric']} on {row.variant} at {row.parameter} {row.parameter_value:g}, "
+              f"95 % CI; n = {int(row.n)} and {int(row.n_reference)}; {len(rows)} settings on {', '.join(chosen)}; "
+              f"needs {claim['op']} {claim['threshold']}{note}")
+    return {**base, "result": result, "measured": _interval_text(row), "detail": detail,
+            "ratio": row.ratio, "ci95_low": row.ci95_low, "ci95_high": row.ci95_high}
 
 
-def evaluate(claims: list[dict], summaries: dict[str, pd.DataFrame], targets: dict[str, dict[str, bool]]) -> pd.DataFrame:
-    """targets: every configured target -> {variant: c18n}; a target's variants that ran come from the data."""
+def evaluate(claims: list[dict], summaries: dict[str, pd.DataFrame], targets: dict[str, dict[str, bool]],
+             comparisons: dict[str, pd.DataFrame] | None = None, tidies: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """targets: every configured target and data set -> {variant: c18n}; the variants that ran come from the data."""
+    comparisons, tidies = comparisons or {}, tidies or {}
     rows = []
     for claim in claims:
-        summary = summaries.get(claim["experiment"])
+        e = claim["experiment"]
+        summary = summaries.get(e)
         for target, variants in targets.items():
             ran = variants
             if summary is not None:
                 present = set(summary[summary.target == target].variant)
                 ran = {v: c for v, c in variants.items() if v in present}
                 if not present:
-                    rows.append(evaluate_one(claim, target, {}, None) | {"detail": f"{claim['experiment']} did not run on {target}"})
+                    rows.append(evaluate_one(claim, target, {}, None) | {"detail": f"{e} did not run on {target}"})
                     continue
-            rows.append(evaluate_one(claim, target, ran, summary))
+            rows.append(evaluate_one(claim, target, ran, summary, comparisons.get(e), tidies.get(e)))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 
@@ -165,17 +251,16 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--claims", required=True, type=Path)
     ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--comparisons", action="append", default=[], help="EXPERIMENT=results/comparisons/EXPERIMENT.csv")
+    ap.add_argument("--tidy", action="append", default=[], help="EXPERIMENT=results/tidy/EXPERIMENT.csv")
     ap.add_argument("--targets", required=True, help='JSON: {"target": {"variant": c18n}}')
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--markdown", required=True, type=Path)
     a = ap.parse_args(argv)
-    summaries = {}
-    for item in a.summary:
-        name, path = item.split("=", 1)
-        summaries[name] = pd.read_csv(path)
+    read = lambda items: {k: pd.read_csv(v) for k, v in (i.split("=", 1) for i in items)}  # noqa: E731
     try:
-        results = evaluate(load(a.claims), summaries, json.loads(a.targets))
+        results = evaluate(load(a.claims), read(a.summary), json.loads(a.targets), read(a.comparisons), read(a.tidy))
     except ClaimError as e:
         raise SystemExit(f"error: {e}")
     write_text_atomic(a.csv, results.to_csv(index=False))

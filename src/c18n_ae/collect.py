@@ -10,7 +10,7 @@ import pandas as pd
 
 import sys
 
-from . import exp, imports
+from . import datasets, exp, imports
 from .fsutil import write_text_atomic
 from .rawcsv import RawDataError, read_rows
 
@@ -47,20 +47,20 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
     return df
 
 
-def tidy_imported(path: Path, experiment: str) -> pd.DataFrame:
-    """A file of the original study from results/imported/<name>/<variant>/: target <name>."""
-    target, variant = path.parent.parent.name, path.parent.name
-    found, rows, meta = imports.import_file(path, target, variant, imports.time_unit(path.parent.parent))
+def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
+    """A file of a shipped data set (datasets/<name>/): target <name>, variant from its dataset.yaml."""
+    target, variant = datasets.variant_of(path)
+    found, rows, meta = imports.import_file(path)
     if found != experiment:
         raise RawDataError(f"{path}: holds {found} data, not {experiment}")
-    print(f"imported {path}: {len(rows)} tidy rows, times taken as {meta['time_unit_assumed']}"
-          + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""), file=sys.stderr)
+    print(f"data set {target}, variant {variant}: {path}: {len(rows)} tidy rows, units "
+          f"{meta['units']}" + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""), file=sys.stderr)
     return pd.DataFrame.from_records([(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS)
 
 
-def collect(experiment: str, runs: list[tuple[str, str, Path]], imported: list[Path] = ()) -> pd.DataFrame:
+def collect(experiment: str, runs: list[tuple[str, str, Path]], dataset_files: list[Path] = ()) -> pd.DataFrame:
     frames = [tidy_run(raw, t, v, experiment) for t, v, raw in runs]
-    frames += [tidy_imported(p, experiment) for p in imported]
+    frames += [tidy_dataset_file(p, experiment) for p in dataset_files]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY_COLUMNS)
     return check_tidy(df, f"collected {experiment}")
 
@@ -69,8 +69,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--experiment", required=True)
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--imported", action="append", default=[], type=Path,
-                    help="a file in the original study's layout, results/imported/<name>/<variant>/*.csv")
+    ap.add_argument("--dataset-file", action="append", default=[], type=Path,
+                    help="a file of a data set, datasets/<name>/..., in one of the original study's layouts")
     ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv")
     a = ap.parse_args(argv)
     runs = []
@@ -78,7 +78,7 @@ def main(argv=None) -> None:
         meta = json.loads((raw.parent / "meta.json").read_text())
         runs.append((meta["target"], meta["variant"], raw))
     try:
-        df = collect(a.experiment, runs, a.imported)
+        df = collect(a.experiment, runs, a.dataset_file)
     except RawDataError as e:
         raise SystemExit(f"error: {e}")
     write_text_atomic(a.out, df.to_csv(index=False))

@@ -8,6 +8,8 @@ import jsonschema
 import yaml
 
 from . import PROJECT_ROOT
+from .datasets import load as load_dataset
+from .rawcsv import RawDataError
 
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
@@ -74,6 +76,14 @@ def validate(config: dict) -> dict:
                 f"targets[{t['name']}].reference_variant: unknown variant {t['reference_variant']!r}; "
                 f"allowed: {', '.join(vnames)}"
             )
+    for name in config.get("datasets", []):
+        try:
+            meta = load_dataset(name)
+        except RawDataError as e:
+            problems.append(f"datasets[{name}]: {e}")
+            continue
+        if meta["name"] in names:
+            problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
     for exp, params in config["experiments"].items():
         for v in params.get("variants", []):
             if v not in all_variants:
@@ -114,6 +124,25 @@ def variant(config: dict, target_name: str, variant_name: str) -> dict:
 
 def enabled_experiments(config: dict) -> list[str]:
     return [e for e, p in config["experiments"].items() if p.get("enabled", True)]
+
+
+def datasets(config: dict) -> list[dict]:
+    """Metadata of each data set the run includes (already checked by validate)."""
+    return [load_dataset(n) for n in config.get("datasets", [])]
+
+
+def references(config: dict) -> dict[str, str]:
+    """target or data set name -> the variant its ratios are taken against."""
+    out = {t["name"]: t["reference_variant"] for t in config["targets"]}
+    out.update({d["name"]: d["reference_variant"] for d in datasets(config)})
+    return out
+
+
+def c18n_variants(config: dict) -> dict[str, dict[str, bool]]:
+    """target or data set name -> {variant: runs in compartments}."""
+    out = {t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]} for t in config["targets"]}
+    out.update({d["name"]: {v: bool(s.get("c18n", False)) for v, s in d["variants"].items()} for d in datasets(config)})
+    return out
 
 
 def runs(config: dict, experiment: str) -> list[tuple[str, str]]:

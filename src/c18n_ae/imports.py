@@ -1,54 +1,98 @@
 """Reads the original study's raw CSV layouts into the project's tidy rows, units made explicit.
 
-Files go in results/imported/<name>/<variant>/*.csv; <name> becomes the target column (so the
-data show up beside ours in every table and figure) and <variant> the variant. The layout is
-recognised by its header. Times labelled (ms) are converted to ns as labelled; a file
-results/imported/<name>/import.yaml with `time_unit: us` says the labels are wrong and the
-values are microseconds (as the study's memory tables suggest), and the conversion follows it."""
+A layout is recognised by the meaning of its columns, not by exact header text: each column is a
+name and a unit in parentheses ("Write Time (ms)"), the name is compared without case, spaces or
+underscores against the synonyms below (the study's older CheriBSD release says "Test Number" for
+"Trial Num" and "Test Type" for "Operation"), and times are converted from the unit their header
+states. A header that maps to no layout is an error listing the columns each layout expects."""
 
 from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
-
-import yaml
 
 from .rawcsv import RawDataError, number
 
-NS = {"ms": 1e6, "us": 1e3, "ns": 1.0}
+NS = {"ms": 1e6, "us": 1e3, "µs": 1e3, "ns": 1.0, "s": 1e9}
+TRIAL = ("trialnum", "trialnumber", "trial", "testnumber", "testnum", "test", "testno", "run")
 
-LAYOUTS = {
-    "Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)": "memory",
-    "TrialNum,Operation,CPU Time (ms)": "cpu",
-    "Test,Message Size (Bytes),Write Time (ms),Read Time (ms),Total Time (ms)": "pipe",
-    "Number of Processes,Memory Used (MB),Time Elapsed (ms)": "scale",
+# experiment -> role -> (synonyms of the column name, units allowed (None: any), shown as)
+LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]]] = {
+    "memory": {
+        "block": (("blocksize", "block", "size"), ("mb", "mib"), "Block Size (MB)"),
+        "trial": (TRIAL, None, "Trial Num"),
+        "malloc": (("allocationtime", "alloctime", "malloctime", "allocation"), tuple(NS), "Allocation Time (ms)"),
+        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
+        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
+        "free": (("freetime", "free", "deallocationtime"), tuple(NS), "Free Time (ms)"),
+    },
+    "cpu": {
+        "trial": (TRIAL, None, "TrialNum"),
+        "operation": (("operation", "testtype", "workload", "op", "type"), None, "Operation"),
+        "cpu": (("cputime", "time"), tuple(NS), "CPU Time (ms)"),
+    },
+    "pipe": {
+        "trial": (TRIAL, None, "Test"),
+        "size": (("messagesize", "size", "messagebytes"), ("bytes", "b"), "Message Size (Bytes)"),
+        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
+        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
+        "total": (("totaltime", "total"), tuple(NS), "Total Time (ms)"),
+    },
+    "scale": {
+        "instances": (("numberofprocesses", "processes", "numberofcompartments", "instances"), None,
+                      "Number of Processes"),
+        "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
+        "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), tuple(NS), "Time Elapsed (ms)"),
+    },
 }
+WORKLOAD_NAMES = {"maths": "math", "math": "math", "int": "int", "integer": "int", "float": "float", "array": "array"}
+
+
+def _split(cell: str) -> tuple[str, str]:
+    """'Write Time (ms)' -> ('writetime', 'ms'); the unit is '' when the header gives none."""
+    m = re.fullmatch(r"\s*(.*?)\s*(?:\(([^)]*)\))?\s*", cell)
+    name, unit = m.group(1), (m.group(2) or "")
+    return re.sub(r"[\s_\-]+", "", name.lower()), unit.strip().lower().replace("μ", "µ")
+
+
+def expected_columns() -> str:
+    return "; ".join(f"{e}: {', '.join(r[2] for r in roles.values())}" for e, roles in LAYOUTS.items())
+
+
+def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | None:
+    """(experiment, role -> (column index, unit)) when every column has one meaning in one layout."""
+    cells = [_split(h) for h in header]
+    found = []
+    for experiment, roles in LAYOUTS.items():
+        mapping: dict[str, tuple[int, str]] = {}
+        for i, (name, unit) in enumerate(cells):
+            role = next((r for r, (names, units, _) in roles.items()
+                         if r not in mapping and name in names and (units is None or unit in units)), None)
+            if role is None:
+                break
+            mapping[role] = (i, unit)
+        else:
+            if set(mapping) == set(roles):
+                found.append((experiment, mapping))
+    return found[0] if len(found) == 1 else None
 
 
 def layout_of(path: Path) -> str | None:
     with open(path, newline="", encoding="utf-8-sig") as f:
-        header = f.readline().strip()
-    return LAYOUTS.get(",".join(h.strip() for h in header.split(",")))
-
-
-def time_unit(directory: Path) -> str:
-    cfg = directory / "import.yaml"
-    if not cfg.exists():
-        return "ms"
-    unit = (yaml.safe_load(cfg.read_text()) or {}).get("time_unit", "ms")
-    if unit not in NS:
-        raise RawDataError(f"{cfg}: time_unit: {unit!r} is not allowed; allowed: {', '.join(NS)}")
-    return unit
+        header = next(csv.reader(f), [])
+    m = map_header(header)
+    return m[0] if m else None
 
 
 def _rows(path: Path, ncols: int):
-    """(line, cells) for data rows; blank lines and a 'Total execution time' footer end the data."""
+    """(line, cells, full) for data rows; blank lines and a 'Total execution time' footer end the data."""
     footer = None
     out = []
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
-        next(reader)
+        header = next(reader, [])
         for cells in reader:
             line = reader.line_num
             if not cells or all(not c.strip() for c in cells):
@@ -59,63 +103,65 @@ def _rows(path: Path, ncols: int):
             if footer is not None:
                 raise RawDataError(f"{path}:{line}: data after the 'Total execution time' footer")
             out.append((line, [c.strip() for c in cells], len(cells) == ncols))
-    return out, footer
+    return header, out, footer
 
 
-def _n(path, line, col, text):
-    return number(path, line, col, text)
-
-
-def import_file(path: Path, target: str, variant: str, unit: str = "ms") -> tuple[str, list[tuple], dict]:
+def import_file(path: Path) -> tuple[str, list[tuple], dict]:
     """Returns (experiment, tidy rows without target/variant/experiment, metadata)."""
-    experiment = layout_of(path)
-    if experiment is None:
-        raise RawDataError(f"{path}:1: header matches none of the original study's layouts: {' | '.join(LAYOUTS)}")
-    scale = NS[unit]
-    width = len(next(k for k, v in LAYOUTS.items() if v == experiment).split(","))
-    rows, footer = _rows(path, width)
+    path = Path(path)
+    if not path.exists():
+        raise RawDataError(f"{path}: file not found")
+    header, rows, footer = _rows(path, 0)
+    mapped = map_header(header)
+    if mapped is None:
+        raise RawDataError(f"{path}:1: header {','.join(header)!r} matches none of the original study's "
+                           f"layouts; columns expected (any order; names may vary in case and spacing, "
+                           f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
+                           f"{expected_columns()}")
+    experiment, cols = mapped
+    roles = LAYOUTS[experiment]
+    width = len(header)
+
+    def get(c, line, role):
+        i, _ = cols[role]
+        return number(path, line, header[i].strip(), c[i])
+
+    def ns(c, line, role):
+        return get(c, line, role) * NS[cols[role][1]]
+
     out = []
-    for line, c, full in rows:
-        if experiment == "memory":
-            if len(c) >= 2 and any(x == "Allocation failed" for x in c):
-                trial = int(_n(path, line, "Trial Num", c[1])) if len(c) > 1 and c[1] else line
-                for m in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
-                    out.append((trial, "block_mb", _n(path, line, "Block Size (MB)", c[0]), m, math.nan, "ns", "alloc_failed"))
-                continue
-            if not full:
-                raise RawDataError(f"{path}:{line}: expected {width} fields, found {len(c)}")
-            block, trial = _n(path, line, "Block Size (MB)", c[0]), int(_n(path, line, "Trial Num", c[1]))
-            for m, col, text in zip(("malloc_ns", "write_ns", "read_ns", "free_ns"),
-                                    ("Allocation Time (ms)", "Write Time (ms)", "Read Time (ms)", "Free Time (ms)"), c[2:]):
-                out.append((trial, "block_mb", block, m, _n(path, line, col, text) * scale, "ns", "ok"))
-        elif not full:
+    for line, c, _ in rows:
+        if experiment == "memory" and any(x == "Allocation failed" for x in c):
+            i = cols["trial"][0]
+            trial = int(number(path, line, header[i].strip(), c[i])) if len(c) > i and c[i] else line
+            block = get(c, line, "block")
+            for m in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
+                out.append((trial, "block_mib", block, m, math.nan, "ns", "alloc_failed"))
+            continue
+        if len(c) != width:
             raise RawDataError(f"{path}:{line}: expected {width} fields, found {len(c)}")
+        if experiment == "memory":
+            block, trial = get(c, line, "block"), int(get(c, line, "trial"))
+            for role in ("malloc", "write", "read", "free"):
+                out.append((trial, "block_mib", block, f"{role}_ns", ns(c, line, role), "ns", "ok"))
         elif experiment == "cpu":
-            op = {"maths": "math"}.get(c[1], c[1])
-            if op not in ("math", "int", "float", "array"):
-                raise RawDataError(f"{path}:{line}: column Operation: unexpected {c[1]!r} (allowed: math, int, float, array)")
-            out.append((int(_n(path, line, "TrialNum", c[0])), "work_items", "as published", f"{op}_cpu_ns",
-                        _n(path, line, "CPU Time (ms)", c[2]) * scale, "ns", "ok"))
+            text = c[cols["operation"][0]]
+            op = WORKLOAD_NAMES.get(text.lower())
+            if op is None:
+                raise RawDataError(f"{path}:{line}: column {header[cols['operation'][0]].strip()}: unexpected "
+                                   f"{text!r} (allowed: math, int, float, array)")
+            out.append((int(get(c, line, "trial")), "work_items", "as published", f"{op}_cpu_ns",
+                        ns(c, line, "cpu"), "ns", "ok"))
         elif experiment == "pipe":
-            trial = int(_n(path, line, "Test", c[0]))
-            size = _n(path, line, "Message Size (Bytes)", c[1])
-            for m, col, text in zip(("write_ns", "read_ns", "total_ns"),
-                                    ("Write Time (ms)", "Read Time (ms)", "Total Time (ms)"), c[2:]):
-                out.append((trial, "message_bytes", size, m, _n(path, line, col, text) * scale, "ns",
+            trial = int(get(c, line, "trial"))
+            size = get(c, line, "size")
+            for role in ("write", "read", "total"):
+                out.append((trial, "message_bytes", size, f"{role}_ns", ns(c, line, role), "ns",
                             "warmup" if trial == 1 else "ok"))
-        elif experiment == "scale":
-            n = _n(path, line, "Number of Processes", c[0])
-            out.append((int(n), "instances", n, "memory_used_mb", _n(path, line, "Memory Used (MB)", c[1]), "MB", "ok"))
-            out.append((int(n), "instances", n, "elapsed_ms", _n(path, line, "Time Elapsed (ms)", c[2]), "ms", "ok"))
-    meta = {"file": str(path), "layout": experiment, "time_unit_assumed": unit, "footer": footer}
+        else:  # scale
+            n = get(c, line, "instances")
+            out.append((int(n), "instances", n, "memory_used_mb", get(c, line, "memory"), "MB", "ok"))
+            out.append((int(n), "instances", n, "elapsed_ms", ns(c, line, "elapsed") / 1e6, "ms", "ok"))
+    meta = {"file": str(path), "layout": experiment, "footer": footer,
+            "units": {r: u for r, (_, u) in cols.items() if u}, "columns": {r: header[i].strip() for r, (i, _) in cols.items()}}
     return experiment, out, meta
-
-
-def discover(root: Path = Path("results/imported")) -> dict[str, list[Path]]:
-    """Imported CSV files by experiment, from results/imported/<name>/<variant>/*.csv."""
-    found: dict[str, list[Path]] = {}
-    for path in sorted(root.glob("*/*/*.csv")):
-        exp = layout_of(path)
-        if exp:
-            found.setdefault(exp, []).append(path)
-    return found

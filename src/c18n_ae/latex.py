@@ -45,3 +45,23 @@ def macro_name(*parts: str) -> str:
 
 def newcommand(name: str, value: str) -> str:
     return f"\\newcommand{{\\{name}}}{{{value}}}\n"
+
+
+def ratio_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
+    """A ratio with its 95 % interval: '+51.4 % [+51.3, +51.5]' near 1, '41.1x [23.6, 68.8]' far
+    from it; more digits when the interval's ends would otherwise print alike."""
+    pct = r"\,\%" if tex else " %"
+    times = r"$\times$" if tex else "x"
+    if ratio is None or math.isnan(ratio):
+        return "--"
+    near_one = 0.5 <= ratio <= 2
+    for digits in range(1, 5):
+        if near_one:
+            f = lambda x: f"{(x - 1) * 100:+.{digits}f}"  # noqa: E731
+        else:
+            f = lambda x: f"{x:.{digits + 2}g}"  # noqa: E731
+        if math.isnan(low) or f(low) != f(high):
+            break
+    body = f(ratio) + (pct if near_one else times)
+    interval = f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)"
+    return body + interval

@@ -47,40 +47,99 @@ def load(path: Path = SOURCE) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _ours(summary: pd.DataFrame | None, variant: str, metric: str, block: str | None = None) -> list[tuple[str, float]]:
-    """Our mean for the variant on every target that ran it (at one block size for memory)."""
+def _ours(summary: pd.DataFrame | None, tidy: pd.DataFrame | None, variant: str, metric: str, parameter: str,
+          experiment: str, datasets: set[str]) -> list[tuple[str, float, str]]:
+    """(target, value, what the value is) for the variant on every target that ran it: the mean
+    (memory: at the published block size; pipe: without the warm-up trial), except that a data
+    set's pipe value is the same trial as the published one, since the study printed single trials."""
     if summary is None:
         return []
     s = summary[(summary.variant == variant) & (summary.metric == metric)]
-    if block is not None:
-        s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(block)]
-    return list(zip(s.target, s["mean"].astype(float)))
+    if experiment == "memory":
+        s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(parameter)]
+    out = []
+    for target, mean, n in zip(s.target, s["mean"].astype(float), s["n"]):
+        if experiment == "pipe" and target in datasets and tidy is not None:
+            t = tidy[(tidy.target == target) & (tidy.variant == variant) & (tidy.metric == metric)
+                     & (tidy.trial == int(parameter))]
+            if len(t):
+                out.append((target, float(t.value.iloc[0]), f"trial {parameter}"))
+            continue
+        out.append((target, mean, "mean of trials 2 on" if experiment == "pipe" else f"mean of {int(n)} trials"))
+    return out
 
 
-def beside(pub: pd.DataFrame, summaries: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Published means (memory: 100 and 1000 MB; CPU: every workload; pipe: trial 100) beside our
-    means for the same variant on every target that ran it (pipe: our mean without warm-up)."""
+def _decimals(value: float) -> int:
+    text = f"{value:.10g}"
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def reproduces(published: float, ours_ns: float, unit_as_read: str) -> bool:
+    """Our value, rounded as the study printed it, is the printed value."""
+    d = _decimals(published)
+    return round(ours_ns / NS[unit_as_read], d) == round(published, d)
+
+
+def as_printed_ratio(published: float, ours_ns: float, unit_as_read: str) -> float:
+    """Ours rounded to the printed precision over the printed value: 1.000 when reproduced."""
+    return round(ours_ns / NS[unit_as_read], _decimals(published)) / published
+
+
+def _pipe_trials_differing(pub: pd.DataFrame, tidy: pd.DataFrame | None, target: str, variant: str, metric: str) -> list[str]:
+    """The printed pipe trials (1 to 4 and 100) whose value the data set's file does not reproduce."""
+    if tidy is None:
+        return []
+    out = []
+    rows = pub[(pub.experiment == "pipe") & (pub.variant == variant) & (pub.metric == metric)]
+    for r in rows.itertuples(index=False):
+        t = tidy[(tidy.target == target) & (tidy.variant == variant) & (tidy.metric == metric)
+                 & (tidy.trial == int(r.parameter_value))]
+        if len(t) and not reproduces(r.published, float(t.value.iloc[0]), r.unit_as_read):
+            out.append(r.parameter_value)
+    return out
+
+
+def beside(pub: pd.DataFrame, summaries: dict[str, pd.DataFrame], tidies: dict[str, pd.DataFrame] | None = None,
+           datasets: set[str] = frozenset()) -> pd.DataFrame:
+    """Published means (memory: 100 and 1000 MB; CPU: every workload; pipe: trial 100) beside ours
+    for the same variant on every target and data set that has it; a data set says whether its
+    files reproduce the printed value."""
+    tidies = tidies or {}
     keep = pub[(pub.statistic.isin(["mean", "value"]))
                & (((pub.experiment == "memory") & pub.parameter_value.isin(["100", "1000"]))
                   | (pub.experiment == "cpu") | ((pub.experiment == "pipe") & (pub.parameter_value == "100")))]
     rows = []
     for r in keep.itertuples(index=False):
-        block = r.parameter_value if r.experiment == "memory" else None
-        ours = _ours(summaries.get(r.experiment), r.variant, r.metric, block)
+        ours = _ours(summaries.get(r.experiment), tidies.get(r.experiment), r.variant, r.metric, r.parameter_value,
+                     r.experiment, datasets)
         base = {"experiment": r.experiment, "variant": r.variant, "parameter": r.parameter_value, "metric": r.metric,
                 "published": r.published, "unit_as_published": r.unit_as_published, "unit_as_read": r.unit_as_read,
                 "published_ns": r.value_ns, "source": r.source}
         if not ours:
-            rows.append({**base, "target": "", "ours_ns": float("nan"), "ratio": float("nan")})
-        for target, mean in ours:
-            rows.append({**base, "target": target, "ours_ns": mean, "ratio": mean / r.value_ns})
+            rows.append({**base, "target": "", "ours_ns": float("nan"), "ours_is": "", "ratio": float("nan"),
+                         "reproduces": ""})
+        for target, value, what in ours:
+            row = {**base, "target": target, "ours_ns": value, "ours_is": what, "ratio": value / r.value_ns,
+                   "reproduces": ""}
+            if target in datasets:  # the question is whether the printed number came from these files
+                row["ratio"] = as_printed_ratio(r.published, value, r.unit_as_read)
+                row["reproduces"] = "yes"
+                if not reproduces(r.published, value, r.unit_as_read):
+                    d = _decimals(r.published)
+                    row["reproduces"] = (f"no: the file's {what} gives {value / NS[r.unit_as_read]:.{d}f} "
+                                         f"{r.unit_as_read}")
+                    if r.experiment == "pipe":
+                        differ = _pipe_trials_differing(pub, tidies.get("pipe"), target, r.variant, r.metric)
+                        row["reproduces"] += (f"; printed trials {', '.join(differ)} differ from the file's: the "
+                                              "printed table and the published file disagree")
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
 def latex_table(b: pd.DataFrame) -> str:
-    lines = [r"\begin{tabular}{lllrrlrr}", r"\toprule",
-             r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours & Ours / published \\",
-             r"\midrule"]
+    lines = [r"\begin{tabular}{lllrrlrrl}", r"\toprule",
+             r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours (where) & "
+             r"Ours / published$^a$ & Data set reproduces it \\", r"\midrule"]
     label = {"us": r"$\mu$s", "ms": "ms"}
     for r in b.itertuples(index=False):
         unit = r.unit_as_read
@@ -88,8 +147,10 @@ def latex_table(b: pd.DataFrame) -> str:
         read = f"{fmt(r.published_ns / NS[unit])} {label[unit]}"
         lines.append(" & ".join([r.experiment, escape(r.variant), escape(r.parameter), escape(r.metric.removesuffix('_ns')),
                                  f"{r.published:.10g} {label[r.unit_as_published]}", read, ours,
-                                 "--" if not r.target else fmt(r.ratio)]) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
+                                 "--" if not r.target else f"{r.ratio:.3f}", escape(r.reproduces or "")]) + r" \\")
+    lines += [r"\bottomrule",
+              r"\multicolumn{9}{l}{$^a$ for a data set: its value rounded as the study printed it, over the printed value.} \\",
+              r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
 
@@ -108,13 +169,16 @@ def macros(pub: pd.DataFrame) -> str:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--tidy", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--dataset", action="append", default=[], help="a target that is a data set")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--macros", required=True, type=Path)
     a = ap.parse_args(argv)
     summaries = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)}
     pub = load()
-    b = beside(pub, summaries)
+    tidies = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.tidy)}
+    b = beside(pub, summaries, tidies, set(a.dataset))
     write_text_atomic(a.csv, b.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(b))
     write_text_atomic(a.macros, "% Generated by c18n_ae.published; do not edit.\n" + macros(pub))

@@ -16,12 +16,18 @@ KEYS = ["target", "variant", "experiment", "parameter", "parameter_value", "metr
 # n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never dropped
 SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS
 
-def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
-    check_tidy(tidy)
+def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
+    """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...)."""
     if len(tidy):
         derive = exp.get(tidy["experiment"].iloc[0]).derive
         if derive:
-            tidy = derive(tidy)
+            return derive(tidy)
+    return tidy
+
+
+def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
+    check_tidy(tidy)
+    tidy = with_derived(tidy)
     rows = []
     for key, group in tidy.groupby(KEYS, sort=True, dropna=False):
         ok = group[group["status"] == "ok"]["value"]

@@ -9,18 +9,35 @@ from pathlib import Path
 import pandas as pd
 
 from .fsutil import write_text_atomic
-from . import exp
+from . import datasets, exp
 from .latex import escape, fmt
 
-def setup_table(provenance: list[dict], metas: list[dict]) -> str:
-    """One column per target that ran, from the description collected from each target."""
-    targets = sorted({p["target"] for p in provenance})
-    by_target = {p["target"]: p for p in provenance}
-    timers = {}
+def dataset_column(meta: dict) -> dict:
+    """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
+    h = meta["host"]
+    flags = "; ".join(f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
+                      + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
+                      for v, s in meta["variants"].items())
+    compilers = sorted({s.get("compiler", "") for s in meta["variants"].values()} - {""})
+    return {"target": meta["name"], "os": h.get("os"), "kernel": "not recorded", "model": h.get("model"),
+            "arch": h.get("arch"), "cpu_model": h.get("cpu_model"), "cpu_count": h.get("cpu_count"),
+            "memory_text": h.get("memory"), "compilers": {c: c for c in compilers}, "timer_text": h.get("timer"),
+            "variants_text": flags, "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
+            "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} ({meta['source']['license']})"}
+
+
+def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
+    """One column per target that ran and per data set, from the description collected from each
+    target (or the data set's dataset.yaml)."""
+    columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
+    timers, variants = {}, {}
     for m in metas:
         res = m.get("program", {}).get("timer_resolution_ns")
         if res is not None:
             timers.setdefault(m["target"], set()).add(str(res))
+        variants.setdefault(m["target"], {})[m["variant"]] = (
+            f"{m['variant']}: {' '.join(m.get('cflags', []))}"
+            + (f", run with {' '.join(m['launcher'])}" if m.get("launcher") else ""))
     rows = [
         ("Operating system", lambda p: p.get("os")),
         ("Kernel", lambda p: p.get("kernel")),
@@ -28,18 +45,23 @@ def setup_table(provenance: list[dict], metas: list[dict]) -> str:
         ("Architecture", lambda p: p.get("arch")),
         ("CPU", lambda p: p.get("cpu_model")),
         ("CPU cores", lambda p: str(p.get("cpu_count"))),
-        (r"Memory (\si{\gibi\byte})", lambda p: fmt(p["mem_total_bytes"] / 2**30)),
+        (r"Memory (\si{\gibi\byte})", lambda p: p.get("memory_text") or fmt(p["mem_total_bytes"] / 2**30)),
         ("Compiler", lambda p: "; ".join(p.get("compilers", {}).values())),
-        (r"Timer resolution (\si{\nano\second})", lambda p: ", ".join(sorted(timers.get(p["target"], {"unknown"})))),
+        ("Variants (flags, launcher)", lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values())),
+        (r"Timer resolution (\si{\nano\second})",
+         lambda p: p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))),
+        ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
+        ("Source", lambda p: p.get("source_text") or "this run"),
     ]
-    spec = "l" + "p{0.55\\columnwidth}" * len(targets)
+    width = f"{0.8 / max(1, len(columns)):.2f}"
+    spec = "l" + f"p{{{width}\\textwidth}}" * len(columns)
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-             " & ".join(["Property"] + [escape(t) for t in targets]) + r" \\", r"\midrule"]
+             " & ".join(["Property"] + [escape(p["target"]) for p in columns]) + r" \\", r"\midrule"]
     for label, get in rows:
         vals = []
-        for t in targets:
+        for p in columns:
             try:
-                vals.append(escape(get(by_target[t])))
+                vals.append(escape(get(p)))
             except (KeyError, TypeError):
                 vals.append("unknown")
         lines.append(" & ".join([label] + vals) + r" \\")
@@ -59,6 +81,7 @@ def main(argv=None) -> None:
     s = sub.add_parser("setup")
     s.add_argument("--out", required=True, type=Path)
     s.add_argument("--provenance", action="append", required=True, type=Path)
+    s.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
     s.add_argument("meta", nargs="*", type=Path)
     a = ap.parse_args(argv)
     if a.which == "experiment":
@@ -66,7 +89,8 @@ def main(argv=None) -> None:
         write_text_atomic(a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), pd.read_csv(a.tidy), refs))
     else:
         write_text_atomic(a.out, setup_table([json.loads(p.read_text()) for p in a.provenance],
-                                             [json.loads(p.read_text()) for p in a.meta]))
+                                             [json.loads(p.read_text()) for p in a.meta],
+                                             [datasets.load(d) for d in a.dataset]))
 
 
 if __name__ == "__main__":

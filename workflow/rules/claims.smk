@@ -1,5 +1,5 @@
 # claims: the paper's claims (config/claims.yaml) evaluated on the summaries for every target;
-# a table for the paper's appendix, a CSV, and the README's results section.
+# a table for the paper's appendix, a CSV, and results/claims.md (the reviewer's own verdicts).
 
 
 rule claims:
@@ -7,30 +7,21 @@ rule claims:
         claims="config/claims.yaml",
         code="src/c18n_ae/claims.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+        tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
     output:
         csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
         tex="paper/generated/tab-claims.tex",
         markdown="results/claims.md",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
-        targets=json.dumps({t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]}
-                            for t in config["targets"]}),
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
+                           f" --tidy {e}=results/tidy/{e}.csv" for e in EXPERIMENTS),
+        targets=json.dumps(cfg.c18n_variants(config)),
     log:
         "logs/claims.log",
     shell:
         "python -m c18n_ae.claims --claims {input.claims} {params.summaries} --targets {params.targets:q}"
         " --csv {output.csv} --tex {output.tex} --markdown {output.markdown} 2> {log}"
-
-
-rule readme_results:
-    input:
-        "results/claims.md",
-    output:
-        "results/readme-claims.md",
-    log:
-        "logs/readme.log",
-    shell:
-        "python -m c18n_ae.readme --markdown {input} --readme README.md --stamp {output} 2> {log}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios.
@@ -39,16 +30,19 @@ rule published:
         source="results/published/morello_c18n_2024.csv",
         code="src/c18n_ae/published.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
+        tidy=expand("results/tidy/{experiment}.csv", experiment=[e for e in ("pipe",) if e in EXPERIMENTS]),
     output:
         csv="results/published-beside-ours.csv",
         tex="paper/generated/tab-published.tex",
         macros="paper/generated/macros-published.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS),
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS)
+        + (" --tidy pipe=results/tidy/pipe.csv" if "pipe" in EXPERIMENTS else ""),
+        datasets=" ".join(f"--dataset {d['name']}" for d in cfg.datasets(config)),
     log:
         "logs/published.log",
     shell:
-        "python -m c18n_ae.published {params.summaries} --csv {output.csv} --tex {output.tex}"
+        "python -m c18n_ae.published {params.summaries} {params.datasets} --csv {output.csv} --tex {output.tex}"
         " --macros {output.macros} 2> {log}"
 
 

@@ -6,13 +6,14 @@ rule collect:
         raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
         meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
         code="src/c18n_ae/exp/{experiment}.py",
-        imported=lambda w: IMPORTED.get(w.experiment, []),
+        dataset_files=lambda w: DATASET_FILES.get(w.experiment, []),
+        dataset_meta=DATASET_META,
     output:
         "results/tidy/{experiment}.csv",
     log:
         "logs/collect/{experiment}.log",
     params:
-        imported=lambda w, input: " ".join(f"--imported {p}" for p in input.imported),
+        dataset_files=lambda w, input: " ".join(f"--dataset-file {p}" for p in input.dataset_files),
     shell:
-        "python -m c18n_ae.collect --experiment {wildcards.experiment} {params.imported} --out {output}"
+        "python -m c18n_ae.collect --experiment {wildcards.experiment} {params.dataset_files} --out {output}"
         " {input.raw} 2> {log}"

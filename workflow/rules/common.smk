@@ -6,7 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from c18n_ae import config as cfg  # noqa: E402
 from c18n_ae import exp as exps  # noqa: E402
-from c18n_ae import imports, programs  # noqa: E402
+from c18n_ae import datasets, programs  # noqa: E402
 
 try:
     cfg.validate(config)
@@ -74,15 +74,29 @@ def all_metas():
     return [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)]
 
 
-# The original study's files dropped into results/imported/<name>/<variant>/, by experiment.
-IMPORTED = {e: [str(p) for p in ps] for e, ps in imports.discover(Path("results/imported")).items()}
+# Files of the data sets the run includes (config key datasets), by experiment; each data set is a
+# target of its own from collect on.
+DATASET_FILES = datasets.by_experiment(config.get("datasets", []))
+DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
+# Where Morello findings may come from: board targets, then data sets (c18n_ae.findings).
+MORELLO_SOURCES = [
+    {"kind": "morello", "name": t["name"], "description": t.get("description", ""),
+     "reference_variant": t["reference_variant"], "variants": {v["name"]: bool(v.get("c18n")) for v in t["variants"]}}
+    for t in config["targets"] if t["kind"] == "morello"
+] + [
+    {"kind": "dataset", **{k: d[k] for k in ("name", "title", "measured_by", "measured_when", "host",
+                                              "reference_variant", "limitations") if k in d},
+     "variants": {v: bool(s.get("c18n")) for v, s in d["variants"].items()}}
+    for d in cfg.datasets(config)
+]
+FINDINGS_EXPERIMENTS = [e for e in ("scale", "memory", "cpu", "pipe") if e in EXPERIMENTS]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 # One benchmark at a time per target (build or run), unless --resources bench_<target>=N says otherwise.
 for _name in TARGETS:
     if f"bench_{_name}" not in workflow.global_resources:
         workflow.register_resource(f"bench_{_name}", 1)
 
-REFERENCES = " ".join(f"--reference {t['name']}={t['reference_variant']}" for t in config["targets"])
+REFERENCES = " ".join(f"--reference {t}={v}" for t, v in cfg.references(config).items())
 
 
 wildcard_constraints:

@@ -8,6 +8,7 @@ rule paper:
         bib="paper/references.bib",
         generated=[
             "paper/generated/macros.tex",
+            "paper/generated/findings.tex",
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-published.tex",

@@ -37,10 +37,12 @@ rule table_setup:
     input:
         provenance=[f"results/{t}/provenance.json" for t in targets_that_run()],
         meta=all_metas(),
+        datasets=DATASET_META,
     output:
         "paper/generated/tab-setup.tex",
     params:
-        provenance=lambda w, input: " ".join(f"--provenance {p}" for p in input.provenance),
+        provenance=lambda w, input: " ".join(f"--provenance {p}" for p in input.provenance)
+        + "".join(f" --dataset {n}" for n in config.get("datasets", [])),
     log:
         "logs/tables/setup.log",
     shell:
@@ -60,3 +62,22 @@ rule macros:
         "logs/macros.log",
     shell:
         "python -m c18n_ae.macros {params.summaries} {params.references} --out {output} {input.meta} 2> {log}"
+
+
+# findings: the paper's c18n paragraphs for E1 to E4, from a board's runs or else a data set.
+rule findings:
+    input:
+        code="src/c18n_ae/findings.py",
+        summaries=expand("results/summary/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
+        meta=DATASET_META,
+    output:
+        "paper/generated/findings.tex",
+    params:
+        sources=json.dumps(MORELLO_SOURCES),
+        data=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
+                      for e in FINDINGS_EXPERIMENTS),
+    log:
+        "logs/findings.log",
+    shell:
+        "python -m c18n_ae.findings --sources {params.sources:q} {params.data} --out {output} 2> {log}"

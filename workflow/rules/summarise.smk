@@ -39,3 +39,29 @@ rule spread:
         "logs/spread.log",
     shell:
         "python -m c18n_ae.spread {params.summaries} --csv {output.csv} --tex {output.tex} 2> {log}"
+
+
+# comparisons: every ratio (variant against variant, target against target) with a 95 % interval.
+rule comparisons:
+    input:
+        tidy="results/tidy/{experiment}.csv",
+        code="src/c18n_ae/comparisons.py",
+    output:
+        "results/comparisons/{experiment}.csv",
+    params:
+        references=REFERENCES,
+    log:
+        "logs/comparisons/{experiment}.log",
+    shell:
+        "python -m c18n_ae.comparisons --tidy {input.tidy} {params.references} --out {output} 2> {log}"
+
+
+rule comparisons_all:
+    input:
+        expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+    output:
+        report("results/comparisons.csv", category="comparisons", caption="../report/comparisons.rst"),
+    log:
+        "logs/comparisons/all.log",
+    shell:
+        "python -m c18n_ae.comparisons --merge {input} --out {output} 2> {log}"

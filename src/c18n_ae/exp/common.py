@@ -47,7 +47,8 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
     """'mean ± sd' in the given scale, 'not run' or 'failed' (no successful trial)."""
     row = pick(summary, target, variant, metric, parameter_value)
     if row is None:
-        return "not run"
+        ran = ((summary.target == target) & (summary.variant == variant)).any()
+        return "not recorded" if ran else "not run"  # a data set may lack a metric our runs record
     if row["n"] == 0:
         return "failed"
     text = fmt(row["mean"] / scale)
@@ -62,6 +63,28 @@ def series(summary: pd.DataFrame) -> list[tuple[str, str]]:
 
 def ratio(summary, target, variant, reference, metric, parameter_value=None) -> float:
     return stat(summary, target, variant, metric, parameter_value) / stat(summary, target, reference, metric, parameter_value)
+
+
+def targets_of(summary: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(summary.target))
+
+
+def group_pgfplots(panels: list[tuple[str, str]], axis_options: str, columns: int = 1) -> str:
+    """One pgfplots groupplot panel per target or data set: (title, plots with legend entries).
+    Panels share axis labels (the quantities match); each keeps its own y range, since a board and
+    the development machine differ by orders of magnitude."""
+    # the options go to every panel: some (bar width) are not accepted by groupplot itself
+    body = "\n".join(f"\\nextgroupplot[title={{{title}}}, {axis_options}]\n{plots}" for title, plots in panels)
+    rows = max(1, -(-len(panels) // columns))
+    return (
+        "\\begin{tikzpicture}\n"
+        f"\\begin{{groupplot}}[group style={{group size={columns} by {rows}, vertical sep=3.2cm}},\n"
+        "  width=\\columnwidth, height=4cm,\n"
+        "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},\n"
+        "  at={(0.5,-0.42)}, anchor=north}, legend columns=2, grid=major, grid style={gray!25}]\n"
+        + body
+        + "\n\\end{groupplot}\n\\end{tikzpicture}\n"
+    )
 
 
 def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], series_csv: Path, data: str,
@@ -90,6 +113,51 @@ def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], s
         + plots
         + "\n\\end{axis}\n\\end{tikzpicture}\n"
     )
+
+
+def bars_panels_pgfplots(categories: list[str], bars: dict[str, dict[str, list[float]]], series_csv: Path,
+                         data: str, ylabel: str, ymode_log: bool = False) -> str:
+    """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per category)."""
+    from ..fsutil import write_text_atomic
+    from ..latex import escape
+    cols = {"category": categories}
+    panels = []
+    for t_i, (target, series_) in enumerate(bars.items()):
+        plots = []
+        for v_i, (label, values) in enumerate(series_.items()):
+            key = f"t{t_i}v{v_i}"
+            cols[key] = values
+            plots.append(f"\\addplot table[x=category, y={key}, col sep=comma] {{{data}}};\n"
+                         f"\\addlegendentry{{{escape(label)}}}")
+        panels.append((escape(target), "\n".join(plots)))
+    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
+    options = (f"ybar, bar width=4pt, ylabel={{{ylabel}}}, symbolic x coords={{{','.join(categories)}}}, "
+               "xtick=data, enlarge x limits=0.15, unbounded coords=discard, "
+               + ("ymode=log, log origin=infty" if ymode_log else "ymin=0"))
+    return group_pgfplots(panels, options)
+
+
+def grouped_bars_preview_panels(categories: list[str], bars: dict[str, dict[str, list[float]]],
+                                errors: dict[str, dict[str, list[float]]], pdf: Path, png: Path, ylabel: str,
+                                title: str, log: bool = False) -> None:
+    """The preview of bars_panels_pgfplots: one subplot per target or data set."""
+    from ..figures import plt, save
+    import numpy as np
+    fig, axes = plt.subplots(len(bars), 1, figsize=(7, 2.8 * len(bars)), constrained_layout=True, squeeze=False)
+    for ax, (target, series_) in zip(axes[:, 0], bars.items()):
+        width = 0.8 / max(1, len(series_))
+        x = np.arange(len(categories))
+        for i, (label, values) in enumerate(series_.items()):
+            ax.bar(x + i * width, values, width, yerr=errors.get(target, {}).get(label), capsize=2, label=label)
+        ax.set_xticks(x + width * (len(series_) - 1) / 2, categories)
+        ax.set_ylabel(ylabel)
+        if log:
+            ax.set_yscale("log")
+        ax.grid(alpha=0.3, axis="y")
+        ax.legend(fontsize=8)
+        ax.set_title(target, fontsize=9)
+    fig.suptitle(title)
+    save(fig, pdf, png)
 
 
 def grouped_bars_preview(categories: list[str], bars: dict[str, list[float]], errors: dict[str, list[float]],

@@ -9,7 +9,7 @@ import pandas as pd
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import UNIT_TEX, cell, grouped_bars_pgfplots, grouped_bars_preview, pick, series, stat
+from .common import UNIT_TEX, bars_panels_pgfplots, cell, grouped_bars_preview_panels, pick, series, stat
 
 WORKLOADS = ("math", "int", "float", "array")
 RAW = ("trial", "workload", "iterations", "status", "cpu_ns", "wall_ns", "checksum")
@@ -74,30 +74,32 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
             if ref and ref != variant:
                 out.append(newcommand(f"Cpu{w.title()}Ratio{name}", fmt(_ratio(summary, target, variant, ref, m))))
         row = pick(summary, target, variant, "math_cpu_ns")
-        if row is not None:
-            out.append(newcommand(f"CpuWorkItems{name}", f"{row['parameter_value']:.0f}"))
+        items = pd.to_numeric(pd.Series([None if row is None else row["parameter_value"]]), errors="coerce")[0]
+        if pd.notna(items):  # a data set may not record its work items ("as published")
+            out.append(newcommand(f"CpuWorkItems{name}", f"{items:.0f}"))
     return "".join(out)
 
 
-def _bars(summary, field="mean"):
+def _bars(summary):
+    """target -> variant -> mean CPU time per workload (ms), and the 95 % half-interval above it."""
     bars, errs = {}, {}
     for target, variant in series(summary):
-        label = f"{target}/{variant}"
-        bars[label] = [stat(summary, target, variant, f"{w}_cpu_ns") / 1e6 for w in WORKLOADS]
-        errs[label] = [(stat(summary, target, variant, f"{w}_cpu_ns", field="ci95_high")
-                        - stat(summary, target, variant, f"{w}_cpu_ns")) / 1e6 for w in WORKLOADS]
+        m = [f"{w}_cpu_ns" for w in WORKLOADS]
+        bars.setdefault(target, {})[variant] = [stat(summary, target, variant, x) / 1e6 for x in m]
+        errs.setdefault(target, {})[variant] = [(stat(summary, target, variant, x, field="ci95_high")
+                                                 - stat(summary, target, variant, x)) / 1e6 for x in m]
     return bars, errs
 
 
 def preview(summary, pdf, png):
     bars, errs = _bars(summary)
-    grouped_bars_preview(list(WORKLOADS), bars, errs, pdf, png, "mean CPU time (ms)",
-                         "E3 CPU: mean CPU time per workload, 95 % CI", log=True)
+    grouped_bars_preview_panels(list(WORKLOADS), bars, errs, pdf, png, "mean CPU time (ms)",
+                                "E3 CPU: mean CPU time per workload, 95 % CI", log=True)
 
 
 def pgfplots(summary, series_csv, data):
     bars, _ = _bars(summary)
-    return grouped_bars_pgfplots(list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True)
+    return bars_panels_pgfplots(list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True)
 
 
 EXPERIMENT = Experiment(

@@ -9,7 +9,7 @@ import pandas as pd
 from ..fsutil import write_text_atomic
 from ..latex import escape, fmt, macro_name, newcommand
 from . import Experiment
-from .common import NS_PER, UNIT_TEX, cell, ratio, series, stat, wide_tidy
+from .common import NS_PER, UNIT_TEX, cell, group_pgfplots, ratio, series, stat, targets_of, wide_tidy
 
 BYTES_PER_MIB = 1024 * 1024
 RAW = ("block_mib", "trial", "status", "malloc_ns", "write_ns", "read_ns", "free_ns", "checksum")
@@ -86,52 +86,52 @@ PANELS = [("malloc_ns", 1e3, "malloc (µs)"), ("write_ns", 1e6, "write (ms)"),
 
 
 def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
+    """One row of four panels (malloc, write, read, free) per target or data set."""
     from ..figures import plt, save
-    fig, axes = plt.subplots(2, 2, figsize=(8, 6), constrained_layout=True)
-    for ax, (metric, scale, label) in zip(axes.flat, PANELS):
-        for target, variant in series(summary):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.metric == metric)]
-            s = s.sort_values("parameter_value")
-            err = [(s["mean"] - s["ci95_low"]) / scale, (s["ci95_high"] - s["mean"]) / scale]
-            ax.errorbar(s["parameter_value"], s["mean"] / scale, yerr=err, marker="o", ms=3, capsize=2,
-                        label=f"{target}/{variant}")
-        ax.set_xlabel("block size (MiB)")
-        ax.set_ylabel(f"mean {label}")
-        ax.grid(alpha=0.3)
-    axes.flat[0].legend(fontsize=8)
-    fig.suptitle("E2 memory: mean time per trial, 95 % CI")
+    targets = targets_of(summary)
+    fig, axes = plt.subplots(len(targets), 4, figsize=(12, 2.8 * len(targets)), constrained_layout=True,
+                             squeeze=False)
+    for row, target in zip(axes, targets):
+        for ax, (metric, scale, label) in zip(row, PANELS):
+            for t, variant in series(summary):
+                if t != target:
+                    continue
+                s = summary[(summary.target == t) & (summary.variant == variant) & (summary.metric == metric)]
+                s = s.sort_values("parameter_value")
+                err = [(s["mean"] - s["ci95_low"]) / scale, (s["ci95_high"] - s["mean"]) / scale]
+                ax.errorbar(s["parameter_value"], s["mean"] / scale, yerr=err, marker="o", ms=3, capsize=2,
+                            label=variant)
+            ax.set_xlabel("block size (MiB)")
+            ax.set_ylabel(f"mean {label}")
+            ax.set_title(target, fontsize=9)
+            ax.grid(alpha=0.3)
+        row[0].legend(fontsize=8)
+    fig.suptitle("E2 memory: mean time per trial, 95 % CI, one row per target or data set")
     save(fig, pdf, png)
 
 
 def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
-    """A wide CSV (block size, one column per series and metric) and the axis that reads it."""
-    cols, keys = {}, []
-    for target, variant in series(summary):
-        wide = summary[(summary.target == target) & (summary.variant == variant)].pivot(
-            index="parameter_value", columns="metric", values="mean")
-        key = f"{target}-{variant}"
-        for phase in ("write", "read"):
-            cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
-        keys.append((target, variant, key))
+    """A wide CSV (block size, one column per series and metric) and one panel per target or data set."""
+    cols, panels = {}, []
+    for target in targets_of(summary):
+        plots = []
+        for t, variant in series(summary):
+            if t != target:
+                continue
+            wide = summary[(summary.target == t) & (summary.variant == variant)].pivot(
+                index="parameter_value", columns="metric", values="mean")
+            key = f"{t}-{variant}"
+            for phase, style in (("write", "solid"), ("read", "dashed")):
+                cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
+                plots.append(
+                    f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
+                    f"\\addlegendentry{{{escape(variant)} {phase}}}")
+        panels.append((escape(target), "\n".join(plots)))
     frame = pd.DataFrame(cols).sort_index()
     frame.index.name = "block_mib"
     write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
-    plots = []
-    for target, variant, key in keys:
-        for phase, style in (("write", "solid"), ("read", "dashed")):
-            plots.append(
-                f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
-                f"\\addlegendentry{{{escape(target)}/{escape(variant)} {phase}}}"
-            )
-    return (
-        "\\begin{tikzpicture}\n"
-        "\\begin{axis}[width=\\columnwidth, height=5.2cm, xlabel={block size (MiB)},\n"
-        "  ylabel={mean bandwidth (GB/s)}, ymin=0, unbounded coords=jump,\n"
-        "  legend style={font=\\scriptsize, at={(0.5,-0.28)}, anchor=north}, legend columns=2,\n"
-        "  grid=major, grid style={gray!25}]\n"
-        + "\n".join(plots)
-        + "\n\\end{axis}\n\\end{tikzpicture}\n"
-    )
+    return group_pgfplots(panels, "xlabel={block size (MiB)}, ylabel={mean bandwidth (GB/s)}, ymin=0, "
+                                  "unbounded coords=jump")
 
 
 EXPERIMENT = Experiment(

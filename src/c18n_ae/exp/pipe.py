@@ -8,7 +8,7 @@ import pandas as pd
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import UNIT_TEX, cell, grouped_bars_pgfplots, grouped_bars_preview, pick, series, stat
+from .common import UNIT_TEX, bars_panels_pgfplots, cell, grouped_bars_preview_panels, pick, series, stat
 
 RAW = ("trial", "warmup", "message_bytes", "batch", "status", "write_ns", "read_ns", "total_ns", "roundtrip_ns")
 METRICS = ("write_ns", "read_ns", "total_ns", "roundtrip_ns")
@@ -87,24 +87,25 @@ CATEGORIES = ["write", "read", "total", "roundtrip"]
 
 
 def _bars(summary):
+    """target -> variant -> mean time per operation (µs), and the 95 % half-interval above it."""
     bars, errs = {}, {}
     for target, variant in series(summary):
-        label = f"{target}/{variant}"
-        bars[label] = [stat(summary, target, variant, f"{c}_ns") / 1e3 for c in CATEGORIES]
-        errs[label] = [(stat(summary, target, variant, f"{c}_ns", field="ci95_high") - stat(summary, target, variant, f"{c}_ns")) / 1e3
-                       for c in CATEGORIES]
+        m = [f"{c}_ns" for c in CATEGORIES]
+        bars.setdefault(target, {})[variant] = [stat(summary, target, variant, x) / 1e3 for x in m]
+        errs.setdefault(target, {})[variant] = [(stat(summary, target, variant, x, field="ci95_high")
+                                                 - stat(summary, target, variant, x)) / 1e3 for x in m]
     return bars, errs
 
 
 def preview(summary, pdf, png):
     bars, errs = _bars(summary)
-    grouped_bars_preview(CATEGORIES, bars, errs, pdf, png, "mean time (µs)",
-                         "E4 pipe: mean per operation without warm-up, 95 % CI")
+    grouped_bars_preview_panels(CATEGORIES, bars, errs, pdf, png, "mean time (µs)",
+                                "E4 pipe: mean per operation without warm-up, 95 % CI", log=True)
 
 
 def pgfplots(summary, series_csv, data):
     bars, _ = _bars(summary)
-    return grouped_bars_pgfplots(CATEGORIES, bars, series_csv, data, r"mean time (\si{\micro\second})")
+    return bars_panels_pgfplots(CATEGORIES, bars, series_csv, data, r"mean time (\si{\micro\second})", ymode_log=True)
 
 
 EXPERIMENT = Experiment(

@@ -8,7 +8,7 @@ import pandas as pd
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import series
+from .common import group_pgfplots, series, targets_of
 
 RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 REASONS = ("memory_fraction", "budget", "max_instances")
@@ -58,9 +58,13 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
              r"\si{\mega\byte} per instance (RSS) & \si{\milli\second} per instance & Stopped by \\", r"\midrule"]
     for target, variant in series(summary):
         f = fit(summary, target, variant)
+        # a data set may record neither the instances' own memory nor why it stopped
+        recorded = ((summary.target == target) & (summary.variant == variant)
+                    & (summary.metric == "instances_rss_mb")).any()
         lines.append(" & ".join([escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"]),
-                                 fmt(f["mb_per_instance"]), fmt(f["rss_mb_per_instance"]), fmt(f["ms_per_instance"]),
-                                 REASON_TEXT[f["reason"]]]) + r" \\")
+                                 fmt(f["mb_per_instance"]), fmt(f["rss_mb_per_instance"]) if recorded else "not recorded",
+                                 fmt(f["ms_per_instance"]),
+                                 REASON_TEXT[f["reason"]] if recorded else "not recorded"]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -79,48 +83,44 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def preview(summary, pdf, png):
+    """Memory in use against instances, one panel per target or data set."""
     from ..figures import plt, save
-    fig, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
-    ax2 = ax.twinx()
-    for target, variant in series(summary):
-        s = summary[(summary.target == target) & (summary.variant == variant)]
-        mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
-        ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
-        ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=f"{target}/{variant} memory")
-        ax2.plot(ela.parameter_value, ela["mean"] / 1000, ls="--", label=f"{target}/{variant} elapsed")
-    ax.set_xlabel("instances running")
-    ax.set_ylabel("system memory in use (MB)")
-    ax2.set_ylabel("elapsed (s)")
-    ax.legend(fontsize=7, loc="upper left")
-    ax2.legend(fontsize=7, loc="lower right")
-    ax.set_title("E1 scale: memory and time against instances")
+    targets = targets_of(summary)
+    fig, axes = plt.subplots(len(targets), 1, figsize=(6, 2.8 * len(targets)), constrained_layout=True, squeeze=False)
+    for ax, target in zip(axes[:, 0], targets):
+        for t, variant in series(summary):
+            if t != target:
+                continue
+            s = summary[(summary.target == t) & (summary.variant == variant)]
+            mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+            ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=variant)
+        ax.set_xlabel("instances running")
+        ax.set_ylabel("memory in use (MB)")
+        ax.set_title(target, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle("E1 scale: memory in use against instances")
     save(fig, pdf, png)
 
 
 def pgfplots(summary, series_csv, data):
+    """Memory in use against instances, one panel per target or data set (elapsed time: Table)."""
     from ..fsutil import write_text_atomic
-    cols, keys = {}, []
-    for target, variant in series(summary):
-        s = summary[(summary.target == target) & (summary.variant == variant)]
-        wide = s[s.metric.isin(["memory_used_mb", "elapsed_ms"])].pivot(
-            index="parameter_value", columns="metric", values="mean")
-        key = f"{target}-{variant}"
-        cols[f"memory_mb-{key}"] = wide["memory_used_mb"]
-        cols[f"elapsed_s-{key}"] = wide["elapsed_ms"] / 1000
-        keys.append((target, variant, key))
+    cols, panels = {}, []
+    for target in targets_of(summary):
+        plots = []
+        for t, variant in series(summary):
+            if t != target:
+                continue
+            s = summary[(summary.target == t) & (summary.variant == variant) & (summary.metric == "memory_used_mb")]
+            key = f"{t}-{variant}"
+            cols[f"memory_mb-{key}"] = s.set_index("parameter_value")["mean"]
+            plots.append(f"\\addplot+[mark size=0.8pt] table[x=instances, y=memory_mb-{key}, col sep=comma] {{{data}}};\n"
+                         f"\\addlegendentry{{{escape(variant)}}}")
+        panels.append((escape(target), "\n".join(plots)))
     frame = pd.DataFrame(cols).sort_index()
     frame.index.name = "instances"
     write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
-    common = ("width=\\columnwidth, height=5cm, xlabel={instances running}, unbounded coords=jump, "
-              "legend style={font=\\scriptsize}")
-    mem = "\n".join(f"\\addplot+[mark size=1pt] table[x=instances, y=memory_mb-{k}, col sep=comma] {{{data}}};\n"
-                    f"\\addlegendentry{{{escape(t)}/{escape(v)} memory}}" for t, v, k in keys)
-    ela = "\n".join(f"\\addplot+[dashed, mark=none] table[x=instances, y=elapsed_s-{k}, col sep=comma] {{{data}}};\n"
-                    f"\\addlegendentry{{{escape(t)}/{escape(v)} elapsed}}" for t, v, k in keys)
-    return ("\\begin{tikzpicture}\n"
-            f"\\begin{{axis}}[{common}, axis y line*=left, ylabel={{memory in use (MB)}}, legend pos=north west]\n{mem}\n\\end{{axis}}\n"
-            f"\\begin{{axis}}[{common}, axis y line*=right, axis x line=none, ylabel={{elapsed (s)}}, legend pos=south east,\n"
-            "  cycle list shift=3]\n" + ela + "\n\\end{axis}\n\\end{tikzpicture}\n")
+    return group_pgfplots(panels, "xlabel={instances running}, ylabel={memory in use (MB)}, unbounded coords=jump")
 
 
 EXPERIMENT = Experiment(
