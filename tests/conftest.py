@@ -21,7 +21,7 @@ def copy_project(dest: Path) -> Path:
         d = Path(directory)
         skip = {n for n in names if n in NOT_IN_A_CLONE}
         if d == ROOT / "results":
-            skip |= {n for n in names if n not in ("published", "README.md", "imported")}
+            skip |= {n for n in names if n not in ("published", "README.md")}
         if d == ROOT / "paper":
             skip |= {n for n in names if n == "generated" or n.startswith("main.") and n != "main.tex"}
         return skip

@@ -4,6 +4,8 @@ import pandas as pd
 import pytest
 
 from c18n_ae.claims import ClaimError, evaluate, latex_table, load, markdown_table, update_readme
+from c18n_ae.collect import TIDY_COLUMNS
+from c18n_ae.comparisons import compare
 from c18n_ae.summarise import SUMMARY_COLUMNS
 from conftest import ROOT
 
@@ -27,17 +29,31 @@ FLAG = {"id": "denied", "text": "t", "experiment": "trust", "kind": "flag", "met
 BOARD = {"hybrid": False, "purecap-c18n": True}
 
 
-def one(claims, summaries, targets):
-    return evaluate(claims, summaries, targets).set_index(["claim", "target"])
+def one(claims, summaries, targets, tidies=None):
+    tidies = tidies or {}
+    comps = {e: compare(df, {t: next(iter(v), "") for t, v in targets.items()}) for e, df in tidies.items()}
+    return evaluate(claims, summaries, targets, comps, tidies).set_index(["claim", "target"])
+
+
+def tidy(experiment, rows, spread=0.01, trials=10):
+    """rows: (target, variant, parameter_value, metric, mean): `trials` trials within ±spread of the mean."""
+    out = []
+    for t, v, p, m, mean in rows:
+        for i in range(trials):
+            out.append((t, v, experiment, i + 1, "p", p, m, mean * (1 + spread * (i - trials / 2) / trials), "us", "ok"))
+    return pd.DataFrame(out, columns=TIDY_COLUMNS)
 
 
 def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
-    mem = summary([("board", "hybrid", 100, "malloc_ns", 2), ("board", "purecap-c18n", 100, "malloc_ns", 93),
-                   ("board", "hybrid", 200, "malloc_ns", 2), ("board", "purecap-c18n", 200, "malloc_ns", 30),
-                   ("b2", "hybrid", 100, "malloc_ns", 2), ("b2", "purecap-c18n", 100, "malloc_ns", 10)])
-    r = one([RATIO], {"memory": mem}, {"board": BOARD, "b2": BOARD})
-    assert r.loc[("alloc", "board"), "result"] == "holds" and r.loc[("alloc", "board"), "measured"] == "15.0"
-    assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[("alloc", "b2"), "measured"] == "5.00"
+    rows = [("board", "hybrid", 100, "malloc_ns", 2), ("board", "purecap-c18n", 100, "malloc_ns", 93),
+            ("board", "hybrid", 200, "malloc_ns", 2), ("board", "purecap-c18n", 200, "malloc_ns", 30),
+            ("b2", "hybrid", 100, "malloc_ns", 2), ("b2", "purecap-c18n", 100, "malloc_ns", 10.4),
+            ("b2", "hybrid", 200, "malloc_ns", 2), ("b2", "purecap-c18n", 200, "malloc_ns", 10)]
+    r = one([RATIO], {"memory": summary(rows)}, {"board": BOARD, "b2": BOARD}, {"memory": tidy("memory", rows)})
+    assert r.loc[("alloc", "board"), "result"] == "holds"
+    assert r.loc[("alloc", "board"), "measured"].startswith("15.0")  # the block nearest the threshold
+    assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[("alloc", "b2"), "measured"].startswith("5.20")
+    assert r.loc[("alloc", "b2"), "ci95_high"] < 10
 
 
 def test_not_applicable_names_the_missing_variant_or_experiment():
@@ -50,10 +66,11 @@ def test_not_applicable_names_the_missing_variant_or_experiment():
 
 
 def test_ratio_near_and_flags():
-    cpu = summary([("board", "hybrid", 1, "math_cpu_ns", 100), ("board", "purecap-c18n", 1, "math_cpu_ns", 151)])
+    rows = [("board", "hybrid", 1, "math_cpu_ns", 100), ("board", "purecap-c18n", 1, "math_cpu_ns", 151)]
     trust = summary([("board", "purecap-c18n", "ordinary", "access_granted", 1.0),
                      ("board", "hybrid", "ordinary", "access_granted", 0.0)])
-    r = one([NEAR, FLAG, {**FLAG, "id": "plain", "c18n": False}], {"cpu": cpu, "trust": trust}, {"board": BOARD})
+    r = one([NEAR, FLAG, {**FLAG, "id": "plain", "c18n": False}], {"cpu": summary(rows), "trust": trust},
+            {"board": BOARD}, {"cpu": tidy("cpu", rows)})
     assert r.loc[("math", "board"), "result"] == "holds"
     assert r.loc[("denied", "board"), "result"] == "fails" and r.loc[("denied", "board"), "measured"] == "purecap-c18n: 1"
     assert r.loc[("plain", "board"), "result"] == "holds"
@@ -84,11 +101,13 @@ def test_bad_claims_file_names_the_key(tmp_path):
 
 
 def test_metrics_claim_compares_two_metrics_on_every_variant():
-    pk = summary([("local", "O2", 512, "plugin_adjusted_latency_us", 0.5), ("local", "O2", 512, "ipc_adjusted_latency_us", 3.0),
-                  ("local", "O0", 512, "plugin_adjusted_latency_us", 4.0), ("local", "O0", 512, "ipc_adjusted_latency_us", 3.0)])
+    rows = [("local", "O2", 512, "plugin_adjusted_latency_us", 0.5), ("local", "O2", 512, "ipc_adjusted_latency_us", 3.0),
+            ("local", "O0", 512, "plugin_adjusted_latency_us", 4.0), ("local", "O0", 512, "ipc_adjusted_latency_us", 3.0)]
     claim = {"id": "p", "text": "t", "experiment": "packet", "kind": "metrics", "metric": "plugin_adjusted_latency_us",
              "baseline_metric": "ipc_adjusted_latency_us", "op": "<", "threshold": 1}
-    r = one([claim], {"packet": pk}, {"local": {"O2": False, "O0": False}})
-    assert r.loc[("p", "local"), "result"] == "fails" and r.loc[("p", "local"), "measured"] == "1.33"
-    r = one([{**claim, "variants": ["O2"]}], {"packet": pk}, {"local": {"O2": False, "O0": False}})
+    pk = tidy("packet", rows)
+    r = one([claim], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}}, {"packet": pk})
+    assert r.loc[("p", "local"), "result"] == "fails" and r.loc[("p", "local"), "measured"].startswith("1.33 [")
+    r = one([{**claim, "variants": ["O2"]}], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}},
+            {"packet": pk})
     assert r.loc[("p", "local"), "result"] == "holds"

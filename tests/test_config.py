@@ -33,12 +33,19 @@ CASES = [
      "targets[local].kind: 'vm' is not allowed; allowed: local, ssh, morello"),
     ("missing key", lambda c: c["targets"][0]["variants"][0].pop("cc"),
      "targets[local].variants[O2]: 'cc' is a required property"),
+    ("unknown data set", lambda c: c.update(datasets=["morello-2042"]),
+     "datasets[morello-2042]: data set 'morello-2042': "),
+    ("data set named like a target", lambda c: c["targets"][0].update(name="morello-2024", reference_variant="O2"),
+     "datasets[morello-2024]: its name 'morello-2024' is also a target's name"),
 ]
 
 
 def test_shipped_configs_are_valid():
-    cfg.load(ROOT / "config" / "config.yaml")
-    cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml")
+    full = cfg.load(ROOT / "config" / "config.yaml")
+    quick = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml")
+    assert full["datasets"] == quick["datasets"] == ["morello-2024"]  # the quick profile includes it too
+    assert cfg.references(full)["morello-2024"] == "hybrid"
+    assert cfg.c18n_variants(full)["morello-2024"] == {"hybrid": False, "purecap-c18n": True, "benchmark-c18n": True}
 
 
 @pytest.mark.parametrize("name, mutate, message", CASES, ids=[c[0] for c in CASES])

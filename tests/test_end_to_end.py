@@ -21,21 +21,21 @@ def snakemake(project, *args):
 def built(tmp_path_factory):
     from conftest import copy_project
     project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
-    # a file in the original study's layout, collected beside our runs
-    imported = project / "results" / "imported" / "study" / "hybrid"
-    imported.mkdir(parents=True)
-    (imported / "memory.csv").write_text(
-        "Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)\n"
-        "16,1,0.002,40,30,0.006\n16,2,0.002,60,30,0.006\n\nTotal execution time: 200 milliseconds\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "fresh clone"], check=True)
     done = snakemake(project)
     assert done.returncode == 0, done.stderr[-4000:]
+    status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
+    assert status == "", f"a workflow run left git status unclean:\n{status}"
     return project, done
 
 
 def test_pdf_quotes_a_mean_from_the_summary(built):
     project, _ = built
     summary = pd.read_csv(project / "results" / "summary" / "memory.csv")
-    largest = summary.parameter_value.max()
+    largest = summary[summary.target == "local"].parameter_value.max()
     row = summary[(summary.target == "local") & (summary.variant == "O2")
                   & (summary.parameter_value == largest) & (summary.metric == "write_ns")].iloc[0]
     text = subprocess.run(["pdftotext", "-layout", str(project / "paper" / "main.pdf"), "-"],
@@ -47,8 +47,8 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
     assert re.search(rf"{write_ms}\s*ms", text)
     # every value the prose quotes was generated (a missing one prints "not run (MacroName)")
     assert not re.search(r"not run \(\w+\)", " ".join(text.split())), "a quoted value was not generated"
-    # the imported study's rows: write 40 and 60 ms -> mean 50.0 +- 14.1 ms
-    assert re.search(r"study\s+hybrid\s+16\s+\S+ ± \S+\s+50.0 ± 14.1", text)
+    # the shipped data set's rows: hybrid, 100 MiB, write 282.584 ms +- 0.0139 ms (the study's printed "282,584")
+    assert re.search(r"morello-2024\s+hybrid\s+100\s+\S+ ± \S+\s+283 ± 0.0139", text)
     plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
                                     capture_output=True, text=True, check=True).stdout.split())
     for title in ("COMPARTMENTS AT SCALE", "MEMORY ALLOCATION AND ACCESS", "CPU-BOUND WORK",
@@ -94,7 +94,7 @@ def test_metadata_and_progress(built):
     assert "progress: memory trial 20 of 20" in log
 
 
-def test_claims_table_in_pdf_and_readme(built):
+def test_claims_table_in_pdf_with_data_set_verdicts(built):
     project, _ = built
     plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
                                     capture_output=True, text=True, check=True).stdout.split())
@@ -103,8 +103,31 @@ def test_claims_table_in_pdf_and_readme(built):
     row = claims[(claims.claim == "ordinary-denied-plain") & (claims.target == "local")].iloc[0]
     assert row["result"] == "holds"
     assert "ordinary-denied-plain" in plain and "holds" in plain
-    readme = (project / "README.md").read_text()
-    assert "| ordinary-denied-plain: " in readme and "**holds**" in readme
+    study = claims[(claims.target == "morello-2024") & claims.experiment.isin(["memory", "cpu"])].set_index("claim")
+    assert study.loc["write-slower-in-compartment", "result"] == "holds"
+    assert study.loc["math-cost-purecap", "result"] == "holds"
+    assert study.loc["math-cost-purecap", "ci95_low"] < 1.5137 < study.loc["math-cost-purecap", "ci95_high"]
+    # the reviewer's own verdicts go to results/claims.md; the committed README keeps the data set's
+    assert "| math-cost-purecap: " in (project / "results" / "claims.md").read_text()
+    comparisons = pd.read_csv(project / "results" / "comparisons.csv")
+    assert {"ratio", "ci95_low", "ci95_high", "n", "n_reference"} <= set(comparisons.columns)
+
+
+def test_sections_state_c18n_findings_from_the_data_set(built):
+    project, _ = built
+    text = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+                                   capture_output=True, text=True, check=True).stdout.split())
+    findings = re.findall(r"Compartments on Morello\. On Morello, from the data set morello-2024", text)
+    assert len(findings) == 4, "E1 to E4 each state the data set's findings"
+    assert "purecap-c18n against hybrid (compartment against no compartment)" in text
+    # the study's +51 % for math, with its interval (a page break may fall between the two)
+    assert re.search(r"the math workload’s CPU time \+51\.\d+ %", text) and re.search(r"\[\+51\.\d+, \+51\.\d+\]", text)
+    assert "measured by the original study’s authors" in text
+    # no placeholder inside a sentence: a dash or 'not run' where a value should be
+    assert not re.search(r"[–-]{1,2}\s*(ms|µs|GB/s|MB|times|instances)\b", text)
+    assert not re.search(r"(took|reached|of|at) not run", text)
+    generated = (project / "paper" / "generated" / "findings.tex").read_text()
+    assert "--" not in generated and "not run" not in generated
 
 
 def test_report_and_archive(built, tmp_path):

@@ -1,12 +1,16 @@
-"""The original study's CSV layouts become tidy rows with units made explicit."""
+"""The original study's CSV layouts, read by meaning, become tidy rows with units made explicit."""
 
 import math
+import re
 
 import pytest
 
+from c18n_ae import datasets
 from c18n_ae.collect import check_tidy, collect
-from c18n_ae.imports import import_file, time_unit
+from c18n_ae.imports import import_file
 from c18n_ae.rawcsv import RawDataError
+from c18n_ae.summarise import summary_table
+from conftest import ROOT
 
 MEMORY = ("Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)\n"
           "100,1,2,282584,282581,6\n"
@@ -16,45 +20,42 @@ MEMORY = ("Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read T
           "Total execution time: 123456 milliseconds\n")
 
 
-def place(tmp_path, text, variant="hybrid", name="memory.csv"):
-    d = tmp_path / "imported" / "study" / variant
-    d.mkdir(parents=True, exist_ok=True)
-    (d / name).write_text(text)
-    return d / name
+def place(tmp_path, text, name="memory.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
 
 
 def test_memory_layout_with_failure_and_footer(tmp_path):
-    path = place(tmp_path, MEMORY)
-    exp, rows, meta = import_file(path, "study", "hybrid")
+    exp, rows, meta = import_file(place(tmp_path, MEMORY))
     assert exp == "memory" and meta["footer"] == "Total execution time: 123456 milliseconds"
     write = [r for r in rows if r[3] == "write_ns" and r[6] == "ok"]
-    assert write[0] == (1, "block_mb", 100.0, "write_ns", 282584e6, "ns", "ok")  # ms as labelled
+    assert write[0] == (1, "block_mib", 100.0, "write_ns", 282584e6, "ns", "ok")  # ms as labelled
     failed = [r for r in rows if r[6] == "alloc_failed"]
     assert len(failed) == 4 and all(math.isnan(r[4]) for r in failed) and failed[0][2] == 1000.0
 
 
-def test_time_unit_override_converts_microseconds(tmp_path):
-    path = place(tmp_path, MEMORY)
-    (tmp_path / "imported" / "study" / "import.yaml").write_text("time_unit: us\n")
-    unit = time_unit(tmp_path / "imported" / "study")
-    _, rows, meta = import_file(path, "study", "hybrid", unit)
-    assert meta["time_unit_assumed"] == "us" and rows[1][4] == 282584e3
-    (tmp_path / "imported" / "study" / "import.yaml").write_text("time_unit: hours\n")
-    with pytest.raises(RawDataError, match=r"import.yaml: time_unit: 'hours' is not allowed"):
-        time_unit(tmp_path / "imported" / "study")
+def test_older_release_headers_and_units_from_the_header(tmp_path):
+    """`Test Number` for `Trial Num`, `Test Type` for `Operation`, other column orders and units."""
+    cpu = place(tmp_path, "Test Number,Test Type,CPU Time (ms)\n1,maths,46759\n2,int,922\n", "cpu.csv")
+    exp, rows, _ = import_file(cpu)
+    assert exp == "cpu" and [(r[3], r[4]) for r in rows] == [("math_cpu_ns", 46759e6), ("int_cpu_ns", 922e6)]
+    mem = place(tmp_path, "test_number,block size (MB),WRITE TIME (us),Read Time (us),Free Time (us),"
+                          "Allocation Time (us)\n3,100,282584,282581,6,2\n", "old-memory.csv")
+    exp, rows, meta = import_file(mem)
+    assert exp == "memory" and meta["units"]["write"] == "us"
+    assert (3, "block_mib", 100.0, "write_ns", 282584e3, "ns", "ok") in rows
+    assert (3, "block_mib", 100.0, "malloc_ns", 2e3, "ns", "ok") in rows
 
 
 def test_cpu_pipe_and_scale_layouts(tmp_path):
-    cpu = place(tmp_path, "TrialNum,Operation,CPU Time (ms)\n1,math,46759\n1,int,922\n", name="cpu.csv")
-    _, rows, _ = import_file(cpu, "study", "hybrid")
-    assert [(r[3], r[4]) for r in rows] == [("math_cpu_ns", 46759e6), ("int_cpu_ns", 922e6)]
     pipe = place(tmp_path, "Test,Message Size (Bytes),Write Time (ms),Read Time (ms),Total Time (ms)\n"
-                           "1,1024,0.016,0.161,0.177\n2,1024,0.003,0.068,0.071\n", name="pipe.csv")
-    _, rows, _ = import_file(pipe, "study", "purecap-c18n")
+                           "1,1024,0.016,0.161,0.177\n2,1024,0.003,0.068,0.071\n", "pipe.csv")
+    _, rows, _ = import_file(pipe)
     assert rows[0] == (1, "message_bytes", 1024.0, "write_ns", pytest.approx(16000.0), "ns", "warmup")
     assert {r[6] for r in rows if r[0] == 2} == {"ok"}
-    sc = place(tmp_path, "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n1,900,500\n2,910,1000\n", name="s.csv")
-    _, rows, _ = import_file(sc, "study", "hybrid")
+    sc = place(tmp_path, "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n1,900,500\n2,910,1000\n", "s.csv")
+    _, rows, _ = import_file(sc)
     assert rows[:2] == [(1, "instances", 1.0, "memory_used_mb", 900.0, "MB", "ok"),
                         (1, "instances", 1.0, "elapsed_ms", 500.0, "ms", "ok")]
 
@@ -63,16 +64,64 @@ def test_cpu_pipe_and_scale_layouts(tmp_path):
     ("TrialNum,Operation,CPU Time (ms)\n1,math\n", r"cpu.csv:2: expected 3 fields, found 2"),
     ("TrialNum,Operation,CPU Time (ms)\n1,math,fast\n", r"cpu.csv:2: column CPU Time \(ms\): 'fast' is not a number"),
     ("TrialNum,Operation,CPU Time (ms)\n1,sort,3\n", r"cpu.csv:2: column Operation: unexpected 'sort'"),
-    ("Trial,Op,Time\n1,math,3\n", r"cpu.csv:1: header matches none of the original study's layouts"),
+    ("Trial,Op,Time (hours)\n1,math,3\n", r"cpu.csv:1: header 'Trial,Op,Time \(hours\)' matches none of the original "
+                                           r"study's layouts; columns expected .*cpu: TrialNum, Operation, CPU Time \(ms\)"),
+    ("TrialNum,Operation,CPU Time (ms),Colour\n1,math,3,red\n", r"cpu.csv:1: header .* matches none"),
 ])
 def test_malformed_input_names_file_and_line(tmp_path, text, message):
     with pytest.raises(RawDataError, match=message):
-        import_file(place(tmp_path, text, name="cpu.csv"), "study", "hybrid")
+        import_file(place(tmp_path, text, name="cpu.csv"))
 
 
-def test_collect_merges_imported_with_our_runs(tmp_path):
-    path = place(tmp_path, MEMORY)
-    df = check_tidy(collect("memory", [], [path]))
-    assert set(df.target) == {"study"} and set(df.variant) == {"hybrid"}
+def test_every_shipped_file_imports_and_reproduces_the_printed_tables():
+    meta = datasets.load("morello-2024")
+    files = datasets.files(meta)
+    assert {(e, v) for e, v, _ in files} == {
+        ("memory", "hybrid"), ("memory", "purecap-c18n"), ("memory", "benchmark-c18n"),
+        ("cpu", "hybrid"), ("cpu", "purecap-c18n"), ("cpu", "benchmark-c18n"),
+        ("pipe", "hybrid"), ("pipe", "purecap-c18n"), ("pipe", "benchmark-c18n"),
+        ("scale", "purecap-c18n"), ("scale", "benchmark-c18n")}
+    tidy = {e: check_tidy(collect(e, [], [p for x, _, p in files if x == e])) for e in ("memory", "cpu", "pipe", "scale")}
+    assert set(tidy["memory"].target) == {"morello-2024"}
+    s = summary_table(tidy["memory"])
+    w = s[(s.variant == "hybrid") & (s.parameter_value == 100) & (s.metric == "write_ns")].iloc[0]
+    assert round(w["mean"] / 1e6, 3) == 282.584 and w["n"] == 100  # printed "282,584" (µs labelled ms)
+    m = s[(s.variant == "purecap-c18n") & (s.parameter_value == 100) & (s.metric == "malloc_ns")].iloc[0]
+    assert round(m["mean"] / 1e6, 3) == 0.093
+    scale = tidy["scale"]
+    assert scale[scale.variant == "purecap-c18n"].trial.max() == 586
+    assert scale[scale.variant == "benchmark-c18n"].trial.max() == 615
+
+
+def test_shipped_files_are_the_study_files_byte_for_byte():
+    shared = ROOT.parent / "shared" / "reference" / "original-raw"
+    if not shared.exists():
+        pytest.skip("../shared is not beside this checkout")
+    meta = datasets.load("morello-2024")
+    for f in meta["files"]:
+        assert (ROOT / "datasets" / "morello-2024" / f["path"]).read_bytes() == (shared / f["path"]).read_bytes()
+    assert (ROOT / "datasets" / "morello-2024" / "LICENSE").read_bytes() == (shared / "LICENSE").read_bytes()
+    notice = (ROOT / "datasets" / "morello-2024" / "NOTICE").read_text()
+    assert re.search(r"CAMB-DSbD/tee-morello-performance-experiments.*\n.*1731c6ad24957a7a756721170710bed3b9b4e706", notice)
+
+
+def test_a_data_set_with_a_bad_metadata_file_names_it(tmp_path):
+    d = tmp_path / "mine"
+    d.mkdir()
+    with pytest.raises(RawDataError, match=r"mine/dataset.yaml not found"):
+        datasets.load(str(d))
+    (d / "dataset.yaml").write_text("name: mine\ntitle: t\n")
+    with pytest.raises(RawDataError, match=r"dataset.yaml: missing measured_by, measured_when, source, host"):
+        datasets.load(str(d))
+    base = ("name: mine\ntitle: t\nmeasured_by: me\nmeasured_when: now\nsource: {}\nhost: {}\n"
+            "reference_variant: a\nvariants: {a: {}}\n")
+    (d / "dataset.yaml").write_text(base + "files: [{path: x.csv, variant: b}]\n")
+    with pytest.raises(RawDataError, match=r"files\[0\].variant 'b' is not among variants \(a\)"):
+        datasets.load(str(d))
+    (d / "dataset.yaml").write_text(base + "files: [{path: x.csv, variant: a}]\n")
+    with pytest.raises(RawDataError, match=r"files\[0\].path x.csv: file not found"):
+        datasets.load(str(d))
+    (d / "x.csv").write_text(MEMORY)
+    assert datasets.variant_of(d / "x.csv") == ("mine", "a")
     with pytest.raises(RawDataError, match="holds memory data, not cpu"):
-        collect("cpu", [], [path])
+        collect("cpu", [], [d / "x.csv"])

@@ -32,3 +32,34 @@ def test_beside_ours_with_ratio_and_not_run():
     tex = latex_table(b)
     assert "cpu & hybrid & math & math\\_cpu & 46759 ms & 46759 ms & 93518 ms (board) & 2.00" in tex
     assert "not run here" in tex and "282584 $\\mu$s" in tex
+
+
+def test_the_shipped_data_set_reproduces_the_printed_tables_or_says_why():
+    from c18n_ae import datasets
+    from c18n_ae.collect import collect
+    from c18n_ae.summarise import summary_table
+    meta = datasets.load("morello-2024")
+    files = datasets.files(meta)
+    tidies = {e: collect(e, [], [p for x, _, p in files if x == e]) for e in ("memory", "cpu", "pipe")}
+    b = beside(load(), {e: summary_table(t) for e, t in tidies.items()}, tidies, {"morello-2024"})
+    mine = b[b.target == "morello-2024"]
+    assert len(mine) == 45  # memory 2 sizes x 4 metrics x 3 variants, CPU 12, pipe trial 100 x 3 x 3
+    reproduced = mine[mine.reproduces == "yes"]
+    assert (reproduced.ratio.round(3) == 1.0).all()
+    assert set(mine[mine.experiment != "pipe"].reproduces) == {"yes"}
+    not_reproduced = mine[mine.reproduces != "yes"]
+    assert set(zip(not_reproduced.variant, not_reproduced.metric)) == {("hybrid", "read_ns"), ("hybrid", "total_ns")}
+    assert not_reproduced.reproduces.str.contains("printed trials .* differ from the file's").all()
+    tex = latex_table(b)
+    assert "1.000 & yes" in tex and "no: the file's trial 100 gives 0.001 ms" in tex
+
+
+def test_readme_results_block_is_the_data_sets_verdicts():
+    """The committed README shows the claims on the shipped data set; refresh with python -m c18n_ae.readme."""
+    from c18n_ae.claims import markdown_table
+    from c18n_ae.readme import block, dataset_claims
+    results = dataset_claims(["morello-2024"])
+    assert markdown_table(results) == block()
+    verdicts = results.set_index("claim").result
+    assert verdicts["write-slower-in-compartment"] == "holds" and verdicts["math-cost-purecap"] == "holds"
+    assert verdicts["alloc-10x"] == "inconclusive"  # malloc times spread too widely for 100 trials

@@ -14,7 +14,7 @@ from . import PROJECT_ROOT
 
 RESULT_PATTERNS = ["results/*/*/*/raw.csv", "results/*/*/*/meta.json", "results/*/*/bin/*.build.json",
                    "results/*/provenance.json", "results/tidy/*.csv", "results/summary/*.csv",
-                   "results/claims.csv", "results/published/*", "results/imported/**/*.csv",
+                   "results/claims.csv", "results/comparisons.csv", "results/published/*",
                    "paper/generated/*", "paper/main.pdf", "results/*/*/*/*.txt"]
 SKIP_DIRS = {".git", ".venv", ".snakemake", "logs", "__pycache__", ".pytest_cache", "archive", ".cache"}
 

@@ -16,7 +16,7 @@ import yaml
 
 from .comparisons import _seed, lookup, ratio_ci
 from .fsutil import write_text_atomic
-from .latex import escape, fmt
+from .latex import escape, fmt, interval_text
 from .summarise import with_derived
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
@@ -111,7 +111,7 @@ def _distance(row, bounds) -> float:
 
 
 def _interval_text(row) -> str:
-    return f"{fmt(row.ratio)} [{fmt(row.ci95_low)}, {fmt(row.ci95_high)}]"
+    return interval_text(row.ratio, row.ci95_low, row.ci95_high)
 
 
 def evaluate_one(claim: dict, target: str, variants: dict[str, bool], summary: pd.DataFrame | None,

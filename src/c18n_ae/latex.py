@@ -47,6 +47,18 @@ def newcommand(name: str, value: str) -> str:
     return f"\\newcommand{{\\{name}}}{{{value}}}\n"
 
 
+def interval_text(ratio: float, low: float, high: float) -> str:
+    """'1.0023 [1.0023, 1.0024]': three significant figures, more when the ends would print alike."""
+    if ratio is None or math.isnan(ratio):
+        return "--"
+    for digits in range(3, 8):
+        def f(x, digits=digits):  # significant figures, trailing zeros kept, never an exponent
+            return f"{x:.0f}" if abs(x) >= 10 ** digits else f"{x:#.{digits}g}".rstrip(".")
+        if math.isnan(low) or f(low) != f(high):
+            break
+    return f(ratio) + (f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)")
+
+
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
     """A ratio with its 95 % interval: '+51.4 % [+51.3, +51.5]' near 1, '41.1x [23.6, 68.8]' far
     from it; more digits when the interval's ends would otherwise print alike."""

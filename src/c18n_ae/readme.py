@@ -1,23 +1,59 @@
-"""Writes the claims table into README.md between its claims markers (the results section)."""
+"""The README's committed results: the paper's claims evaluated on the shipped data sets, which
+give the same verdicts on every machine. A workflow run never writes the README (its own verdicts
+go to results/claims.md); the authors refresh this block with `python -m c18n_ae.readme`, and a
+test fails when it is out of date (`--check`)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from .claims import update_readme
-from .fsutil import write_text_atomic
+import pandas as pd
+
+from . import PROJECT_ROOT, datasets
+from .claims import README_END, README_START, evaluate, load, markdown_table, update_readme
+from .collect import collect
+from .comparisons import compare
+from .summarise import summary_table
+
+README = PROJECT_ROOT / "README.md"
+CLAIMS = PROJECT_ROOT / "config" / "claims.yaml"
+
+
+def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame:
+    """Collect, summarise, compare and evaluate in-process, as the workflow does, for data sets only."""
+    metas = [datasets.load(n) for n in names]
+    files: dict[str, list[Path]] = {}
+    for meta in metas:
+        for experiment, _, path in datasets.files(meta):
+            files.setdefault(experiment, []).append(path)
+    summaries, comparisons, tidies = {}, {}, {}
+    for experiment, paths in files.items():
+        tidy = collect(experiment, [], paths)
+        tidies[experiment] = tidy
+        summaries[experiment] = summary_table(tidy)
+        comparisons[experiment] = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
+    targets = {m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas}
+    return evaluate(load(claims_path), summaries, targets, comparisons, tidies)
+
+
+def block(readme: Path = README) -> str:
+    text = readme.read_text()
+    return text.split(README_START, 1)[1].split(README_END, 1)[0].lstrip("\n")
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--markdown", required=True, type=Path)
-    ap.add_argument("--readme", required=True, type=Path)
-    ap.add_argument("--stamp", required=True, type=Path)
+    ap.add_argument("--dataset", action="append", default=None, help="data set name (default: morello-2024)")
+    ap.add_argument("--check", action="store_true", help="exit 1 when the README's block is out of date")
     a = ap.parse_args(argv)
-    table = a.markdown.read_text()
-    update_readme(a.readme, table)
-    write_text_atomic(a.stamp, table)
+    table = markdown_table(dataset_claims(a.dataset or ["morello-2024"]))
+    if a.check:
+        if block() != table:
+            sys.exit(f"{README}: the claims block differs from the data sets' verdicts; run python -m c18n_ae.readme")
+        return
+    update_readme(README, table)
 
 
 if __name__ == "__main__":
