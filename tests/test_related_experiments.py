@@ -35,22 +35,29 @@ def test_packet_program_all_modes_and_no_loss_accounting_gap(tmp_path, cc):
     for r in got:
         if r["mode"] == "ipc":
             assert int(r["received"]) + int(r["lost"]) == int(r["packets"]) and int(r["consumer_cpu_ns"]) > 0
+        # every mode timed one packet at a time to its consumer's end: all packets, positive times
+        assert int(r["latency_packets"]) == int(r["packets"]) and int(r["latency_ns_sum"]) > 0
+    latency = {r["mode"]: int(r["latency_ns_sum"]) / int(r["latency_packets"]) for r in got if r["sweep"] == "size"
+               and r["packet_bytes"] == "4096"}
+    # the listener's packet crosses the kernel and another process before its checksum ends
+    assert latency["ipc"] > latency["plugin"] > latency["none"]
 
 
 def test_packet_adjusted_latency_and_table(tmp_path):
     raw = tmp_path / "raw.csv"
     raw.write_text(",".join(packet.RAW) + "\n"
-                   "count,none,1000,512,1,ok,1000000,900000,0,0,0\n"
-                   "count,plugin,1000,512,1,ok,1500000,1400000,0,1000,0\n"
-                   "count,ipc,1000,512,1,ok,4000000,2000000,1000000,990,10\n")
+                   "count,none,1000,512,1,ok,1000000,900000,0,0,0,1000000,1000\n"
+                   "count,plugin,1000,512,1,ok,1500000,1400000,0,1000,0,1500000,1000\n"
+                   "count,ipc,1000,512,1,ok,4000000,2000000,1000000,990,10,3960000,990\n")
     s = summary_table(tidy_run(raw, "local", "O2", "packet"))
     get = lambda m: s[s.metric == m]["mean"].iloc[0]  # noqa: E731
     assert get("none_latency_us") == pytest.approx(1.0) and get("plugin_adjusted_latency_us") == pytest.approx(0.5)
     assert get("ipc_adjusted_latency_us") == pytest.approx(3.0) and get("ipc_cpu_utilisation") == pytest.approx(0.75)
+    assert get("ipc_throughput_packets_per_s") == pytest.approx(250000.0)  # 1000 packets in 4 ms
     tex = packet.table(s, None, {})
     assert "local/O2 & count & 1000 & 0.500 & 3.00 & 0.933 & 0.750 & 10.0" in tex
     assert "published (Pytilia 2023) & count & 20000 & 0.0900 & 3.08" in tex
-    raw.write_text(",".join(packet.RAW) + "\ncount,ipc,1,512,1,checksum_mismatch,1,1,1,1,0\n")
+    raw.write_text(",".join(packet.RAW) + "\ncount,ipc,1,512,1,checksum_mismatch,1,1,1,1,0,1,1\n")
     with pytest.raises(RawDataError, match=r"raw.csv:2: column status"):
         tidy_run(raw, "local", "O2", "packet")
 

@@ -4,7 +4,6 @@
  * clock read around every call. One operation is one allocation and its release.
  *
  * usage: alloc_threads --out FILE --threads 1,2,4 --millis MS --trials N | alloc_threads --describe */
-#define _DEFAULT_SOURCE
 #include "bench.h"
 #include <pthread.h>
 #include <unistd.h>

@@ -7,7 +7,14 @@
 #ifndef C18N_BENCH_H
 #define C18N_BENCH_H
 
-#define _POSIX_C_SOURCE 200809L
+/* CHERI rules for this tree: under purecap a pointer is a 16-byte capability, so no inline asm
+ * takes a pointer operand and pointers become integers only through uintptr_t.
+ * Feature macros: glibc hides POSIX and BSD names under -std=c11 unless _DEFAULT_SOURCE is set;
+ * FreeBSD (CheriBSD) shows them by default, and _POSIX_C_SOURCE there would hide the BSD
+ * extensions (MSG_DONTWAIT, INADDR_LOOPBACK, _SC_NPROCESSORS_ONLN), so nothing is set there. */
+#if !defined(__FreeBSD__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE
+#endif
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +38,16 @@ static inline int64_t bench_resolution_ns(clockid_t clock)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Keeps the compiler from assuming anything about memory behind p. */
-static inline void bench_clobber(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+/* Keeps the compiler from assuming anything about memory behind p: p escapes through a volatile
+ * store, and the barrier (no operands, so CHERI-safe) makes every escaped object count as read. */
+static void *volatile bench_sink;
+static inline void bench_clobber(void *p)
+{
+    bench_sink = p;
+    __asm__ volatile("" : : : "memory");
+}
 
-static inline void bench_die(const char *what)
+static inline _Noreturn void bench_die(const char *what)
 {
     fprintf(stderr, "error: %s: %s\n", what, errno ? strerror(errno) : "failed");
     exit(2);

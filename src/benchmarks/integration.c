@@ -8,7 +8,6 @@
  *        integration --idle                                         key pair, then wait
  *        integration --feed --pubkey FILE --count N --plain-out FILE  encrypted records to stdout
  *        integration --describe */
-#define _DEFAULT_SOURCE
 #include "bench.h"
 #include <signal.h>
 #include <unistd.h>

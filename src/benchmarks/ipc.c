@@ -3,7 +3,6 @@
  * times many round trips and reports the mean; the reply must equal what was sent.
  *
  * usage: ipc --out FILE --sizes 8,16,... --samples N --round-trips N | ipc --describe */
-#define _DEFAULT_SOURCE
 #include "bench.h"
 #include <signal.h>
 #include <sys/socket.h>

@@ -3,7 +3,6 @@
  * stay alive (printing 'ready PARENT CHILD') until SIGTERM, so their memory can be inspected.
  *
  * usage: isolation --strings N --sent FILE --log FILE | isolation --describe */
-#define _DEFAULT_SOURCE
 #include "bench.h"
 #include <signal.h>
 #include <sys/wait.h>

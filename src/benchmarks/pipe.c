@@ -9,7 +9,6 @@
  * reports the mean per round trip. Trial 1 is kept and flagged as warm-up.
  *
  * usage: pipe --out FILE --trials N --size BYTES --batch N | pipe --describe */
-#define _DEFAULT_SOURCE
 #include "bench.h"
 #include <signal.h>
 #include <sys/wait.h>

@@ -17,7 +17,8 @@ from .rawcsv import RawDataError, read_rows
 TIDY_COLUMNS = ["target", "variant", "experiment", "trial", "parameter", "parameter_value",
                 "metric", "value", "unit", "status"]
 UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "MB": "_mb", "ms": "_ms", "us": "_us",
-               "bytes": "_bytes", "count": "", "flag": "", "ratio": "", "ops/s": "_ops_per_s"}
+               "bytes": "_bytes", "count": "", "flag": "", "ratio": "", "ops/s": "_ops_per_s",
+               "packets/s": "_packets_per_s"}
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
