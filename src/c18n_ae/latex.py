@@ -47,14 +47,22 @@ def newcommand(name: str, value: str) -> str:
     return f"\\newcommand{{\\{name}}}{{{value}}}\n"
 
 
+def _sig(x: float, digits: int) -> str:
+    """Significant figures with trailing zeros kept and never an exponent."""
+    return f"{x:.0f}" if abs(x) >= 10 ** digits else f"{x:#.{digits}g}".rstrip(".")
+
+
+def _ends_differ(f, low: float, high: float) -> bool:
+    return math.isnan(low) or f(low) != f(high)
+
+
 def interval_text(ratio: float, low: float, high: float) -> str:
     """'1.0023 [1.0023, 1.0024]': three significant figures, more when the ends would print alike."""
     if ratio is None or math.isnan(ratio):
         return "--"
     for digits in range(3, 8):
-        def f(x, digits=digits):  # significant figures, trailing zeros kept, never an exponent
-            return f"{x:.0f}" if abs(x) >= 10 ** digits else f"{x:#.{digits}g}".rstrip(".")
-        if math.isnan(low) or f(low) != f(high):
+        f = lambda x, d=digits: _sig(x, d)  # noqa: E731
+        if _ends_differ(f, low, high):
             break
     return f(ratio) + (f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)")
 
@@ -62,18 +70,16 @@ def interval_text(ratio: float, low: float, high: float) -> str:
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
     """A ratio with its 95 % interval: '+51.4 % [+51.3, +51.5]' near 1, '41.1x [23.6, 68.8]' far
     from it; more digits when the interval's ends would otherwise print alike."""
-    pct = r"\,\%" if tex else " %"
-    times = r"$\times$" if tex else "x"
     if ratio is None or math.isnan(ratio):
         return "--"
-    near_one = 0.5 <= ratio <= 2
+    if not 0.5 <= ratio <= 2:
+        times = r"$\times$" if tex else "x"
+        text = interval_text(ratio, low, high)
+        head, _, rest = text.partition(" ")
+        return f"{head}{times} {rest}"
+    pct = r"\,\%" if tex else " %"
     for digits in range(1, 5):
-        if near_one:
-            f = lambda x: f"{(x - 1) * 100:+.{digits}f}"  # noqa: E731
-        else:
-            f = lambda x: f"{x:.{digits + 2}g}"  # noqa: E731
-        if math.isnan(low) or f(low) != f(high):
+        f = lambda x, d=digits: f"{(x - 1) * 100:+.{d}f}"  # noqa: E731
+        if _ends_differ(f, low, high):
             break
-    body = f(ratio) + (pct if near_one else times)
-    interval = f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)"
-    return body + interval
+    return f(ratio) + pct + (f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)")

@@ -6,7 +6,8 @@ import math
 
 import pandas as pd
 
-from ..latex import escape, fmt, macro_name, newcommand
+from ..comparisons import compare, lookup
+from ..latex import escape, fmt, macro_name, newcommand, ratio_text
 from ..rawcsv import RawDataError, number
 from . import Experiment
 from .common import UNIT_TEX, bars_panels_pgfplots, cell, grouped_bars_preview_panels, pick, series, stat
@@ -39,9 +40,12 @@ def _ratio(summary, target, variant, ref, metric):
 
 
 def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
-    lines = [r"\begin{tabular}{lllrrr}", r"\toprule",
+    """Every variant with its CPU time and its overhead against the target's reference variant,
+    with the 95 % bootstrap interval of that ratio."""
+    comps = compare(tidy, references) if tidy is not None and len(tidy) else None
+    lines = [r"\begin{tabular}{lllrrl}", r"\toprule",
              f"Target & Variant & Workload & CPU time ({UNIT_TEX['ms']}) & wall time ({UNIT_TEX['ms']}) "
-             r"& CPU time / reference \\", r"\midrule"]
+             r"& CPU time against reference [95\,\% CI] \\", r"\midrule"]
     for i, (target, variant) in enumerate(series(summary)):
         if i:
             lines.append(r"\midrule")
@@ -49,11 +53,17 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
         for w in WORKLOADS:
             if pick(summary, target, variant, f"{w}_cpu_ns") is None:
                 continue
-            r = _ratio(summary, target, variant, ref, f"{w}_cpu_ns")
+            if variant == ref:
+                overhead = "reference"
+            elif comps is not None and ref:
+                rows = lookup(comps, target, variant, ref, f"{w}_cpu_ns")
+                overhead = ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(rows) else "--"
+            else:
+                overhead = fmt(_ratio(summary, target, variant, ref, f"{w}_cpu_ns"))
             lines.append(" & ".join([escape(target), escape(variant), w,
                                      cell(summary, target, variant, f"{w}_cpu_ns", scale=1e6),
                                      cell(summary, target, variant, f"{w}_wall_ns", scale=1e6, with_sd=False),
-                                     "reference" if variant == ref else fmt(r)]) + r" \\")
+                                     overhead]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
