@@ -78,3 +78,15 @@ def test_ratio_near_holds_only_inside_the_tolerance():
     assert verdict(rng.normal(150, 1, 30), rng.normal(100, 1, 30), near).result == "holds"
     assert verdict(rng.normal(200, 1, 30), rng.normal(100, 1, 30), near).result == "fails"
     assert verdict(rng.normal(160, 30, 4), rng.normal(100, 30, 4), near).result == "inconclusive"
+
+
+def test_resampled_medians_equal_numpy_medians_of_the_same_resamples():
+    """Medians come from sorted positions, not a sort per resample: check against np.median."""
+    from c18n_ae.comparisons import _resampling
+    x = np.random.default_rng(5).normal(0, 1, 9)
+    for n in (8, 9):
+        counts, lo, hi = _resampling(n, 0, 50)
+        s = np.sort(x[:n])
+        for k in range(50):
+            assert np.median(np.repeat(s, counts[k].astype(int))) == (s[lo[k]] + s[hi[k]]) / 2
+        assert (counts.sum(axis=1) == n).all()

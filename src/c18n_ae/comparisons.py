@@ -4,12 +4,13 @@ Within a target (or data set): each variant against every variant before it, the
 (so c18n against no compartment, and purecap-benchmark against purecap, are both there). Between
 targets: the same variant on each target against the first target that has it. Per experiment,
 parameter value and metric: ratio of means and of medians, each with a percentile-bootstrap
-interval over the trials of each side (resampled independently, seeded from the comparison's key,
-so a re-run gives the same interval), and the number of trials on each side."""
+interval over the trials of each side (resampled independently and seeded, so a re-run gives the
+same interval), and the number of trials on each side."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import zlib
 from pathlib import Path
@@ -31,8 +32,44 @@ def _seed(*key) -> int:
     return zlib.crc32("|".join(map(str, key)).encode())
 
 
-def ratio_ci(a, b, seed: int, resamples: int = RESAMPLES) -> dict:
-    """Ratio of means and of medians of a over b, with percentile-bootstrap 95 % intervals."""
+@functools.lru_cache(maxsize=16)  # at most 16 x 32 MB; in practice a few sample sizes
+def _resampling(n: int, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For samples of size n: how often each sorted position is drawn in each resample (counts,
+    resamples x n), and the sorted positions of each resample's median (two, equal when n is odd).
+    Seeded by n and the side (role 0 or 1), so the two sides are resampled independently and a
+    re-run draws the same resamples. Medians need no sort per resample: in a resample of sorted
+    values the median sits where the cumulative count first reaches half."""
+    rng = np.random.default_rng(_seed("bootstrap", n, role, resamples))
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples)
+    cum = counts.cumsum(axis=1)
+    lo = (cum >= (n + 1) // 2).argmax(axis=1) if n % 2 else (cum >= n // 2).argmax(axis=1)
+    hi = lo if n % 2 else (cum >= n // 2 + 1).argmax(axis=1)
+    return counts.astype(float), lo, hi
+
+
+CACHED_CELLS = 4_000_000  # resamples x n above this (32 MB) are drawn in chunks, never kept
+
+
+def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Means and medians of `resamples` bootstrap resamples of x."""
+    n = len(x)
+    if n * resamples > CACHED_CELLS:  # a large sample: bounded memory, chunk by chunk
+        rng = np.random.default_rng(_seed("bootstrap", n, role, resamples))
+        means, medians = [], []
+        chunk = max(1, CACHED_CELLS // n)
+        for start in range(0, resamples, chunk):
+            r = x[rng.integers(0, n, (min(chunk, resamples - start), n))]
+            means.append(r.mean(axis=1))
+            medians.append(np.median(r, axis=1))
+        return np.concatenate(means), np.concatenate(medians)
+    counts, lo, hi = _resampling(n, role, resamples)
+    s = np.sort(x)
+    return counts @ s / n, (s[lo] + s[hi]) / 2
+
+
+def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
+    """Ratio of means and of medians of a over b, with percentile-bootstrap 95 % intervals; each
+    side is resampled on its own (seeded through _resampling; `seed` is kept for callers' keys)."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
@@ -44,12 +81,11 @@ def ratio_ci(a, b, seed: int, resamples: int = RESAMPLES) -> dict:
     out["median_ratio"] = float(np.median(a) / np.median(b)) if np.median(b) != 0 else math.nan
     if len(a) < 2 or len(b) < 2:
         return {**nan, **out}
-    rng = np.random.default_rng(seed)
-    ra = a[rng.integers(0, len(a), (resamples, len(a)))]
-    rb = b[rng.integers(0, len(b), (resamples, len(b)))]
+    mean_a, median_a = _resampled(a, 0, resamples)
+    mean_b, median_b = _resampled(b, 1, resamples)
     with np.errstate(divide="ignore", invalid="ignore"):
-        means = ra.mean(axis=1) / rb.mean(axis=1)
-        medians = np.median(ra, axis=1) / np.median(rb, axis=1)
+        means = mean_a / mean_b
+        medians = median_a / median_b
     lo, hi = np.nanpercentile(means, [2.5, 97.5])
     out.update(ci95_low=float(lo), ci95_high=float(hi))
     if np.isfinite(medians).all():
