@@ -1,7 +1,10 @@
-"""The runner with a real benchmark: metadata, timeouts, interruption, no stray processes."""
+"""The runner with a real benchmark: metadata, timeouts, interruption, no stray processes, runs
+that go on after being killed, and variants interleaved in time."""
 
+import csv
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -10,27 +13,36 @@ import time
 import pytest
 
 from c18n_ae import run as runner
+from c18n_ae import unit
 from conftest import ROOT, compile_benchmark
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 
 
-def still_running(binary):
-    out = subprocess.run(["pgrep", "-f", str(binary)], capture_output=True, text=True).stdout.split()
+def still_running(path_part):
+    out = subprocess.run(["pgrep", "-f", str(path_part)], capture_output=True, text=True).stdout.split()
     return [int(p) for p in out if int(p) != os.getpid()]
 
 
 @pytest.fixture
-def binary(tmp_path, cc):
-    # a directory name of its own, so pgrep finds only this test's processes
-    return compile_benchmark(cc, "memory", tmp_path / "bin-under-test" / "memory")
+def results(tmp_path, cc):
+    """results/local/{O2,O0}/bin/memory, as the workflow lays them out (a folder of this test's own,
+    so pgrep finds only its processes)."""
+    root = tmp_path / "results-under-test"
+    for v in ("O2", "O0"):
+        compile_benchmark(cc, "memory", root / "local" / v / "bin" / "memory")
+    return root
 
 
-def test_complete_run_writes_raw_and_meta(tmp_path, binary):
-    out = tmp_path / "local" / "O2" / "memory"
-    meta = runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE,
-                      params={"block_sizes_mib": [1, 2], "trials": 3}, bin_dir=binary.parent,
-                      out_dir=out, log=tmp_path / "run.log")
+def run_one(results, tmp_path, params, **kw):
+    return runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE, params=params,
+                      bin_dir=results / "local" / "O2" / "bin", out_dir=results / "local" / "O2" / "memory",
+                      log=tmp_path / "run.log", **kw)
+
+
+def test_complete_run_writes_raw_and_meta(tmp_path, results):
+    meta = run_one(results, tmp_path, {"block_sizes_mib": [1, 2], "trials": 3})
+    out = results / "local" / "O2" / "memory"
     on_disk = json.loads((out / "meta.json").read_text())
     assert on_disk == meta
     assert meta["status"] == "ok" and meta["exit_status"] == 0
@@ -38,40 +50,129 @@ def test_complete_run_writes_raw_and_meta(tmp_path, binary):
     assert meta["host"]["cpu_count"] >= 1 and meta["host"]["mem_total_bytes"] > 0
     assert meta["program"]["timer_resolution_ns"] >= 1
     assert meta["started_at"] <= meta["finished_at"]
-    assert meta["trials_planned"] == 6 and "trial 6 of 6" in meta["last_progress"]
+    assert meta["trials_planned"] == 6 and "unit 6 of 6" in meta["last_progress"]
+    assert [s["units_measured"] for s in meta["segments"]] == [6]
     assert len((out / "raw.csv").read_text().splitlines()) == 7
     assert "trial 6 of 6" in (tmp_path / "run.log").read_text()
 
 
-def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, binary):
-    out = tmp_path / "out"
-    with pytest.raises(runner.RunFailed, match=r"run timeout .*last progress: progress: memory trial \d+ of 100000"):
-        runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE,
-                   params={"block_sizes_mib": [8], "trials": 100000}, bin_dir=binary.parent,
-                   out_dir=out, log=tmp_path / "run.log", timeout_s=1.5)
+def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
+    out = results / "local" / "O2" / "memory"
+    with pytest.raises(runner.RunFailed, match=r"run timeout .*last progress: progress: memory unit \d+ of 100000"):
+        run_one(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000}, timeout_s=1.5)
     assert not (out / "raw.csv").exists() and not (out / "meta.json").exists()
-    rows = (out / "raw.csv.partial").read_text().splitlines()
+    _, rows = unit.rows_done(out)
     assert len(rows) > 2, "rows measured before the timeout must be kept"
     failed = json.loads((out / "run-failed.json").read_text())
     assert failed["status"] == "timeout"
-    assert still_running(binary) == []
+    assert still_running(results) == []
 
 
-def test_interrupt_ends_the_benchmark(tmp_path, binary):
-    out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}), "--variant", "O2", "--experiment", "memory",
-           "--recipe", json.dumps(RECIPE), "--params", json.dumps({"block_sizes_mib": [8], "trials": 100000}),
-           "--bin-dir", str(binary.parent), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
+def test_interrupt_ends_the_benchmark(tmp_path, results):
+    out = results / "local" / "O2" / "memory"
+    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}),
+           "--experiment", "memory", "--recipes", json.dumps([RECIPE]),
+           "--params", json.dumps({"block_sizes_mib": [8], "trials": 100000}), "--results", str(results),
+           "--log", str(tmp_path / "run.log")]
     proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
                             stderr=subprocess.PIPE, text=True)
-    partial = out / "raw.csv.partial"
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and (not partial.exists() or len(partial.read_text().splitlines()) < 3):
+    while time.monotonic() < deadline and len(unit.rows_done(out)[1]) < 3:
         time.sleep(0.05)
-    assert still_running(binary), "the benchmark should be running by now"
+    assert still_running(results), "the benchmark should be running by now"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0
     assert "run interrupted" in err
     assert json.loads((out / "run-failed.json").read_text())["status"] == "interrupted"
-    assert still_running(binary) == []
+    assert still_running(results) == []
+
+
+def trials_in(raw):
+    with open(raw) as f:
+        return [(r["block_mib"], r["trial"]) for r in csv.DictReader(f)]
+
+
+def test_killed_three_times_every_trial_exactly_once(tmp_path, results):
+    """kill -9 of the benchmark at three random moments: each time the next process goes on from
+    the last row; the final raw.csv holds every trial once and meta.json lists the segments."""
+    params = {"block_sizes_mib": [32, 64], "trials": 60}
+    done = {}
+
+    def killer():
+        rng = random.Random(11)
+        kills = 0
+        while kills < 3 and "meta" not in done:
+            time.sleep(rng.uniform(0.05, 0.4))
+            pids = still_running(results / "local" / "O2" / "bin")
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                kills += 1
+        done["kills"] = kills
+
+    import threading
+    th = threading.Thread(target=killer)
+    th.start()
+    meta = run_one(results, tmp_path, params, options={"chunk_units": 1000})
+    done["meta"] = meta
+    th.join()
+    assert done["kills"] == 3, "the run ended before three kills; make it longer"
+    trials = trials_in(results / "local" / "O2" / "memory" / "raw.csv")
+    expected = [(str(b), str(t)) for b in (32, 64) for t in range(1, 61)]
+    assert sorted(trials, key=lambda x: (int(x[0]), int(x[1]))) == sorted(expected, key=lambda x: (int(x[0]), int(x[1])))
+    statuses = [s["exit_status"] for s in meta["segments"]]
+    assert statuses.count(-signal.SIGKILL) == 3 and statuses[-1] == 0
+    firsts = [s["first_unit"] for s in meta["segments"]]
+    assert firsts == sorted(firsts) and len(set(firsts)) == len(firsts), "each process starts where the last stopped"
+
+
+def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
+    """The runner itself killed (the board rebooted): the next run measures only what is missing."""
+    out = results / "local" / "O2" / "memory"
+    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}),
+           "--experiment", "memory", "--recipes", json.dumps([RECIPE]),
+           "--params", json.dumps({"block_sizes_mib": [64], "trials": 80}), "--results", str(results),
+           "--log", str(tmp_path / "run.log")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(unit.rows_done(out)[1]) < 10:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)  # runner and benchmark at once, no clean-up
+    proc.wait()
+    while still_running(results):  # SIGKILL lands a moment later in the benchmark
+        time.sleep(0.01)
+    before = len(unit.rows_done(out)[1])
+    assert 10 <= before < 80
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    assert sorted(int(t) for _, t in trials_in(out / "raw.csv")) == list(range(1, 81))
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["segments"][-1]["first_unit"] == before
+    assert "units done earlier: continuing" in (tmp_path / "run.log").read_text()
+
+
+def test_variants_run_interleaved_in_time(tmp_path, results):
+    """Two variants, 5 units per turn: each variant's trials start while the other's are under way."""
+    recipes = [RECIPE, {**RECIPE, "name": "O0", "cflags": ["-O0"]}]
+    runner.run_unit(target="local", experiment="memory", recipes=recipes,
+                    params={"block_sizes_mib": [2], "trials": 20}, results=results, log=tmp_path / "run.log",
+                    options={"interleave": True, "chunk_units": 5, "seed": 3})
+    starts = {}
+    for v in ("O2", "O0"):
+        with open(results / "local" / v / "memory" / "raw.csv") as f:
+            starts[v] = [int(r["started_unix_ns"]) for r in csv.DictReader(f)]
+        assert len(starts[v]) == 20
+    a, b = starts["O2"], starts["O0"]
+    assert min(a) < max(b) and min(b) < max(a), "the variants' trials overlap in time"
+    # and they alternate: some O0 trial started between two O2 trials
+    assert any(a[i] < x < a[i + 1] for i in range(len(a) - 1) for x in b)
+    # the order comes from the seed: the same seed gives the same schedule
+    plan_variants = [{"name": "O2", "units": 20}, {"name": "O0", "units": 20}]
+    assert unit.schedule(plan_variants, {"O2": 0, "O0": 0}, 5, 3) == unit.schedule(plan_variants, {"O2": 0, "O0": 0}, 5, 3)
+
+
+def test_a_process_past_the_cap_goes_on_in_a_new_one(tmp_path, results):
+    meta = run_one(results, tmp_path, {"block_sizes_mib": [64], "trials": 40},
+                   options={"chunk_units": 1000, "max_unit_s": 0.3})
+    assert "cap" in [s["exit_status"] for s in meta["segments"]] and meta["segments"][-1]["exit_status"] == 0
+    assert sorted(int(t) for _, t in trials_in(results / "local" / "O2" / "memory" / "raw.csv")) == list(range(1, 41))

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     long threads[MAX_LIST], trials = 0, millis = 0;
     int nthreads = 0;
+    bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"alloc_threads\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
@@ -73,6 +74,10 @@ int main(int argc, char **argv)
     int64_t start = bench_now_ns();
     for (int k = 0; k < nthreads; k++) {
         for (long t = 1; t <= trials; t++) {
+            if (!bench_unit_begin()) {
+                done++;
+                continue;
+            }
             long n = threads[k];
             struct worker *w = calloc((size_t)n, sizeof *w);
             if (!w) bench_die("calloc");
@@ -88,7 +93,7 @@ int main(int argc, char **argv)
                 ops += w[i].ops, a += w[i].alloc_ns, f += w[i].free_ns, failed += w[i].failed;
             }
             int64_t t1 = bench_now_ns();
-            fprintf(csv.f, "%ld,%ld,%s,%lld,%ld,%.1f,%.2f,%.2f,%ld\n", n, t, failed ? "alloc_failed" : "ok",
+            BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%ld,%.1f,%.2f,%.2f,%ld\n", n, t, failed ? "alloc_failed" : "ok",
                     (long long)(t1 - t0), ops, (double)ops * 1e9 / (double)(t1 - t0),
                     ops ? (double)a / (double)ops : 0.0, ops ? (double)f / (double)ops : 0.0, cores);
             bench_csv_flush(&csv);

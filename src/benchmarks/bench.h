@@ -59,6 +59,49 @@ typedef struct {
     char partial_path[4160];
 } bench_csv;
 
+/* Units and windows: each raw row is one unit, numbered in the order the benchmark's loops reach
+ * it. --skip N --limit M (taken out of argv by bench_window_args) make this process run only units
+ * N to N+M-1, so a run killed midway goes on from its last row in a new process, and the variants
+ * of an experiment can run interleaved, a few units at a time (c18n_ae.unit plans this). Every row
+ * starts with the wall-clock time its unit started (started_unix_ns). */
+static long bench_unit_next, bench_skip, bench_limit = -1, bench_units_run;
+static int64_t bench_unit_started_ns;
+
+static inline void bench_window_args(int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if ((!strcmp(argv[i], "--skip") || !strcmp(argv[i], "--limit")) && i + 1 < *argc) {
+            char *end;
+            long v = strtol(argv[i + 1], &end, 10);
+            if (*end || v < 0) {
+                fprintf(stderr, "error: %s expects an integer >= 0, got '%s'\n", argv[i], argv[i + 1]);
+                exit(64);
+            }
+            *(argv[i][2] == 's' ? &bench_skip : &bench_limit) = v;
+            i++;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    argv[out] = NULL;
+}
+
+/* True when the next unit is inside this process's window; then its start time is taken. */
+static inline int bench_unit_begin(void)
+{
+    long i = bench_unit_next++;
+    if (i < bench_skip || (bench_limit >= 0 && i >= bench_skip + bench_limit))
+        return 0;
+    bench_units_run++;
+    bench_unit_started_ns = bench_clock_ns(CLOCK_REALTIME);
+    return 1;
+}
+
+/* The first unit this process runs pays its first-touch costs (a warm-up, wherever it falls). */
+static inline int bench_first_unit(void) { return bench_units_run == 1; }
+
 static inline void bench_csv_open(bench_csv *c, const char *path, const char *header)
 {
     snprintf(c->final_path, sizeof c->final_path, "%s", path);
@@ -66,9 +109,13 @@ static inline void bench_csv_open(bench_csv *c, const char *path, const char *he
     c->f = fopen(c->partial_path, "w");
     if (!c->f)
         bench_die(c->partial_path);
-    fprintf(c->f, "%s\n", header);
+    fprintf(c->f, "started_unix_ns,%s\n", header);
     fflush(c->f);
 }
+
+/* Starts a raw row with its unit's start time; the caller prints the rest. */
+#define BENCH_ROW(csv, ...) \
+    (fprintf((csv)->f, "%lld,", (long long)bench_unit_started_ns), fprintf((csv)->f, __VA_ARGS__))
 
 static inline void bench_csv_flush(bench_csv *c)
 {

@@ -42,6 +42,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     long sizes[MAX_SIZES], samples = 0, trips = 0;
     int nsizes = 0;
+    bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"ipc\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
@@ -91,6 +92,10 @@ int main(int argc, char **argv)
             uint32_t size = (uint32_t)sizes[s];
             for (long k = 0; k < (long)size; k++) msg[k] = (unsigned char)(k * 31 + s + t);
             for (long sample = 1; sample <= samples; sample++) {
+                if (!bench_unit_begin()) {
+                    done++;
+                    continue;
+                }
                 if (xfer(wfd, &size, sizeof size, 1) || xfer(wfd, &trips, sizeof trips, 1)) bench_die("ipc");
                 int64_t t0 = bench_now_ns();
                 for (long k = 0; k < trips; k++)
@@ -98,7 +103,7 @@ int main(int argc, char **argv)
                 int64_t t1 = bench_now_ns();
                 int ok = memcmp(msg, reply, size) == 0;
                 bad += !ok;
-                fprintf(csv.f, "%s,%u,%ld,%ld,%s,%.1f\n", names[t], size, sample, trips, ok ? "ok" : "reply_mismatch",
+                BENCH_ROW(&csv, "%s,%u,%ld,%ld,%s,%.1f\n", names[t], size, sample, trips, ok ? "ok" : "reply_mismatch",
                         (double)(t1 - t0) / (double)trips);
                 bench_csv_flush(&csv);
                 done++;

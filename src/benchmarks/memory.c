@@ -63,6 +63,7 @@ int main(int argc, char **argv)
     long trials = 0;
     int touch_first = 0;
 
+    bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             describe();
@@ -96,12 +97,16 @@ int main(int argc, char **argv)
     for (int s = 0; s < nsizes; s++) {
         size_t n = (size_t)sizes[s] * 1024 * 1024;
         for (long t = 1; t <= trials; t++) {
+            if (!bench_unit_begin()) {
+                done++, work_done += (double)sizes[s];
+                continue;
+            }
             unsigned char v = fill_byte(t, s);
             int64_t t0 = bench_now_ns();
             unsigned char *block = malloc(n);
             int64_t t1 = bench_now_ns(), t_alloc = t1 - t0;
             if (!block) {
-                fprintf(csv.f, "%ld,%ld,alloc_failed,,,,,\n", sizes[s], t);
+                BENCH_ROW(&csv, "%ld,%ld,alloc_failed,,,,,\n", sizes[s], t);
             } else {
                 if (touch_first) {
                     for (size_t i = 0; i < n; i += 4096)
@@ -118,7 +123,7 @@ int main(int argc, char **argv)
                 int64_t t4 = bench_now_ns();
                 int ok = sum == (uint64_t)(n / 8) * REPEAT_BYTE(v);
                 bad += !ok;
-                fprintf(csv.f, "%ld,%ld,%s,%lld,%lld,%lld,%lld,%llu\n", sizes[s], t,
+                BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%lld,%lld,%lld,%llu\n", sizes[s], t,
                         ok ? "ok" : "checksum_mismatch", (long long)t_alloc,
                         (long long)(t2 - t1), (long long)(t3 - t2), (long long)(t4 - t3),
                         (unsigned long long)sum);

@@ -206,7 +206,7 @@ static void run(bench_csv *csv, const char *sweep, const char *mode, long packet
     }
     int64_t producer = cpu_ns() - cpu0, latency_sum;
     long timed = latency_phase(mode, packets, size, &latency_sum);
-    fprintf(csv->f, "%s,%s,%ld,%ld,%ld,%s,%lld,%lld,%lld,%ld,%ld,%lld,%ld\n", sweep, mode, packets, size, repeat, status,
+    BENCH_ROW(csv, "%s,%s,%ld,%ld,%ld,%s,%lld,%lld,%lld,%ld,%ld,%lld,%ld\n", sweep, mode, packets, size, repeat, status,
             (long long)(t1 - t0), (long long)producer, (long long)r.cpu_ns, r.received,
             strcmp(mode, "ipc") ? 0 : packets - r.received, (long long)latency_sum, timed);
     bench_csv_flush(csv);
@@ -217,6 +217,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     long counts[MAX_LIST], sizes[MAX_LIST], count_size = 0, size_count = 0, repeats = 0;
     int ncounts = 0, nsizes = 0;
+    bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"packet\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
@@ -247,14 +248,22 @@ int main(int argc, char **argv)
     for (long rep = 1; rep <= repeats; rep++) {
         for (int c = 0; c < ncounts; c++)
             for (int m = 0; m < 3; m++) {
-                run(&csv, "count", modes[m], counts[c], count_size, rep);
                 work_done += (double)counts[c] * count_size;
+                if (!bench_unit_begin()) {
+                    done++;
+                    continue;
+                }
+                run(&csv, "count", modes[m], counts[c], count_size, rep);
                 bench_progress("packet", ++done, total, work_done, work_total, start);
             }
         for (int s = 0; s < nsizes; s++)
             for (int m = 0; m < 3; m++) {
-                run(&csv, "size", modes[m], size_count, sizes[s], rep);
                 work_done += (double)size_count * sizes[s];
+                if (!bench_unit_begin()) {
+                    done++;
+                    continue;
+                }
+                run(&csv, "size", modes[m], size_count, sizes[s], rep);
                 bench_progress("packet", ++done, total, work_done, work_total, start);
             }
     }

@@ -87,6 +87,7 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     long trials = 0, size = 0, batch = 0;
+    bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"pipe\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
@@ -132,6 +133,8 @@ int main(int argc, char **argv)
     int64_t start = bench_now_ns();
     int failed = 0;
     for (long t = 1; t <= trials && !failed; t++) {
+        if (!bench_unit_begin())
+            continue;
         random_message(msg, (size_t)size);
         int64_t w0 = bench_now_ns();
         write_all(data[1], msg, (size_t)size);
@@ -159,7 +162,7 @@ int main(int argc, char **argv)
         int64_t e1 = bench_now_ns();
         if (!failed && memcmp(echo, msg, (size_t)size) != 0)
             status = "checksum_mismatch", failed = 1;
-        fprintf(csv.f, "%ld,%d,%ld,%ld,%s,%lld,%lld,%lld,%.1f\n", t, t == 1, size, batch, status,
+        BENCH_ROW(&csv, "%ld,%d,%ld,%ld,%s,%lld,%lld,%lld,%.1f\n", t, bench_first_unit(), size, batch, status,
                 (long long)(w1 - w0), (long long)r.read_ns, (long long)(w1 - w0 + r.read_ns),
                 (double)(e1 - e0) / (double)batch);
         bench_csv_flush(&csv);

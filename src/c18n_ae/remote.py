@@ -1,15 +1,16 @@
 """Build and run on an SSH target (any POSIX host or a Morello board).
 
-Sources are shipped with rsync and compiled on the target with the variant's flags. A run is
-started detached on the remote side (nohup), so it survives the SSH link dropping: it writes
-raw.csv.partial row by row, its progress lines to progress.log and, when it ends, its exit status
-to exit_status. This side polls over short SSH connections, retries through a dropped link until
+Sources are shipped with rsync and compiled on the target with the variant's flags. A run unit
+(every variant of one experiment, interleaved) is started detached on the remote side (nohup), so
+it survives the SSH link dropping: it writes each variant's segments row by row, its progress
+lines to progress.log and, when it ends, its exit status to exit_status. This side polls over short SSH connections, retries through a dropped link until
 the run's timeout, and fetches the run directory when it finishes. Run again, it resumes: a run
-that already finished is fetched, one still running is re-attached, only a missing or dead one is
-started anew."""
+that already finished is fetched, one still running is re-attached, and a dead one starts again on
+the target, where the run unit (c18n_ae.unit) goes on from the last row measured."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import time
@@ -19,14 +20,14 @@ from pathlib import Path
 from . import PROJECT_ROOT, exp, programs, provenance
 from .commands import compile_command
 from .fsutil import write_json_atomic
-from .run import TERMINAL_EVERY_S
+from .plan import plan_for
 from .transport import SSH, LinkError
+from .unit import TERMINAL_EVERY_S
 
 STATUS_SCRIPT = r"""
 cd {dir} 2>/dev/null || {{ echo exit=absent; exit 0; }}
 if [ -f exit_status ]; then echo "exit=$(cat exit_status)"; else echo exit=none; fi
 if [ -f pid ] && kill -0 "$(cat pid)" 2>/dev/null; then echo alive=1; else echo alive=0; fi
-if [ -f raw.csv ]; then echo raw=1; else echo raw=0; fi
 echo "progress=$(grep '^progress:' progress.log 2>/dev/null | tail -n 1)"
 echo "last=$(grep -v '^progress:' progress.log 2>/dev/null | tail -n 1)"
 """
@@ -71,17 +72,10 @@ def build_remote(target: dict, recipe: dict, program: programs.Program, bin_dir:
             "compiler_version": t.run(f"{shlex.quote(recipe['cc'])} --version 2>&1 | head -n 1", check=False).stdout.strip()}
 
 
-def remote_command(target: dict, recipe: dict, experiment: str, params: dict, rel: str) -> list[str]:
-    e = exp.get(experiment)
-    bin_dir = Path(f"results/{target['name']}/{recipe['name']}/bin")
-    cmd = e.command(params, bin_dir, recipe, Path(f"{rel}/raw.csv"), python=target.get("python", "python3"))
-    return (["env", "PYTHONPATH=src"] + cmd) if e.driver else cmd
-
-
 def start_script(workdir: str, rel: str, cmd: list[str]) -> str:
     """Starts cmd detached from the SSH session; its stderr is the progress log."""
-    inner = f"{shlex.join(cmd)} 2> {rel}/progress.log; echo $? > {rel}/exit_status.tmp; mv {rel}/exit_status.tmp {rel}/exit_status"
-    return (f"cd {shlex.quote(workdir)} && mkdir -p {rel} && rm -f {rel}/exit_status {rel}/raw.csv {rel}/raw.csv.partial && "
+    inner = f"{shlex.join(cmd)} 2>> {rel}/progress.log; echo $? > {rel}/exit_status.tmp; mv {rel}/exit_status.tmp {rel}/exit_status"
+    return (f"cd {shlex.quote(workdir)} && mkdir -p {rel} && rm -f {rel}/exit_status && "
             f"if command -v setsid >/dev/null 2>&1; then S=setsid; else S=; fi; "
             f"$S nohup sh -c {shlex.quote(inner)} </dev/null >/dev/null 2>&1 & echo $! > {rel}/pid")
 
@@ -91,17 +85,17 @@ def status(t: SSH, rel: str) -> dict:
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
-def run_remote(*, target: dict, recipe: dict, experiment: str, params: dict, out_dir: Path, log: Path,
-               timeout_s: float | None, poll_s: float | None = None) -> dict:
+def run_remote(*, target: dict, recipes: list[dict], experiment: str, params: dict, results: Path, log: Path,
+               timeout_s: float | None, options: dict | None = None, poll_s: float | None = None) -> dict:
+    """The run unit on the target (python3 -m c18n_ae.unit, detached), polled and fetched; each
+    variant's raw.csv, segments and meta.json land in results/<target>/<variant>/<experiment>/."""
     t = SSH.from_target(target)
-    name, variant = target["name"], recipe["name"]
-    rel = f"results/{name}/{variant}/{experiment}"
+    name = target["name"]
+    rel = f"results/{name}/_units/{experiment}"
     poll = poll_s or target.get("poll_s", 5.0)
     deadline = time.monotonic() + (timeout_s or 86400)
-    out_dir.mkdir(parents=True, exist_ok=True)
     log.parent.mkdir(parents=True, exist_ok=True)
     logf = open(log, "a")
-
     shown = [0.0]
 
     def say(msg: str, progress: bool = False) -> None:
@@ -111,16 +105,27 @@ def run_remote(*, target: dict, recipe: dict, experiment: str, params: dict, out
         if progress and time.monotonic() - shown[0] < TERMINAL_EVERY_S:
             return
         shown[0] = time.monotonic()
-        print(f"[{name}/{variant}/{experiment}] {msg}", file=sys.stderr, flush=True)
+        print(f"[{name}/{experiment}] {msg}", file=sys.stderr, flush=True)
 
-    cmd = remote_command(target, recipe, experiment, params, rel)
+    plan = plan_for(experiment, recipes, params, Path("results"), name, options or {},
+                    python=target.get("python", "python3"), resolve=False)
+    e = exp.get(experiment)
+    if e.driver:  # drivers import the package shipped to src/ on the target
+        for v in plan["variants"]:
+            v["command"] = ["env", "PYTHONPATH=src", *v["command"]]
+    cmd = ["env", "PYTHONPATH=src", target.get("python", "python3"), "-m", "c18n_ae.unit", "--plan", f"{rel}/plan.json"]
     state = _retrying(lambda: status(t, rel), "checking the run", deadline, say)
-    if state.get("exit") == "0" and state.get("raw") == "1":
+    if state.get("exit") == "0":
         say("finished earlier on the target: fetching it")
     elif state.get("alive") == "1":
         say("still running on the target: re-attaching")
     else:
+        if state.get("exit") not in (None, "none", "absent"):
+            say(f"an earlier run ended with exit status {state['exit']}: continuing where it stopped")
         say(f"starting on {t.destination}: {shlex.join(cmd)}")
+        put_plan = (f"cd {shlex.quote(t.workdir)} && mkdir -p {rel} && cat > {rel}/plan.json <<'PLAN'\n"
+                    f"{json.dumps(plan)}\nPLAN")
+        _retrying(lambda: t.run(put_plan, timeout=60), "sending the plan", deadline, say)
         _retrying(lambda: t.run(start_script(t.workdir, rel, cmd), timeout=60), "starting the run", deadline, say)
     started = _now()
     last = ""
@@ -143,32 +148,46 @@ def run_remote(*, target: dict, recipe: dict, experiment: str, params: dict, out
             state["exit"] = "timeout"
             break
         time.sleep(poll)
-    _retrying(lambda: t.get([f"{t.workdir}/{rel}/"], out_dir), "fetching the results", deadline + 600, say)
-    meta = {"target": name, "variant": variant, "experiment": experiment, "parameters": params,
-            "trials_planned": exp.get(experiment).trials(params), "command": cmd, "remote": t.destination,
-            "remote_workdir": t.workdir, "launcher": recipe.get("launcher", []), "compiler": recipe["cc"],
-            "cflags": recipe["cflags"], "started_at": started, "finished_at": _now(),
-            "exit_status": state["exit"], "last_progress": last or state.get("progress", "")}
-    if state["exit"] != "0" or not (out_dir / "raw.csv").exists():
-        meta["status"] = "failed"
-        write_json_atomic(out_dir / "run-failed.json", meta)
-        kept = " ; rows measured so far are in raw.csv.partial" if (out_dir / "raw.csv.partial").exists() else ""
-        raise RemoteRunFailed(f"{name}/{variant}/{experiment} on {t.destination}: exit status {state['exit']}; "
-                              f"last progress: {meta['last_progress'] or 'none'}; last message: {state.get('last', '')}{kept}")
-    meta["status"] = "ok"
-    meta["host"] = _retrying(lambda: provenance.describe(target), "describing the target", deadline + 600, say)
-    meta["compiler_version"] = meta["host"]["compilers"].get(recipe["cc"], "")
-    prog = f"results/{name}/{variant}/bin/{exp.get(experiment).programs[0]}"
-    described = t.run(f"cd {shlex.quote(t.workdir)} && {shlex.join([*recipe.get('launcher', []), prog, '--describe'])}",
-                      check=False).stdout
-    try:
-        import json
-        meta["program"] = json.loads(described)
-    except ValueError:
-        meta["program"] = {"describe_error": described[:300]}
+    for recipe in recipes:  # every row measured so far comes home, finished or not
+        vrel = f"results/{name}/{recipe['name']}/{experiment}"
+        out_dir = results / name / recipe["name"] / experiment
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _retrying(lambda: t.get([f"{t.workdir}/{vrel}/"], out_dir), "fetching the results", deadline + 600, say)
+    ok = state["exit"] == "0" and all((results / name / r["name"] / experiment / "raw.csv").exists() for r in recipes)
+    host = _retrying(lambda: provenance.describe(target), "describing the target", deadline + 600, say) if ok else {}
     from .hostinfo import git_revision
-    meta["git_revision"] = git_revision()
-    (out_dir / "run-failed.json").unlink(missing_ok=True)
-    write_json_atomic(out_dir / "meta.json", meta)
+    metas = {}
+    for recipe in recipes:
+        out_dir = results / name / recipe["name"] / experiment
+        history = json.loads((out_dir / "segments.json").read_text()) if (out_dir / "segments.json").exists() else []
+        meta = {"target": name, "variant": recipe["name"], "experiment": experiment, "parameters": params,
+                "trials_planned": e.trials(params), "command": next(v["command"] for v in plan["variants"]
+                                                                   if v["name"] == recipe["name"]),
+                "remote": t.destination, "remote_workdir": t.workdir, "launcher": recipe.get("launcher", []),
+                "compiler": recipe["cc"], "cflags": recipe["cflags"], "started_at": started, "finished_at": _now(),
+                "exit_status": state["exit"], "last_progress": last or state.get("progress", ""), "segments": history,
+                "run_unit": {"variants": [r["name"] for r in recipes], "interleaved": bool(plan["chunk_units"]),
+                             "chunk_units": plan["chunk_units"], "seed": plan["seed"], "max_unit_s": plan["max_unit_s"]},
+                "git_revision": git_revision()}
+        if not ok:
+            meta["status"] = "failed"
+            write_json_atomic(out_dir / "run-failed.json", meta)
+            continue
+        meta.update(status="ok", host=host, compiler_version=host["compilers"].get(recipe["cc"], ""))
+        prog = f"results/{name}/{recipe['name']}/bin/{e.programs[0]}"
+        described = t.run(f"cd {shlex.quote(t.workdir)} && {shlex.join([*recipe.get('launcher', []), prog, '--describe'])}",
+                          check=False).stdout
+        try:
+            meta["program"] = json.loads(described)
+        except ValueError:
+            meta["program"] = {"describe_error": described[:300]}
+        (out_dir / "run-failed.json").unlink(missing_ok=True)
+        write_json_atomic(out_dir / "meta.json", meta)
+        metas[recipe["name"]] = meta
     logf.close()
-    return meta
+    if not ok:
+        raise RemoteRunFailed(f"{name}/{experiment} on {t.destination}: exit status {state['exit']}; last progress: "
+                              f"{last or state.get('progress', '') or 'none'}; last message: {state.get('last', '')}; "
+                              "rows measured so far were fetched into each variant's segments/, and the next run "
+                              "continues from them on the target")
+    return metas

@@ -38,23 +38,20 @@ def recipe_of(target):
     return lambda w: json.dumps(cfg.variant(config, target, w.variant))
 
 
-def params_json(wildcards):
-    return json.dumps(config["experiments"][wildcards.experiment])
+def variants_of(target, experiment):
+    return [v for t, v in cfg.runs(config, experiment) if t == target]
 
 
-def program_outputs_of(target):
-    """Every binary and library an experiment needs on this target and variant."""
-
-    def inputs(w):
-        outputs = []
-        for name in exps.get(w.experiment).programs:
-            prog = programs.get(name)
-            outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
-        driver = exps.get(w.experiment).driver  # a driven run is re-made when its driver changes
-        extra = [f"src/{driver.replace('.', '/')}.py"] if driver else []
-        return [f"results/{target}/{w.variant}/bin/{o}" for o in outputs] + extra
-
-    return inputs
+def unit_inputs(target, experiment, variants):
+    """Every binary and library the experiment needs for each variant on this target; a driven
+    run is re-made when its driver changes."""
+    e = exps.get(experiment)
+    outputs = []
+    for name in e.programs:
+        prog = programs.get(name)
+        outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
+    extra = [f"src/{e.driver.replace('.', '/')}.py"] if e.driver else []
+    return [f"results/{target}/{v}/bin/{o}" for v in variants for o in outputs] + extra
 
 
 def build_inputs_of(target):

@@ -1,32 +1,37 @@
-# run: one experiment on one target and variant -> raw.csv (written row by row) + meta.json.
-# One rule per target: its `bench_<name>` resource (1, registered in common.smk) means never two
-# benchmark runs at once on the same machine, while different machines run at the same time.
+# run: one run unit per target and experiment: the experiment's variants on that target, interleaved
+# in a seeded order and resumed where a killed run stopped (c18n_ae.unit) -> each variant's raw.csv
+# (written segment by segment) + meta.json. The target's `bench_<name>` resource (1, registered in
+# common.smk) means never two benchmark runs at once on the same machine, while different machines
+# run at the same time. One variant alone: give the experiment `variants: [name]` in a config file.
 
 for _t in TARGETS:
+    for _e in EXPERIMENTS:
+        _vs = variants_of(_t, _e)
+        if not _vs:
+            continue
 
-    rule:
-        name:
-            f"run_{_t}"
-        input:
-            program_outputs_of(_t),
-        output:
-            raw=f"results/{_t}/{{variant}}/{{experiment}}/raw.csv",
-            meta=f"results/{_t}/{{variant}}/{{experiment}}/meta.json",
-        params:
-            target=target_json(_t),
-            recipe=recipe_of(_t),
-            experiment_params=params_json,
-            out_dir=subpath(output.raw, parent=True),
-            bin_dir=lambda w, output: str(Path(output.raw).parent.parent / "bin"),
-        resources:
-            **{f"bench_{_t}": 1},
-        log:
-            f"logs/run/{_t}/{{variant}}/{{experiment}}.log",
-        shell:
-            "python -m c18n_ae.run --target {params.target:q} --variant {wildcards.variant}"
-            " --experiment {wildcards.experiment} --recipe {params.recipe:q}"
-            " --params {params.experiment_params:q} --bin-dir {params.bin_dir}"
-            " --out-dir {params.out_dir} --log {log}"
+        rule:
+            name:
+                f"run_{_t}_{_e}"
+            input:
+                unit_inputs(_t, _e, _vs),
+            output:
+                raw=[f"results/{_t}/{v}/{_e}/raw.csv" for v in _vs],
+                meta=[f"results/{_t}/{v}/{_e}/meta.json" for v in _vs],
+            params:
+                target=target_json(_t),
+                recipes=json.dumps([cfg.variant(config, _t, v) for v in _vs]),
+                experiment_params=json.dumps(config["experiments"][_e]),
+                options=json.dumps(config.get("run", {})),
+                experiment=_e,
+            resources:
+                **{f"bench_{_t}": 1},
+            log:
+                f"logs/run/{_t}/{_e}.log",
+            shell:
+                "python -m c18n_ae.run --target {params.target:q} --experiment {params.experiment}"
+                " --recipes {params.recipes:q} --params {params.experiment_params:q} --options {params.options:q}"
+                " --results results --log {log}"
 
     rule:
         name:
