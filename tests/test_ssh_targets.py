@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from c18n_ae import commands, config as cfg, programs
+from c18n_ae import commands, config as cfg, programs, unit
 from c18n_ae.remote import RemoteRunFailed, run_remote
 from conftest import ROOT, SNAKEMAKE, copy_project
 
@@ -42,34 +42,37 @@ def test_remote_build_compiles_on_the_target_and_records_file_output(tmp_path, s
     assert "ELF" in info["file"] and info["compile_command"][:2] == ["cc", "-Wall"]
 
 
+def remote_rows(remote_root, experiment="memory", variant="O2"):
+    return len(unit.rows_done(remote_root / "results" / "loop" / variant / experiment)[1])
+
+
+def wait_rows(remote_root, n, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if remote_rows(remote_root) > n:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the remote run made no progress")
+
+
 def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     target = sshd.target("loop", tmp_path / "remote", [O2])
-    build_on(target, O2, "memory", tmp_path / "bin")
+    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
     params = {"block_sizes_mib": [4], "trials": 3000, "timeout_s": 300}
-    out = tmp_path / "local-results"
-    runner = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps(target), "--variant", "O2",
-              "--experiment", "memory", "--recipe", json.dumps(O2), "--params", json.dumps(params),
-              "--bin-dir", str(tmp_path / "bin"), "--out-dir", str(out), "--log", str(tmp_path / "run.log")]
+    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    runner = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps(target), "--experiment", "memory",
+              "--recipes", json.dumps([O2]), "--params", json.dumps(params), "--results", str(tmp_path / "results"),
+              "--log", str(tmp_path / "run.log")]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    remote_partial = tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "raw.csv.partial"
-
-    def wait_rows(n):
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if remote_partial.exists() and len(remote_partial.read_text().splitlines()) > n:
-                return
-            time.sleep(0.05)
-        raise AssertionError("the remote run made no progress")
-
     # 1. cut the link: kill the ssh clients under the runner; it must retry and carry on
     client = subprocess.Popen(runner, env=env, stderr=subprocess.PIPE, text=True)
-    wait_rows(50)
+    wait_rows(tmp_path / "remote", 50)
     subprocess.run(["pkill", "-KILL", "-f", f"ssh -p {sshd.port} "])
     # 2. kill the runner itself (the whole client side): the remote run must go on
-    wait_rows(300)
+    wait_rows(tmp_path / "remote", 300)
     client.kill()
     client.wait()
-    assert not (tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "exit_status").exists(), \
+    assert not (tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "exit_status").exists(), \
         "the remote run should still be running"
     # 3. run again: it re-attaches (or fetches, if it finished meanwhile) and completes
     done = subprocess.run(runner, env=env, capture_output=True, text=True, timeout=300)
@@ -82,27 +85,64 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     assert meta["exit_status"] == "0" and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
 
 
-def test_run_that_dies_remotely_is_reported_with_last_progress(tmp_path, sshd):
-    target = sshd.target("loop", tmp_path / "remote", [O2])
-    build_on(target, O2, "memory", tmp_path / "bin")
-    import threading
-    partial = tmp_path / "remote" / "results" / "loop" / "O2" / "memory" / "raw.csv.partial"
+def kill_benchmark(times, remote_root, pattern="^results/loop/O2/bin/memory"):
+    """kill -9 the benchmark on the target `times` times, at random moments while it measures."""
+    import random
+    rng = random.Random(5)
+    killed = 0
+    deadline = time.monotonic() + 120
+    while killed < times and time.monotonic() < deadline:
+        time.sleep(rng.uniform(0.1, 0.5))
+        if remote_rows(remote_root) > 0 and subprocess.run(["pkill", "-KILL", "-f", pattern]).returncode == 0:
+            killed += 1
+    return killed
 
-    def kill_once_running():
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not (partial.exists() and len(partial.read_text().splitlines()) > 50):
-            time.sleep(0.05)
-        # the benchmark's own command line starts with its relative path; its sh wrapper's does not
+
+def test_benchmark_killed_three_times_on_the_target_every_trial_once(tmp_path, sshd):
+    import threading
+    target = sshd.target("loop", tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
+    result = {}
+    killer = threading.Thread(target=lambda: result.update(killed=kill_benchmark(3, tmp_path / "remote")))
+    killer.start()
+    run_remote(target=target, recipes=[O2], experiment="memory", params={"block_sizes_mib": [16, 32], "trials": 150},
+               results=tmp_path / "results", log=tmp_path / "run.log", timeout_s=300, poll_s=0.5)
+    killer.join()
+    assert result["killed"] == 3
+    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    got = sorted((int(r["block_mib"]), int(r["trial"])) for r in rows(out / "raw.csv"))
+    assert got == [(b, t) for b in (16, 32) for t in range(1, 151)]
+    statuses = [s["exit_status"] for s in json.loads((out / "meta.json").read_text())["segments"]]
+    assert statuses.count(-9) == 3 and statuses[-1] == 0
+
+
+def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, sshd):
+    """The whole run unit killed on the target (as by a reboot): reported with its last progress,
+    every row so far fetched; the next run goes on from there and measures each trial once."""
+    import threading
+    target = sshd.target("loop", tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
+    params = {"block_sizes_mib": [16], "trials": 400}
+
+    def kill_unit():
+        wait_rows(tmp_path / "remote", 30, timeout=120)
+        subprocess.run(["pkill", "-KILL", "-f", "c18n_ae.unit --plan results/loop"])
         subprocess.run(["pkill", "-KILL", "-f", "^results/loop/O2/bin/memory"])
 
-    killer = threading.Thread(target=kill_once_running)
+    killer = threading.Thread(target=kill_unit)
     killer.start()
-    with pytest.raises(RemoteRunFailed, match=r"exit status 137; last progress: progress: memory trial \d+ of 100000"):
-        run_remote(target=target, recipe=O2, experiment="memory",
-                   params={"block_sizes_mib": [4], "trials": 100000}, out_dir=tmp_path / "out",
-                   log=tmp_path / "run.log", timeout_s=120)
+    with pytest.raises(RemoteRunFailed, match=r"exit status lost .*last progress: progress: memory (trial|unit) \d+ of"):
+        run_remote(target=target, recipes=[O2], experiment="memory", params=params, results=tmp_path / "results",
+                   log=tmp_path / "run.log", timeout_s=120, poll_s=0.5)
     killer.join()
-    assert (tmp_path / "out" / "raw.csv.partial").exists() and (tmp_path / "out" / "run-failed.json").exists()
+    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    assert (out / "run-failed.json").exists() and len(unit.rows_done(out)[1]) >= 30  # fetched, not lost
+    run_remote(target=target, recipes=[O2], experiment="memory", params=params, results=tmp_path / "results",
+               log=tmp_path / "run.log", timeout_s=300, poll_s=0.5)
+    assert sorted(int(r["trial"]) for r in rows(out / "raw.csv")) == list(range(1, 401))
+    assert "continuing where it stopped" in (tmp_path / "run.log").read_text()
+    assert "units done earlier: continuing" in (tmp_path / "remote" / "results" / "loop" / "_units" / "memory"
+                                                / "progress.log").read_text()
 
 
 def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):

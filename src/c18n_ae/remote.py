@@ -28,8 +28,8 @@ STATUS_SCRIPT = r"""
 cd {dir} 2>/dev/null || {{ echo exit=absent; exit 0; }}
 if [ -f exit_status ]; then echo "exit=$(cat exit_status)"; else echo exit=none; fi
 if [ -f pid ] && kill -0 "$(cat pid)" 2>/dev/null; then echo alive=1; else echo alive=0; fi
-echo "progress=$(grep '^progress:' progress.log 2>/dev/null | tail -n 1)"
-echo "last=$(grep -v '^progress:' progress.log 2>/dev/null | tail -n 1)"
+echo "progress=$(grep -E '^(\[[^]]*\] )?progress:' progress.log 2>/dev/null | tail -n 1 | sed 's/^\[[^]]*\] //')"
+echo "last=$(grep -vE '^(\[[^]]*\] )?progress:' progress.log 2>/dev/null | tail -n 1)"
 """
 
 
@@ -120,8 +120,9 @@ def run_remote(*, target: dict, recipes: list[dict], experiment: str, params: di
     elif state.get("alive") == "1":
         say("still running on the target: re-attaching")
     else:
-        if state.get("exit") not in (None, "none", "absent"):
-            say(f"an earlier run ended with exit status {state['exit']}: continuing where it stopped")
+        if state.get("exit") not in (None, "absent"):
+            how = "left no exit status" if state["exit"] == "none" else f"ended with exit status {state['exit']}"
+            say(f"an earlier run {how}: continuing where it stopped")
         say(f"starting on {t.destination}: {shlex.join(cmd)}")
         put_plan = (f"cd {shlex.quote(t.workdir)} && mkdir -p {rel} && cat > {rel}/plan.json <<'PLAN'\n"
                     f"{json.dumps(plan)}\nPLAN")
