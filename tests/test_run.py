@@ -176,3 +176,28 @@ def test_a_process_past_the_cap_goes_on_in_a_new_one(tmp_path, results):
                    options={"chunk_units": 1000, "max_unit_s": 0.3})
     assert "cap" in [s["exit_status"] for s in meta["segments"]] and meta["segments"][-1]["exit_status"] == 0
     assert sorted(int(t) for _, t in trials_in(results / "local" / "O2" / "memory" / "raw.csv")) == list(range(1, 41))
+
+
+def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
+    """kill -9 of snakemake mid-run leaves a lock; artifact/reproduce removes it when no snakemake
+    process holds it, and the run completes."""
+    env = {**os.environ}
+    (project_copy / ".venv").symlink_to(ROOT / ".venv")
+    cmd = [str(project_copy / "artifact" / "reproduce"), "results/local/O2/memory/raw.csv",
+           "--configfile", "config/quick.yaml"]
+    proc = subprocess.Popen([ROOT / ".venv" / "bin" / "snakemake", "--cores", "1", "results/local/O2/memory/raw.csv",
+                             "--configfile", "config/quick.yaml"], cwd=project_copy, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    locks = project_copy / ".snakemake" / "locks"
+    while time.monotonic() < deadline and not (locks.exists() and any(locks.iterdir())):
+        time.sleep(0.1)
+    assert any(locks.iterdir()), "snakemake should hold its lock by now"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    while still_running(project_copy):
+        time.sleep(0.05)
+    done = subprocess.run(cmd, cwd=project_copy, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "removing a stale snakemake lock" in done.stderr
+    assert (project_copy / "results" / "local" / "O2" / "memory" / "raw.csv").exists()
