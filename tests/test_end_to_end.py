@@ -90,8 +90,12 @@ def test_metadata_and_progress(built):
     meta = json.loads((project / "results" / "local" / "O0" / "memory" / "meta.json").read_text())
     assert meta["cflags"] == ["-O0"] and meta["parameters"]["trials"] == 5
     assert meta["git_revision"] and meta["host"]["cpu_model"]
-    log = (project / "logs" / "run" / "local" / "O0" / "memory.log").read_text()
-    assert "progress: memory trial 20 of 20" in log
+    log = (project / "logs" / "run" / "local" / "memory.log").read_text()
+    assert "[O0] progress: memory trial 20 of 20" in log
+    assert "progress: memory unit 40 of 40 (variants interleaved)" in log
+    assert meta["run_unit"] == {"variants": ["O2", "O0"], "interleaved": True, "chunk_units": 5, "seed": 1,
+                                "max_unit_s": 3000}
+    assert meta["abi"] == "native" and len(meta["segments"]) == 4
 
 
 def test_claims_table_in_pdf_with_data_set_verdicts(built):

@@ -10,7 +10,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import hostinfo, programs
+from . import abi, hostinfo, programs
 from .commands import compile_command
 from .fsutil import write_json_atomic
 
@@ -57,6 +57,13 @@ def main(argv=None) -> None:
         info.update(variant=recipe["name"], program=program.name, cflags=recipe["cflags"],
                     built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     info["target"] = target["name"]
+    # the ABI the binary really has, here or fetched from a board, against the variant's
+    try:
+        info["abi"] = abi.check(a.bin_dir / program.output, recipe.get("abi"), recipe["name"])
+    except abi.AbiMismatch as e:
+        (a.bin_dir / program.output).unlink(missing_ok=True)  # never run a binary of the wrong ABI
+        raise SystemExit(f"error: {e}")
+    info["abi_wanted"] = recipe.get("abi")
     write_json_atomic(a.bin_dir / f"{program.output}.build.json", info)
 
 

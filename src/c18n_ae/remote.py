@@ -17,7 +17,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import PROJECT_ROOT, exp, programs, provenance
+from . import PROJECT_ROOT, abi, exp, programs, provenance
 from .commands import compile_command
 from .fsutil import write_json_atomic
 from .plan import plan_for
@@ -169,7 +169,8 @@ def run_remote(*, target: dict, recipes: list[dict], experiment: str, params: di
                 "exit_status": state["exit"], "last_progress": last or state.get("progress", ""), "segments": history,
                 "run_unit": {"variants": [r["name"] for r in recipes], "interleaved": bool(plan["chunk_units"]),
                              "chunk_units": plan["chunk_units"], "seed": plan["seed"], "max_unit_s": plan["max_unit_s"]},
-                "git_revision": git_revision()}
+                "git_revision": git_revision(),
+                "abi": abi.of_build(results / name / recipe["name"] / "bin" / e.programs[0])}
         if not ok:
             meta["status"] = "failed"
             write_json_atomic(out_dir / "run-failed.json", meta)

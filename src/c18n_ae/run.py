@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import exp, hostinfo
+from . import abi, exp, hostinfo
 from .commands import launch_command
 from .fsutil import write_json_atomic
 from .plan import plan_for
@@ -61,6 +61,7 @@ def run_unit(*, target: str, experiment: str, recipes: list[dict], params: dict,
             "host": hostinfo.describe_local(),
             "program": describe_program(results / target / recipe["name"] / "bin" / e.programs[0], recipe),
             "git_revision": hostinfo.git_revision(), "started_at": _now(),
+            "abi": abi.of_build(results / target / recipe["name"] / "bin" / e.programs[0]),
             "run_unit": {"variants": [r["name"] for r in recipes], "interleaved": bool(plan["chunk_units"]),
                          "chunk_units": plan["chunk_units"], "seed": plan["seed"], "max_unit_s": plan["max_unit_s"]}}
     last = {"progress": ""}

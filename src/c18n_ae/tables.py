@@ -16,6 +16,7 @@ def dataset_column(meta: dict) -> dict:
     """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
     h = meta["host"]
     flags = "; ".join(f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
+                      + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
                       + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
                       for v, s in meta["variants"].items())
     compilers = sorted({s.get("compiler", "") for s in meta["variants"].values()} - {""})
@@ -37,6 +38,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
             timers.setdefault(m["target"], set()).add(str(res))
         variants.setdefault(m["target"], {})[m["variant"]] = (
             f"{m['variant']}: {' '.join(m.get('cflags', []))}"
+            + (f", ABI {m['abi']}" if m.get("abi") else "")
             + (f", run with {' '.join(m['launcher'])}" if m.get("launcher") else ""))
     rows = [
         ("Operating system", lambda p: p.get("os")),
@@ -47,7 +49,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ("CPU cores", lambda p: str(p.get("cpu_count"))),
         (r"Memory (\si{\gibi\byte})", lambda p: p.get("memory_text") or fmt(p["mem_total_bytes"] / 2**30)),
         ("Compiler", lambda p: "; ".join(p.get("compilers", {}).values())),
-        ("Variants (flags, launcher)", lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values())),
+        ("Variants (flags, ABI, launcher)", lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values())),
         (r"Timer resolution (\si{\nano\second})",
          lambda p: p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
