@@ -207,3 +207,24 @@ def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path):
     out = done.stdout + done.stderr
     assert "run_morello" in out and "build_morello" in out
     assert not (tmp_path / "ssh-called").exists()
+
+
+def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
+    """build_on: host: compiled on this side (as with the CHERI SDK), shipped, run on the target."""
+    here = {"name": "O2h", "cc": "cc", "cflags": ["-O2"], "launcher": [], "build_on": "host", "abi": "native"}
+    target = sshd.target("loop", tmp_path / "remote", [here])
+    bin_dir = tmp_path / "results" / "loop" / "O2h" / "bin"
+    for name in ("packet_plugin", "packet"):
+        info = build_on(target, here, name, bin_dir)
+        out = programs.get(name).output
+        assert info["built_on"] == "host" and info["abi"] == "native"
+        assert info["compile_command"][-1].endswith("-Wl,-rpath,$ORIGIN") or name == "packet_plugin"
+        assert str(bin_dir) in " ".join(info["compile_command"]), "compiled here, into this side's bin folder"
+        remote = tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / out
+        assert remote.read_bytes() == (bin_dir / out).read_bytes(), "the target runs the very binary built here"
+    assert (tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / "libpacket_plugin.so").exists()
+    run_remote(target=target, recipes=[here], experiment="packet",
+               params={"counts": [200], "count_size": 64, "sizes": [64], "size_count": 200, "repeats": 1},
+               results=tmp_path / "results", log=tmp_path / "run.log", timeout_s=120, poll_s=0.5)
+    got = rows(tmp_path / "results" / "loop" / "O2h" / "packet" / "raw.csv")
+    assert len(got) == 6 and {r["mode"] for r in got} == {"none", "plugin", "ipc"}

@@ -51,10 +51,16 @@ def main(argv=None) -> None:
     target, recipe = json.loads(a.target), json.loads(a.recipe)
     if target["kind"] == "local":
         info = build_local(recipe, program, a.source_dir, a.bin_dir)
+    elif recipe.get("build_on", "target") == "host":
+        # cross-compiled here (e.g. with the CHERI SDK's clang), then shipped to the target
+        from .remote import ship_binary
+        info = build_local(recipe, program, a.source_dir, a.bin_dir)
+        info["shipped_to"] = ship_binary(target, recipe, program, a.bin_dir)
+        info["built_on"] = "host"
     else:
         from .remote import build_remote
         info = build_remote(target, recipe, program, a.bin_dir)
-        info.update(variant=recipe["name"], program=program.name, cflags=recipe["cflags"],
+        info.update(variant=recipe["name"], program=program.name, cflags=recipe["cflags"], built_on="target",
                     built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     info["target"] = target["name"]
     # the ABI the binary really has, here or fetched from a board, against the variant's

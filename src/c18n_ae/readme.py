@@ -35,7 +35,10 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
         summaries[experiment] = summary_table(tidy)
         comparisons[experiment] = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
     targets = {m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas}
-    return evaluate(load(claims_path), summaries, targets, comparisons, tidies)
+    results = evaluate(load(claims_path), summaries, targets, comparisons, tidies)
+    absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(" did not run")
+    results.loc[absent, "detail"] = "the data set has no " + results.loc[absent, "experiment"] + " measurements"
+    return results
 
 
 def block(readme: Path = README) -> str:

@@ -59,6 +59,16 @@ def ship_sources(t: SSH) -> None:
     t.put([str(PROJECT_ROOT / "src" / "benchmarks"), str(PROJECT_ROOT / "src" / "c18n_ae")], f"{t.workdir}/src")
 
 
+def ship_binary(target: dict, recipe: dict, program: programs.Program, bin_dir: Path) -> str:
+    """A binary built here goes to the target's results/<target>/<variant>/bin/, beside the
+    libraries it links (shipped when they were built), with the sources the drivers import."""
+    t = SSH.from_target(target)
+    ship_sources(t)
+    rel_bin = f"results/{target['name']}/{recipe['name']}/bin"
+    t.put([str(bin_dir / program.output)], f"{t.workdir}/{rel_bin}")
+    return f"{t.destination}:{t.workdir}/{rel_bin}/{program.output}"
+
+
 def build_remote(target: dict, recipe: dict, program: programs.Program, bin_dir: Path) -> dict:
     t = SSH.from_target(target)
     ship_sources(t)
