@@ -116,8 +116,10 @@ def grouped_bars_pgfplots(categories: list[str], bars: dict[str, list[float]], s
 
 
 def bars_panels_pgfplots(categories: list[str], bars: dict[str, dict[str, list[float]]], series_csv: Path,
-                         data: str, ylabel: str, ymode_log: bool = False) -> str:
-    """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per category)."""
+                         data: str, ylabel: str, ymode_log: bool = False,
+                         errors: dict[str, dict[str, list[float]]] | None = None) -> str:
+    """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per
+    category), each with its 95 % confidence interval as an error bar when errors gives it."""
     from ..fsutil import write_text_atomic
     from ..latex import escape
     cols = {"category": categories}
@@ -127,8 +129,14 @@ def bars_panels_pgfplots(categories: list[str], bars: dict[str, dict[str, list[f
         for v_i, (label, values) in enumerate(series_.items()):
             key = f"t{t_i}v{v_i}"
             cols[key] = values
-            plots.append(f"\\addplot table[x=category, y={key}, col sep=comma] {{{data}}};\n"
-                         f"\\addlegendentry{{{escape(label)}}}")
+            err = (errors or {}).get(target, {}).get(label)
+            bar_opts = ""
+            if err is not None:
+                cols[f"{key}e"] = [0.0 if pd.isna(e) else e for e in err]
+                bar_opts = "+[error bars/.cd, y dir=plus, y explicit]"
+            plots.append(f"\\addplot{bar_opts} table[x=category, y={key}"
+                         + (f", y error={key}e" if err is not None else "")
+                         + f", col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(label)}}}")
         panels.append((escape(target), "\n".join(plots)))
     write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
     options = (f"ybar, bar width=4pt, ylabel={{{ylabel}}}, symbolic x coords={{{','.join(categories)}}}, "

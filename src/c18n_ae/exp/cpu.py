@@ -108,8 +108,8 @@ def preview(summary, pdf, png):
 
 
 def pgfplots(summary, series_csv, data):
-    bars, _ = _bars(summary)
-    return bars_panels_pgfplots(list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True)
+    bars, errs = _bars(summary)  # error bars: the upper half of each mean's 95 % interval
+    return bars_panels_pgfplots(list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True, errors=errs)
 
 
 EXPERIMENT = Experiment(

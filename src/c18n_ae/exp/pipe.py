@@ -104,8 +104,8 @@ def preview(summary, pdf, png):
 
 
 def pgfplots(summary, series_csv, data):
-    bars, _ = _bars(summary)
-    return bars_panels_pgfplots(CATEGORIES, bars, series_csv, data, r"mean time (\si{\micro\second})", ymode_log=True)
+    bars, errs = _bars(summary)  # error bars: the upper half of each mean's 95 % interval
+    return bars_panels_pgfplots(CATEGORIES, bars, series_csv, data, r"mean time (\si{\micro\second})", ymode_log=True, errors=errs)
 
 
 EXPERIMENT = Experiment(
