@@ -154,3 +154,16 @@ def test_report_and_archive(built, tmp_path):
     for path in ("paper/main.pdf", "results/local/O2/memory/raw.csv", "results/local/O2/memory/meta.json",
                  "config/config.yaml", "src/benchmarks/memory.c", "Snakefile"):
         assert f"  {path}\n" in listed, path
+
+
+def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
+    """Every claim's verdict on this machine's runs holds in a second run, or one of them says
+    'inconclusive': a verdict the data cannot carry is never flipped."""
+    project, _ = built
+    first = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
+    again = snakemake(project, "results/claims.csv", "--forcerun",
+                      *(f"run_local_{e}" for e in ("memory", "cpu", "pipe", "trust", "packet")))
+    assert again.returncode == 0, again.stderr[-3000:]
+    second = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
+    for key, verdict in first.items():
+        assert verdict == second[key] or "inconclusive" in (verdict, second[key]), (key, verdict, second[key])
