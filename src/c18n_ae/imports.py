@@ -119,7 +119,6 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
                            f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
                            f"{expected_columns()}")
     experiment, cols = mapped
-    roles = LAYOUTS[experiment]
     width = len(header)
 
     def get(c, line, role):

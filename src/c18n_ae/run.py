@@ -85,7 +85,7 @@ def run_unit(*, target: str, experiment: str, recipes: list[dict], params: dict,
         say(f"run unit: {experiment} on {target}, variants {', '.join(metas)}"
             + (f", interleaved {plan['chunk_units']} units at a time (seed {plan['seed']})" if plan["chunk_units"] else ""))
         try:
-            histories = execute(plan, say)
+            execute(plan, say)
         except UnitFailed as err:
             status, error = ("timeout" if "timeout_s reached" in str(err) else "failed"), str(err)
         except KeyboardInterrupt:

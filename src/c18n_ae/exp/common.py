@@ -69,6 +69,11 @@ def targets_of(summary: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(summary.target))
 
 
+def by_target(summary: pd.DataFrame) -> list[tuple[str, list[str]]]:
+    """(target, its variants) in the summary's order: one figure panel each."""
+    return [(t, [v for tt, v in series(summary) if tt == t]) for t in targets_of(summary)]
+
+
 def group_pgfplots(panels: list[tuple[str, str]], axis_options: str, columns: int = 1) -> str:
     """One pgfplots groupplot panel per target or data set: (title, plots with legend entries).
     Panels share axis labels (the quantities match); each keeps its own y range, since a board and
@@ -170,21 +175,8 @@ def grouped_bars_preview_panels(categories: list[str], bars: dict[str, dict[str,
 
 def grouped_bars_preview(categories: list[str], bars: dict[str, list[float]], errors: dict[str, list[float]],
                          pdf: Path, png: Path, ylabel: str, title: str, log: bool = False) -> None:
-    from ..figures import plt, save
-    import numpy as np
-    fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)
-    width = 0.8 / max(1, len(bars))
-    x = np.arange(len(categories))
-    for i, (label, values) in enumerate(bars.items()):
-        ax.bar(x + i * width, values, width, yerr=errors.get(label), capsize=2, label=label)
-    ax.set_xticks(x + width * (len(bars) - 1) / 2, categories)
-    ax.set_ylabel(ylabel)
-    if log:
-        ax.set_yscale("log")
-    ax.grid(alpha=0.3, axis="y")
-    ax.legend(fontsize=8)
-    ax.set_title(title)
-    save(fig, pdf, png)
+    """One panel of grouped bars (series from several targets side by side)."""
+    grouped_bars_preview_panels(categories, {"": bars}, {"": errors}, pdf, png, ylabel, title, log)
 
 
 def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found: str):

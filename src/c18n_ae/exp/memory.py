@@ -9,7 +9,7 @@ import pandas as pd
 from ..fsutil import write_text_atomic
 from ..latex import escape, fmt, macro_name, newcommand
 from . import Experiment
-from .common import NS_PER, UNIT_TEX, cell, group_pgfplots, ratio, series, stat, targets_of, wide_tidy
+from .common import NS_PER, UNIT_TEX, by_target, cell, group_pgfplots, ratio, series, stat, wide_tidy
 
 BYTES_PER_MIB = 1024 * 1024
 RAW = ("block_mib", "trial", "status", "malloc_ns", "write_ns", "read_ns", "free_ns", "checksum")
@@ -88,15 +88,13 @@ PANELS = [("malloc_ns", 1e3, "malloc (µs)"), ("write_ns", 1e6, "write (ms)"),
 def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
     """One row of four panels (malloc, write, read, free) per target or data set."""
     from ..figures import plt, save
-    targets = targets_of(summary)
-    fig, axes = plt.subplots(len(targets), 4, figsize=(12, 2.8 * len(targets)), constrained_layout=True,
+    panels = by_target(summary)
+    fig, axes = plt.subplots(len(panels), 4, figsize=(12, 2.8 * len(panels)), constrained_layout=True,
                              squeeze=False)
-    for row, target in zip(axes, targets):
+    for row, (target, variants) in zip(axes, panels):
         for ax, (metric, scale, label) in zip(row, PANELS):
-            for t, variant in series(summary):
-                if t != target:
-                    continue
-                s = summary[(summary.target == t) & (summary.variant == variant) & (summary.metric == metric)]
+            for variant in variants:
+                s = summary[(summary.target == target) & (summary.variant == variant) & (summary.metric == metric)]
                 s = s.sort_values("parameter_value")
                 err = [(s["mean"] - s["ci95_low"]) / scale, (s["ci95_high"] - s["mean"]) / scale]
                 ax.errorbar(s["parameter_value"], s["mean"] / scale, yerr=err, marker="o", ms=3, capsize=2,
@@ -113,14 +111,12 @@ def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
 def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
     """A wide CSV (block size, one column per series and metric) and one panel per target or data set."""
     cols, panels = {}, []
-    for target in targets_of(summary):
+    for target, variants in by_target(summary):
         plots = []
-        for t, variant in series(summary):
-            if t != target:
-                continue
-            wide = summary[(summary.target == t) & (summary.variant == variant)].pivot(
+        for variant in variants:
+            wide = summary[(summary.target == target) & (summary.variant == variant)].pivot(
                 index="parameter_value", columns="metric", values="mean")
-            key = f"{t}-{variant}"
+            key = f"{target}-{variant}"
             for phase, style in (("write", "solid"), ("read", "dashed")):
                 cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
                 plots.append(

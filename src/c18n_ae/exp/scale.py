@@ -8,7 +8,7 @@ import pandas as pd
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import group_pgfplots, series, targets_of
+from .common import by_target, group_pgfplots, series
 
 RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 REASONS = ("memory_fraction", "budget", "max_instances")
@@ -85,13 +85,11 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 def preview(summary, pdf, png):
     """Memory in use against instances, one panel per target or data set."""
     from ..figures import plt, save
-    targets = targets_of(summary)
-    fig, axes = plt.subplots(len(targets), 1, figsize=(6, 2.8 * len(targets)), constrained_layout=True, squeeze=False)
-    for ax, target in zip(axes[:, 0], targets):
-        for t, variant in series(summary):
-            if t != target:
-                continue
-            s = summary[(summary.target == t) & (summary.variant == variant)]
+    panels = by_target(summary)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(6, 2.8 * len(panels)), constrained_layout=True, squeeze=False)
+    for ax, (target, variants) in zip(axes[:, 0], panels):
+        for variant in variants:
+            s = summary[(summary.target == target) & (summary.variant == variant)]
             mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
             ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=variant)
         ax.set_xlabel("instances running")
@@ -106,13 +104,11 @@ def pgfplots(summary, series_csv, data):
     """Memory in use against instances, one panel per target or data set (elapsed time: Table)."""
     from ..fsutil import write_text_atomic
     cols, panels = {}, []
-    for target in targets_of(summary):
+    for target, variants in by_target(summary):
         plots = []
-        for t, variant in series(summary):
-            if t != target:
-                continue
-            s = summary[(summary.target == t) & (summary.variant == variant) & (summary.metric == "memory_used_mb")]
-            key = f"{t}-{variant}"
+        for variant in variants:
+            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.metric == "memory_used_mb")]
+            key = f"{target}-{variant}"
             cols[f"memory_mb-{key}"] = s.set_index("parameter_value")["mean"]
             plots.append(f"\\addplot+[mark size=0.8pt] table[x=instances, y=memory_mb-{key}, col sep=comma] {{{data}}};\n"
                          f"\\addlegendentry{{{escape(variant)}}}")
