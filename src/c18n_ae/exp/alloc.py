@@ -9,7 +9,7 @@ from .. import PROJECT_ROOT
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import series, stat
+from .common import by_target, group_pgfplots, series, stat
 
 RAW = ("threads", "trial", "status", "duration_ns", "operations", "throughput_ops_per_s", "alloc_ns", "free_ns", "cores")
 PUBLISHED = PROJECT_ROOT / "results" / "published" / "sgx_alloc_2023.csv"
@@ -62,49 +62,58 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def _series_values(summary):
+    """thread counts, and target -> variant -> throughput per thread count: one panel per target."""
     ns = sorted(pd.to_numeric(summary.parameter_value).unique())
-    return ns, {f"{t}/{v}": [stat(summary, t, v, "throughput_ops_per_s", n) for n in ns] for t, v in series(summary)}
+    return ns, {t: {v: [stat(summary, t, v, "throughput_ops_per_s", n) for n in ns] for v in vs}
+                for t, vs in by_target(summary)}
+
+
+def _published(ns):
+    pub = pd.read_csv(PUBLISHED)
+    return {mode: pub[(pub["mode"] == mode) & (pub.metric == "throughput")].set_index("workers")["value"]
+            for mode in ("normal", "enclave")}
 
 
 def preview(summary, pdf, png):
     from ..figures import plt, save
     ns, vals = _series_values(summary)
-    pub = pd.read_csv(PUBLISHED)
-    fig, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
-    for label, ys in vals.items():
-        ax.plot(ns, ys, marker="o", label=f"{label} (ours)")
-    for mode in ("normal", "enclave"):
-        p = pub[(pub["mode"] == mode) & (pub.metric == "throughput")].sort_values("workers")
-        ax.plot(p.workers, p.value, ls="--", marker="x", label=f"SGX 2023 {mode} (published)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("worker threads")
-    ax.set_ylabel("throughput (ops/s)")
-    ax.legend(fontsize=7)
-    ax.set_title("E9 allocation under threads")
+    fig, axes = plt.subplots(len(vals), 1, figsize=(6, 3 * len(vals)), constrained_layout=True, squeeze=False)
+    for ax, (target, series_) in zip(axes[:, 0], vals.items()):
+        for label, ys in series_.items():
+            ax.plot(ns, ys, marker="o", label=f"{label} (ours)")
+        for mode, p in _published(ns).items():
+            ax.plot(p.index, p.values, ls="--", marker="x", label=f"SGX 2023 {mode} (published)")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("worker threads")
+        ax.set_ylabel("throughput (ops/s)")
+        ax.legend(fontsize=7)
+        ax.set_title(target, fontsize=9)
+    fig.suptitle("E9 allocation under threads")
     save(fig, pdf, png)
 
 
 def pgfplots(summary, series_csv, data):
+    """Our throughput per target (one panel each) with the SGX study's published curves in every panel."""
     from ..fsutil import write_text_atomic
     ns, vals = _series_values(summary)
-    pub = pd.read_csv(PUBLISHED)
     cols = {"threads": ns}
-    keys = []
-    for i, (label, ys) in enumerate(vals.items()):
-        cols[f"s{i}"] = ys
-        keys.append((f"s{i}", f"{label} (ours)", "solid"))
-    for mode in ("normal", "enclave"):
-        p = pub[(pub["mode"] == mode) & (pub.metric == "throughput")].set_index("workers")["value"]
+    for mode, p in _published(ns).items():
         cols[f"pub_{mode}"] = [p.get(int(n), float("nan")) for n in ns]
-        keys.append((f"pub_{mode}", f"SGX 2023 {mode} (published)", "dashed"))
+    panels = []
+    for t_i, (target, series_) in enumerate(vals.items()):
+        plots = []
+        for v_i, (label, ys) in enumerate(series_.items()):
+            cols[f"t{t_i}v{v_i}"] = ys
+            plots.append(f"\\addplot+[solid] table[x=threads, y=t{t_i}v{v_i}, col sep=comma] {{{data}}};\n"
+                         f"\\addlegendentry{{{escape(label)} (ours)}}")
+        for mode in ("normal", "enclave"):
+            plots.append(f"\\addplot+[dashed] table[x=threads, y=pub_{mode}, col sep=comma] {{{data}}};\n"
+                         f"\\addlegendentry{{SGX 2023 {mode} (published)}}")
+        panels.append((escape(target), "\n".join(plots)))
     write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
-    plots = "\n".join(f"\\addplot+[{style}] table[x=threads, y={k}, col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(l)}}}"
-                      for k, l, style in keys)
-    return ("\\begin{tikzpicture}\n\\begin{axis}[width=\\columnwidth, height=5.5cm, xmode=log, log basis x=2, ymode=log,\n"
-            "  xlabel={worker threads}, ylabel={throughput (ops/s)}, unbounded coords=jump,\n"
-            "  legend style={font=\\tiny, at={(0.5,-0.25)}, anchor=north}, legend columns=2, grid=major, grid style={gray!25}]\n"
-            + plots + "\n\\end{axis}\n\\end{tikzpicture}\n")
+    return group_pgfplots(panels, "xmode=log, log basis x=2, ymode=log, xlabel={worker threads}, "
+                                  "ylabel={throughput (ops/s)}, unbounded coords=jump")
 
 
 EXPERIMENT = Experiment(

@@ -173,12 +173,6 @@ def grouped_bars_preview_panels(categories: list[str], bars: dict[str, dict[str,
     save(fig, pdf, png)
 
 
-def grouped_bars_preview(categories: list[str], bars: dict[str, list[float]], errors: dict[str, list[float]],
-                         pdf: Path, png: Path, ylabel: str, title: str, log: bool = False) -> None:
-    """One panel of grouped bars (series from several targets side by side)."""
-    grouped_bars_preview_panels(categories, {"": bars}, {"": errors}, pdf, png, ylabel, title, log)
-
-
 def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found: str):
     """Per target, variant and parameter value (root/ordinary, parent/child): what was sent and
     what a reader found. Returns (keys, labels, sent, found)."""

@@ -9,7 +9,7 @@ from .. import PROJECT_ROOT
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import grouped_bars_pgfplots, series, stat
+from .common import bars_panels_pgfplots, grouped_bars_preview_panels, series, stat
 
 RAW = ("transport", "message_bytes", "sample", "round_trips", "status", "roundtrip_ns")
 TRANSPORTS = ("pipe", "unix_socket")
@@ -72,21 +72,25 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def _bars(summary):
+    """target -> 'variant transport' -> round trip per message size: one panel per target."""
     sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
-    bars = {f"{t}/{v} {tr.replace('_', ' ')}": [stat(summary, t, v, f"{tr}_roundtrip_us", s) for s in sizes]
-            for t, v in series(summary) for tr in TRANSPORTS}
+    bars = {}
+    for t, v in series(summary):
+        for tr in TRANSPORTS:
+            bars.setdefault(t, {})[f"{v} {tr.replace('_', ' ')}"] = [stat(summary, t, v, f"{tr}_roundtrip_us", s)
+                                                                  for s in sizes]
     return [f"{s:.0f}" for s in sizes], bars
 
 
 def preview(summary, pdf, png):
-    from .common import grouped_bars_preview
     cats, bars = _bars(summary)
-    grouped_bars_preview(cats, bars, {}, pdf, png, "round trip (µs)", "E8 IPC: round trip by message size (B)", log=True)
+    grouped_bars_preview_panels(cats, bars, {}, pdf, png, "round trip (µs)", "E8 IPC: round trip by message size (B)",
+                                log=True)
 
 
 def pgfplots(summary, series_csv, data):
     cats, bars = _bars(summary)
-    return grouped_bars_pgfplots(cats, bars, series_csv, data, r"round trip (\si{\micro\second})", ymode_log=True)
+    return bars_panels_pgfplots(cats, bars, series_csv, data, r"round trip (\si{\micro\second})", ymode_log=True)
 
 
 EXPERIMENT = Experiment(

@@ -12,7 +12,7 @@ from .. import PROJECT_ROOT
 from ..latex import escape, fmt, macro_name, newcommand
 from ..rawcsv import RawDataError, number
 from . import Experiment
-from .common import grouped_bars_pgfplots, series, stat
+from .common import bars_panels_pgfplots, grouped_bars_preview_panels, series, stat
 
 RAW = ("sweep", "mode", "packets", "packet_bytes", "repeat", "status", "wall_ns", "producer_cpu_ns",
        "consumer_cpu_ns", "received", "lost", "latency_ns_sum", "latency_packets")
@@ -105,26 +105,27 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def _bars(summary):
-    cats, bars = [], {}
+    """target -> 'variant mode' -> adjusted latency per packet size: one panel per target."""
     s = summary[summary.parameter == "packet_bytes"]
     sizes = sorted(pd.to_numeric(s.parameter_value).unique())
-    cats = [f"{v:.0f}" for v in sizes]
+    bars = {}
     for target, variant in series(summary):
         for m in ("plugin", "ipc"):
-            bars[f"{target}/{variant} {m}"] = [stat(s, target, variant, f"{m}_adjusted_latency_us", v) for v in sizes]
-    return cats, bars
+            bars.setdefault(target, {})[f"{variant} {m}"] = [stat(s, target, variant, f"{m}_adjusted_latency_us", v)
+                                                             for v in sizes]
+    return [f"{v:.0f}" for v in sizes], bars
 
 
 def preview(summary, pdf, png):
-    from .common import grouped_bars_preview
     cats, bars = _bars(summary)
-    grouped_bars_preview(cats, bars, {}, pdf, png, "adjusted latency per packet (µs)",
-                         "E7 packets: latency minus the no-consumer floor, by packet size (B)", log=True)
+    grouped_bars_preview_panels(cats, bars, {}, pdf, png, "adjusted latency per packet (µs)",
+                                "E7 packets: latency minus the no-consumer floor, by packet size (B)", log=True)
 
 
 def pgfplots(summary, series_csv, data):
     cats, bars = _bars(summary)
-    return grouped_bars_pgfplots(cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})", ymode_log=True)
+    return bars_panels_pgfplots(cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})",
+                                ymode_log=True)
 
 
 EXPERIMENT = Experiment(
