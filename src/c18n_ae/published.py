@@ -137,7 +137,7 @@ def beside(pub: pd.DataFrame, summaries: dict[str, pd.DataFrame], tidies: dict[s
 
 
 def latex_table(b: pd.DataFrame) -> str:
-    lines = [r"\begin{tabular}{lllrrlrrl}", r"\toprule",
+    lines = [r"\begin{tabular}{lllrrlrr>{\raggedright\arraybackslash}p{0.2\textwidth}}", r"\toprule",
              r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours (where) & "
              r"Ours / published$^a$ & Data set reproduces it \\", r"\midrule"]
     label = {"us": r"$\mu$s", "ms": "ms"}
