@@ -18,9 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from c18n_ae import commands, programs
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-from c18n_ae import commands, programs  # noqa: E402
 
 GOAL = 0.15
 

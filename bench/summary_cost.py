@@ -6,17 +6,14 @@ usage: .venv/bin/python bench/summary_cost.py [--rows 1000000]"""
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from c18n_ae.collect import TIDY_COLUMNS  # noqa: E402
-from c18n_ae.comparisons import compare  # noqa: E402
-from c18n_ae.summarise import summary_table  # noqa: E402
+from c18n_ae.collect import TIDY_COLUMNS
+from c18n_ae.comparisons import compare
+from c18n_ae.summarise import summary_table
 
 
 def synthetic(rows: int) -> pd.DataFrame:

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+ROOT = Path(__file__).resolve().parents[1]  # c18n_ae itself is installed (editable) in .venv
 
 # What a fresh clone would not have: never copied into a test's project copy.
 NOT_IN_A_CLONE = {".venv", ".git", ".snakemake", "logs", "__pycache__", ".pytest_cache", "report.html"}

@@ -3,21 +3,19 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from c18n_ae import config as cfg  # noqa: E402
-from c18n_ae import exp as exps  # noqa: E402
-from c18n_ae import datasets, programs  # noqa: E402
+# c18n_ae is installed into .venv (editable) by artifact/install, which snakemake runs from.
+from c18n_ae import config as cfg
+from c18n_ae import exp as exps
+from c18n_ae import datasets, programs
 
 try:
     cfg.validate(config)
 except cfg.ConfigError as err:
     raise WorkflowError(str(err))
 
-# Rules call the package as `python -m c18n_ae.<stage>`, with the interpreter snakemake runs under
-# (.venv) first on PATH and src/ on PYTHONPATH.
-shell.prefix(
-    f"export PATH={Path(sys.executable).parent}:$PATH PYTHONPATH={Path(workflow.basedir) / 'src'}; "
-)
+# Rules call the installed package as `python -m c18n_ae.<stage>`, with the interpreter snakemake
+# runs under (.venv) first on PATH.
+shell.prefix(f"export PATH={Path(sys.executable).parent}:$PATH; ")
 EXPERIMENTS = cfg.enabled_experiments(config)
 TARGETS = [t["name"] for t in config["targets"]]
 # Hand-written LaTeX (everything under paper/ but the generated and build files).
