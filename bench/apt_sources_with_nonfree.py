@@ -36,7 +36,11 @@ def deb822(path: str) -> list[str]:
         components = fields.get("components", "main").split()
         if "non-free" not in components:
             components.append("non-free")
-        opts = f"[signed-by={fields['signed-by']}] " if fields.get("signed-by", "").startswith("/") else ""
+        opts = (
+            f"[signed-by={fields['signed-by']}] "
+            if fields.get("signed-by", "").startswith("/")
+            else ""
+        )
         for uri in fields.get("uris", "").split():
             for suite in fields.get("suites", "").split():
                 out.append(f"deb {opts}{uri} {suite} {' '.join(components)}")

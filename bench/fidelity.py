@@ -27,8 +27,12 @@ GOAL = 0.15
 
 def build(name: str, out_dir: Path) -> Path:
     recipe = {"name": "fidelity", "cc": "cc", "cflags": ["-O2"]}
-    subprocess.run(commands.compile_command(recipe, programs.get(name), str(ROOT / "src" / "benchmarks"), str(out_dir)),
-                   check=True)
+    subprocess.run(
+        commands.compile_command(
+            recipe, programs.get(name), str(ROOT / "src" / "benchmarks"), str(out_dir)
+        ),
+        check=True,
+    )
     return out_dir / programs.get(name).output
 
 
@@ -51,16 +55,24 @@ def ours_memory_gbps(exe: Path, work: Path, mib: int) -> tuple[float, float]:
     run([str(exe), "--out", str(out), "--sizes-mib", str(mib), "--trials", "5", "--touch-first"])
     rows = list(csv.DictReader(open(out)))
     n = mib * 2**20
-    return (statistics.median(n / float(r["write_ns"]) for r in rows),
-            statistics.median(n / float(r["read_ns"]) for r in rows))
+    return (
+        statistics.median(n / float(r["write_ns"]) for r in rows),
+        statistics.median(n / float(r["read_ns"]) for r in rows),
+    )
 
 
 def perf_pipe_us() -> float:
-    return float(re.search(r"([\d.]+) usecs/op", run(["perf", "bench", "sched", "pipe", "-l", "100000"])).group(1))
+    return float(
+        re.search(
+            r"([\d.]+) usecs/op", run(["perf", "bench", "sched", "pipe", "-l", "100000"])
+        ).group(1)
+    )
 
 
 def lat_pipe_us(lmbench: Path) -> float:
-    return float(re.search(r"Pipe latency: ([\d.]+) microseconds", run([str(lmbench / "lat_pipe")])).group(1))
+    return float(
+        re.search(r"Pipe latency: ([\d.]+) microseconds", run([str(lmbench / "lat_pipe")])).group(1)
+    )
 
 
 def perf_memset_gbps(mib: int) -> float:
@@ -76,7 +88,9 @@ def bw_mem_gbps(lmbench: Path, mib: int, kind: str) -> float:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--lmbench", required=True, type=Path, help="directory holding lat_pipe and bw_mem")
+    ap.add_argument(
+        "--lmbench", required=True, type=Path, help="directory holding lat_pipe and bw_mem"
+    )
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--block-mib", type=int, default=256)
     ap.add_argument("--csv", type=Path, default=ROOT / "bench" / ".cache" / "fidelity.csv")
@@ -88,26 +102,51 @@ def main(argv=None) -> None:
         for r in range(1, a.rounds + 1):
             print(f"round {r} of {a.rounds}", file=sys.stderr, flush=True)
             w, rd = ours_memory_gbps(memory, work, a.block_mib)
-            for key, value in (("ours pipe", ours_pipe_us(pipe, work)), ("perf pipe", perf_pipe_us()),
-                               ("lat_pipe", lat_pipe_us(a.lmbench)), ("ours write", w), ("ours read", rd),
-                               ("perf memset", perf_memset_gbps(a.block_mib)),
-                               ("bw_mem wr", bw_mem_gbps(a.lmbench, a.block_mib, "wr")),
-                               ("bw_mem rd", bw_mem_gbps(a.lmbench, a.block_mib, "rd"))):
+            for key, value in (
+                ("ours pipe", ours_pipe_us(pipe, work)),
+                ("perf pipe", perf_pipe_us()),
+                ("lat_pipe", lat_pipe_us(a.lmbench)),
+                ("ours write", w),
+                ("ours read", rd),
+                ("perf memset", perf_memset_gbps(a.block_mib)),
+                ("bw_mem wr", bw_mem_gbps(a.lmbench, a.block_mib, "wr")),
+                ("bw_mem rd", bw_mem_gbps(a.lmbench, a.block_mib, "rd")),
+            ):
                 samples.setdefault(key, []).append(value)
     med = {k: statistics.median(v) for k, v in samples.items()}
-    pairs = [("E4 pipe round trip (us)", "ours pipe", "perf bench sched pipe", "perf pipe"),
-             ("E4 pipe round trip (us)", "ours pipe", "lmbench lat_pipe", "lat_pipe"),
-             (f"E2 write {a.block_mib} MiB (GB/s)", "ours write", "perf bench mem memset", "perf memset"),
-             (f"E2 write {a.block_mib} MiB (GB/s)", "ours write", "lmbench bw_mem wr", "bw_mem wr"),
-             (f"E2 read {a.block_mib} MiB (GB/s)", "ours read", "lmbench bw_mem rd", "bw_mem rd")]
+    pairs = [
+        ("E4 pipe round trip (us)", "ours pipe", "perf bench sched pipe", "perf pipe"),
+        ("E4 pipe round trip (us)", "ours pipe", "lmbench lat_pipe", "lat_pipe"),
+        (
+            f"E2 write {a.block_mib} MiB (GB/s)",
+            "ours write",
+            "perf bench mem memset",
+            "perf memset",
+        ),
+        (f"E2 write {a.block_mib} MiB (GB/s)", "ours write", "lmbench bw_mem wr", "bw_mem wr"),
+        (f"E2 read {a.block_mib} MiB (GB/s)", "ours read", "lmbench bw_mem rd", "bw_mem rd"),
+    ]
     rows = []
-    print(f"{'measure':28} {'ours':>9} {'anchor':24} {'anchor value':>12} {'ratio':>7}  within 15 %")
+    print(
+        f"{'measure':28} {'ours':>9} {'anchor':24} {'anchor value':>12} {'ratio':>7}  within 15 %"
+    )
     for label, ours, anchor_name, anchor in pairs:
         ratio = med[ours] / med[anchor]
         ok = abs(ratio - 1) <= GOAL
-        rows.append({"measure": label, "ours": round(med[ours], 3), "anchor": anchor_name,
-                     "anchor_value": round(med[anchor], 3), "ratio": round(ratio, 3), "within_goal": ok})
-        print(f"{label:28} {med[ours]:9.3f} {anchor_name:24} {med[anchor]:12.3f} {ratio:7.3f}  {'yes' if ok else 'no'}")
+        rows.append(
+            {
+                "measure": label,
+                "ours": round(med[ours], 3),
+                "anchor": anchor_name,
+                "anchor_value": round(med[anchor], 3),
+                "ratio": round(ratio, 3),
+                "within_goal": ok,
+            }
+        )
+        print(
+            f"{label:28} {med[ours]:9.3f} {anchor_name:24} {med[anchor]:12.3f} {ratio:7.3f}  "
+            f"{'yes' if ok else 'no'}"
+        )
     a.csv.parent.mkdir(parents=True, exist_ok=True)
     with open(a.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))

@@ -21,17 +21,30 @@ def synthetic(rows: int) -> pd.DataFrame:
     targets, variants, params, metrics = 2, 4, 25, 10
     trials = max(2, rows // (targets * variants * params * metrics))
     rng = np.random.default_rng(1)
-    t, v, p, m, tr = np.meshgrid(np.arange(targets), np.arange(variants), np.arange(params), np.arange(metrics),
-                                 np.arange(trials), indexing="ij")
+    t, v, p, m, tr = np.meshgrid(
+        np.arange(targets),
+        np.arange(variants),
+        np.arange(params),
+        np.arange(metrics),
+        np.arange(trials),
+        indexing="ij",
+    )
     n = t.size
-    return pd.DataFrame({
-        "target": np.array(["boardA", "boardB"])[t.ravel()],
-        "variant": np.array(["hybrid", "purecap", "purecap-c18n", "benchmark-c18n"])[v.ravel()],
-        "experiment": "cpu", "trial": tr.ravel() + 1, "parameter": "work_items",
-        "parameter_value": (p.ravel() + 1) * 1000,
-        "metric": np.array([f"w{i}_cpu_ns" for i in range(metrics)])[m.ravel()],
-        "value": rng.lognormal(10, 0.1, n) * (1 + v.ravel() * 0.1), "unit": "ns", "status": "ok",
-    }, columns=TIDY_COLUMNS)
+    return pd.DataFrame(
+        {
+            "target": np.array(["boardA", "boardB"])[t.ravel()],
+            "variant": np.array(["hybrid", "purecap", "purecap-c18n", "benchmark-c18n"])[v.ravel()],
+            "experiment": "cpu",
+            "trial": tr.ravel() + 1,
+            "parameter": "work_items",
+            "parameter_value": (p.ravel() + 1) * 1000,
+            "metric": np.array([f"w{i}_cpu_ns" for i in range(metrics)])[m.ravel()],
+            "value": rng.lognormal(10, 0.1, n) * (1 + v.ravel() * 0.1),
+            "unit": "ns",
+            "status": "ok",
+        },
+        columns=TIDY_COLUMNS,
+    )
 
 
 def main() -> None:
@@ -47,8 +60,11 @@ def main() -> None:
     t2 = time.perf_counter()
     alone, both = t1 - t0, t2 - t1
     print(f"{len(tidy)} tidy rows, {len(comparisons)} comparisons with intervals")
-    print(f"summary alone: {alone:.2f} s; summary and comparisons: {both:.2f} s "
-          f"({both / alone:.2f} times the summary alone); target under 10 s: {'met' if both < 10 else 'missed'}")
+    print(
+        f"summary alone: {alone:.2f} s; summary and comparisons: {both:.2f} s "
+        f"({both / alone:.2f} times the summary alone); target under 10 s: "
+        f"{'met' if both < 10 else 'missed'}"
+    )
 
 
 if __name__ == "__main__":

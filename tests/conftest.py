@@ -12,7 +12,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]  # c18n_ae itself is installed (editable) in .venv
 
 # What a fresh clone would not have: never copied into a test's project copy.
-NOT_IN_A_CLONE = {".venv", ".git", ".snakemake", "logs", "__pycache__", ".pytest_cache", "report.html"}
+NOT_IN_A_CLONE = {
+    ".venv",
+    ".git",
+    ".snakemake",
+    "logs",
+    "__pycache__",
+    ".pytest_cache",
+    "report.html",
+}
 
 
 def copy_project(dest: Path) -> Path:
@@ -22,7 +30,9 @@ def copy_project(dest: Path) -> Path:
         if d == ROOT / "results":
             skip |= {n for n in names if n not in ("published", "README.md")}
         if d == ROOT / "paper":
-            skip |= {n for n in names if n == "generated" or n.startswith("main.") and n != "main.tex"}
+            skip |= {
+                n for n in names if n == "generated" or n.startswith("main.") and n != "main.tex"
+            }
         return skip
 
     shutil.copytree(ROOT, dest, ignore=ignore)
@@ -38,6 +48,7 @@ def project_copy(tmp_path) -> Path:
 def sshd():
     """A real sshd on a free loopback port (artifact/install installs openssh-server and rsync)."""
     from sshd import Server
+
     server = Server()
     yield server
     server.stop()
@@ -53,11 +64,14 @@ def cc() -> str:
 def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
     """Builds a program with the project's own compile command (warnings as errors), to out."""
     from c18n_ae import commands, programs
+
     program = programs.get(name)
     recipe = {"name": "test", "cc": cc, "cflags": ["-O2", "-Werror", *flags]}
     build_dir = out.parent / f".build-{out.name}"
     build_dir.mkdir(parents=True, exist_ok=True)
-    cmd = commands.compile_command(recipe, program, str(ROOT / "src" / "benchmarks"), str(build_dir))
+    cmd = commands.compile_command(
+        recipe, program, str(ROOT / "src" / "benchmarks"), str(build_dir)
+    )
     subprocess.run(cmd, check=True)
     (build_dir / program.output).rename(out)
     return out

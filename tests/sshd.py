@@ -26,17 +26,25 @@ class Server:
         self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
         self.port = free_port()
         for name in ("host_key", "client_key"):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.dir / name)], check=True)
+            subprocess.run(
+                ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.dir / name)],
+                check=True,
+            )
         (self.dir / "authorized_keys").write_text((self.dir / "client_key.pub").read_text())
         os.chmod(self.dir / "authorized_keys", 0o600)
         (self.dir / "sshd_config").write_text(
             f"Port {self.port}\nListenAddress 127.0.0.1\nHostKey {self.dir / 'host_key'}\n"
             f"AuthorizedKeysFile {self.dir / 'authorized_keys'}\nPidFile {self.dir / 'sshd.pid'}\n"
-            "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
-            "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nMaxStartups 100\nMaxSessions 100\n")
+            "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes "
+            "no\n"
+            "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nMaxStartups "
+            "100\nMaxSessions 100\n"
+        )
         Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
-        self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(self.dir / "sshd_config")],
-                                     stderr=open(self.dir / "sshd.log", "w"))
+        self.proc = subprocess.Popen(
+            [SSHD, "-D", "-e", "-f", str(self.dir / "sshd_config")],
+            stderr=open(self.dir / "sshd.log", "w"),
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if subprocess.run(self.ssh_command("true"), capture_output=True).returncode == 0:
@@ -46,18 +54,45 @@ class Server:
 
     @property
     def options(self) -> list[str]:
-        return ["-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={self.dir / 'known_hosts'}",
-                "-o", "LogLevel=ERROR"]
+        return [
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            f"UserKnownHostsFile={self.dir / 'known_hosts'}",
+            "-o",
+            "LogLevel=ERROR",
+        ]
 
     def ssh_command(self, command: str) -> list[str]:
-        return ["ssh", "-p", str(self.port), "-i", str(self.dir / "client_key"), "-o", "BatchMode=yes",
-                *self.options, f"{getpass.getuser()}@127.0.0.1", command]
+        return [
+            "ssh",
+            "-p",
+            str(self.port),
+            "-i",
+            str(self.dir / "client_key"),
+            "-o",
+            "BatchMode=yes",
+            *self.options,
+            f"{getpass.getuser()}@127.0.0.1",
+            command,
+        ]
 
     def target(self, name: str, workdir: Path, variants: list[dict], **extra) -> dict:
-        return {"name": name, "kind": "ssh", "host": "127.0.0.1", "port": self.port, "user": getpass.getuser(),
-                "identity_file": str(self.dir / "client_key"), "ssh_options": self.options,
-                "workdir": str(workdir), "python": "python3", "poll_s": 0.3,
-                "reference_variant": variants[0]["name"], "variants": variants, **extra}
+        return {
+            "name": name,
+            "kind": "ssh",
+            "host": "127.0.0.1",
+            "port": self.port,
+            "user": getpass.getuser(),
+            "identity_file": str(self.dir / "client_key"),
+            "ssh_options": self.options,
+            "workdir": str(workdir),
+            "python": "python3",
+            "poll_s": 0.3,
+            "reference_variant": variants[0]["name"],
+            "variants": variants,
+            **extra,
+        }
 
     def stop(self) -> None:
         self.proc.terminate()

@@ -10,8 +10,13 @@ from conftest import SNAKEMAKE, copy_project
 
 def test_quick_profile_with_an_aarch64_variant_under_qemu(tmp_path):
     project = copy_project(tmp_path / "project")
-    done = subprocess.run([*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/aarch64.yaml"],
-                          cwd=project, capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/aarch64.yaml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     root = project / "results" / "local" / "aarch64-qemu"
     for name in exp.NAMES:
@@ -22,6 +27,10 @@ def test_quick_profile_with_an_aarch64_variant_under_qemu(tmp_path):
     for prog in programs.PROGRAMS.values():
         info = json.loads((root / "bin" / f"{prog.output}.build.json").read_text())
         assert info["abi"] == "hybrid" and "aarch64" in info["file"].lower(), prog.name
-    text = subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "aarch64-qemu" in text

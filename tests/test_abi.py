@@ -26,7 +26,10 @@ def build(tmp_path, name, source, *flags):
     src = tmp_path / f"{name}.c"
     src.write_text(source)
     out = tmp_path / name
-    subprocess.run([zig_cc(tmp_path), "-target", "aarch64-freebsd", *flags, "-o", str(out), str(src)], check=True)
+    subprocess.run(
+        [zig_cc(tmp_path), "-target", "aarch64-freebsd", *flags, "-o", str(out), str(src)],
+        check=True,
+    )
     return out
 
 
@@ -56,17 +59,27 @@ def test_a_library_is_checked_by_its_flag_only(tmp_path):
     pure_lib = set_purecap_flag(build(tmp_path, "libp.so", lib, "-shared", "-fPIC"))
     assert abi.check(pure_lib, "purecap-benchmark", "benchmark-c18n") == "purecap"
     plain_lib = build(tmp_path, "libh.so", lib, "-shared", "-fPIC")
-    with pytest.raises(abi.AbiMismatch, match=r"libh.so: ABI hybrid, but variant benchmark-c18n wants purecap-benchmark"):
+    with pytest.raises(
+        abi.AbiMismatch,
+        match=r"libh.so: ABI hybrid, but variant benchmark-c18n wants purecap-benchmark",
+    ):
         abi.check(plain_lib, "purecap-benchmark", "benchmark-c18n")
     exe = set_purecap_flag(build(tmp_path, "exe", "int main(void) { return 0; }\n"))
-    with pytest.raises(abi.AbiMismatch, match=r"exe: ABI purecap, but variant benchmark-c18n wants purecap-benchmark"):
+    with pytest.raises(
+        abi.AbiMismatch,
+        match=r"exe: ABI purecap, but variant benchmark-c18n wants purecap-benchmark",
+    ):
         abi.check(exe, "purecap-benchmark", "benchmark-c18n")
 
 
 def test_command_line_prints_one_line_per_file(tmp_path):
     plain = build(tmp_path, "plain", "int main(void) { return 0; }\n")
-    done = subprocess.run([sys.executable, "-m", "c18n_ae.abi", str(plain), "/bin/sh"], capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    done = subprocess.run(
+        [sys.executable, "-m", "c18n_ae.abi", str(plain), "/bin/sh"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
     assert done.returncode == 0
     assert done.stdout.splitlines() == [f"{plain}: hybrid", "/bin/sh: native"]
 
@@ -77,9 +90,26 @@ def test_the_build_stops_on_a_mismatch_and_records_the_abi(tmp_path):
 
     def build_memory(wanted):
         recipe = json.dumps({"name": "pc", "cc": "cc", "cflags": ["-O2"], "abi": wanted})
-        return subprocess.run([sys.executable, "-m", "c18n_ae.build", "--target", target, "--recipe", recipe,
-                               "--program", "memory", "--source-dir", str(ROOT / "src" / "benchmarks"),
-                               "--bin-dir", str(tmp_path)], capture_output=True, text=True, env=env)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "c18n_ae.build",
+                "--target",
+                target,
+                "--recipe",
+                recipe,
+                "--program",
+                "memory",
+                "--source-dir",
+                str(ROOT / "src" / "benchmarks"),
+                "--bin-dir",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
 
     done = build_memory("purecap")
     assert done.returncode != 0

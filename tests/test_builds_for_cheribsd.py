@@ -17,11 +17,24 @@ from c18n_ae.commands import compile_command
 from conftest import ROOT
 
 SOURCES = ROOT / "src" / "benchmarks"
-OPENSSL_PREFIXES = ("EVP_", "PEM_", "BIO_", "RSA_", "OPENSSL_", "ERR_", "RAND_", "CRYPTO_", "BN_", "EC_", "OSSL_")
+OPENSSL_PREFIXES = (
+    "EVP_",
+    "PEM_",
+    "BIO_",
+    "RSA_",
+    "OPENSSL_",
+    "ERR_",
+    "RAND_",
+    "CRYPTO_",
+    "BN_",
+    "EC_",
+    "OSSL_",
+)
 
 
 def zig_cc(tmp_path):
-    """A one-word cc for compile_command: zig's clang with FreeBSD's aarch64 headers and libc stubs."""
+    """A one-word cc for compile_command: zig's clang with FreeBSD's aarch64 headers and libc
+    stubs."""
     cc = tmp_path / "zig-cc"
     cc.write_text(f'#!/bin/sh\nexec {sys.executable} -m ziglang cc "$@"\n')
     cc.chmod(cc.stat().st_mode | stat.S_IEXEC)
@@ -45,8 +58,13 @@ def libcrypto_stub(tmp_path, cc, flags, obj):
     (none exists here), so the link checks every other symbol against FreeBSD's libc."""
     with open(obj, "rb") as f:
         symbols = ELFFile(f).get_section_by_name(".symtab")
-        names = sorted({s.name for s in symbols.iter_symbols()
-                        if s["st_shndx"] == "SHN_UNDEF" and s.name.startswith(OPENSSL_PREFIXES)})
+        names = sorted(
+            {
+                s.name
+                for s in symbols.iter_symbols()
+                if s["st_shndx"] == "SHN_UNDEF" and s.name.startswith(OPENSSL_PREFIXES)
+            }
+        )
     assert names, "integration.c calls no OpenSSL function?"
     src = tmp_path / "crypto_stub.c"
     src.write_text("".join(f"void {n}(void);\nvoid {n}(void) {{}}\n" for n in names))
@@ -60,7 +78,9 @@ def build_all(tmp_path, cc, flags, extra_for=None):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     variant = {"name": "check", "cc": cc, "cflags": [*flags, "-O2", "-Werror"]}
-    order = sorted(programs.PROGRAMS.values(), key=lambda p: (not p.shared, p.name))  # libraries first
+    order = sorted(
+        programs.PROGRAMS.values(), key=lambda p: (not p.shared, p.name)
+    )  # libraries first
     for prog in order:
         cmd = compile_command(variant, prog, str(SOURCES), str(bin_dir))
         cmd += (extra_for or {}).get(prog.name, [])
@@ -75,8 +95,20 @@ def test_every_program_builds_for_aarch64_freebsd(tmp_path):
     flags = ["-target", "aarch64-freebsd"]
     inc = openssl_headers(tmp_path)
     obj = tmp_path / "integration.o"
-    subprocess.run([cc, *flags, "-std=c11", "-isystem", str(inc), "-c", "-o", str(obj),
-                    str(SOURCES / "integration.c")], check=True)
+    subprocess.run(
+        [
+            cc,
+            *flags,
+            "-std=c11",
+            "-isystem",
+            str(inc),
+            "-c",
+            "-o",
+            str(obj),
+            str(SOURCES / "integration.c"),
+        ],
+        check=True,
+    )
     stub = libcrypto_stub(tmp_path, cc, flags, obj)
     bin_dir = build_all(tmp_path, cc, flags, {"integration": ["-isystem", str(inc), f"-L{stub}"]})
     for prog in programs.PROGRAMS.values():
@@ -95,7 +127,8 @@ def test_every_program_builds_on_the_host(tmp_path, cc):
 
 
 def test_no_inline_asm_takes_a_pointer_operand():
-    """Under purecap a pointer is a capability: an asm operand of pointer type is refused or wrong."""
+    """Under purecap a pointer is a capability: an asm operand of pointer type is refused or
+    wrong."""
     pointer_names = set()
     for src in sorted(SOURCES.glob("*.[ch]")):
         text = src.read_text()
@@ -103,5 +136,9 @@ def test_no_inline_asm_takes_a_pointer_operand():
         for m in re.finditer(r"__asm__[^;]*?\((.*?)\);", text, re.S):
             operands = re.findall(r'"[^"]*"\s*\(([^)]*)\)', m.group(1))
             for op in operands:
-                assert op.strip().lstrip("&") not in pointer_names, f"{src.name}: asm operand {op!r} is a pointer"
-                assert not op.strip().startswith("&"), f"{src.name}: asm operand {op!r} takes an address"
+                assert op.strip().lstrip("&") not in pointer_names, (
+                    f"{src.name}: asm operand {op!r} is a pointer"
+                )
+                assert not op.strip().startswith("&"), (
+                    f"{src.name}: asm operand {op!r} takes an address"
+                )

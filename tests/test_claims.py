@@ -14,45 +14,122 @@ def summary(rows):
     """rows: (target, variant, parameter_value, metric, mean)"""
     out = []
     for t, v, p, m, mean in rows:
-        out.append({"target": t, "variant": v, "experiment": "x", "parameter": "p", "parameter_value": p,
-                     "metric": m, "unit": "ns", "n_excluded": 0, "n": 10, "mean": mean, "sd": 0.0, "median": mean,
-                     "p5": mean, "p95": mean, "ci95_low": mean, "ci95_high": mean, "n_outliers": 0})
+        out.append(
+            {
+                "target": t,
+                "variant": v,
+                "experiment": "x",
+                "parameter": "p",
+                "parameter_value": p,
+                "metric": m,
+                "unit": "ns",
+                "n_excluded": 0,
+                "n": 10,
+                "mean": mean,
+                "sd": 0.0,
+                "median": mean,
+                "p5": mean,
+                "p95": mean,
+                "ci95_low": mean,
+                "ci95_high": mean,
+                "n_outliers": 0,
+            }
+        )
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
 
-RATIO = {"id": "alloc", "text": "t", "experiment": "memory", "kind": "ratio", "metric": "malloc_ns",
-         "subject": "purecap-c18n", "baseline": "hybrid", "op": ">", "threshold": 10, "scope": "all"}
-NEAR = {"id": "math", "text": "t", "experiment": "cpu", "kind": "ratio_near", "metric": "math_cpu_ns",
-        "subject": "purecap-c18n", "baseline": "hybrid", "expected": 1.5, "tolerance": 0.1}
-FLAG = {"id": "denied", "text": "t", "experiment": "trust", "kind": "flag", "metric": "access_granted",
-        "parameter_value": "ordinary", "c18n": True, "expected": 0}
+RATIO = {
+    "id": "alloc",
+    "text": "t",
+    "experiment": "memory",
+    "kind": "ratio",
+    "metric": "malloc_ns",
+    "subject": "purecap-c18n",
+    "baseline": "hybrid",
+    "op": ">",
+    "threshold": 10,
+    "scope": "all",
+}
+NEAR = {
+    "id": "math",
+    "text": "t",
+    "experiment": "cpu",
+    "kind": "ratio_near",
+    "metric": "math_cpu_ns",
+    "subject": "purecap-c18n",
+    "baseline": "hybrid",
+    "expected": 1.5,
+    "tolerance": 0.1,
+}
+FLAG = {
+    "id": "denied",
+    "text": "t",
+    "experiment": "trust",
+    "kind": "flag",
+    "metric": "access_granted",
+    "parameter_value": "ordinary",
+    "c18n": True,
+    "expected": 0,
+}
 BOARD = {"hybrid": False, "purecap-c18n": True}
 
 
 def one(claims, summaries, targets, tidies=None):
     tidies = tidies or {}
-    comps = {e: compare(df, {t: next(iter(v), "") for t, v in targets.items()}) for e, df in tidies.items()}
+    comps = {
+        e: compare(df, {t: next(iter(v), "") for t, v in targets.items()})
+        for e, df in tidies.items()
+    }
     return evaluate(claims, summaries, targets, comps, tidies).set_index(["claim", "target"])
 
 
 def tidy(experiment, rows, spread=0.01, trials=10):
-    """rows: (target, variant, parameter_value, metric, mean): `trials` trials within ±spread of the mean."""
+    """rows: (target, variant, parameter_value, metric, mean): `trials` trials within ±spread of
+    the mean."""
     out = []
     for t, v, p, m, mean in rows:
         for i in range(trials):
-            out.append((t, v, experiment, i + 1, "p", p, m, mean * (1 + spread * (i - trials / 2) / trials), "us", "ok"))
+            out.append(
+                (
+                    t,
+                    v,
+                    experiment,
+                    i + 1,
+                    "p",
+                    p,
+                    m,
+                    mean * (1 + spread * (i - trials / 2) / trials),
+                    "us",
+                    "ok",
+                )
+            )
     return pd.DataFrame(out, columns=TIDY_COLUMNS)
 
 
 def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
-    rows = [("board", "hybrid", 100, "malloc_ns", 2), ("board", "purecap-c18n", 100, "malloc_ns", 93),
-            ("board", "hybrid", 200, "malloc_ns", 2), ("board", "purecap-c18n", 200, "malloc_ns", 30),
-            ("b2", "hybrid", 100, "malloc_ns", 2), ("b2", "purecap-c18n", 100, "malloc_ns", 10.4),
-            ("b2", "hybrid", 200, "malloc_ns", 2), ("b2", "purecap-c18n", 200, "malloc_ns", 10)]
-    r = one([RATIO], {"memory": summary(rows)}, {"board": BOARD, "b2": BOARD}, {"memory": tidy("memory", rows)})
+    rows = [
+        ("board", "hybrid", 100, "malloc_ns", 2),
+        ("board", "purecap-c18n", 100, "malloc_ns", 93),
+        ("board", "hybrid", 200, "malloc_ns", 2),
+        ("board", "purecap-c18n", 200, "malloc_ns", 30),
+        ("b2", "hybrid", 100, "malloc_ns", 2),
+        ("b2", "purecap-c18n", 100, "malloc_ns", 10.4),
+        ("b2", "hybrid", 200, "malloc_ns", 2),
+        ("b2", "purecap-c18n", 200, "malloc_ns", 10),
+    ]
+    r = one(
+        [RATIO],
+        {"memory": summary(rows)},
+        {"board": BOARD, "b2": BOARD},
+        {"memory": tidy("memory", rows)},
+    )
     assert r.loc[("alloc", "board"), "result"] == "holds"
-    assert r.loc[("alloc", "board"), "measured"].startswith("15.0")  # the block nearest the threshold
-    assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[("alloc", "b2"), "measured"].startswith("5.20")
+    assert r.loc[("alloc", "board"), "measured"].startswith(
+        "15.0"
+    )  # the block nearest the threshold
+    assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[
+        ("alloc", "b2"), "measured"
+    ].startswith("5.20")
     assert r.loc[("alloc", "b2"), "ci95_high"] < 10
 
 
@@ -66,13 +143,27 @@ def test_not_applicable_names_the_missing_variant_or_experiment():
 
 
 def test_ratio_near_and_flags():
-    rows = [("board", "hybrid", 1, "math_cpu_ns", 100), ("board", "purecap-c18n", 1, "math_cpu_ns", 151)]
-    trust = summary([("board", "purecap-c18n", "ordinary", "access_granted", 1.0),
-                     ("board", "hybrid", "ordinary", "access_granted", 0.0)])
-    r = one([NEAR, FLAG, {**FLAG, "id": "plain", "c18n": False}], {"cpu": summary(rows), "trust": trust},
-            {"board": BOARD}, {"cpu": tidy("cpu", rows)})
+    rows = [
+        ("board", "hybrid", 1, "math_cpu_ns", 100),
+        ("board", "purecap-c18n", 1, "math_cpu_ns", 151),
+    ]
+    trust = summary(
+        [
+            ("board", "purecap-c18n", "ordinary", "access_granted", 1.0),
+            ("board", "hybrid", "ordinary", "access_granted", 0.0),
+        ]
+    )
+    r = one(
+        [NEAR, FLAG, {**FLAG, "id": "plain", "c18n": False}],
+        {"cpu": summary(rows), "trust": trust},
+        {"board": BOARD},
+        {"cpu": tidy("cpu", rows)},
+    )
     assert r.loc[("math", "board"), "result"] == "holds"
-    assert r.loc[("denied", "board"), "result"] == "fails" and r.loc[("denied", "board"), "measured"] == "purecap-c18n: 1"
+    assert (
+        r.loc[("denied", "board"), "result"] == "fails"
+        and r.loc[("denied", "board"), "measured"] == "purecap-c18n: 1"
+    )
     assert r.loc[("plain", "board"), "result"] == "holds"
     r = one([FLAG], {"trust": trust}, {"local": {"O2": False}})
     assert r.loc[("denied", "local"), "result"] == "not applicable"
@@ -80,7 +171,12 @@ def test_ratio_near_and_flags():
 
 def test_shipped_claims_load_and_render(tmp_path):
     claims = load(ROOT / "config" / "claims.yaml")
-    assert len(claims) >= 10 and {c["experiment"] for c in claims} >= {"memory", "cpu", "pipe", "trust"}
+    assert len(claims) >= 10 and {c["experiment"] for c in claims} >= {
+        "memory",
+        "cpu",
+        "pipe",
+        "trust",
+    }
     res = evaluate(claims, {}, {"local": {"O2": False}})
     assert set(res.result) == {"not applicable"}
     assert r"\toprule" in latex_table(res) and "| claim |" in markdown_table(res)
@@ -101,13 +197,33 @@ def test_bad_claims_file_names_the_key(tmp_path):
 
 
 def test_metrics_claim_compares_two_metrics_on_every_variant():
-    rows = [("local", "O2", 512, "plugin_adjusted_latency_us", 0.5), ("local", "O2", 512, "ipc_adjusted_latency_us", 3.0),
-            ("local", "O0", 512, "plugin_adjusted_latency_us", 4.0), ("local", "O0", 512, "ipc_adjusted_latency_us", 3.0)]
-    claim = {"id": "p", "text": "t", "experiment": "packet", "kind": "metrics", "metric": "plugin_adjusted_latency_us",
-             "baseline_metric": "ipc_adjusted_latency_us", "op": "<", "threshold": 1}
+    rows = [
+        ("local", "O2", 512, "plugin_adjusted_latency_us", 0.5),
+        ("local", "O2", 512, "ipc_adjusted_latency_us", 3.0),
+        ("local", "O0", 512, "plugin_adjusted_latency_us", 4.0),
+        ("local", "O0", 512, "ipc_adjusted_latency_us", 3.0),
+    ]
+    claim = {
+        "id": "p",
+        "text": "t",
+        "experiment": "packet",
+        "kind": "metrics",
+        "metric": "plugin_adjusted_latency_us",
+        "baseline_metric": "ipc_adjusted_latency_us",
+        "op": "<",
+        "threshold": 1,
+    }
     pk = tidy("packet", rows)
-    r = one([claim], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}}, {"packet": pk})
-    assert r.loc[("p", "local"), "result"] == "fails" and r.loc[("p", "local"), "measured"].startswith("1.33 [")
-    r = one([{**claim, "variants": ["O2"]}], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}},
-            {"packet": pk})
+    r = one(
+        [claim], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}}, {"packet": pk}
+    )
+    assert r.loc[("p", "local"), "result"] == "fails" and r.loc[
+        ("p", "local"), "measured"
+    ].startswith("1.33 [")
+    r = one(
+        [{**claim, "variants": ["O2"]}],
+        {"packet": summary(rows)},
+        {"local": {"O2": False, "O0": False}},
+        {"packet": pk},
+    )
     assert r.loc[("p", "local"), "result"] == "holds"

@@ -30,12 +30,18 @@ def test_tidy_long_table(tmp_path):
     check_tidy(df)
 
 
-@pytest.mark.parametrize("body, message", [
-    ("100,1,ok,10,2000\n", "raw.csv:2: expected 8 fields, found 5"),
-    ("100,1,ok,10,2000,1000,30,5\n100,2,ok,ten,1,1,1,1\n", "raw.csv:3: column malloc_ns: 'ten' is not a number"),
-    ("100,1,ok,10,,1000,30,5\n", "raw.csv:2: column write_ns: empty, a number is required"),
-    ("100,1,weird,10,1,1,1,1\n", "raw.csv:2: column status: unexpected 'weird'"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("100,1,ok,10,2000\n", "raw.csv:2: expected 8 fields, found 5"),
+        (
+            "100,1,ok,10,2000,1000,30,5\n100,2,ok,ten,1,1,1,1\n",
+            "raw.csv:3: column malloc_ns: 'ten' is not a number",
+        ),
+        ("100,1,ok,10,,1000,30,5\n", "raw.csv:2: column write_ns: empty, a number is required"),
+        ("100,1,weird,10,1,1,1,1\n", "raw.csv:2: column status: unexpected 'weird'"),
+    ],
+)
 def test_malformed_rows_name_file_and_line(tmp_path, body, message):
     with pytest.raises(RawDataError, match=message.replace("(", r"\(")):
         tidy_run(write(tmp_path, body), "local", "O2", "memory")
@@ -49,8 +55,10 @@ def test_wrong_header_and_missing_file(tmp_path):
 
 
 def test_schema_rejects_a_metric_without_its_unit():
-    df = pd.DataFrame([["local", "O2", "memory", 1, "block_mib", 100.0, "write", 5.0, "ns", "ok"]],
-                      columns=TIDY_COLUMNS)
+    df = pd.DataFrame(
+        [["local", "O2", "memory", 1, "block_mib", 100.0, "write", 5.0, "ns", "ok"]],
+        columns=TIDY_COLUMNS,
+    )
     with pytest.raises(RawDataError, match="does not name its unit"):
         check_tidy(df)
     df.loc[0, "metric"] = "write_ns"

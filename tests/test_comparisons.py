@@ -1,4 +1,5 @@
-"""Ratios with bootstrap intervals: coverage on groups with a known ratio, verdicts from intervals."""
+"""Ratios with bootstrap intervals: coverage on groups with a known ratio, verdicts from
+intervals."""
 
 import numpy as np
 import pandas as pd
@@ -31,33 +32,60 @@ def tidy(groups):
     """groups: {(target, variant, value): [values]} -> tidy rows of one metric."""
     rows = []
     for (target, variant, param), values in groups.items():
-        rows += [(target, variant, "cpu", i + 1, "work_items", param, "math_cpu_ns", v, "ns", "ok")
-                 for i, v in enumerate(values)]
+        rows += [
+            (target, variant, "cpu", i + 1, "work_items", param, "math_cpu_ns", v, "ns", "ok")
+            for i, v in enumerate(values)
+        ]
     return pd.DataFrame(rows, columns=TIDY_COLUMNS)
 
 
 def test_pairs_within_and_between_targets_and_inverted_lookup():
     rng = np.random.default_rng(1)
-    t = tidy({("board", "hybrid", 1): rng.normal(100, 1, 20), ("board", "purecap-c18n", 1): rng.normal(150, 1, 20),
-              ("board", "benchmark-c18n", 1): rng.normal(120, 1, 20), ("b2", "hybrid", 1): rng.normal(110, 1, 20)})
+    t = tidy(
+        {
+            ("board", "hybrid", 1): rng.normal(100, 1, 20),
+            ("board", "purecap-c18n", 1): rng.normal(150, 1, 20),
+            ("board", "benchmark-c18n", 1): rng.normal(120, 1, 20),
+            ("b2", "hybrid", 1): rng.normal(110, 1, 20),
+        }
+    )
     c = compare(t, {"board": "hybrid", "b2": "hybrid"})
     assert list(c.columns) == COLUMNS
     pairs = set(zip(c.variant, c.reference_variant, c.target, c.reference_target))
-    assert pairs == {("purecap-c18n", "hybrid", "board", "board"), ("benchmark-c18n", "hybrid", "board", "board"),
-                     ("benchmark-c18n", "purecap-c18n", "board", "board"), ("hybrid", "hybrid", "b2", "board")}
+    assert pairs == {
+        ("purecap-c18n", "hybrid", "board", "board"),
+        ("benchmark-c18n", "hybrid", "board", "board"),
+        ("benchmark-c18n", "purecap-c18n", "board", "board"),
+        ("hybrid", "hybrid", "b2", "board"),
+    }
     r = lookup(c, "board", "purecap-c18n", "benchmark-c18n", "math_cpu_ns").iloc[0]
     assert r.ratio == pytest.approx(1.25, rel=0.02) and r.ci95_low < r.ratio < r.ci95_high
 
 
-CLAIM = {"id": "slower", "text": "t", "experiment": "cpu", "kind": "ratio", "metric": "math_cpu_ns",
-         "subject": "purecap-c18n", "baseline": "hybrid", "op": ">", "threshold": 1, "scope": "all"}
+CLAIM = {
+    "id": "slower",
+    "text": "t",
+    "experiment": "cpu",
+    "kind": "ratio",
+    "metric": "math_cpu_ns",
+    "subject": "purecap-c18n",
+    "baseline": "hybrid",
+    "op": ">",
+    "threshold": 1,
+    "scope": "all",
+}
 
 
 def verdict(a, b, claim=CLAIM):
     t = tidy({("board", "hybrid", 1): b, ("board", "purecap-c18n", 1): a})
     summaries = {"cpu": t.assign(mean=t.value)}  # only presence of target and variant is read here
-    res = evaluate([claim], summaries, {"board": {"hybrid": False, "purecap-c18n": True}},
-                   {"cpu": compare(t, {"board": "hybrid"})}, {"cpu": t})
+    res = evaluate(
+        [claim],
+        summaries,
+        {"board": {"hybrid": False, "purecap-c18n": True}},
+        {"cpu": compare(t, {"board": "hybrid"})},
+        {"cpu": t},
+    )
     return res.iloc[0]
 
 
@@ -83,6 +111,7 @@ def test_ratio_near_holds_only_inside_the_tolerance():
 def test_resampled_medians_equal_numpy_medians_of_the_same_resamples():
     """Medians come from sorted positions, not a sort per resample: check against np.median."""
     from c18n_ae.comparisons import _resampling
+
     x = np.random.default_rng(5).normal(0, 1, 9)
     for n in (8, 9):
         counts, lo, hi = _resampling(n, 0, 50)

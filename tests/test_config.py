@@ -1,4 +1,5 @@
-"""A bad configuration stops before anything runs, with a message naming the key and what is allowed."""
+"""A bad configuration stops before anything runs, with a message naming the key and what is
+allowed."""
 
 import copy
 import subprocess
@@ -19,33 +20,67 @@ def broken(mutate):
 
 
 CASES = [
-    ("unknown experiment", lambda c: c["experiments"].update(memroy={"trials": 1}),
-     "experiments: unknown key 'memroy'; allowed: alloc, cpu, ipc, isolation, memory, packet, pipe, scale, trust"),
-    ("negative size", lambda c: c["experiments"]["memory"].update(block_sizes_mib=[100, -5]),
-     "experiments.memory.block_sizes_mib[1]: -5 is out of range (minimum 1)"),
-    ("wrong type", lambda c: c["experiments"]["memory"].update(trials="100"),
-     "experiments.memory.trials: expected integer, got str '100'"),
-    ("unknown reference variant", lambda c: c["targets"][0].update(reference_variant="O3"),
-     "targets[local].reference_variant: unknown variant 'O3'; allowed: O2, O0"),
-    ("unknown variant in an experiment", lambda c: c["experiments"]["memory"].update(variants=["purecap"]),
-     "experiments.memory.variants: unknown variant 'purecap'; allowed: O0, O2"),
-    ("unknown target kind", lambda c: c["targets"][0].update(kind="vm"),
-     "targets[local].kind: 'vm' is not allowed; allowed: local, ssh, morello"),
-    ("missing key", lambda c: c["targets"][0]["variants"][0].pop("cc"),
-     "targets[local].variants[O2]: 'cc' is a required property"),
-    ("unknown data set", lambda c: c.update(datasets=["morello-2042"]),
-     "datasets[morello-2042]: data set 'morello-2042': "),
-    ("data set named like a target", lambda c: c["targets"][0].update(name="morello-2024", reference_variant="O2"),
-     "datasets[morello-2024]: its name 'morello-2024' is also a target's name"),
+    (
+        "unknown experiment",
+        lambda c: c["experiments"].update(memroy={"trials": 1}),
+        "experiments: unknown key 'memroy'; allowed: alloc, cpu, ipc, isolation, memory, packet, "
+        "pipe, scale, trust",
+    ),
+    (
+        "negative size",
+        lambda c: c["experiments"]["memory"].update(block_sizes_mib=[100, -5]),
+        "experiments.memory.block_sizes_mib[1]: -5 is out of range (minimum 1)",
+    ),
+    (
+        "wrong type",
+        lambda c: c["experiments"]["memory"].update(trials="100"),
+        "experiments.memory.trials: expected integer, got str '100'",
+    ),
+    (
+        "unknown reference variant",
+        lambda c: c["targets"][0].update(reference_variant="O3"),
+        "targets[local].reference_variant: unknown variant 'O3'; allowed: O2, O0",
+    ),
+    (
+        "unknown variant in an experiment",
+        lambda c: c["experiments"]["memory"].update(variants=["purecap"]),
+        "experiments.memory.variants: unknown variant 'purecap'; allowed: O0, O2",
+    ),
+    (
+        "unknown target kind",
+        lambda c: c["targets"][0].update(kind="vm"),
+        "targets[local].kind: 'vm' is not allowed; allowed: local, ssh, morello",
+    ),
+    (
+        "missing key",
+        lambda c: c["targets"][0]["variants"][0].pop("cc"),
+        "targets[local].variants[O2]: 'cc' is a required property",
+    ),
+    (
+        "unknown data set",
+        lambda c: c.update(datasets=["morello-2042"]),
+        "datasets[morello-2042]: data set 'morello-2042': ",
+    ),
+    (
+        "data set named like a target",
+        lambda c: c["targets"][0].update(name="morello-2024", reference_variant="O2"),
+        "datasets[morello-2024]: its name 'morello-2024' is also a target's name",
+    ),
 ]
 
 
 def test_shipped_configs_are_valid():
     full = cfg.load(ROOT / "config" / "config.yaml")
     quick = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml")
-    assert full["datasets"] == quick["datasets"] == ["morello-2024"]  # the quick profile includes it too
+    assert (
+        full["datasets"] == quick["datasets"] == ["morello-2024"]
+    )  # the quick profile includes it too
     assert cfg.references(full)["morello-2024"] == "hybrid"
-    assert cfg.c18n_variants(full)["morello-2024"] == {"hybrid": False, "purecap-c18n": True, "benchmark-c18n": True}
+    assert cfg.c18n_variants(full)["morello-2024"] == {
+        "hybrid": False,
+        "purecap-c18n": True,
+        "benchmark-c18n": True,
+    }
 
 
 @pytest.mark.parametrize("name, mutate, message", CASES, ids=[c[0] for c in CASES])
@@ -57,16 +92,36 @@ def test_bad_config_names_the_key(name, mutate, message):
 
 def test_snakemake_stops_before_running_anything(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump({"experiments": {"memory": {"block_sizes_mib": [0], "trials": 1}}}))
-    done = subprocess.run([*SNAKEMAKE, "--cores", "1", "--configfile", str(bad), "--directory", str(ROOT),
-                           "--snakefile", str(ROOT / "Snakefile"), "-n"], capture_output=True, text=True)
+    bad.write_text(
+        yaml.safe_dump({"experiments": {"memory": {"block_sizes_mib": [0], "trials": 1}}})
+    )
+    done = subprocess.run(
+        [
+            *SNAKEMAKE,
+            "--cores",
+            "1",
+            "--configfile",
+            str(bad),
+            "--directory",
+            str(ROOT),
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "-n",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0
-    assert "experiments.memory.block_sizes_mib[0]: 0 is out of range (minimum 1)" in done.stderr + done.stdout
+    assert (
+        "experiments.memory.block_sizes_mib[0]: 0 is out of range (minimum 1)"
+        in done.stderr + done.stdout
+    )
     assert "Job stats" not in done.stdout + done.stderr
 
 
 def test_schema_and_registry_name_the_same_experiments():
     from c18n_ae import exp
+
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert set(schema["properties"]["experiments"]["properties"]) == set(exp.NAMES)
     assert set(BASE["experiments"]) == set(exp.NAMES)

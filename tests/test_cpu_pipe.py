@@ -21,8 +21,11 @@ def rows(path):
 def test_cpu_program_runs_every_workload_and_repeats_its_checksums(tmp_path, cc):
     exe = compile_benchmark(cc, "cpu", tmp_path / "cpu")
     out = tmp_path / "raw.csv"
-    done = subprocess.run([exe, "--out", out, "--trials", "3", "--iterations", "20000", "--array-size", "5000"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [exe, "--out", out, "--trials", "3", "--iterations", "20000", "--array-size", "5000"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     got = rows(out)
     assert [r["workload"] for r in got[:4]] == ["math", "int", "float", "array"] and len(got) == 12
@@ -35,8 +38,10 @@ def test_cpu_program_runs_every_workload_and_repeats_its_checksums(tmp_path, cc)
 
 def test_cpu_tidy_and_ratio_to_reference(tmp_path):
     raw = tmp_path / "raw.csv"
-    raw.write_text("trial,workload,iterations,status,cpu_ns,wall_ns,checksum\n"
-                   "1,math,100,ok,2000000,2100000,1.5\n2,math,100,ok,4000000,4100000,1.5\n")
+    raw.write_text(
+        "trial,workload,iterations,status,cpu_ns,wall_ns,checksum\n"
+        "1,math,100,ok,2000000,2100000,1.5\n2,math,100,ok,4000000,4100000,1.5\n"
+    )
     fast = tidy_run(raw, "local", "O2", "cpu")
     slow = fast.assign(variant="O0", value=fast.value * 3)
     assert set(fast.metric) == {"math_cpu_ns", "math_wall_ns"}
@@ -60,22 +65,31 @@ def test_cpu_rejects_an_unknown_workload(tmp_path):
 def test_pipe_program_verifies_messages_and_flags_warmup(tmp_path, cc):
     exe = compile_benchmark(cc, "pipe", tmp_path / "pipe")
     out = tmp_path / "raw.csv"
-    done = subprocess.run([exe, "--out", out, "--trials", "5", "--size", "1024", "--batch", "50"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [exe, "--out", out, "--trials", "5", "--size", "1024", "--batch", "50"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     got = rows(out)
     assert [r["warmup"] for r in got] == ["1", "0", "0", "0", "0"]
     assert all(r["status"] == "ok" and int(r["read_ns"]) > 0 for r in got)
     assert all(int(r["total_ns"]) == int(r["write_ns"]) + int(r["read_ns"]) for r in got)
-    refused = subprocess.run([exe, "--out", out, "--trials", "2", "--size", "100000", "--batch", "1"],
-                             capture_output=True, text=True)
+    refused = subprocess.run(
+        [exe, "--out", out, "--trials", "2", "--size", "100000", "--batch", "1"],
+        capture_output=True,
+        text=True,
+    )
     assert refused.returncode == 64 and "at most 65536" in refused.stderr
 
 
 def test_pipe_statistics_with_and_without_warmup(tmp_path):
     raw = tmp_path / "raw.csv"
-    lines = ["trial,warmup,message_bytes,batch,status,write_ns,read_ns,total_ns,roundtrip_ns",
-             "1,1,1024,10,ok,10000,20000,30000,9000"]
+    lines = [
+        "trial,warmup,message_bytes,batch,status,write_ns,read_ns,total_ns,roundtrip_ns",
+        "1,1,1024,10,ok,10000,20000,30000,9000",
+    ]
     lines += [f"{t},0,1024,10,ok,1000,2000,3000,5000" for t in range(2, 7)]
     raw.write_text("\n".join(lines) + "\n")
     tidy = tidy_run(raw, "local", "O2", "pipe")

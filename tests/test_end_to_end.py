@@ -13,13 +13,18 @@ from conftest import SNAKEMAKE
 
 def snakemake(project, *args):
     # --configfile takes several values, so it goes last
-    return subprocess.run([*SNAKEMAKE, "--cores", "2", *args, "--configfile", "config/quick.yaml"],
-                          cwd=project, capture_output=True, text=True)
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", *args, "--configfile", "config/quick.yaml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     from conftest import copy_project
+
     project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project)]
     subprocess.run([*git, "init", "-q"], check=True)
@@ -27,7 +32,9 @@ def built(tmp_path_factory):
     subprocess.run([*git, "commit", "-qm", "fresh clone"], check=True)
     done = snakemake(project)
     assert done.returncode == 0, done.stderr[-4000:]
-    status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
+    status = subprocess.run(
+        [*git, "status", "--porcelain"], capture_output=True, text=True, check=True
+    ).stdout
     assert status == "", f"a workflow run left git status unclean:\n{status}"
     return project, done
 
@@ -36,24 +43,50 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
     project, _ = built
     summary = pd.read_csv(project / "results" / "summary" / "memory.csv")
     largest = summary[summary.target == "local"].parameter_value.max()
-    row = summary[(summary.target == "local") & (summary.variant == "O2")
-                  & (summary.parameter_value == largest) & (summary.metric == "write_ns")].iloc[0]
-    text = subprocess.run(["pdftotext", "-layout", str(project / "paper" / "main.pdf"), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    row = summary[
+        (summary.target == "local")
+        & (summary.variant == "O2")
+        & (summary.parameter_value == largest)
+        & (summary.metric == "write_ns")
+    ].iloc[0]
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(project / "paper" / "main.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     write_ms = re.escape(fmt(row["mean"] / 1e6))
-    assert re.search(rf"local\s+O2\s+{largest:.0f}\s+\S+ ± \S+\s+{write_ms} ± ", text), \
+    assert re.search(rf"local\s+O2\s+{largest:.0f}\s+\S+ ± \S+\s+{write_ms} ± ", text), (
         f"write mean {write_ms} ms of local/O2 at {largest:.0f} MiB not in the memory table"
+    )
     # the same value quoted in the prose through a generated macro
     assert re.search(rf"{write_ms}\s*ms", text)
     # every value the prose quotes was generated (a missing one prints "not run (MacroName)")
-    assert not re.search(r"not run \(\w+\)", " ".join(text.split())), "a quoted value was not generated"
-    # the shipped data set's rows: hybrid, 100 MiB, write 282.584 ms +- 0.0139 ms (the study's printed "282,584")
+    assert not re.search(r"not run \(\w+\)", " ".join(text.split())), (
+        "a quoted value was not generated"
+    )
+    # the shipped data set's rows: hybrid, 100 MiB, write 282.584 ms +- 0.0139 ms (the study's
+    # printed "282,584")
     assert re.search(r"morello-2024\s+hybrid\s+100\s+\S+ ± \S+\s+283 ± 0.0139", text)
-    plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-                                    capture_output=True, text=True, check=True).stdout.split())
-    for title in ("COMPARTMENTS AT SCALE", "MEMORY ALLOCATION AND ACCESS", "CPU-BOUND WORK",
-                  "PIPE COMMUNICATION", "TRUST MODEL", "MEMORY ISOLATION WITH TWO LIBRARIES",
-                  "PACKET PROCESSING", "IPC ROUND TRIP BY MESSAGE SIZE", "ALLOCATION UNDER THREADS"):
+    plain = " ".join(
+        subprocess.run(
+            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    for title in (
+        "COMPARTMENTS AT SCALE",
+        "MEMORY ALLOCATION AND ACCESS",
+        "CPU-BOUND WORK",
+        "PIPE COMMUNICATION",
+        "TRUST MODEL",
+        "MEMORY ISOLATION WITH TWO LIBRARIES",
+        "PACKET PROCESSING",
+        "IPC ROUND TRIP BY MESSAGE SIZE",
+        "ALLOCATION UNDER THREADS",
+    ):
         assert title in plain, title
 
 
@@ -78,7 +111,9 @@ def test_editing_a_tex_file_reruns_only_latex(built):
 def test_no_type3_fonts(built):
     project, _ = built
     for pdf in (project / "results" / "plots" / "memory.pdf", project / "paper" / "main.pdf"):
-        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        fonts = subprocess.run(
+            ["pdffonts", str(pdf)], capture_output=True, text=True, check=True
+        ).stdout
         assert "Type 3" not in fonts, f"{pdf} embeds Type 3 fonts"
 
 
@@ -86,31 +121,54 @@ def test_metadata_and_progress(built):
     project, done = built
     for exp in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
         for variant in ("O2", "O0"):
-            assert (project / "results" / "local" / variant / exp / "meta.json").exists(), (exp, variant)
+            assert (project / "results" / "local" / variant / exp / "meta.json").exists(), (
+                exp,
+                variant,
+            )
     meta = json.loads((project / "results" / "local" / "O0" / "memory" / "meta.json").read_text())
     assert meta["cflags"] == ["-O0"] and meta["parameters"]["trials"] == 5
     assert meta["git_revision"] and meta["host"]["cpu_model"]
     log = (project / "logs" / "run" / "local" / "memory.log").read_text()
     assert "[O0] progress: memory trial 20 of 20" in log
     assert "progress: memory unit 40 of 40 (variants interleaved)" in log
-    assert meta["run_unit"] == {"variants": ["O2", "O0"], "interleaved": True, "chunk_units": 5, "seed": 1,
-                                "max_unit_s": 3000}
+    assert meta["run_unit"] == {
+        "variants": ["O2", "O0"],
+        "interleaved": True,
+        "chunk_units": 5,
+        "seed": 1,
+        "max_unit_s": 3000,
+    }
     assert meta["abi"] == "native" and len(meta["segments"]) == 4
 
 
 def test_claims_table_in_pdf_with_data_set_verdicts(built):
     project, _ = built
-    plain = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-                                    capture_output=True, text=True, check=True).stdout.split())
-    assert "The paper’s claims evaluated on this edition’s data" in plain or "claims evaluated on this edition" in plain
+    plain = " ".join(
+        subprocess.run(
+            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    assert (
+        "The paper’s claims evaluated on this edition’s data" in plain
+        or "claims evaluated on this edition" in plain
+    )
     claims = pd.read_csv(project / "results" / "claims.csv")
     row = claims[(claims.claim == "ordinary-denied-plain") & (claims.target == "local")].iloc[0]
     assert row["result"] == "holds"
     assert "ordinary-denied-plain" in plain and "holds" in plain
-    study = claims[(claims.target == "morello-2024") & claims.experiment.isin(["memory", "cpu"])].set_index("claim")
+    study = claims[
+        (claims.target == "morello-2024") & claims.experiment.isin(["memory", "cpu"])
+    ].set_index("claim")
     assert study.loc["write-slower-in-compartment", "result"] == "holds"
     assert study.loc["math-cost-purecap", "result"] == "holds"
-    assert study.loc["math-cost-purecap", "ci95_low"] < 1.5137 < study.loc["math-cost-purecap", "ci95_high"]
+    assert (
+        study.loc["math-cost-purecap", "ci95_low"]
+        < 1.5137
+        < study.loc["math-cost-purecap", "ci95_high"]
+    )
     # the reviewer's own verdicts go to results/claims.md; the committed README keeps the data set's
     assert "| math-cost-purecap: " in (project / "results" / "claims.md").read_text()
     comparisons = pd.read_csv(project / "results" / "comparisons.csv")
@@ -119,13 +177,23 @@ def test_claims_table_in_pdf_with_data_set_verdicts(built):
 
 def test_sections_state_c18n_findings_from_the_data_set(built):
     project, _ = built
-    text = " ".join(subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-                                   capture_output=True, text=True, check=True).stdout.split())
-    findings = re.findall(r"Compartments on Morello\. On Morello, from the data set morello-2024", text)
+    text = " ".join(
+        subprocess.run(
+            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    findings = re.findall(
+        r"Compartments on Morello\. On Morello, from the data set morello-2024", text
+    )
     assert len(findings) == 4, "E1 to E4 each state the data set's findings"
     assert "purecap-c18n against hybrid (compartment against no compartment)" in text
     # the study's +51 % for math, with its interval (a page break may fall between the two)
-    assert re.search(r"the math workload’s CPU time \+51\.\d+ %", text) and re.search(r"\[\+51\.\d+, \+51\.\d+\]", text)
+    assert re.search(r"the math workload’s CPU time \+51\.\d+ %", text) and re.search(
+        r"\[\+51\.\d+, \+51\.\d+\]", text
+    )
     assert "measured by the original study’s authors" in text
     # no placeholder inside a sentence: a dash or 'not run' where a value should be
     assert not re.search(r"[–-]{1,2}\s*(ms|µs|GB/s|MB|times|instances)\b", text)
@@ -141,18 +209,40 @@ def test_report_and_archive(built, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
     assert "Parameters:" in html and "block_sizes_mib" in html  # captions name the parameters
-    for name in ("memory.pdf", "cpu.pdf", "pipe.pdf", "scale.pdf", "trust.pdf", "isolation.pdf", "packet.pdf",
-                 "ipc.pdf", "alloc.pdf", "claims.csv"):
+    for name in (
+        "memory.pdf",
+        "cpu.pdf",
+        "pipe.pdf",
+        "scale.pdf",
+        "trust.pdf",
+        "isolation.pdf",
+        "packet.pdf",
+        "ipc.pdf",
+        "alloc.pdf",
+        "claims.csv",
+    ):
         assert name in html, name
     done = snakemake(project, "archive")
     assert done.returncode == 0, done.stderr[-2000:]
-    subprocess.run(["tar", "xzf", str(project / "archive" / "c18n-ae.tar.gz"), "-C", str(tmp_path)], check=True)
-    check = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=tmp_path / "c18n-ae",
-                           capture_output=True, text=True)
+    subprocess.run(
+        ["tar", "xzf", str(project / "archive" / "c18n-ae.tar.gz"), "-C", str(tmp_path)], check=True
+    )
+    check = subprocess.run(
+        ["sha256sum", "-c", "--quiet", "SHA256SUMS"],
+        cwd=tmp_path / "c18n-ae",
+        capture_output=True,
+        text=True,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     listed = (tmp_path / "c18n-ae" / "SHA256SUMS").read_text()
-    for path in ("paper/main.pdf", "results/local/O2/memory/raw.csv", "results/local/O2/memory/meta.json",
-                 "config/config.yaml", "src/benchmarks/memory.c", "Snakefile"):
+    for path in (
+        "paper/main.pdf",
+        "results/local/O2/memory/raw.csv",
+        "results/local/O2/memory/meta.json",
+        "config/config.yaml",
+        "src/benchmarks/memory.c",
+        "Snakefile",
+    ):
         assert f"  {path}\n" in listed, path
 
 
@@ -161,9 +251,17 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
     'inconclusive': a verdict the data cannot carry is never flipped."""
     project, _ = built
     first = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
-    again = snakemake(project, "results/claims.csv", "--forcerun",
-                      *(f"run_local_{e}" for e in ("memory", "cpu", "pipe", "trust", "packet")))
+    again = snakemake(
+        project,
+        "results/claims.csv",
+        "--forcerun",
+        *(f"run_local_{e}" for e in ("memory", "cpu", "pipe", "trust", "packet")),
+    )
     assert again.returncode == 0, again.stderr[-3000:]
     second = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
     for key, verdict in first.items():
-        assert verdict == second[key] or "inconclusive" in (verdict, second[key]), (key, verdict, second[key])
+        assert verdict == second[key] or "inconclusive" in (verdict, second[key]), (
+            key,
+            verdict,
+            second[key],
+        )

@@ -12,12 +12,14 @@ from c18n_ae.rawcsv import RawDataError
 from c18n_ae.summarise import summary_table
 from conftest import ROOT
 
-MEMORY = ("Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)\n"
-          "100,1,2,282584,282581,6\n"
-          "100,2,3,282590,282570,7\n"
-          "1000,1,Allocation failed,,,\n"
-          "\n"
-          "Total execution time: 123456 milliseconds\n")
+MEMORY = (
+    "Block Size (MB),Trial Num,Allocation Time (ms),Write Time (ms),Read Time (ms),Free Time (ms)\n"
+    "100,1,2,282584,282581,6\n"
+    "100,2,3,282590,282570,7\n"
+    "1000,1,Allocation failed,,,\n"
+    "\n"
+    "Total execution time: 123456 milliseconds\n"
+)
 
 
 def place(tmp_path, text, name="memory.csv"):
@@ -37,11 +39,20 @@ def test_memory_layout_with_failure_and_footer(tmp_path):
 
 def test_older_release_headers_and_units_from_the_header(tmp_path):
     """`Test Number` for `Trial Num`, `Test Type` for `Operation`, other column orders and units."""
-    cpu = place(tmp_path, "Test Number,Test Type,CPU Time (ms)\n1,maths,46759\n2,int,922\n", "cpu.csv")
+    cpu = place(
+        tmp_path, "Test Number,Test Type,CPU Time (ms)\n1,maths,46759\n2,int,922\n", "cpu.csv"
+    )
     exp, rows, _ = import_file(cpu)
-    assert exp == "cpu" and [(r[3], r[4]) for r in rows] == [("math_cpu_ns", 46759e6), ("int_cpu_ns", 922e6)]
-    mem = place(tmp_path, "test_number,block size (MB),WRITE TIME (us),Read Time (us),Free Time (us),"
-                          "Allocation Time (us)\n3,100,282584,282581,6,2\n", "old-memory.csv")
+    assert exp == "cpu" and [(r[3], r[4]) for r in rows] == [
+        ("math_cpu_ns", 46759e6),
+        ("int_cpu_ns", 922e6),
+    ]
+    mem = place(
+        tmp_path,
+        "test_number,block size (MB),WRITE TIME (us),Read Time (us),Free Time (us),"
+        "Allocation Time (us)\n3,100,282584,282581,6,2\n",
+        "old-memory.csv",
+    )
     exp, rows, meta = import_file(mem)
     assert exp == "memory" and meta["units"]["write"] == "us"
     assert (3, "block_mib", 100.0, "write_ns", 282584e3, "ns", "ok") in rows
@@ -49,25 +60,58 @@ def test_older_release_headers_and_units_from_the_header(tmp_path):
 
 
 def test_cpu_pipe_and_scale_layouts(tmp_path):
-    pipe = place(tmp_path, "Test,Message Size (Bytes),Write Time (ms),Read Time (ms),Total Time (ms)\n"
-                           "1,1024,0.016,0.161,0.177\n2,1024,0.003,0.068,0.071\n", "pipe.csv")
+    pipe = place(
+        tmp_path,
+        "Test,Message Size (Bytes),Write Time (ms),Read Time (ms),Total Time (ms)\n"
+        "1,1024,0.016,0.161,0.177\n2,1024,0.003,0.068,0.071\n",
+        "pipe.csv",
+    )
     _, rows, _ = import_file(pipe)
-    assert rows[0] == (1, "message_bytes", 1024.0, "write_ns", pytest.approx(16000.0), "ns", "warmup")
+    assert rows[0] == (
+        1,
+        "message_bytes",
+        1024.0,
+        "write_ns",
+        pytest.approx(16000.0),
+        "ns",
+        "warmup",
+    )
     assert {r[6] for r in rows if r[0] == 2} == {"ok"}
-    sc = place(tmp_path, "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n1,900,500\n2,910,1000\n", "s.csv")
+    sc = place(
+        tmp_path,
+        "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n1,900,500\n2,910,1000\n",
+        "s.csv",
+    )
     _, rows, _ = import_file(sc)
-    assert rows[:2] == [(1, "instances", 1.0, "memory_used_mb", 900.0, "MB", "ok"),
-                        (1, "instances", 1.0, "elapsed_ms", 500.0, "ms", "ok")]
+    assert rows[:2] == [
+        (1, "instances", 1.0, "memory_used_mb", 900.0, "MB", "ok"),
+        (1, "instances", 1.0, "elapsed_ms", 500.0, "ms", "ok"),
+    ]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("TrialNum,Operation,CPU Time (ms)\n1,math\n", r"cpu.csv:2: expected 3 fields, found 2"),
-    ("TrialNum,Operation,CPU Time (ms)\n1,math,fast\n", r"cpu.csv:2: column CPU Time \(ms\): 'fast' is not a number"),
-    ("TrialNum,Operation,CPU Time (ms)\n1,sort,3\n", r"cpu.csv:2: column Operation: unexpected 'sort'"),
-    ("Trial,Op,Time (hours)\n1,math,3\n", r"cpu.csv:1: header 'Trial,Op,Time \(hours\)' matches none of the original "
-                                           r"study's layouts; columns expected .*cpu: TrialNum, Operation, CPU Time \(ms\)"),
-    ("TrialNum,Operation,CPU Time (ms),Colour\n1,math,3,red\n", r"cpu.csv:1: header .* matches none"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("TrialNum,Operation,CPU Time (ms)\n1,math\n", r"cpu.csv:2: expected 3 fields, found 2"),
+        (
+            "TrialNum,Operation,CPU Time (ms)\n1,math,fast\n",
+            r"cpu.csv:2: column CPU Time \(ms\): 'fast' is not a number",
+        ),
+        (
+            "TrialNum,Operation,CPU Time (ms)\n1,sort,3\n",
+            r"cpu.csv:2: column Operation: unexpected 'sort'",
+        ),
+        (
+            "Trial,Op,Time (hours)\n1,math,3\n",
+            r"cpu.csv:1: header 'Trial,Op,Time \(hours\)' matches none of the original "
+            r"study's layouts; columns expected .*cpu: TrialNum, Operation, CPU Time \(ms\)",
+        ),
+        (
+            "TrialNum,Operation,CPU Time (ms),Colour\n1,math,3,red\n",
+            r"cpu.csv:1: header .* matches none",
+        ),
+    ],
+)
 def test_malformed_input_names_file_and_line(tmp_path, text, message):
     with pytest.raises(RawDataError, match=message):
         import_file(place(tmp_path, text, name="cpu.csv"))
@@ -77,16 +121,31 @@ def test_every_shipped_file_imports_and_reproduces_the_printed_tables():
     meta = datasets.load("morello-2024")
     files = datasets.files(meta)
     assert {(e, v) for e, v, _ in files} == {
-        ("memory", "hybrid"), ("memory", "purecap-c18n"), ("memory", "benchmark-c18n"),
-        ("cpu", "hybrid"), ("cpu", "purecap-c18n"), ("cpu", "benchmark-c18n"),
-        ("pipe", "hybrid"), ("pipe", "purecap-c18n"), ("pipe", "benchmark-c18n"),
-        ("scale", "purecap-c18n"), ("scale", "benchmark-c18n")}
-    tidy = {e: check_tidy(collect(e, [], [p for x, _, p in files if x == e])) for e in ("memory", "cpu", "pipe", "scale")}
+        ("memory", "hybrid"),
+        ("memory", "purecap-c18n"),
+        ("memory", "benchmark-c18n"),
+        ("cpu", "hybrid"),
+        ("cpu", "purecap-c18n"),
+        ("cpu", "benchmark-c18n"),
+        ("pipe", "hybrid"),
+        ("pipe", "purecap-c18n"),
+        ("pipe", "benchmark-c18n"),
+        ("scale", "purecap-c18n"),
+        ("scale", "benchmark-c18n"),
+    }
+    tidy = {
+        e: check_tidy(collect(e, [], [p for x, _, p in files if x == e]))
+        for e in ("memory", "cpu", "pipe", "scale")
+    }
     assert set(tidy["memory"].target) == {"morello-2024"}
     s = summary_table(tidy["memory"])
     w = s[(s.variant == "hybrid") & (s.parameter_value == 100) & (s.metric == "write_ns")].iloc[0]
-    assert round(w["mean"] / 1e6, 3) == 282.584 and w["n"] == 100  # printed "282,584" (µs labelled ms)
-    m = s[(s.variant == "purecap-c18n") & (s.parameter_value == 100) & (s.metric == "malloc_ns")].iloc[0]
+    assert (
+        round(w["mean"] / 1e6, 3) == 282.584 and w["n"] == 100
+    )  # printed "282,584" (µs labelled ms)
+    m = s[
+        (s.variant == "purecap-c18n") & (s.parameter_value == 100) & (s.metric == "malloc_ns")
+    ].iloc[0]
     assert round(m["mean"] / 1e6, 3) == 0.093
     scale = tidy["scale"]
     assert scale[scale.variant == "purecap-c18n"].trial.max() == 586
@@ -99,10 +158,17 @@ def test_shipped_files_are_the_study_files_byte_for_byte():
         pytest.skip("../shared is not beside this checkout")
     meta = datasets.load("morello-2024")
     for f in meta["files"]:
-        assert (ROOT / "datasets" / "morello-2024" / f["path"]).read_bytes() == (shared / f["path"]).read_bytes()
-    assert (ROOT / "datasets" / "morello-2024" / "LICENSE").read_bytes() == (shared / "LICENSE").read_bytes()
+        assert (ROOT / "datasets" / "morello-2024" / f["path"]).read_bytes() == (
+            shared / f["path"]
+        ).read_bytes()
+    assert (ROOT / "datasets" / "morello-2024" / "LICENSE").read_bytes() == (
+        shared / "LICENSE"
+    ).read_bytes()
     notice = (ROOT / "datasets" / "morello-2024" / "NOTICE").read_text()
-    assert re.search(r"CAMB-DSbD/tee-morello-performance-experiments.*\n.*1731c6ad24957a7a756721170710bed3b9b4e706", notice)
+    assert re.search(
+        r"CAMB-DSbD/tee-morello-performance-experiments.*\n.*1731c6ad24957a7a756721170710bed3b9b4e706",
+        notice,
+    )
 
 
 def test_a_data_set_with_a_bad_metadata_file_names_it(tmp_path):
@@ -111,10 +177,14 @@ def test_a_data_set_with_a_bad_metadata_file_names_it(tmp_path):
     with pytest.raises(RawDataError, match=r"mine/dataset.yaml not found"):
         datasets.load(str(d))
     (d / "dataset.yaml").write_text("name: mine\ntitle: t\n")
-    with pytest.raises(RawDataError, match=r"dataset.yaml: missing measured_by, measured_when, source, host"):
+    with pytest.raises(
+        RawDataError, match=r"dataset.yaml: missing measured_by, measured_when, source, host"
+    ):
         datasets.load(str(d))
-    base = ("name: mine\ntitle: t\nmeasured_by: me\nmeasured_when: now\nsource: {}\nhost: {}\n"
-            "reference_variant: a\nvariants: {a: {}}\n")
+    base = (
+        "name: mine\ntitle: t\nmeasured_by: me\nmeasured_when: now\nsource: {}\nhost: {}\n"
+        "reference_variant: a\nvariants: {a: {}}\n"
+    )
     (d / "dataset.yaml").write_text(base + "files: [{path: x.csv, variant: b}]\n")
     with pytest.raises(RawDataError, match=r"files\[0\].variant 'b' is not among variants \(a\)"):
         datasets.load(str(d))

@@ -36,16 +36,36 @@ def bins(tmp_path_factory, cc):
     d = tmp_path_factory.mktemp("bin-isolation-tests")
     for name in ("integration", "isolation_a", "isolation_b"):
         from c18n_ae import programs
+
         compile_benchmark(cc, name, d / programs.get(name).output)
     from c18n_ae import commands, programs
-    subprocess.run(commands.compile_command({"cc": cc, "cflags": ["-O2", "-Werror"]}, programs.get("isolation"),
-                                            str(ROOT / "src" / "benchmarks"), str(d)), check=True)
+
+    subprocess.run(
+        commands.compile_command(
+            {"cc": cc, "cflags": ["-O2", "-Werror"]},
+            programs.get("isolation"),
+            str(ROOT / "src" / "benchmarks"),
+            str(d),
+        ),
+        check=True,
+    )
     return d
 
 
 def driver(name, bins, out, params, python=sys.executable, **popen):
-    cmd = [python, "-m", f"c18n_ae.drivers.{name}", "--bin-dir", str(bins), "--recipe", json.dumps(RECIPE),
-           "--params", json.dumps(params), "--out", str(out)]
+    cmd = [
+        python,
+        "-m",
+        f"c18n_ae.drivers.{name}",
+        "--bin-dir",
+        str(bins),
+        "--recipe",
+        json.dumps(RECIPE),
+        "--params",
+        json.dumps(params),
+        "--out",
+        str(out),
+    ]
     env = {**os.environ, "PYTHONPATH": popen.pop("pythonpath", str(ROOT / "src"))}
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, **popen)
 
@@ -62,7 +82,9 @@ def test_trust_as_root_sees_secrets_and_ordinary_user_is_denied(tmp_path, bins):
     assert (root["privileges"], root["status"], root["access"]) == ("root", "ok", "granted")
     assert root["records_found"] == "12" and root["key_found"] == "1"
     assert (ordinary["privileges"], ordinary["access"]) == ("ordinary", "denied")
-    assert ordinary["records_found"] == "0" and ordinary["scraper_uid"] == str(pwd.getpwnam("c18n-scraper").pw_uid)
+    assert ordinary["records_found"] == "0" and ordinary["scraper_uid"] == str(
+        pwd.getpwnam("c18n-scraper").pw_uid
+    )
     assert "rides booked" in (tmp_path / "trust-work" / "workload-log.txt").read_text()
     assert running(str(bins / "integration")) == []
 
@@ -70,22 +92,35 @@ def test_trust_as_root_sees_secrets_and_ordinary_user_is_denied(tmp_path, bins):
 @pytest.mark.skipif(not is_root, reason="needs root to start the run as an unprivileged user")
 def test_trust_not_root_records_root_trial_as_not_run(bins):
     from c18n_ae.drivers.trust import ordinary_user, system_python
+
     user = ordinary_user("c18n-scraper")
-    share = Path(tempfile.mkdtemp(prefix="c18n-nonroot-"))  # outside root's private /tmp/pytest-of-root
+    share = Path(
+        tempfile.mkdtemp(prefix="c18n-nonroot-")
+    )  # outside root's private /tmp/pytest-of-root
     try:
         shutil.copytree(ROOT / "src" / "c18n_ae", share / "src" / "c18n_ae")
         shutil.copytree(bins, share / "bin")
         (share / "out").mkdir()
         for p in [share, *share.rglob("*")]:
             p.chmod(0o777 if p.is_dir() else 0o755)
-        done = driver("trust", share / "bin", share / "out" / "raw.csv", {"records": 5, "max_seconds": 10},
-                      python=system_python(), pythonpath=str(share / "src"), cwd=share,
-                      user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+        done = driver(
+            "trust",
+            share / "bin",
+            share / "out" / "raw.csv",
+            {"records": 5, "max_seconds": 10},
+            python=system_python(),
+            pythonpath=str(share / "src"),
+            cwd=share,
+            user=user.pw_uid,
+            group=user.pw_gid,
+            extra_groups=[],
+        )
         assert done.returncode == 0, done.stderr
         root, ordinary = rows(share / "out" / "raw.csv")
         assert (root["status"], root["reason"]) == ("not_run", "this run is not root")
         assert ordinary["status"] == "ok" and ordinary["scraper_uid"] == str(user.pw_uid)
-        # same user as the workload: the kernel's ptrace policy decides; whatever it decided must be consistent
+        # same user as the workload: the kernel's ptrace policy decides; whatever it decided must
+        # be consistent
         assert (ordinary["records_found"] == "5") == (ordinary["access"] == "granted")
         assert running(str(share / "bin" / "integration")) == []
     finally:
@@ -99,22 +134,41 @@ def test_isolation_finds_library_a_strings_in_both_processes(tmp_path, bins):
     totals = {r["role"]: r for r in got if r["region_index"] == "0"}
     assert totals["parent"]["strings_found"] == "7" and totals["child"]["strings_found"] == "7"
     assert any(r["status"] == "read" and r["perms"].startswith("rw") for r in got)
-    assert all(r["status"] == "skipped" for r in got if r["region_index"] != "0" and not r["perms"].startswith("rw"))
+    assert all(
+        r["status"] == "skipped"
+        for r in got
+        if r["region_index"] != "0" and not r["perms"].startswith("rw")
+    )
     log = (tmp_path / "execution-log.txt").read_text()
-    assert "child (library B): read string 7" in log and len((tmp_path / "strings-sent.txt").read_text().split()) == 7
+    assert (
+        "child (library B): read string 7" in log
+        and len((tmp_path / "strings-sent.txt").read_text().split()) == 7
+    )
     assert running(str(bins / "isolation")) == []
 
 
 def test_scale_stops_at_the_first_limit_and_ends_every_instance(tmp_path, bins):
-    done = driver("scale", bins, tmp_path / "raw.csv",
-                  {"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 3, "interval_s": 0.05})
+    done = driver(
+        "scale",
+        bins,
+        tmp_path / "raw.csv",
+        {"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 3, "interval_s": 0.05},
+    )
     assert done.returncode == 0, done.stderr
     got = rows(tmp_path / "raw.csv")
-    assert [r["instances"] for r in got] == ["0", "1", "2", "3"] and got[-1]["stop_reason"] == "max_instances"
+    assert [r["instances"] for r in got] == ["0", "1", "2", "3"] and got[-1][
+        "stop_reason"
+    ] == "max_instances"
     rss = [float(r["instances_rss_mb"]) for r in got]
-    assert rss[0] == 0 and rss[1] > 0 and rss[3] > rss[1]  # the instances' own memory grows with them
-    done = driver("scale", bins, tmp_path / "raw2.csv",
-                  {"memory_fraction": 0.0001, "budget_mb": 100000, "max_instances": 50, "interval_s": 0.05})
+    assert (
+        rss[0] == 0 and rss[1] > 0 and rss[3] > rss[1]
+    )  # the instances' own memory grows with them
+    done = driver(
+        "scale",
+        bins,
+        tmp_path / "raw2.csv",
+        {"memory_fraction": 0.0001, "budget_mb": 100000, "max_instances": 50, "interval_s": 0.05},
+    )
     assert done.returncode == 0, done.stderr
     last = rows(tmp_path / "raw2.csv")[-1]
     assert (last["instances"], last["stop_reason"]) == ("1", "memory_fraction")
@@ -123,10 +177,24 @@ def test_scale_stops_at_the_first_limit_and_ends_every_instance(tmp_path, bins):
 
 def test_scale_interrupted_leaves_no_instance_and_keeps_rows(tmp_path, bins):
     out = tmp_path / "raw.csv"
-    cmd = [sys.executable, "-m", "c18n_ae.drivers.scale", "--bin-dir", str(bins), "--recipe", json.dumps(RECIPE),
-           "--params", json.dumps({"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 400,
-                                   "interval_s": 0.05}), "--out", str(out)]
-    proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "c18n_ae.drivers.scale",
+        "--bin-dir",
+        str(bins),
+        "--recipe",
+        json.dumps(RECIPE),
+        "--params",
+        json.dumps(
+            {"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 400, "interval_s": 0.05}
+        ),
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(running(str(bins / "integration"))) < 4:
         time.sleep(0.05)
@@ -141,9 +209,11 @@ def test_scale_interrupted_leaves_no_instance_and_keeps_rows(tmp_path, bins):
 def test_trust_collector_and_table(tmp_path):
     raw = tmp_path / "raw.csv"
     cols = ",".join(trust.RAW)
-    raw.write_text(cols + "\n"
-                   "1,out_of_compartment,root,,0,not_run,this run is not root,,10,,,,,,,\n"
-                   "2,out_of_compartment,ordinary,1000,1000,ok,,granted,10,10,1,30,10,10,4096,1.0\n")
+    raw.write_text(
+        cols + "\n"
+        "1,out_of_compartment,root,,0,not_run,this run is not root,,10,,,,,,,\n"
+        "2,out_of_compartment,ordinary,1000,1000,ok,,granted,10,10,1,30,10,10,4096,1.0\n"
+    )
     tidy = tidy_run(raw, "local", "O2", "trust")
     assert set(tidy[tidy.parameter_value == "root"].status) == {"not_run"}
     s = summary_table(tidy)
@@ -151,7 +221,10 @@ def test_trust_collector_and_table(tmp_path):
     assert "not run: this run was not root" in tex
     assert "2 & local/O2 & out of compartment & Ordinary user & Granted & Yes & 10/10 & yes" in tex
     assert "published (Morello) & in Compartment & Root & Granted & Yes" in tex
-    assert r"\newcommand{\TrustAccessRootLocalOTwo}{not run (this run was not root)}" in trust.macros(s, {})
+    assert (
+        r"\newcommand{\TrustAccessRootLocalOTwo}{not run (this run was not root)}"
+        in trust.macros(s, {})
+    )
     raw.write_text(cols + "\n1,out_of_compartment,admin,,0,ok,,granted,1,1,1,1,1,1,1,1\n")
     with pytest.raises(RawDataError, match=r"raw.csv:2: column privileges: unexpected 'admin'"):
         tidy_run(raw, "local", "O2", "trust")
@@ -159,38 +232,72 @@ def test_trust_collector_and_table(tmp_path):
 
 def test_isolation_collector_counts_regions(tmp_path):
     raw = tmp_path / "raw.csv"
-    raw.write_text(",".join(isolation.RAW) + "\n"
-                   "parent,10,1,0x1000,0x2000,r-xp,/bin/x,skipped,0,0,3\n"
-                   "parent,10,2,0x2000,0x3000,rw-p,[heap],read,4096,3,3\n"
-                   "parent,10,3,0x3000,0x4000,rw-p,,failed: I/O error,0,0,3\n"
-                   "parent,10,0,,,,(all regions),total,4096,3,3\n")
+    raw.write_text(
+        ",".join(isolation.RAW) + "\n"
+        "parent,10,1,0x1000,0x2000,r-xp,/bin/x,skipped,0,0,3\n"
+        "parent,10,2,0x2000,0x3000,rw-p,[heap],read,4096,3,3\n"
+        "parent,10,3,0x3000,0x4000,rw-p,,failed: I/O error,0,0,3\n"
+        "parent,10,0,,,,(all regions),total,4096,3,3\n"
+    )
     tidy = tidy_run(raw, "local", "O2", "isolation")
     (r,) = isolation.per_role(tidy)
-    assert (r["regions"], r["rw"], r["read"], r["with_strings"], r["found"], r["sent"]) == (3, 2, 1, 1, 3, 3)
-    assert "parent (library A) & 3 & 2 & 1 & 0.00391 & 1 & 3/3" in isolation.table(summary_table(tidy), tidy, {})
+    assert (r["regions"], r["rw"], r["read"], r["with_strings"], r["found"], r["sent"]) == (
+        3,
+        2,
+        1,
+        1,
+        3,
+        3,
+    )
+    assert "parent (library A) & 3 & 2 & 1 & 0.00391 & 1 & 3/3" in isolation.table(
+        summary_table(tidy), tidy, {}
+    )
 
 
 def test_scale_fit_on_a_known_line(tmp_path):
     raw = tmp_path / "raw.csv"
-    lines = [",".join(scale.RAW)] + [f"{n},{1000 + 5 * n},{2 * n},{400 * n},ok," for n in range(0, 6)]
+    lines = [",".join(scale.RAW)] + [
+        f"{n},{1000 + 5 * n},{2 * n},{400 * n},ok," for n in range(0, 6)
+    ]
     lines[-1] += "budget"
     raw.write_text("\n".join(lines) + "\n")
     s = summary_table(tidy_run(raw, "local", "O2", "scale"))
     f = scale.fit(s, "local", "O2")
-    assert f["instances"] == 5 and f["mb_per_instance"] == pytest.approx(5) and f["ms_per_instance"] == pytest.approx(400)
-    assert f["reason"] == "budget" and f["added_mb"] == pytest.approx(25) and f["rss_mb_per_instance"] == pytest.approx(2)
-    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in scale.table(s, None, {})
+    assert (
+        f["instances"] == 5
+        and f["mb_per_instance"] == pytest.approx(5)
+        and f["ms_per_instance"] == pytest.approx(400)
+    )
+    assert (
+        f["reason"] == "budget"
+        and f["added_mb"] == pytest.approx(25)
+        and f["rss_mb_per_instance"] == pytest.approx(2)
+    )
+    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in scale.table(
+        s, None, {}
+    )
 
 
 def test_region_parsers():
-    maps = ("55d0c0000000-55d0c0001000 r--p 00000000 08:01 123 /usr/bin/x\n"
-            "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]\n"
-            "7ffd00030000-7ffd00031000 rw-p 00000000 00:00 0\n")
+    maps = (
+        "55d0c0000000-55d0c0001000 r--p 00000000 08:01 123 /usr/bin/x\n"
+        "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]\n"
+        "7ffd00030000-7ffd00031000 rw-p 00000000 00:00 0\n"
+    )
     regions = parse_proc_maps(maps)
-    assert [(r.perms, r.path) for r in regions] == [("r--p", "/usr/bin/x"), ("rw-p", "[stack]"), ("rw-p", "")]
+    assert [(r.perms, r.path) for r in regions] == [
+        ("r--p", "/usr/bin/x"),
+        ("rw-p", "[stack]"),
+        ("rw-p", ""),
+    ]
     assert regions[1].end - regions[1].start == 0x21000
-    procstat = ("  PID              START                END PRT  RES PRES REF SHD FLAG  TP PATH\n"
-                " 1234           0x100000           0x101000 r--R-   1    3   2   1 CN--- vn /usr/bin/x\n"
-                " 1234     0x40000000000     0x40000200000 rw-RW  12   12   1   0 C---- df\n")
+    procstat = (
+        "  PID              START                END PRT  RES PRES REF SHD FLAG  TP PATH\n"
+        " 1234           0x100000           0x101000 r--R-   1    3   2   1 CN--- vn /usr/bin/x\n"
+        " 1234     0x40000000000     0x40000200000 rw-RW  12   12   1   0 C---- df\n"
+    )
     got = parse_procstat_v(procstat)
-    assert [(hex(r.start), r.perms, r.path) for r in got] == [("0x100000", "r--p", "/usr/bin/x"), ("0x40000000000", "rw-p", "")]
+    assert [(hex(r.start), r.perms, r.path) for r in got] == [
+        ("0x100000", "r--p", "/usr/bin/x"),
+        ("0x40000000000", "rw-p", ""),
+    ]

@@ -9,10 +9,22 @@ from c18n_ae.summarise import SUMMARY_COLUMNS
 
 def test_units_are_converted_explicitly():
     pub = load()
-    w = pub[(pub.experiment == "memory") & (pub.variant == "hybrid") & (pub.metric == "write_ns")
-            & (pub.parameter_value == "100") & (pub.statistic == "mean")].iloc[0]
-    assert (w.published, w.unit_as_published, w.unit_as_read, w.value_ns) == (282584, "ms", "us", 282584e3)
-    m = pub[(pub.experiment == "cpu") & (pub.variant == "purecap-c18n") & (pub.metric == "math_cpu_ns")].iloc[0]
+    w = pub[
+        (pub.experiment == "memory")
+        & (pub.variant == "hybrid")
+        & (pub.metric == "write_ns")
+        & (pub.parameter_value == "100")
+        & (pub.statistic == "mean")
+    ].iloc[0]
+    assert (w.published, w.unit_as_published, w.unit_as_read, w.value_ns) == (
+        282584,
+        "ms",
+        "us",
+        282584e3,
+    )
+    m = pub[
+        (pub.experiment == "cpu") & (pub.variant == "purecap-c18n") & (pub.metric == "math_cpu_ns")
+    ].iloc[0]
     assert (m.unit_as_read, m.value_ns) == ("ms", 70780e6)
     # the duplicated tables of the two documents count once
     assert len(pub[(pub.experiment == "cpu") & (pub.variant == "hybrid")]) == 4
@@ -21,9 +33,22 @@ def test_units_are_converted_explicitly():
 
 def test_beside_ours_with_ratio_and_not_run():
     row = {c: 0 for c in SUMMARY_COLUMNS}
-    ours = pd.DataFrame([{**row, "target": "board", "variant": "hybrid", "experiment": "cpu", "parameter": "work_items",
-                          "parameter_value": 100000000, "metric": "math_cpu_ns", "unit": "ns", "n": 100,
-                          "mean": 2 * 46759e6}])
+    ours = pd.DataFrame(
+        [
+            {
+                **row,
+                "target": "board",
+                "variant": "hybrid",
+                "experiment": "cpu",
+                "parameter": "work_items",
+                "parameter_value": 100000000,
+                "metric": "math_cpu_ns",
+                "unit": "ns",
+                "n": 100,
+                "mean": 2 * 46759e6,
+            }
+        ]
+    )
     b = beside(load(), {"cpu": ours})
     math = b[(b.metric == "math_cpu_ns") & (b.variant == "hybrid")].iloc[0]
     assert math.target == "board" and math.ratio == pytest.approx(2.0)
@@ -38,28 +63,41 @@ def test_the_shipped_data_set_reproduces_the_printed_tables_or_says_why():
     from c18n_ae import datasets
     from c18n_ae.collect import collect
     from c18n_ae.summarise import summary_table
+
     meta = datasets.load("morello-2024")
     files = datasets.files(meta)
-    tidies = {e: collect(e, [], [p for x, _, p in files if x == e]) for e in ("memory", "cpu", "pipe")}
+    tidies = {
+        e: collect(e, [], [p for x, _, p in files if x == e]) for e in ("memory", "cpu", "pipe")
+    }
     b = beside(load(), {e: summary_table(t) for e, t in tidies.items()}, tidies, {"morello-2024"})
     mine = b[b.target == "morello-2024"]
-    assert len(mine) == 45  # memory 2 sizes x 4 metrics x 3 variants, CPU 12, pipe trial 100 x 3 x 3
+    assert (
+        len(mine) == 45
+    )  # memory 2 sizes x 4 metrics x 3 variants, CPU 12, pipe trial 100 x 3 x 3
     reproduced = mine[mine.reproduces == "yes"]
     assert (reproduced.ratio.round(3) == 1.0).all()
     assert set(mine[mine.experiment != "pipe"].reproduces) == {"yes"}
     not_reproduced = mine[mine.reproduces != "yes"]
-    assert set(zip(not_reproduced.variant, not_reproduced.metric)) == {("hybrid", "read_ns"), ("hybrid", "total_ns")}
+    assert set(zip(not_reproduced.variant, not_reproduced.metric)) == {
+        ("hybrid", "read_ns"),
+        ("hybrid", "total_ns"),
+    }
     assert not_reproduced.reproduces.str.contains("printed trials .* differ from the file's").all()
     tex = latex_table(b)
     assert "1.000 & yes" in tex and "no: the file's trial 100 gives 0.001 ms" in tex
 
 
 def test_readme_results_block_is_the_data_sets_verdicts():
-    """The committed README shows the claims on the shipped data set; refresh with python -m c18n_ae.readme."""
+    """The committed README shows the claims on the shipped data set; refresh with python -m
+    c18n_ae.readme."""
     from c18n_ae.claims import markdown_table
     from c18n_ae.readme import block, dataset_claims
+
     results = dataset_claims(["morello-2024"])
     assert markdown_table(results) == block()
     verdicts = results.set_index("claim").result
-    assert verdicts["write-slower-in-compartment"] == "holds" and verdicts["math-cost-purecap"] == "holds"
+    assert (
+        verdicts["write-slower-in-compartment"] == "holds"
+        and verdicts["math-cost-purecap"] == "holds"
+    )
     assert verdicts["alloc-10x"] == "inconclusive"  # malloc times spread too widely for 100 trials

@@ -8,14 +8,30 @@ from c18n_ae.summarise import SUMMARY_COLUMNS
 
 def frame(rows):
     base = {c: 0 for c in SUMMARY_COLUMNS}
-    return pd.DataFrame([{**base, "target": "local", "variant": "O2", "experiment": e, "parameter": p,
-                          "parameter_value": v, "metric": m, "unit": "us", "n": 5, "mean": mean}
-                         for e, p, v, m, mean in rows])
+    return pd.DataFrame(
+        [
+            {
+                **base,
+                "target": "local",
+                "variant": "O2",
+                "experiment": e,
+                "parameter": p,
+                "parameter_value": v,
+                "metric": m,
+                "unit": "us",
+                "n": 5,
+                "mean": mean,
+            }
+            for e, p, v, m, mean in rows
+        ]
+    )
 
 
 def test_every_published_figure_is_paired_with_one_of_ours():
     assert len(pairs("packet")) == 30 and {p["metric"] for p in pairs("packet")} == {
-        "plugin_adjusted_latency_us", "ipc_adjusted_latency_us"}
+        "plugin_adjusted_latency_us",
+        "ipc_adjusted_latency_us",
+    }
     assert {p["at"] for p in pairs("ipc")} == {8, 16, 128, 1024, 4096, 8192, 65536}
     assert {p["metric"] for p in pairs("alloc")} == {"throughput_ops_per_s", "alloc_ns", "free_ns"}
 

@@ -20,7 +20,9 @@ RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 
 
 def still_running(path_part):
-    out = subprocess.run(["pgrep", "-f", str(path_part)], capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        ["pgrep", "-f", str(path_part)], capture_output=True, text=True
+    ).stdout.split()
     return [int(p) for p in out if int(p) != os.getpid()]
 
 
@@ -35,9 +37,17 @@ def results(tmp_path, cc):
 
 
 def run_one(results, tmp_path, params, **kw):
-    return runner.run(target="local", variant="O2", experiment="memory", recipe=RECIPE, params=params,
-                      bin_dir=results / "local" / "O2" / "bin", out_dir=results / "local" / "O2" / "memory",
-                      log=tmp_path / "run.log", **kw)
+    return runner.run(
+        target="local",
+        variant="O2",
+        experiment="memory",
+        recipe=RECIPE,
+        params=params,
+        bin_dir=results / "local" / "O2" / "bin",
+        out_dir=results / "local" / "O2" / "memory",
+        log=tmp_path / "run.log",
+        **kw,
+    )
 
 
 def test_complete_run_writes_raw_and_meta(tmp_path, results):
@@ -58,7 +68,9 @@ def test_complete_run_writes_raw_and_meta(tmp_path, results):
 
 def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
     out = results / "local" / "O2" / "memory"
-    with pytest.raises(runner.RunFailed, match=r"run timeout .*last progress: progress: memory unit \d+ of 100000"):
+    with pytest.raises(
+        runner.RunFailed, match=r"run timeout .*last progress: progress: memory unit \d+ of 100000"
+    ):
         run_one(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000}, timeout_s=1.5)
     assert not (out / "raw.csv").exists() and not (out / "meta.json").exists()
     _, rows = unit.rows_done(out)
@@ -70,12 +82,26 @@ def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
 
 def test_interrupt_ends_the_benchmark(tmp_path, results):
     out = results / "local" / "O2" / "memory"
-    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}),
-           "--experiment", "memory", "--recipes", json.dumps([RECIPE]),
-           "--params", json.dumps({"block_sizes_mib": [8], "trials": 100000}), "--results", str(results),
-           "--log", str(tmp_path / "run.log")]
-    proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-                            stderr=subprocess.PIPE, text=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "c18n_ae.run",
+        "--target",
+        json.dumps({"name": "local", "kind": "local"}),
+        "--experiment",
+        "memory",
+        "--recipes",
+        json.dumps([RECIPE]),
+        "--params",
+        json.dumps({"block_sizes_mib": [8], "trials": 100000}),
+        "--results",
+        str(results),
+        "--log",
+        str(tmp_path / "run.log"),
+    ]
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and len(unit.rows_done(out)[1]) < 3:
         time.sleep(0.05)
@@ -111,6 +137,7 @@ def test_killed_three_times_every_trial_exactly_once(tmp_path, results):
         done["kills"] = kills
 
     import threading
+
     th = threading.Thread(target=killer)
     th.start()
     meta = run_one(results, tmp_path, params, options={"chunk_units": 1000})
@@ -119,20 +146,37 @@ def test_killed_three_times_every_trial_exactly_once(tmp_path, results):
     assert done["kills"] == 3, "the run ended before three kills; make it longer"
     trials = trials_in(results / "local" / "O2" / "memory" / "raw.csv")
     expected = [(str(b), str(t)) for b in (32, 64) for t in range(1, 61)]
-    assert sorted(trials, key=lambda x: (int(x[0]), int(x[1]))) == sorted(expected, key=lambda x: (int(x[0]), int(x[1])))
+    assert sorted(trials, key=lambda x: (int(x[0]), int(x[1]))) == sorted(
+        expected, key=lambda x: (int(x[0]), int(x[1]))
+    )
     statuses = [s["exit_status"] for s in meta["segments"]]
     assert statuses.count(-signal.SIGKILL) == 3 and statuses[-1] == 0
     firsts = [s["first_unit"] for s in meta["segments"]]
-    assert firsts == sorted(firsts) and len(set(firsts)) == len(firsts), "each process starts where the last stopped"
+    assert firsts == sorted(firsts) and len(set(firsts)) == len(firsts), (
+        "each process starts where the last stopped"
+    )
 
 
 def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
     """The runner itself killed (the board rebooted): the next run measures only what is missing."""
     out = results / "local" / "O2" / "memory"
-    cmd = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps({"name": "local", "kind": "local"}),
-           "--experiment", "memory", "--recipes", json.dumps([RECIPE]),
-           "--params", json.dumps({"block_sizes_mib": [64], "trials": 80}), "--results", str(results),
-           "--log", str(tmp_path / "run.log")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "c18n_ae.run",
+        "--target",
+        json.dumps({"name": "local", "kind": "local"}),
+        "--experiment",
+        "memory",
+        "--recipes",
+        json.dumps([RECIPE]),
+        "--params",
+        json.dumps({"block_sizes_mib": [64], "trials": 80}),
+        "--results",
+        str(results),
+        "--log",
+        str(tmp_path / "run.log"),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
@@ -152,11 +196,18 @@ def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
 
 
 def test_variants_run_interleaved_in_time(tmp_path, results):
-    """Two variants, 5 units per turn: each variant's trials start while the other's are under way."""
+    """Two variants, 5 units per turn: each variant's trials start while the other's are under
+    way."""
     recipes = [RECIPE, {**RECIPE, "name": "O0", "cflags": ["-O0"]}]
-    runner.run_unit(target="local", experiment="memory", recipes=recipes,
-                    params={"block_sizes_mib": [2], "trials": 20}, results=results, log=tmp_path / "run.log",
-                    options={"interleave": True, "chunk_units": 5, "seed": 3})
+    runner.run_unit(
+        target="local",
+        experiment="memory",
+        recipes=recipes,
+        params={"block_sizes_mib": [2], "trials": 20},
+        results=results,
+        log=tmp_path / "run.log",
+        options={"interleave": True, "chunk_units": 5, "seed": 3},
+    )
     starts = {}
     for v in ("O2", "O0"):
         with open(results / "local" / v / "memory" / "raw.csv") as f:
@@ -168,14 +219,25 @@ def test_variants_run_interleaved_in_time(tmp_path, results):
     assert any(a[i] < x < a[i + 1] for i in range(len(a) - 1) for x in b)
     # the order comes from the seed: the same seed gives the same schedule
     plan_variants = [{"name": "O2", "units": 20}, {"name": "O0", "units": 20}]
-    assert unit.schedule(plan_variants, {"O2": 0, "O0": 0}, 5, 3) == unit.schedule(plan_variants, {"O2": 0, "O0": 0}, 5, 3)
+    assert unit.schedule(plan_variants, {"O2": 0, "O0": 0}, 5, 3) == unit.schedule(
+        plan_variants, {"O2": 0, "O0": 0}, 5, 3
+    )
 
 
 def test_a_process_past_the_cap_goes_on_in_a_new_one(tmp_path, results):
-    meta = run_one(results, tmp_path, {"block_sizes_mib": [64], "trials": 40},
-                   options={"chunk_units": 1000, "max_unit_s": 0.3})
-    assert "cap" in [s["exit_status"] for s in meta["segments"]] and meta["segments"][-1]["exit_status"] == 0
-    assert sorted(int(t) for _, t in trials_in(results / "local" / "O2" / "memory" / "raw.csv")) == list(range(1, 41))
+    meta = run_one(
+        results,
+        tmp_path,
+        {"block_sizes_mib": [64], "trials": 40},
+        options={"chunk_units": 1000, "max_unit_s": 0.3},
+    )
+    assert (
+        "cap" in [s["exit_status"] for s in meta["segments"]]
+        and meta["segments"][-1]["exit_status"] == 0
+    )
+    assert sorted(
+        int(t) for _, t in trials_in(results / "local" / "O2" / "memory" / "raw.csv")
+    ) == list(range(1, 41))
 
 
 def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
@@ -183,11 +245,27 @@ def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
     process holds it, and the run completes."""
     env = {**os.environ}
     (project_copy / ".venv").symlink_to(ROOT / ".venv")
-    cmd = [str(project_copy / "artifact" / "reproduce"), "results/local/O2/memory/raw.csv",
-           "--configfile", "config/quick.yaml"]
-    proc = subprocess.Popen([ROOT / ".venv" / "bin" / "snakemake", "--cores", "1", "results/local/O2/memory/raw.csv",
-                             "--configfile", "config/quick.yaml"], cwd=project_copy, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    cmd = [
+        str(project_copy / "artifact" / "reproduce"),
+        "results/local/O2/memory/raw.csv",
+        "--configfile",
+        "config/quick.yaml",
+    ]
+    proc = subprocess.Popen(
+        [
+            ROOT / ".venv" / "bin" / "snakemake",
+            "--cores",
+            "1",
+            "results/local/O2/memory/raw.csv",
+            "--configfile",
+            "config/quick.yaml",
+        ],
+        cwd=project_copy,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     locks = project_copy / ".snakemake" / "locks"
     while time.monotonic() < deadline and not (locks.exists() and any(locks.iterdir())):
@@ -197,7 +275,9 @@ def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
     proc.wait()
     while still_running(project_copy):
         time.sleep(0.05)
-    done = subprocess.run(cmd, cwd=project_copy, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        cmd, cwd=project_copy, env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "removing a stale snakemake lock" in done.stderr
     assert (project_copy / "results" / "local" / "O2" / "memory" / "raw.csv").exists()

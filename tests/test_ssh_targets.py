@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from c18n_ae import commands, config as cfg, programs, unit
+from c18n_ae import commands, programs, unit
+from c18n_ae import config as cfg
 from c18n_ae.remote import RemoteRunFailed, run_remote
 from conftest import ROOT, SNAKEMAKE, copy_project
 
@@ -21,10 +22,26 @@ O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 
 
 def build_on(target, variant, name, bin_dir):
-    done = subprocess.run([sys.executable, "-m", "c18n_ae.build", "--target", json.dumps(target), "--recipe",
-                           json.dumps(variant), "--program", name, "--source-dir", str(ROOT / "src" / "benchmarks"),
-                           "--bin-dir", str(bin_dir)], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "c18n_ae.build",
+            "--target",
+            json.dumps(target),
+            "--recipe",
+            json.dumps(variant),
+            "--program",
+            name,
+            "--source-dir",
+            str(ROOT / "src" / "benchmarks"),
+            "--bin-dir",
+            str(bin_dir),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
     assert done.returncode == 0, done.stderr
     return json.loads((bin_dir / f"{programs.get(name).output}.build.json").read_text())
 
@@ -37,7 +54,9 @@ def rows(path):
 def test_remote_build_compiles_on_the_target_and_records_file_output(tmp_path, sshd):
     target = sshd.target("loop", tmp_path / "remote", [O2])
     info = build_on(target, O2, "memory", tmp_path / "bin")
-    assert (tmp_path / "remote" / "results" / "loop" / "O2" / "bin" / "memory").exists()  # built there
+    assert (
+        tmp_path / "remote" / "results" / "loop" / "O2" / "bin" / "memory"
+    ).exists()  # built there
     assert (tmp_path / "bin" / "memory").exists()  # and fetched
     assert "ELF" in info["file"] and info["compile_command"][:2] == ["cc", "-Wall"]
 
@@ -60,9 +79,23 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
     params = {"block_sizes_mib": [4], "trials": 3000, "timeout_s": 300}
     out = tmp_path / "results" / "loop" / "O2" / "memory"
-    runner = [sys.executable, "-m", "c18n_ae.run", "--target", json.dumps(target), "--experiment", "memory",
-              "--recipes", json.dumps([O2]), "--params", json.dumps(params), "--results", str(tmp_path / "results"),
-              "--log", str(tmp_path / "run.log")]
+    runner = [
+        sys.executable,
+        "-m",
+        "c18n_ae.run",
+        "--target",
+        json.dumps(target),
+        "--experiment",
+        "memory",
+        "--recipes",
+        json.dumps([O2]),
+        "--params",
+        json.dumps(params),
+        "--results",
+        str(tmp_path / "results"),
+        "--log",
+        str(tmp_path / "run.log"),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     # 1. cut the link: kill the ssh clients under the runner; it must retry and carry on
     client = subprocess.Popen(runner, env=env, stderr=subprocess.PIPE, text=True)
@@ -72,8 +105,9 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     wait_rows(tmp_path / "remote", 300)
     client.kill()
     client.wait()
-    assert not (tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "exit_status").exists(), \
-        "the remote run should still be running"
+    assert not (
+        tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "exit_status"
+    ).exists(), "the remote run should still be running"
     # 3. run again: it re-attaches (or fetches, if it finished meanwhile) and completes
     done = subprocess.run(runner, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -82,31 +116,48 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     assert [int(r["trial"]) for r in got] == list(range(1, 3001))
     assert all(r["status"] == "ok" for r in got)
     meta = json.loads((out / "meta.json").read_text())
-    assert meta["exit_status"] == "0" and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
+    assert (
+        meta["exit_status"] == "0" and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
+    )
 
 
 def kill_benchmark(times, remote_root, pattern="^results/loop/O2/bin/memory"):
     """kill -9 the benchmark on the target `times` times, at random moments while it measures."""
     import random
+
     rng = random.Random(5)
     killed = 0
     deadline = time.monotonic() + 120
     while killed < times and time.monotonic() < deadline:
         time.sleep(rng.uniform(0.1, 0.5))
-        if remote_rows(remote_root) > 0 and subprocess.run(["pkill", "-KILL", "-f", pattern]).returncode == 0:
+        if (
+            remote_rows(remote_root) > 0
+            and subprocess.run(["pkill", "-KILL", "-f", pattern]).returncode == 0
+        ):
             killed += 1
     return killed
 
 
 def test_benchmark_killed_three_times_on_the_target_every_trial_once(tmp_path, sshd):
     import threading
+
     target = sshd.target("loop", tmp_path / "remote", [O2])
     build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
     result = {}
-    killer = threading.Thread(target=lambda: result.update(killed=kill_benchmark(3, tmp_path / "remote")))
+    killer = threading.Thread(
+        target=lambda: result.update(killed=kill_benchmark(3, tmp_path / "remote"))
+    )
     killer.start()
-    run_remote(target=target, recipes=[O2], experiment="memory", params={"block_sizes_mib": [16, 32], "trials": 150},
-               results=tmp_path / "results", log=tmp_path / "run.log", timeout_s=300, poll_s=0.5)
+    run_remote(
+        target=target,
+        recipes=[O2],
+        experiment="memory",
+        params={"block_sizes_mib": [16, 32], "trials": 150},
+        results=tmp_path / "results",
+        log=tmp_path / "run.log",
+        timeout_s=300,
+        poll_s=0.5,
+    )
     killer.join()
     assert result["killed"] == 3
     out = tmp_path / "results" / "loop" / "O2" / "memory"
@@ -120,6 +171,7 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
     """The whole run unit killed on the target (as by a reboot): reported with its last progress,
     every row so far fetched; the next run goes on from there and measures each trial once."""
     import threading
+
     target = sshd.target("loop", tmp_path / "remote", [O2])
     build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
     params = {"block_sizes_mib": [16], "trials": 400}
@@ -131,35 +183,68 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
 
     killer = threading.Thread(target=kill_unit)
     killer.start()
-    with pytest.raises(RemoteRunFailed, match=r"exit status lost .*last progress: progress: memory (trial|unit) \d+ of"):
-        run_remote(target=target, recipes=[O2], experiment="memory", params=params, results=tmp_path / "results",
-                   log=tmp_path / "run.log", timeout_s=120, poll_s=0.5)
+    with pytest.raises(
+        RemoteRunFailed,
+        match=r"exit status lost .*last progress: progress: memory (trial|unit) \d+ of",
+    ):
+        run_remote(
+            target=target,
+            recipes=[O2],
+            experiment="memory",
+            params=params,
+            results=tmp_path / "results",
+            log=tmp_path / "run.log",
+            timeout_s=120,
+            poll_s=0.5,
+        )
     killer.join()
     out = tmp_path / "results" / "loop" / "O2" / "memory"
-    assert (out / "run-failed.json").exists() and len(unit.rows_done(out)[1]) >= 30  # fetched, not lost
-    run_remote(target=target, recipes=[O2], experiment="memory", params=params, results=tmp_path / "results",
-               log=tmp_path / "run.log", timeout_s=300, poll_s=0.5)
+    assert (out / "run-failed.json").exists() and len(
+        unit.rows_done(out)[1]
+    ) >= 30  # fetched, not lost
+    run_remote(
+        target=target,
+        recipes=[O2],
+        experiment="memory",
+        params=params,
+        results=tmp_path / "results",
+        log=tmp_path / "run.log",
+        timeout_s=300,
+        poll_s=0.5,
+    )
     assert sorted(int(r["trial"]) for r in rows(out / "raw.csv")) == list(range(1, 401))
     assert "continuing where it stopped" in (tmp_path / "run.log").read_text()
-    assert "units done earlier: continuing" in (tmp_path / "remote" / "results" / "loop" / "_units" / "memory"
-                                                / "progress.log").read_text()
+    assert (
+        "units done earlier: continuing"
+        in (
+            tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "progress.log"
+        ).read_text()
+    )
 
 
 def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     project = copy_project(tmp_path / "project")
     target = sshd.target("loopback", tmp_path / "remote", [O2])
     local = {"name": "local", "kind": "local", "reference_variant": "O2", "variants": [O2]}
-    # two machines with the same variant: they run at the same time (--cores 2) and their spread is reported
+    # two machines with the same variant: they run at the same time (--cores 2) and their spread is
+    # reported
     (project / "config" / "ssh-test.yaml").write_text(yaml.safe_dump({"targets": [local, target]}))
-    done = subprocess.run([*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
-                          cwd=project, capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     for e in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
         assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
         assert (tmp_path / "remote" / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
     setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()
     assert "loopback" in setup and "Debian" in setup
-    text = subprocess.run(["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True, text=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True, text=True
+    ).stdout
     assert "loopback" in text
     spread = (project / "results" / "summary" / "spread-between-targets.csv").read_text()
     assert "local loopback" in spread and "roundtrip_ns" in spread
@@ -167,29 +252,45 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
 
 MORELLO = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")
 DOCUMENTED = {
-    "hybrid": ("clang-morello -Wall -Wextra -std=c11 -O2 -o results/morello/hybrid/bin/memory src/benchmarks/memory.c",
-               "results/morello/hybrid/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv"),
-    "purecap": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
-                "-o results/morello/purecap/bin/memory src/benchmarks/memory.c",
-                "results/morello/purecap/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv"),
-    "purecap-c18n": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
-                     "-o results/morello/purecap-c18n/bin/memory src/benchmarks/memory.c",
-                     "proccontrol -m cheric18n -s enable results/morello/purecap-c18n/bin/memory "
-                     "--sizes-mib 100,200 --trials 100 --out raw.csv"),
-    "benchmark-c18n": ("clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap-benchmark "
-                       "-o results/morello/benchmark-c18n/bin/memory src/benchmarks/memory.c",
-                       "proccontrol -m cheric18n -s enable results/morello/benchmark-c18n/bin/memory "
-                       "--sizes-mib 100,200 --trials 100 --out raw.csv"),
+    "hybrid": (
+        "clang-morello -Wall -Wextra -std=c11 -O2 -o results/morello/hybrid/bin/memory "
+        "src/benchmarks/memory.c",
+        "results/morello/hybrid/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv",
+    ),
+    "purecap": (
+        "clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
+        "-o results/morello/purecap/bin/memory src/benchmarks/memory.c",
+        "results/morello/purecap/bin/memory --sizes-mib 100,200 --trials 100 --out raw.csv",
+    ),
+    "purecap-c18n": (
+        "clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap "
+        "-o results/morello/purecap-c18n/bin/memory src/benchmarks/memory.c",
+        "proccontrol -m cheric18n -s enable results/morello/purecap-c18n/bin/memory "
+        "--sizes-mib 100,200 --trials 100 --out raw.csv",
+    ),
+    "benchmark-c18n": (
+        "clang-morello -Wall -Wextra -std=c11 -O2 -march=morello+c64 -mabi=purecap-benchmark "
+        "-o results/morello/benchmark-c18n/bin/memory src/benchmarks/memory.c",
+        "proccontrol -m cheric18n -s enable results/morello/benchmark-c18n/bin/memory "
+        "--sizes-mib 100,200 --trials 100 --out raw.csv",
+    ),
 }
 
 
 @pytest.mark.parametrize("variant", list(DOCUMENTED))
 def test_morello_command_lines_are_the_documented_ones(variant):
     from c18n_ae.exp import get
+
     recipe = cfg.variant(MORELLO, "morello", variant)
-    build = commands.compile_command(recipe, programs.get("memory"), "src/benchmarks", f"results/morello/{variant}/bin")
-    run = get("memory").command({"block_sizes_mib": [100, 200], "trials": 100},
-                                Path(f"results/morello/{variant}/bin"), recipe, Path("raw.csv"))
+    build = commands.compile_command(
+        recipe, programs.get("memory"), "src/benchmarks", f"results/morello/{variant}/bin"
+    )
+    run = get("memory").command(
+        {"block_sizes_mib": [100, 200], "trials": 100},
+        Path(f"results/morello/{variant}/bin"),
+        recipe,
+        Path("raw.csv"),
+    )
     assert " ".join(build) == DOCUMENTED[variant][0]
     assert " ".join(run) == DOCUMENTED[variant][1]
     readme = " ".join((ROOT / "README.md").read_text().split())
@@ -200,9 +301,14 @@ def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path):
     for tool in ("ssh", "rsync", "scp"):  # stand-ins first on PATH that note any call
         (tmp_path / tool).write_text(f"#!/bin/sh\ntouch {tmp_path}/ssh-called\nexit 255\n")
         (tmp_path / tool).chmod(0o755)
-    done = subprocess.run([*SNAKEMAKE, "-n", "--cores", "2", "--configfile", "config/morello.yaml"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    done = subprocess.run(
+        [*SNAKEMAKE, "-n", "--cores", "2", "--configfile", "config/morello.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout + done.stderr
     assert "run_morello" in out and "build_morello" in out
@@ -211,7 +317,14 @@ def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path):
 
 def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
     """build_on: host: compiled on this side (as with the CHERI SDK), shipped, run on the target."""
-    here = {"name": "O2h", "cc": "cc", "cflags": ["-O2"], "launcher": [], "build_on": "host", "abi": "native"}
+    here = {
+        "name": "O2h",
+        "cc": "cc",
+        "cflags": ["-O2"],
+        "launcher": [],
+        "build_on": "host",
+        "abi": "native",
+    }
     target = sshd.target("loop", tmp_path / "remote", [here])
     bin_dir = tmp_path / "results" / "loop" / "O2h" / "bin"
     for name in ("packet_plugin", "packet"):
@@ -219,12 +332,25 @@ def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
         out = programs.get(name).output
         assert info["built_on"] == "host" and info["abi"] == "native"
         assert info["compile_command"][-1].endswith("-Wl,-rpath,$ORIGIN") or name == "packet_plugin"
-        assert str(bin_dir) in " ".join(info["compile_command"]), "compiled here, into this side's bin folder"
+        assert str(bin_dir) in " ".join(info["compile_command"]), (
+            "compiled here, into this side's bin folder"
+        )
         remote = tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / out
-        assert remote.read_bytes() == (bin_dir / out).read_bytes(), "the target runs the very binary built here"
-    assert (tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / "libpacket_plugin.so").exists()
-    run_remote(target=target, recipes=[here], experiment="packet",
-               params={"counts": [200], "count_size": 64, "sizes": [64], "size_count": 200, "repeats": 1},
-               results=tmp_path / "results", log=tmp_path / "run.log", timeout_s=120, poll_s=0.5)
+        assert remote.read_bytes() == (bin_dir / out).read_bytes(), (
+            "the target runs the very binary built here"
+        )
+    assert (
+        tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / "libpacket_plugin.so"
+    ).exists()
+    run_remote(
+        target=target,
+        recipes=[here],
+        experiment="packet",
+        params={"counts": [200], "count_size": 64, "sizes": [64], "size_count": 200, "repeats": 1},
+        results=tmp_path / "results",
+        log=tmp_path / "run.log",
+        timeout_s=120,
+        poll_s=0.5,
+    )
     got = rows(tmp_path / "results" / "loop" / "O2h" / "packet" / "raw.csv")
     assert len(got) == 6 and {r["mode"] for r in got} == {"none", "plugin", "ipc"}

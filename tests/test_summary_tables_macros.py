@@ -4,9 +4,9 @@ import pandas as pd
 import pytest
 
 from c18n_ae.collect import TIDY_COLUMNS
-from c18n_ae.latex import fmt, macro_name
 from c18n_ae.exp.memory import macros as memory_macros
 from c18n_ae.exp.memory import table as memory_table
+from c18n_ae.latex import fmt, macro_name
 from c18n_ae.summarise import summary_table
 from c18n_ae.tables import setup_table
 
@@ -17,10 +17,30 @@ def tidy():
     rows = []
     for variant, scale in (("O2", 1), ("O0", 2)):
         for trial, w in enumerate((1e6, 2e6, 3e6), start=1):  # write of 100 MiB: 1, 2, 3 ms
-            for metric, v in (("malloc_ns", 1000), ("write_ns", w * scale), ("read_ns", w * scale / 2), ("free_ns", 5e5)):
-                rows.append(["local", variant, "memory", trial, "block_mib", 100.0, metric, v, "ns", "ok"])
+            for metric, v in (
+                ("malloc_ns", 1000),
+                ("write_ns", w * scale),
+                ("read_ns", w * scale / 2),
+                ("free_ns", 5e5),
+            ):
+                rows.append(
+                    ["local", variant, "memory", trial, "block_mib", 100.0, metric, v, "ns", "ok"]
+                )
         for metric in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
-            rows.append(["local", variant, "memory", 4, "block_mib", 100.0, metric, float("nan"), "ns", "alloc_failed"])
+            rows.append(
+                [
+                    "local",
+                    variant,
+                    "memory",
+                    4,
+                    "block_mib",
+                    100.0,
+                    metric,
+                    float("nan"),
+                    "ns",
+                    "alloc_failed",
+                ]
+            )
     return pd.DataFrame(rows, columns=TIDY_COLUMNS)
 
 
@@ -53,16 +73,35 @@ def test_macros_quote_summary_values_and_ratios():
 
 
 def test_setup_table_escapes_and_has_one_column_per_target():
-    prov = {"target": "my_board", "os": "Debian", "kernel": "Linux 6", "arch": "x86_64", "cpu_model": "CPU #1",
-            "cpu_count": 2, "mem_total_bytes": 2**31, "compilers": {"cc": "cc 1.0 (50% off)"}}
+    prov = {
+        "target": "my_board",
+        "os": "Debian",
+        "kernel": "Linux 6",
+        "arch": "x86_64",
+        "cpu_model": "CPU #1",
+        "cpu_count": 2,
+        "mem_total_bytes": 2**31,
+        "compilers": {"cc": "cc 1.0 (50% off)"},
+    }
     meta = {"target": "my_board", "variant": "O2", "program": {"timer_resolution_ns": 1}}
     tex = setup_table([prov], [meta])
     assert r"my\_board" in tex and r"50\% off" in tex and r"CPU \#1" in tex and "2.00" in tex
-    assert "Machine or board & not reported" in tex and "Timer resolution" in tex and "& 1 \\\\" in tex
+    assert (
+        "Machine or board & not reported" in tex and "Timer resolution" in tex and "& 1 \\\\" in tex
+    )
 
 
-@pytest.mark.parametrize("value, text", [(123456.7, "123457"), (12.345, "12.3"), (1.2345, "1.23"),
-                                         (0.012345, "0.0123"), (0, "0"), (float("nan"), "--")])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (123456.7, "123457"),
+        (12.345, "12.3"),
+        (1.2345, "1.23"),
+        (0.012345, "0.0123"),
+        (0, "0"),
+        (float("nan"), "--"),
+    ],
+)
 def test_number_format(value, text):
     assert fmt(value) == text
 

@@ -31,7 +31,10 @@ static void *work(void *arg)
             objs[i] = malloc(OBJECT_BYTES);
         int64_t t1 = bench_now_ns();
         for (int i = 0; i < BATCH; i++) {
-            if (!objs[i]) { w->failed = 1; return NULL; }
+            if (!objs[i]) {
+                w->failed = 1;
+                return NULL;
+            }
             ((volatile unsigned char *)objs[i])[0] = (unsigned char)i; /* the object is really used */
         }
         int64_t t2 = bench_now_ns();
@@ -53,18 +56,28 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"alloc_threads\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu, \"cores\": %ld}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC),
-                   sizeof(void *), sysconf(_SC_NPROCESSORS_ONLN));
+            printf("{\"benchmark\": \"alloc_threads\", \"clock\": \"CLOCK_MONOTONIC\", "
+                   "\"timer_resolution_ns\": %lld, "
+                   "\"pointer_bytes\": %zu, \"cores\": %ld}\n",
+                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *),
+                   sysconf(_SC_NPROCESSORS_ONLN));
             return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) nthreads = bench_parse_list("--threads", argv[++i], threads, MAX_LIST);
-        else if (!strcmp(argv[i], "--millis") && i + 1 < argc) millis = bench_parse_long("--millis", argv[++i], 1);
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = bench_parse_long("--trials", argv[++i], 1);
-        else { out = NULL; break; }
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            nthreads = bench_parse_list("--threads", argv[++i], threads, MAX_LIST);
+        else if (!strcmp(argv[i], "--millis") && i + 1 < argc)
+            millis = bench_parse_long("--millis", argv[++i], 1);
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = bench_parse_long("--trials", argv[++i], 1);
+        else {
+            out = NULL;
+            break;
+        }
     }
     if (!out || !nthreads || !trials || !millis) {
-        fprintf(stderr, "usage: %s --out FILE --threads 1,2,... --millis MS --trials N | --describe\n", argv[0]);
+        fprintf(stderr, "usage: %s --out FILE --threads 1,2,... --millis MS --trials N | --describe\n",
+                argv[0]);
         return 64;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -80,11 +93,13 @@ int main(int argc, char **argv)
             }
             long n = threads[k];
             struct worker *w = calloc((size_t)n, sizeof *w);
-            if (!w) bench_die("calloc");
+            if (!w)
+                bench_die("calloc");
             int64_t t0 = bench_now_ns(), deadline = t0 + millis * 1000000LL;
             for (long i = 0; i < n; i++) {
                 w[i].deadline = deadline;
-                if (pthread_create(&w[i].tid, NULL, work, &w[i])) bench_die("pthread_create");
+                if (pthread_create(&w[i].tid, NULL, work, &w[i]))
+                    bench_die("pthread_create");
             }
             long ops = 0, failed = 0;
             int64_t a = 0, f = 0;
@@ -94,8 +109,8 @@ int main(int argc, char **argv)
             }
             int64_t t1 = bench_now_ns();
             BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%ld,%.1f,%.2f,%.2f,%ld\n", n, t, failed ? "alloc_failed" : "ok",
-                    (long long)(t1 - t0), ops, (double)ops * 1e9 / (double)(t1 - t0),
-                    ops ? (double)a / (double)ops : 0.0, ops ? (double)f / (double)ops : 0.0, cores);
+                      (long long)(t1 - t0), ops, (double)ops * 1e9 / (double)(t1 - t0),
+                      ops ? (double)a / (double)ops : 0.0, ops ? (double)f / (double)ops : 0.0, cores);
             bench_csv_flush(&csv);
             free(w);
             done++;

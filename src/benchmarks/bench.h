@@ -29,7 +29,10 @@ static inline int64_t bench_clock_ns(clockid_t clock)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static inline int64_t bench_now_ns(void) { return bench_clock_ns(CLOCK_MONOTONIC); }
+static inline int64_t bench_now_ns(void)
+{
+    return bench_clock_ns(CLOCK_MONOTONIC);
+}
 
 static inline int64_t bench_resolution_ns(clockid_t clock)
 {
@@ -100,7 +103,10 @@ static inline int bench_unit_begin(void)
 }
 
 /* The first unit this process runs pays its first-touch costs (a warm-up, wherever it falls). */
-static inline int bench_first_unit(void) { return bench_units_run == 1; }
+static inline int bench_first_unit(void)
+{
+    return bench_units_run == 1;
+}
 
 static inline void bench_csv_open(bench_csv *c, const char *path, const char *header)
 {
@@ -114,7 +120,7 @@ static inline void bench_csv_open(bench_csv *c, const char *path, const char *he
 }
 
 /* Starts a raw row with its unit's start time; the caller prints the rest. */
-#define BENCH_ROW(csv, ...) \
+#define BENCH_ROW(csv, ...)                                                                                  \
     (fprintf((csv)->f, "%lld,", (long long)bench_unit_started_ns), fprintf((csv)->f, __VA_ARGS__))
 
 static inline void bench_csv_flush(bench_csv *c)
@@ -138,8 +144,8 @@ static inline void bench_progress(const char *name, long done, long total, doubl
 {
     double elapsed = (double)(bench_now_ns() - start_ns) / 1e9;
     double left = work_done > 0 ? elapsed * (work_total - work_done) / work_done : 0.0;
-    fprintf(stderr, "progress: %s trial %ld of %ld, elapsed %.1f s, estimated %.1f s left\n",
-            name, done, total, elapsed, left);
+    fprintf(stderr, "progress: %s trial %ld of %ld, elapsed %.1f s, estimated %.1f s left\n", name, done,
+            total, elapsed, left);
     fflush(stderr);
 }
 

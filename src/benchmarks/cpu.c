@@ -11,7 +11,11 @@
 
 #define HEADER "trial,workload,iterations,status,cpu_ns,wall_ns,checksum"
 
-static long opaque(long n) { __asm__ volatile("" : "+r"(n)); return n; }
+static long opaque(long n)
+{
+    __asm__ volatile("" : "+r"(n));
+    return n;
+}
 
 static double work_math(long n)
 {
@@ -64,7 +68,8 @@ static const struct {
     const char *name;
     double (*fn)(long);
     int deterministic;
-} WORKLOADS[] = {{"math", work_math, 0}, {"int", work_int, 1}, {"float", work_float, 1}, {"array", work_array, 1}};
+} WORKLOADS[] = {
+    {"math", work_math, 0}, {"int", work_int, 1}, {"float", work_float, 1}, {"array", work_array, 1}};
 #define NWORK 4
 
 int main(int argc, char **argv)
@@ -74,18 +79,27 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"cpu\", \"clock\": \"CLOCK_PROCESS_CPUTIME_ID+CLOCK_MONOTONIC\", "
-                   "\"timer_resolution_ns\": %lld, \"cpu_timer_resolution_ns\": %lld, \"pointer_bytes\": %zu}\n",
-                   (long long)bench_resolution_ns(CLOCK_MONOTONIC),
-                   (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID), sizeof(void *));
+            printf(
+                "{\"benchmark\": \"cpu\", \"clock\": \"CLOCK_PROCESS_CPUTIME_ID+CLOCK_MONOTONIC\", "
+                "\"timer_resolution_ns\": %lld, \"cpu_timer_resolution_ns\": %lld, \"pointer_bytes\": %zu}\n",
+                (long long)bench_resolution_ns(CLOCK_MONOTONIC),
+                (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID), sizeof(void *));
             return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = bench_parse_long("--trials", argv[++i], 1);
-        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = bench_parse_long("--iterations", argv[++i], 1);
-        else if (!strcmp(argv[i], "--array-size") && i + 1 < argc) array_size = bench_parse_long("--array-size", argv[++i], 1);
-        else if (!strcmp(argv[i], "--workloads") && i + 1 < argc) wanted = argv[++i];
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = bench_parse_long("--trials", argv[++i], 1);
+        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+            iterations = bench_parse_long("--iterations", argv[++i], 1);
+        else if (!strcmp(argv[i], "--array-size") && i + 1 < argc)
+            array_size = bench_parse_long("--array-size", argv[++i], 1);
+        else if (!strcmp(argv[i], "--workloads") && i + 1 < argc)
+            wanted = argv[++i];
         else {
-            fprintf(stderr, "usage: %s --out FILE --trials N --iterations N --array-size N [--workloads LIST] | --describe\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s --out FILE --trials N --iterations N --array-size N [--workloads LIST] | "
+                    "--describe\n",
+                    argv[0]);
             return 64;
         }
     }
@@ -133,7 +147,7 @@ int main(int argc, char **argv)
             else if (WORKLOADS[w].deterministic && sum != first[w])
                 status = "checksum_mismatch", bad++;
             BENCH_ROW(&csv, "%ld,%s,%ld,%s,%lld,%lld,%.17g\n", t, WORKLOADS[w].name, n, status,
-                    (long long)(c1 - c0), (long long)(w1 - w0), sum);
+                      (long long)(c1 - c0), (long long)(w1 - w0), sum);
             bench_csv_flush(&csv);
             done++;
             bench_progress("cpu", done, total, (double)done, (double)total, start);

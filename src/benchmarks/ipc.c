@@ -17,8 +17,10 @@ static int xfer(int fd, void *buf, size_t n, int writing)
     char *p = buf;
     while (n) {
         ssize_t k = writing ? write(fd, p, n) : read(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return -1;
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
         p += k, n -= (size_t)k;
     }
     return 0;
@@ -32,7 +34,8 @@ static void serve(int in, int out)
     long trips;
     while (xfer(in, &size, sizeof size, 0) == 0 && size && xfer(in, &trips, sizeof trips, 0) == 0) {
         for (long k = 0; k < trips; k++)
-            if (xfer(in, buf, size, 0) || xfer(out, buf, size, 1)) _exit(2);
+            if (xfer(in, buf, size, 0) || xfer(out, buf, size, 1))
+                _exit(2);
     }
     _exit(0);
 }
@@ -46,25 +49,38 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"ipc\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+                   "\"pointer_bytes\": %zu}\n",
+                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
             return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_SIZES);
-        else if (!strcmp(argv[i], "--samples") && i + 1 < argc) samples = bench_parse_long("--samples", argv[++i], 1);
-        else if (!strcmp(argv[i], "--round-trips") && i + 1 < argc) trips = bench_parse_long("--round-trips", argv[++i], 1);
-        else { out = NULL; break; }
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
+            nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_SIZES);
+        else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
+            samples = bench_parse_long("--samples", argv[++i], 1);
+        else if (!strcmp(argv[i], "--round-trips") && i + 1 < argc)
+            trips = bench_parse_long("--round-trips", argv[++i], 1);
+        else {
+            out = NULL;
+            break;
+        }
     }
     if (!out || !nsizes || !samples || !trips) {
-        fprintf(stderr, "usage: %s --out FILE --sizes A,B,... --samples N --round-trips N | --describe\n", argv[0]);
+        fprintf(stderr, "usage: %s --out FILE --sizes A,B,... --samples N --round-trips N | --describe\n",
+                argv[0]);
         return 64;
     }
     for (int s = 0; s < nsizes; s++)
-        if (sizes[s] > (1 << 20)) { fprintf(stderr, "error: --sizes: at most 1048576 bytes\n"); return 64; }
+        if (sizes[s] > (1 << 20)) {
+            fprintf(stderr, "error: --sizes: at most 1048576 bytes\n");
+            return 64;
+        }
     signal(SIGPIPE, SIG_IGN);
     bench_csv csv;
     bench_csv_open(&csv, out, HEADER);
     unsigned char *msg = malloc(1 << 20), *reply = malloc(1 << 20);
-    if (!msg || !reply) bench_die("malloc");
+    if (!msg || !reply)
+        bench_die("malloc");
     long total = 2L * nsizes * samples, done = 0;
     int64_t start = bench_now_ns();
     const char *names[2] = {"pipe", "unix_socket"};
@@ -72,39 +88,49 @@ int main(int argc, char **argv)
     for (int t = 0; t < 2; t++) {
         int to_server[2], to_client[2];
         if (t == 0) {
-            if (pipe(to_server) || pipe(to_client)) bench_die("pipe");
+            if (pipe(to_server) || pipe(to_client))
+                bench_die("pipe");
         } else {
             int sv[2];
-            if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) bench_die("socketpair");
+            if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+                bench_die("socketpair");
             to_server[0] = sv[1], to_server[1] = sv[0], to_client[0] = sv[0], to_client[1] = sv[1];
         }
         pid_t pid = fork();
-        if (pid < 0) bench_die("fork");
+        if (pid < 0)
+            bench_die("fork");
         if (pid == 0) {
-            if (t == 0) close(to_server[1]), close(to_client[0]);
-            else close(to_server[1]);
+            if (t == 0)
+                close(to_server[1]), close(to_client[0]);
+            else
+                close(to_server[1]);
             serve(to_server[0], to_client[1]);
         }
         int wfd = to_server[1], rfd = to_client[0];
-        if (t == 0) close(to_server[0]), close(to_client[1]);
-        else close(to_server[0]);
+        if (t == 0)
+            close(to_server[0]), close(to_client[1]);
+        else
+            close(to_server[0]);
         for (int s = 0; s < nsizes; s++) {
             uint32_t size = (uint32_t)sizes[s];
-            for (long k = 0; k < (long)size; k++) msg[k] = (unsigned char)(k * 31 + s + t);
+            for (long k = 0; k < (long)size; k++)
+                msg[k] = (unsigned char)(k * 31 + s + t);
             for (long sample = 1; sample <= samples; sample++) {
                 if (!bench_unit_begin()) {
                     done++;
                     continue;
                 }
-                if (xfer(wfd, &size, sizeof size, 1) || xfer(wfd, &trips, sizeof trips, 1)) bench_die("ipc");
+                if (xfer(wfd, &size, sizeof size, 1) || xfer(wfd, &trips, sizeof trips, 1))
+                    bench_die("ipc");
                 int64_t t0 = bench_now_ns();
                 for (long k = 0; k < trips; k++)
-                    if (xfer(wfd, msg, size, 1) || xfer(rfd, reply, size, 0)) bench_die("ipc round trip");
+                    if (xfer(wfd, msg, size, 1) || xfer(rfd, reply, size, 0))
+                        bench_die("ipc round trip");
                 int64_t t1 = bench_now_ns();
                 int ok = memcmp(msg, reply, size) == 0;
                 bad += !ok;
-                BENCH_ROW(&csv, "%s,%u,%ld,%ld,%s,%.1f\n", names[t], size, sample, trips, ok ? "ok" : "reply_mismatch",
-                        (double)(t1 - t0) / (double)trips);
+                BENCH_ROW(&csv, "%s,%u,%ld,%ld,%s,%.1f\n", names[t], size, sample, trips,
+                          ok ? "ok" : "reply_mismatch", (double)(t1 - t0) / (double)trips);
                 bench_csv_flush(&csv);
                 done++;
                 bench_progress("ipc", done, total, (double)done, (double)total, start);

@@ -11,7 +11,11 @@
 #include "isolation.h"
 
 static volatile sig_atomic_t stop;
-static void on_term(int sig) { (void)sig; stop = 1; }
+static void on_term(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -19,16 +23,23 @@ int main(int argc, char **argv)
     long count = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"isolation\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+            printf("{\"benchmark\": \"isolation\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": "
+                   "%lld, "
+                   "\"pointer_bytes\": %zu}\n",
+                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
             return 0;
-        } else if (!strcmp(argv[i], "--strings") && i + 1 < argc) count = bench_parse_long("--strings", argv[++i], 1);
-        else if (!strcmp(argv[i], "--sent") && i + 1 < argc) sent_path = argv[++i];
-        else if (!strcmp(argv[i], "--log") && i + 1 < argc) log_path = argv[++i];
-        else count = 0, i = argc;
+        } else if (!strcmp(argv[i], "--strings") && i + 1 < argc)
+            count = bench_parse_long("--strings", argv[++i], 1);
+        else if (!strcmp(argv[i], "--sent") && i + 1 < argc)
+            sent_path = argv[++i];
+        else if (!strcmp(argv[i], "--log") && i + 1 < argc)
+            log_path = argv[++i];
+        else
+            count = 0, i = argc;
     }
     if (!count || !sent_path || !log_path || count > ISO_MAX_STRINGS) {
-        fprintf(stderr, "usage: %s --strings N (at most %d) --sent FILE --log FILE | --describe\n", argv[0], ISO_MAX_STRINGS);
+        fprintf(stderr, "usage: %s --strings N (at most %d) --sent FILE --log FILE | --describe\n", argv[0],
+                ISO_MAX_STRINGS);
         return 64;
     }
     struct sigaction sa = {0};

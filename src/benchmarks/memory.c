@@ -19,7 +19,7 @@ static unsigned char fill_byte(long trial, int size_index)
     return (unsigned char)(1 + (trial * 7 + size_index) % 255);
 }
 
-#define REPEAT_BYTE(v) ((uint64_t)(v) * 0x0101010101010101ULL)
+#define REPEAT_BYTE(v) ((uint64_t)(v)*0x0101010101010101ULL)
 
 /* A plain byte store loop, which an optimising compiler may turn into memset. */
 static void write_block(unsigned char *block, size_t n, unsigned char v)
@@ -28,7 +28,9 @@ static void write_block(unsigned char *block, size_t n, unsigned char v)
     for (size_t i = 0; i < n; i++)
         block[i] = v;
 #else
-    (void)block; (void)n; (void)v;
+    (void)block;
+    (void)n;
+    (void)v;
 #endif
 }
 
@@ -77,7 +79,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--trials") && i + 1 < argc) {
             trials = bench_parse_long("--trials", argv[++i], 1);
         } else {
-            fprintf(stderr, "usage: %s --out FILE --sizes-mib A,B,... --trials N [--touch-first] | --describe\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s --out FILE --sizes-mib A,B,... --trials N [--touch-first] | --describe\n",
+                    argv[0]);
             return 64;
         }
     }
@@ -124,9 +128,8 @@ int main(int argc, char **argv)
                 int ok = sum == (uint64_t)(n / 8) * REPEAT_BYTE(v);
                 bad += !ok;
                 BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%lld,%lld,%lld,%llu\n", sizes[s], t,
-                        ok ? "ok" : "checksum_mismatch", (long long)t_alloc,
-                        (long long)(t2 - t1), (long long)(t3 - t2), (long long)(t4 - t3),
-                        (unsigned long long)sum);
+                          ok ? "ok" : "checksum_mismatch", (long long)t_alloc, (long long)(t2 - t1),
+                          (long long)(t3 - t2), (long long)(t4 - t3), (unsigned long long)sum);
             }
             bench_csv_flush(&csv);
             work_done += (double)sizes[s];
@@ -135,7 +138,9 @@ int main(int argc, char **argv)
     }
     if (bad) {
         /* Leave the .partial file for inspection; never publish wrong data. */
-        fprintf(stderr, "error: checksum mismatch in %ld trials: the write or read loop did not touch the block\n", bad);
+        fprintf(stderr,
+                "error: checksum mismatch in %ld trials: the write or read loop did not touch the block\n",
+                bad);
         fclose(csv.f);
         return 3;
     }

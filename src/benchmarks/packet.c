@@ -21,8 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define HEADER "sweep,mode,packets,packet_bytes,repeat,status,wall_ns,producer_cpu_ns,consumer_cpu_ns,received,lost," \
-               "latency_ns_sum,latency_packets"
+#define HEADER                                                                                               \
+    "sweep,mode,packets,packet_bytes,repeat,status,wall_ns,producer_cpu_ns,consumer_cpu_ns,received,lost,"   \
+    "latency_ns_sum,latency_packets"
 #define ACK_TIMEOUT_MS 1000 /* a packet lost in the latency phase is counted, not waited for */
 #define MAX_LIST 32
 
@@ -30,21 +31,27 @@ uint64_t packet_consume(const unsigned char *packet, size_t n); /* libpacket_plu
 
 /* seq_sum: sum of the sequence numbers received (each packet starts with its own), so the
  * producer can check what arrived without doing the consumer's work itself. */
-struct report { long received; uint64_t seq_sum; uint64_t checksum; int64_t cpu_ns; };
+struct report {
+    long received;
+    uint64_t seq_sum;
+    uint64_t checksum;
+    int64_t cpu_ns;
+};
 
 static int64_t cpu_ns(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
-           + (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+    return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+           (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 }
 
 static uint64_t rng = 88172645463325252ULL;
 static unsigned char *make_packet(size_t n, long seq)
 {
     unsigned char *p = malloc(n);
-    if (!p) bench_die("malloc");
+    if (!p)
+        bench_die("malloc");
     for (size_t i = 0; i < n; i++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
         p[i] = (unsigned char)rng;
@@ -62,7 +69,8 @@ static void listen_loop(int sock, int ctl, int result, int ack, size_t size)
     struct pollfd fds[2] = {{sock, POLLIN, 0}, {ctl, POLLIN, 0}};
     int stopping = 0;
     for (;;) {
-        if (poll(fds, 2, stopping ? 0 : -1) < 0 && errno != EINTR) _exit(2);
+        if (poll(fds, 2, stopping ? 0 : -1) < 0 && errno != EINTR)
+            _exit(2);
         ssize_t k = recv(sock, buf, size, MSG_DONTWAIT);
         if (k > 0) {
             long seq = 0;
@@ -70,7 +78,8 @@ static void listen_loop(int sock, int ctl, int result, int ack, size_t size)
             r.checksum += packet_consume(buf, (size_t)k);
             if (ack >= 0) {
                 int64_t done = bench_now_ns();
-                if (write(ack, &done, sizeof done) != sizeof done) _exit(2);
+                if (write(ack, &done, sizeof done) != sizeof done)
+                    _exit(2);
             }
             r.seq_sum += (uint64_t)seq;
             r.received++;
@@ -80,15 +89,21 @@ static void listen_loop(int sock, int ctl, int result, int ack, size_t size)
             break;
         if (fds[1].revents & POLLIN) {
             char c;
-            if (read(ctl, &c, 1) <= 0 || c == 'S') stopping = 1;
+            if (read(ctl, &c, 1) <= 0 || c == 'S')
+                stopping = 1;
         }
     }
     r.cpu_ns = cpu_ns();
-    if (write(result, &r, sizeof r) != sizeof r) _exit(2);
+    if (write(result, &r, sizeof r) != sizeof r)
+        _exit(2);
     _exit(0);
 }
 
-struct listener { pid_t pid; int sock, ctl, res, ack; struct sockaddr_in addr; };
+struct listener {
+    pid_t pid;
+    int sock, ctl, res, ack;
+    struct sockaddr_in addr;
+};
 
 /* A listener process on a fresh loopback UDP socket; with_ack: it reports each packet's finish. */
 static struct listener start_listener(size_t size, int with_ack)
@@ -101,20 +116,24 @@ static struct listener start_listener(size_t size, int with_ack)
     l.addr.sin_family = AF_INET;
     l.addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof l.addr;
-    if (l.sock < 0 || lsock < 0 || bind(lsock, (struct sockaddr *)&l.addr, sizeof l.addr)
-        || getsockname(lsock, (struct sockaddr *)&l.addr, &len))
+    if (l.sock < 0 || lsock < 0 || bind(lsock, (struct sockaddr *)&l.addr, sizeof l.addr) ||
+        getsockname(lsock, (struct sockaddr *)&l.addr, &len))
         bench_die("bind");
     int ctl[2], res[2], ack[2] = {-1, -1};
-    if (pipe(ctl) || pipe(res) || (with_ack && pipe(ack))) bench_die("pipe");
+    if (pipe(ctl) || pipe(res) || (with_ack && pipe(ack)))
+        bench_die("pipe");
     l.pid = fork();
-    if (l.pid < 0) bench_die("fork");
+    if (l.pid < 0)
+        bench_die("fork");
     if (l.pid == 0) {
         close(l.sock), close(ctl[1]), close(res[0]);
-        if (with_ack) close(ack[0]);
+        if (with_ack)
+            close(ack[0]);
         listen_loop(lsock, ctl[0], res[1], ack[1], size);
     }
     close(lsock), close(ctl[0]), close(res[1]);
-    if (with_ack) close(ack[1]);
+    if (with_ack)
+        close(ack[1]);
     l.ctl = ctl[1], l.res = res[0], l.ack = ack[0];
     return l;
 }
@@ -122,16 +141,19 @@ static struct listener start_listener(size_t size, int with_ack)
 static void send_packet(struct listener *l, const unsigned char *p, size_t size)
 {
     while (sendto(l->sock, p, size, 0, (struct sockaddr *)&l->addr, sizeof l->addr) < 0)
-        if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR) bench_die("sendto");
+        if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
+            bench_die("sendto");
 }
 
 static struct report stop_listener(struct listener *l)
 {
     struct report r;
-    if (write(l->ctl, "S", 1) != 1 || read(l->res, &r, sizeof r) != sizeof r) bench_die("listener");
+    if (write(l->ctl, "S", 1) != 1 || read(l->res, &r, sizeof r) != sizeof r)
+        bench_die("listener");
     waitpid(l->pid, NULL, 0);
     close(l->sock), close(l->ctl), close(l->res);
-    if (l->ack >= 0) close(l->ack);
+    if (l->ack >= 0)
+        close(l->ack);
     return r;
 }
 
@@ -206,9 +228,9 @@ static void run(bench_csv *csv, const char *sweep, const char *mode, long packet
     }
     int64_t producer = cpu_ns() - cpu0, latency_sum;
     long timed = latency_phase(mode, packets, size, &latency_sum);
-    BENCH_ROW(csv, "%s,%s,%ld,%ld,%ld,%s,%lld,%lld,%lld,%ld,%ld,%lld,%ld\n", sweep, mode, packets, size, repeat, status,
-            (long long)(t1 - t0), (long long)producer, (long long)r.cpu_ns, r.received,
-            strcmp(mode, "ipc") ? 0 : packets - r.received, (long long)latency_sum, timed);
+    BENCH_ROW(csv, "%s,%s,%ld,%ld,%ld,%s,%lld,%lld,%lld,%ld,%ld,%lld,%ld\n", sweep, mode, packets, size,
+              repeat, status, (long long)(t1 - t0), (long long)producer, (long long)r.cpu_ns, r.received,
+              strcmp(mode, "ipc") ? 0 : packets - r.received, (long long)latency_sum, timed);
     bench_csv_flush(csv);
 }
 
@@ -220,30 +242,49 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"packet\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+            printf(
+                "{\"benchmark\": \"packet\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
+                "\"pointer_bytes\": %zu}\n",
+                (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
             return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--counts") && i + 1 < argc) ncounts = bench_parse_list("--counts", argv[++i], counts, MAX_LIST);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_LIST);
-        else if (!strcmp(argv[i], "--count-size") && i + 1 < argc) count_size = bench_parse_long("--count-size", argv[++i], 16);
-        else if (!strcmp(argv[i], "--size-count") && i + 1 < argc) size_count = bench_parse_long("--size-count", argv[++i], 1);
-        else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = bench_parse_long("--repeats", argv[++i], 1);
-        else { out = NULL; break; }
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--counts") && i + 1 < argc)
+            ncounts = bench_parse_list("--counts", argv[++i], counts, MAX_LIST);
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
+            nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_LIST);
+        else if (!strcmp(argv[i], "--count-size") && i + 1 < argc)
+            count_size = bench_parse_long("--count-size", argv[++i], 16);
+        else if (!strcmp(argv[i], "--size-count") && i + 1 < argc)
+            size_count = bench_parse_long("--size-count", argv[++i], 1);
+        else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
+            repeats = bench_parse_long("--repeats", argv[++i], 1);
+        else {
+            out = NULL;
+            break;
+        }
     }
     if (!out || !ncounts || !nsizes || !count_size || !size_count || !repeats) {
-        fprintf(stderr, "usage: %s --out FILE --counts A,B --count-size BYTES --sizes A,B --size-count N --repeats N\n", argv[0]);
+        fprintf(
+            stderr,
+            "usage: %s --out FILE --counts A,B --count-size BYTES --sizes A,B --size-count N --repeats N\n",
+            argv[0]);
         return 64;
     }
     for (int s = 0; s < nsizes; s++)
-        if (sizes[s] < 16 || sizes[s] > 65000) { fprintf(stderr, "error: --sizes: 16 to 65000 bytes (one UDP datagram)\n"); return 64; }
+        if (sizes[s] < 16 || sizes[s] > 65000) {
+            fprintf(stderr, "error: --sizes: 16 to 65000 bytes (one UDP datagram)\n");
+            return 64;
+        }
     bench_csv csv;
     bench_csv_open(&csv, out, HEADER);
     const char *modes[3] = {"none", "plugin", "ipc"};
     long total = (long)(ncounts + nsizes) * 3 * repeats, done = 0;
     double work_total = 0, work_done = 0;
-    for (int c = 0; c < ncounts; c++) work_total += 3.0 * repeats * counts[c] * count_size;
-    for (int s = 0; s < nsizes; s++) work_total += 3.0 * repeats * size_count * sizes[s];
+    for (int c = 0; c < ncounts; c++)
+        work_total += 3.0 * repeats * counts[c] * count_size;
+    for (int s = 0; s < nsizes; s++)
+        work_total += 3.0 * repeats * size_count * sizes[s];
     int64_t start = bench_now_ns();
     for (long rep = 1; rep <= repeats; rep++) {
         for (int c = 0; c < ncounts; c++)

@@ -16,7 +16,10 @@
 
 #define HEADER "trial,warmup,message_bytes,batch,status,write_ns,read_ns,total_ns,roundtrip_ns"
 
-struct reply { int64_t read_ns; uint64_t checksum; };
+struct reply {
+    int64_t read_ns;
+    uint64_t checksum;
+};
 
 static void write_all(int fd, const void *buf, size_t n)
 {
@@ -24,7 +27,8 @@ static void write_all(int fd, const void *buf, size_t n)
     while (n) {
         ssize_t k = write(fd, p, n);
         if (k < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             bench_die("pipe write");
         }
         p += k, n -= (size_t)k;
@@ -36,8 +40,10 @@ static int read_all(int fd, void *buf, size_t n)
     char *p = buf;
     while (n) {
         ssize_t k = read(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return -1;
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
         p += k, n -= (size_t)k;
     }
     return 0;
@@ -65,17 +71,20 @@ static void child(int data_in, int ctl_in, int back_out, size_t size, long batch
 {
     unsigned char *buf = malloc(size);
     char cmd;
-    if (!buf) _exit(2);
+    if (!buf)
+        _exit(2);
     while (read_all(ctl_in, &cmd, 1) == 0 && cmd != 'Q') {
         if (cmd == 'R') {
             int64_t t0 = bench_now_ns();
-            if (read_all(data_in, buf, size)) _exit(2);
+            if (read_all(data_in, buf, size))
+                _exit(2);
             int64_t t1 = bench_now_ns();
             struct reply r = {t1 - t0, checksum(buf, size)};
             write_all(back_out, &r, sizeof r);
         } else {
             for (long k = 0; k < batch; k++) {
-                if (read_all(data_in, buf, size)) _exit(2);
+                if (read_all(data_in, buf, size))
+                    _exit(2);
                 write_all(back_out, buf, size);
             }
         }
@@ -91,12 +100,17 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
             printf("{\"benchmark\": \"pipe\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu}\n", (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+                   "\"pointer_bytes\": %zu}\n",
+                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
             return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = bench_parse_long("--trials", argv[++i], 1);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = bench_parse_long("--size", argv[++i], 1);
-        else if (!strcmp(argv[i], "--batch") && i + 1 < argc) batch = bench_parse_long("--batch", argv[++i], 1);
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = bench_parse_long("--trials", argv[++i], 1);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            size = bench_parse_long("--size", argv[++i], 1);
+        else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
+            batch = bench_parse_long("--batch", argv[++i], 1);
         else {
             fprintf(stderr, "usage: %s --out FILE --trials N --size BYTES --batch N | --describe\n", argv[0]);
             return 64;
@@ -163,8 +177,8 @@ int main(int argc, char **argv)
         if (!failed && memcmp(echo, msg, (size_t)size) != 0)
             status = "checksum_mismatch", failed = 1;
         BENCH_ROW(&csv, "%ld,%d,%ld,%ld,%s,%lld,%lld,%lld,%.1f\n", t, bench_first_unit(), size, batch, status,
-                (long long)(w1 - w0), (long long)r.read_ns, (long long)(w1 - w0 + r.read_ns),
-                (double)(e1 - e0) / (double)batch);
+                  (long long)(w1 - w0), (long long)r.read_ns, (long long)(w1 - w0 + r.read_ns),
+                  (double)(e1 - e0) / (double)batch);
         bench_csv_flush(&csv);
         bench_progress("pipe", t, trials, (double)t, (double)trials, start);
     }

@@ -37,9 +37,9 @@ def _notes(data: bytes, little: bool):
     while off + 12 <= len(data):
         namesz, descsz, ntype = struct.unpack_from(fmt, data, off)
         off += 12
-        name = data[off:off + namesz].rstrip(b"\0").decode(errors="replace")
+        name = data[off : off + namesz].rstrip(b"\0").decode(errors="replace")
         off += (namesz + 3) & ~3
-        desc = data[off:off + descsz]
+        desc = data[off : off + descsz]
         off += (descsz + 3) & ~3
         yield name, ntype, desc
 
@@ -48,8 +48,13 @@ def describe(path: Path) -> dict:
     """machine, purecap flag, benchmark note, shared library; and the ABI they make."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
-        info = {"machine": elf["e_machine"], "shared": elf["e_type"] == "ET_DYN" and not any(
-            s["p_type"] == "PT_INTERP" for s in elf.iter_segments()), "purecap_flag": False, "benchmark_note": False}
+        info = {
+            "machine": elf["e_machine"],
+            "shared": elf["e_type"] == "ET_DYN"
+            and not any(s["p_type"] == "PT_INTERP" for s in elf.iter_segments()),
+            "purecap_flag": False,
+            "benchmark_note": False,
+        }
         if elf["e_machine"] != "EM_AARCH64":
             return {**info, "abi": "native"}
         info["purecap_flag"] = bool(elf["e_flags"] & EF_AARCH64_CHERI_PURECAP)
@@ -58,9 +63,19 @@ def describe(path: Path) -> dict:
             little = elf.little_endian
             for owner, ntype, desc in _notes(section.data(), little):
                 value = int.from_bytes(desc[:4], "little" if little else "big") if desc else 0
-                if owner == "CHERI" and ntype == NT_CHERI_MORELLO_PURECAP_BENCHMARK_ABI and value == 1:
+                if (
+                    owner == "CHERI"
+                    and ntype == NT_CHERI_MORELLO_PURECAP_BENCHMARK_ABI
+                    and value == 1
+                ):
                     info["benchmark_note"] = True
-    abi = "purecap-benchmark" if info["benchmark_note"] else "purecap" if info["purecap_flag"] else "hybrid"
+    abi = (
+        "purecap-benchmark"
+        if info["benchmark_note"]
+        else "purecap"
+        if info["purecap_flag"]
+        else "hybrid"
+    )
     return {**info, "abi": abi}
 
 
@@ -77,7 +92,9 @@ def check(path: Path, wanted: str | None, variant: str) -> str:
     ok = found == wanted
     if wanted == "native":  # a host without CHERI: its plain code, AArch64 (hybrid) included
         ok = found in ("native", "hybrid")
-    if d["shared"] and wanted == "purecap-benchmark":  # a library may carry no note: its flag decides
+    if (
+        d["shared"] and wanted == "purecap-benchmark"
+    ):  # a library may carry no note: its flag decides
         ok = d["purecap_flag"]
     if not ok:
         raise AbiMismatch(f"{path}: ABI {found}, but variant {variant} wants {wanted}")
@@ -87,12 +104,15 @@ def check(path: Path, wanted: str | None, variant: str) -> str:
 def of_build(binary: Path) -> str | None:
     """The ABI the build found in a binary (its .build.json), or None when it has none."""
     import json
+
     info = binary.with_name(binary.name + ".build.json")
     return json.loads(info.read_text()).get("abi") if info.exists() else None
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("files", nargs="+", type=Path)
     a = ap.parse_args(argv)
     status = 0

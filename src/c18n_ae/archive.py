@@ -12,20 +12,45 @@ from pathlib import Path
 
 from . import PROJECT_ROOT
 
-RESULT_PATTERNS = ["results/*/*/*/raw.csv", "results/*/*/*/meta.json", "results/*/*/bin/*.build.json",
-                   "results/*/provenance.json", "results/tidy/*.csv", "results/summary/*.csv",
-                   "results/claims.csv", "results/comparisons.csv", "results/published/*",
-                   "paper/generated/*", "paper/main.pdf", "results/*/*/*/*.txt"]
-SKIP_DIRS = {".git", ".venv", ".snakemake", "logs", "__pycache__", ".pytest_cache", "archive", ".cache"}
+RESULT_PATTERNS = [
+    "results/*/*/*/raw.csv",
+    "results/*/*/*/meta.json",
+    "results/*/*/bin/*.build.json",
+    "results/*/provenance.json",
+    "results/tidy/*.csv",
+    "results/summary/*.csv",
+    "results/claims.csv",
+    "results/comparisons.csv",
+    "results/published/*",
+    "paper/generated/*",
+    "paper/main.pdf",
+    "results/*/*/*/*.txt",
+]
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    ".snakemake",
+    "logs",
+    "__pycache__",
+    ".pytest_cache",
+    "archive",
+    ".cache",
+}
 
 
 def source_files(root: Path) -> list[Path]:
-    """Tracked files when this is a git checkout, otherwise everything but build and cache folders."""
+    """Tracked files when this is a git checkout, otherwise everything but build and cache
+    folders."""
     done = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True)
     if done.returncode == 0 and done.stdout:
         return [Path(p) for p in done.stdout.decode().split("\0") if p and (root / p).is_file()]
-    return [p.relative_to(root) for p in root.rglob("*")
-            if p.is_file() and not SKIP_DIRS & set(p.relative_to(root).parts) and "results" not in p.parts[:1]]
+    return [
+        p.relative_to(root)
+        for p in root.rglob("*")
+        if p.is_file()
+        and not SKIP_DIRS & set(p.relative_to(root).parts)
+        and "results" not in p.parts[:1]
+    ]
 
 
 def collect(root: Path) -> list[Path]:

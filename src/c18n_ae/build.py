@@ -10,7 +10,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import abi, hostinfo, programs
+from . import abi, config, hostinfo, programs
 from .commands import compile_command
 from .fsutil import write_json_atomic
 
@@ -23,8 +23,13 @@ def build_local(recipe: dict, program: programs.Program, source_dir: Path, bin_d
     done = subprocess.run(cmd, capture_output=True, text=True)
     sys.stderr.write(done.stdout + done.stderr)
     if done.returncode != 0:
-        raise SystemExit(f"error: compiling {program.name} for variant {recipe['name']} failed (exit {done.returncode})")
-    file_out = subprocess.run(["file", "-b", str(output)], capture_output=True, text=True).stdout.strip()
+        raise SystemExit(
+            f"error: compiling {program.name} for variant {recipe['name']} failed (exit "
+            f"{done.returncode})"
+        )
+    file_out = subprocess.run(
+        ["file", "-b", str(output)], capture_output=True, text=True
+    ).stdout.strip()
     return {
         "variant": recipe["name"],
         "program": program.name,
@@ -41,27 +46,39 @@ def build_local(recipe: dict, program: programs.Program, source_dir: Path, bin_d
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--recipe", required=True, help="variant recipe as JSON")
-    ap.add_argument("--target", required=True, help="target configuration as JSON")
+    config.add_arguments(ap)
+    ap.add_argument("--target", required=True, help="a target's name (with --config), or its JSON")
+    ap.add_argument("--variant", help="the variant's name (with --config)")
+    ap.add_argument("--recipe", help="the variant's recipe as JSON (instead of --variant)")
     ap.add_argument("--program", required=True)
-    ap.add_argument("--source-dir", required=True, type=Path)
-    ap.add_argument("--bin-dir", required=True, type=Path)
+    ap.add_argument("--source-dir", type=Path, default=Path("src/benchmarks"))
+    ap.add_argument("--bin-dir", type=Path, help="default: results/<target>/<variant>/bin")
     a = ap.parse_args(argv)
     program = programs.get(a.program)
-    target, recipe = json.loads(a.target), json.loads(a.recipe)
+    cfg = config.from_arguments(a)
+    target = config.target_from(cfg, a.target)
+    recipe = json.loads(a.recipe) if a.recipe else config.variant(cfg, target["name"], a.variant)
+    a.bin_dir = a.bin_dir or Path("results") / target["name"] / recipe["name"] / "bin"
     if target["kind"] == "local":
         info = build_local(recipe, program, a.source_dir, a.bin_dir)
     elif recipe.get("build_on", "target") == "host":
         # cross-compiled here (e.g. with the CHERI SDK's clang), then shipped to the target
         from .remote import ship_binary
+
         info = build_local(recipe, program, a.source_dir, a.bin_dir)
         info["shipped_to"] = ship_binary(target, recipe, program, a.bin_dir)
         info["built_on"] = "host"
     else:
         from .remote import build_remote
+
         info = build_remote(target, recipe, program, a.bin_dir)
-        info.update(variant=recipe["name"], program=program.name, cflags=recipe["cflags"], built_on="target",
-                    built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        info.update(
+            variant=recipe["name"],
+            program=program.name,
+            cflags=recipe["cflags"],
+            built_on="target",
+            built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        )
     info["target"] = target["name"]
     # the ABI the binary really has, here or fetched from a board, against the variant's
     try:

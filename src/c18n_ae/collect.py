@@ -4,31 +4,54 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import pandas as pd
-
-import sys
 
 from . import datasets, exp, imports
 from .fsutil import write_text_atomic
 from .rawcsv import RawDataError, read_rows
 
-TIDY_COLUMNS = ["target", "variant", "experiment", "trial", "parameter", "parameter_value",
-                "metric", "value", "unit", "status"]
-UNIT_SUFFIX = {"ns": "_ns", "GB/s": "_GBps", "MiB": "_mib", "MB": "_mb", "ms": "_ms", "us": "_us",
-               "bytes": "_bytes", "count": "", "flag": "", "ratio": "", "ops/s": "_ops_per_s",
-               "packets/s": "_packets_per_s"}
+TIDY_COLUMNS = [
+    "target",
+    "variant",
+    "experiment",
+    "trial",
+    "parameter",
+    "parameter_value",
+    "metric",
+    "value",
+    "unit",
+    "status",
+]
+UNIT_SUFFIX = {
+    "ns": "_ns",
+    "GB/s": "_GBps",
+    "MiB": "_mib",
+    "MB": "_mb",
+    "ms": "_ms",
+    "us": "_us",
+    "bytes": "_bytes",
+    "count": "",
+    "flag": "",
+    "ratio": "",
+    "ops/s": "_ops_per_s",
+    "packets/s": "_packets_per_s",
+}
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
     e = exp.get(experiment)
     rows = e.tidy_rows(raw, read_rows(raw, e.raw_columns))
-    return pd.DataFrame.from_records([(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS)
+    return pd.DataFrame.from_records(
+        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
+    )
 
 
 def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
-    """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric name states."""
+    """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric
+    name states."""
     if list(df.columns) != TIDY_COLUMNS:
         raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
     if df["parameter_value"].isna().any():
@@ -49,17 +72,25 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
 
 
 def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
-    """A file of a shipped data set (datasets/<name>/): target <name>, variant from its dataset.yaml."""
+    """A file of a shipped data set (datasets/<name>/): target <name>, variant from its
+    dataset.yaml."""
     target, variant = datasets.variant_of(path)
     found, rows, meta = imports.import_file(path)
     if found != experiment:
         raise RawDataError(f"{path}: holds {found} data, not {experiment}")
-    print(f"data set {target}, variant {variant}: {path}: {len(rows)} tidy rows, units "
-          f"{meta['units']}" + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""), file=sys.stderr)
-    return pd.DataFrame.from_records([(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS)
+    print(
+        f"data set {target}, variant {variant}: {path}: {len(rows)} tidy rows, units "
+        f"{meta['units']}" + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""),
+        file=sys.stderr,
+    )
+    return pd.DataFrame.from_records(
+        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
+    )
 
 
-def collect(experiment: str, runs: list[tuple[str, str, Path]], dataset_files: list[Path] = ()) -> pd.DataFrame:
+def collect(
+    experiment: str, runs: list[tuple[str, str, Path]], dataset_files: list[Path] = ()
+) -> pd.DataFrame:
     frames = [tidy_run(raw, t, v, experiment) for t, v, raw in runs]
     frames += [tidy_dataset_file(p, experiment) for p in dataset_files]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY_COLUMNS)
@@ -70,9 +101,16 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--experiment", required=True)
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--dataset-file", action="append", default=[], type=Path,
-                    help="a file of a data set, datasets/<name>/..., in one of the original study's layouts")
-    ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv")
+    ap.add_argument(
+        "--dataset-file",
+        action="append",
+        default=[],
+        type=Path,
+        help="a file of a data set, datasets/<name>/..., in one of the original study's layouts",
+    )
+    ap.add_argument(
+        "raw", nargs="*", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv"
+    )
     a = ap.parse_args(argv)
     runs = []
     for raw in a.raw:

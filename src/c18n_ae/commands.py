@@ -1,4 +1,5 @@
-"""Renders the exact compile and launch command lines of a variant (one place, so tests can compare)."""
+"""Renders the exact compile and launch command lines of a variant (one place, so tests can
+compare)."""
 
 from __future__ import annotations
 

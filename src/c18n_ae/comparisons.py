@@ -21,9 +21,24 @@ import pandas as pd
 from .fsutil import write_text_atomic
 from .summarise import with_derived
 
-COLUMNS = ["target", "variant", "reference_target", "reference_variant", "experiment", "parameter",
-           "parameter_value", "metric", "ratio", "ci95_low", "ci95_high", "n", "n_reference",
-           "median_ratio", "median_ci95_low", "median_ci95_high"]
+COLUMNS = [
+    "target",
+    "variant",
+    "reference_target",
+    "reference_variant",
+    "experiment",
+    "parameter",
+    "parameter_value",
+    "metric",
+    "ratio",
+    "ci95_low",
+    "ci95_high",
+    "n",
+    "n_reference",
+    "median_ratio",
+    "median_ci95_low",
+    "median_ci95_high",
+]
 RESAMPLES = 2000
 GROUP = ["experiment", "parameter", "parameter_value", "metric"]
 
@@ -74,7 +89,17 @@ def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
     b = np.asarray(b, dtype=float)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
     out = {"n": len(a), "n_reference": len(b)}
-    nan = {k: math.nan for k in ("ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high")}
+    nan = {
+        k: math.nan
+        for k in (
+            "ratio",
+            "ci95_low",
+            "ci95_high",
+            "median_ratio",
+            "median_ci95_low",
+            "median_ci95_high",
+        )
+    }
     if not len(a) or not len(b) or b.mean() == 0:
         return {**out, **nan}
     out["ratio"] = float(a.mean() / b.mean())
@@ -119,7 +144,9 @@ def compare(tidy: pd.DataFrame, references: dict[str, str]) -> pd.DataFrame:
         return pd.DataFrame(columns=COLUMNS)
     tidy = with_derived(tidy)
     ok = tidy[(tidy.status == "ok") & tidy.value.notna()]
-    groups = {k: g.to_numpy() for k, g in ok.groupby(["target", "variant", *GROUP], sort=False)["value"]}
+    groups = {
+        k: g.to_numpy() for k, g in ok.groupby(["target", "variant", *GROUP], sort=False)["value"]
+    }
     keys_by_series: dict[tuple[str, str], list[tuple]] = {}
     for k in groups:
         keys_by_series.setdefault(k[:2], []).append(k[2:])
@@ -129,30 +156,67 @@ def compare(tidy: pd.DataFrame, references: dict[str, str]) -> pd.DataFrame:
             b = groups.get((rtarget, rvariant, *g))
             if b is None:
                 continue
-            stats = ratio_ci(groups[(target, variant, *g)], b, _seed(target, variant, rtarget, rvariant, *g))
-            rows.append(dict(zip(["target", "variant", "reference_target", "reference_variant", *GROUP],
-                                 [target, variant, rtarget, rvariant, *g])) | stats)
+            stats = ratio_ci(
+                groups[(target, variant, *g)], b, _seed(target, variant, rtarget, rvariant, *g)
+            )
+            rows.append(
+                dict(
+                    zip(
+                        ["target", "variant", "reference_target", "reference_variant", *GROUP],
+                        [target, variant, rtarget, rvariant, *g],
+                    )
+                )
+                | stats
+            )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def lookup(comparisons: pd.DataFrame, target: str, variant: str, reference_variant: str, metric: str,
-           reference_target: str | None = None) -> pd.DataFrame:
+def lookup(
+    comparisons: pd.DataFrame,
+    target: str,
+    variant: str,
+    reference_variant: str,
+    metric: str,
+    reference_target: str | None = None,
+) -> pd.DataFrame:
     """Rows for variant against reference_variant (inverted when only the reverse was computed)."""
     rt = reference_target or target
     c = comparisons
-    s = c[(c.target == target) & (c.variant == variant) & (c.reference_target == rt)
-          & (c.reference_variant == reference_variant) & (c.metric == metric)]
+    s = c[
+        (c.target == target)
+        & (c.variant == variant)
+        & (c.reference_target == rt)
+        & (c.reference_variant == reference_variant)
+        & (c.metric == metric)
+    ]
     if len(s):
         return s
-    r = c[(c.target == rt) & (c.variant == reference_variant) & (c.reference_target == target)
-          & (c.reference_variant == variant) & (c.metric == metric)].copy()
+    r = c[
+        (c.target == rt)
+        & (c.variant == reference_variant)
+        & (c.reference_target == target)
+        & (c.reference_variant == variant)
+        & (c.metric == metric)
+    ].copy()
     if r.empty:
         return r
-    r["ratio"], r["ci95_low"], r["ci95_high"] = 1 / r["ratio"], 1 / r["ci95_high"], 1 / r["ci95_low"]
+    r["ratio"], r["ci95_low"], r["ci95_high"] = (
+        1 / r["ratio"],
+        1 / r["ci95_high"],
+        1 / r["ci95_low"],
+    )
     r["median_ratio"], r["median_ci95_low"], r["median_ci95_high"] = (
-        1 / r["median_ratio"], 1 / r["median_ci95_high"], 1 / r["median_ci95_low"])
+        1 / r["median_ratio"],
+        1 / r["median_ci95_high"],
+        1 / r["median_ci95_low"],
+    )
     r["n"], r["n_reference"] = r["n_reference"], r["n"]
-    r["target"], r["variant"], r["reference_target"], r["reference_variant"] = target, variant, rt, reference_variant
+    r["target"], r["variant"], r["reference_target"], r["reference_variant"] = (
+        target,
+        variant,
+        rt,
+        reference_variant,
+    )
     return r
 
 
@@ -160,7 +224,13 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tidy", type=Path, help="results/tidy/EXPERIMENT.csv")
     ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
-    ap.add_argument("--merge", nargs="*", type=Path, default=None, help="per-experiment comparison files to join")
+    ap.add_argument(
+        "--merge",
+        nargs="*",
+        type=Path,
+        default=None,
+        help="per-experiment comparison files to join",
+    )
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
     if a.merge is not None:

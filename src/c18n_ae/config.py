@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jsonschema
@@ -43,11 +44,14 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     if error.validator == "required":
         return f"{where}: {error.message}"
     if error.validator == "enum":
-        return f"{where}: {error.instance!r} is not allowed; allowed: {', '.join(map(str, schema['enum']))}"
+        allowed = ", ".join(map(str, schema["enum"]))
+        return f"{where}: {error.instance!r} is not allowed; allowed: {allowed}"
     if error.validator == "type":
-        return f"{where}: expected {schema['type']}, got {type(error.instance).__name__} {error.instance!r}"
+        got = f"{type(error.instance).__name__} {error.instance!r}"
+        return f"{where}: expected {schema['type']}, got {got}"
     if error.validator in ("minimum", "exclusiveMinimum", "maximum"):
-        return f"{where}: {error.instance!r} is out of range ({error.validator} {error.validator_value})"
+        bound = f"{error.validator} {error.validator_value}"
+        return f"{where}: {error.instance!r} is out of range ({bound})"
     return f"{where}: {error.message}"
 
 
@@ -59,7 +63,9 @@ def validate(config: dict) -> dict:
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        raise ConfigError("invalid configuration:\n  " + "\n  ".join(_describe(e, config) for e in errors))
+        raise ConfigError(
+            "invalid configuration:\n  " + "\n  ".join(_describe(e, config) for e in errors)
+        )
 
     problems = []
     names = [t["name"] for t in config["targets"]]
@@ -70,10 +76,13 @@ def validate(config: dict) -> dict:
         vnames = [v["name"] for v in t["variants"]]
         all_variants.update(vnames)
         for dup in sorted({n for n in vnames if vnames.count(n) > 1}):
-            problems.append(f"targets[{t['name']}].variants[{dup}]: variant name used more than once")
+            problems.append(
+                f"targets[{t['name']}].variants[{dup}]: variant name used more than once"
+            )
         if t["reference_variant"] not in vnames:
             problems.append(
-                f"targets[{t['name']}].reference_variant: unknown variant {t['reference_variant']!r}; "
+                f"targets[{t['name']}].reference_variant: unknown variant "
+                f"{t['reference_variant']!r}; "
                 f"allowed: {', '.join(vnames)}"
             )
     for name in config.get("datasets", []):
@@ -88,7 +97,8 @@ def validate(config: dict) -> dict:
         for v in params.get("variants", []):
             if v not in all_variants:
                 problems.append(
-                    f"experiments.{exp}.variants: unknown variant {v!r}; allowed: {', '.join(sorted(all_variants))}"
+                    f"experiments.{exp}.variants: unknown variant {v!r}; allowed: "
+                    f"{', '.join(sorted(all_variants))}"
                 )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
@@ -96,7 +106,8 @@ def validate(config: dict) -> dict:
 
 
 def load(*paths: Path) -> dict:
-    """Reads config files in order, later ones overriding earlier (as snakemake --configfile does)."""
+    """Reads config files in order, later ones overriding earlier (as snakemake --configfile
+    does)."""
     merged: dict = {}
     for p in paths:
         try:
@@ -110,7 +121,9 @@ def load(*paths: Path) -> dict:
 def deep_merge(base: dict, over: dict) -> dict:
     out = dict(base)
     for k, v in over.items():
-        out[k] = deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        out[k] = (
+            deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        )
     return out
 
 
@@ -140,8 +153,16 @@ def references(config: dict) -> dict[str, str]:
 
 def c18n_variants(config: dict) -> dict[str, dict[str, bool]]:
     """target or data set name -> {variant: runs in compartments}."""
-    out = {t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]} for t in config["targets"]}
-    out.update({d["name"]: {v: bool(s.get("c18n", False)) for v, s in d["variants"].items()} for d in datasets(config)})
+    out = {
+        t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]}
+        for t in config["targets"]
+    }
+    out.update(
+        {
+            d["name"]: {v: bool(s.get("c18n", False)) for v, s in d["variants"].items()}
+            for d in datasets(config)
+        }
+    )
     return out
 
 
@@ -154,3 +175,35 @@ def runs(config: dict, experiment: str) -> list[tuple[str, str]]:
         for v in t["variants"]
         if wanted is None or v["name"] in wanted
     ]
+
+
+def add_arguments(ap) -> None:
+    """--config FILE...: the config files in effect (the workflow passes them; later ones win)."""
+    ap.add_argument(
+        "--config",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="config files in effect, e.g. config/config.yaml config/quick.yaml",
+    )
+
+
+def from_arguments(a) -> dict | None:
+    if not a.config:
+        return None
+    try:
+        return load(*a.config)
+    except ConfigError as e:
+        raise SystemExit(f"error: {e}") from None
+
+
+def target_from(config: dict | None, arg: str) -> dict:
+    """A target by name from the config, or given whole as JSON (for calls outside the workflow)."""
+    if arg.lstrip().startswith("{"):
+        return json.loads(arg)
+    if config is None:
+        raise SystemExit(f"error: target {arg!r} named without --config FILE...")
+    names = [t["name"] for t in config["targets"]]
+    if arg not in names:
+        raise SystemExit(f"error: no target {arg!r} in {', '.join(names)}")
+    return target(config, arg)

@@ -12,7 +12,17 @@ from .imports import layout_of
 from .rawcsv import RawDataError
 
 ROOT = PROJECT_ROOT / "datasets"
-REQUIRED = ("name", "title", "measured_by", "measured_when", "source", "host", "reference_variant", "variants", "files")
+REQUIRED = (
+    "name",
+    "title",
+    "measured_by",
+    "measured_when",
+    "source",
+    "host",
+    "reference_variant",
+    "variants",
+    "files",
+)
 
 
 def directory(name: str, root: Path = ROOT) -> Path:
@@ -34,12 +44,16 @@ def load(name: str, root: Path = ROOT) -> dict:
     if missing:
         raise RawDataError(f"{path}: missing {', '.join(missing)}")
     if meta["reference_variant"] not in meta["variants"]:
-        raise RawDataError(f"{path}: reference_variant {meta['reference_variant']!r} is not among variants "
-                           f"({', '.join(meta['variants'])})")
+        raise RawDataError(
+            f"{path}: reference_variant {meta['reference_variant']!r} is not among variants "
+            f"({', '.join(meta['variants'])})"
+        )
     for i, f in enumerate(meta["files"]):
         if f.get("variant") not in meta["variants"]:
-            raise RawDataError(f"{path}: files[{i}].variant {f.get('variant')!r} is not among variants "
-                               f"({', '.join(meta['variants'])})")
+            raise RawDataError(
+                f"{path}: files[{i}].variant {f.get('variant')!r} is not among variants "
+                f"({', '.join(meta['variants'])})"
+            )
         if not (d / f["path"]).exists():
             raise RawDataError(f"{path}: files[{i}].path {f['path']}: file not found in {d}")
     meta["directory"] = str(d)

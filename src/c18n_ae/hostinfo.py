@@ -42,7 +42,9 @@ def _mem_total_bytes() -> int | None:
 def _os_name() -> str:
     try:
         fields = dict(
-            line.split("=", 1) for line in Path("/etc/os-release").read_text().splitlines() if "=" in line
+            line.split("=", 1)
+            for line in Path("/etc/os-release").read_text().splitlines()
+            if "=" in line
         )
         return fields.get("PRETTY_NAME", "").strip('"')
     except OSError:
@@ -72,6 +74,7 @@ def git_revision() -> str:
         return "unknown (not a git checkout)"
     dirty = subprocess.run(
         ["git", "-C", str(PROJECT_ROOT), "status", "--porcelain", "--untracked-files=no"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     return rev + ("-dirty" if dirty else "")

@@ -23,7 +23,11 @@ LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]
     "memory": {
         "block": (("blocksize", "block", "size"), ("mb", "mib"), "Block Size (MB)"),
         "trial": (TRIAL, None, "Trial Num"),
-        "malloc": (("allocationtime", "alloctime", "malloctime", "allocation"), tuple(NS), "Allocation Time (ms)"),
+        "malloc": (
+            ("allocationtime", "alloctime", "malloctime", "allocation"),
+            tuple(NS),
+            "Allocation Time (ms)",
+        ),
         "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
         "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
         "free": (("freetime", "free", "deallocationtime"), tuple(NS), "Free Time (ms)"),
@@ -41,13 +45,23 @@ LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]
         "total": (("totaltime", "total"), tuple(NS), "Total Time (ms)"),
     },
     "scale": {
-        "instances": (("numberofprocesses", "processes", "numberofcompartments", "instances"), None,
-                      "Number of Processes"),
+        "instances": (
+            ("numberofprocesses", "processes", "numberofcompartments", "instances"),
+            None,
+            "Number of Processes",
+        ),
         "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
         "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), tuple(NS), "Time Elapsed (ms)"),
     },
 }
-WORKLOAD_NAMES = {"maths": "math", "math": "math", "int": "int", "integer": "int", "float": "float", "array": "array"}
+WORKLOAD_NAMES = {
+    "maths": "math",
+    "math": "math",
+    "int": "int",
+    "integer": "int",
+    "float": "float",
+    "array": "array",
+}
 
 
 def _split(cell: str) -> tuple[str, str]:
@@ -58,18 +72,27 @@ def _split(cell: str) -> tuple[str, str]:
 
 
 def expected_columns() -> str:
-    return "; ".join(f"{e}: {', '.join(r[2] for r in roles.values())}" for e, roles in LAYOUTS.items())
+    return "; ".join(
+        f"{e}: {', '.join(r[2] for r in roles.values())}" for e, roles in LAYOUTS.items()
+    )
 
 
 def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | None:
-    """(experiment, role -> (column index, unit)) when every column has one meaning in one layout."""
+    """(experiment, role -> (column index, unit)) when every column has one meaning in one
+    layout."""
     cells = [_split(h) for h in header]
     found = []
     for experiment, roles in LAYOUTS.items():
         mapping: dict[str, tuple[int, str]] = {}
         for i, (name, unit) in enumerate(cells):
-            role = next((r for r, (names, units, _) in roles.items()
-                         if r not in mapping and name in names and (units is None or unit in units)), None)
+            role = next(
+                (
+                    r
+                    for r, (names, units, _) in roles.items()
+                    if r not in mapping and name in names and (units is None or unit in units)
+                ),
+                None,
+            )
             if role is None:
                 break
             mapping[role] = (i, unit)
@@ -87,7 +110,8 @@ def layout_of(path: Path) -> str | None:
 
 
 def _rows(path: Path, ncols: int):
-    """(line, cells, full) for data rows; blank lines and a 'Total execution time' footer end the data."""
+    """(line, cells, full) for data rows; blank lines and a 'Total execution time' footer end the
+    data."""
     footer = None
     out = []
     with open(path, newline="", encoding="utf-8-sig") as f:
@@ -114,10 +138,12 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
     header, rows, footer = _rows(path, 0)
     mapped = map_header(header)
     if mapped is None:
-        raise RawDataError(f"{path}:1: header {','.join(header)!r} matches none of the original study's "
-                           f"layouts; columns expected (any order; names may vary in case and spacing, "
-                           f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
-                           f"{expected_columns()}")
+        raise RawDataError(
+            f"{path}:1: header {','.join(header)!r} matches none of the original study's "
+            f"layouts; columns expected (any order; names may vary in case and spacing, "
+            f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
+            f"{expected_columns()}"
+        )
     experiment, cols = mapped
     width = len(header)
 
@@ -132,7 +158,9 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
     for line, c, _ in rows:
         if experiment == "memory" and any(x == "Allocation failed" for x in c):
             i = cols["trial"][0]
-            trial = int(number(path, line, header[i].strip(), c[i])) if len(c) > i and c[i] else line
+            trial = (
+                int(number(path, line, header[i].strip(), c[i])) if len(c) > i and c[i] else line
+            )
             block = get(c, line, "block")
             for m in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
                 out.append((trial, "block_mib", block, m, math.nan, "ns", "alloc_failed"))
@@ -147,20 +175,49 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
             text = c[cols["operation"][0]]
             op = WORKLOAD_NAMES.get(text.lower())
             if op is None:
-                raise RawDataError(f"{path}:{line}: column {header[cols['operation'][0]].strip()}: unexpected "
-                                   f"{text!r} (allowed: math, int, float, array)")
-            out.append((int(get(c, line, "trial")), "work_items", "as published", f"{op}_cpu_ns",
-                        ns(c, line, "cpu"), "ns", "ok"))
+                raise RawDataError(
+                    f"{path}:{line}: column {header[cols['operation'][0]].strip()}: unexpected "
+                    f"{text!r} (allowed: math, int, float, array)"
+                )
+            out.append(
+                (
+                    int(get(c, line, "trial")),
+                    "work_items",
+                    "as published",
+                    f"{op}_cpu_ns",
+                    ns(c, line, "cpu"),
+                    "ns",
+                    "ok",
+                )
+            )
         elif experiment == "pipe":
             trial = int(get(c, line, "trial"))
             size = get(c, line, "size")
             for role in ("write", "read", "total"):
-                out.append((trial, "message_bytes", size, f"{role}_ns", ns(c, line, role), "ns",
-                            "warmup" if trial == 1 else "ok"))
+                out.append(
+                    (
+                        trial,
+                        "message_bytes",
+                        size,
+                        f"{role}_ns",
+                        ns(c, line, role),
+                        "ns",
+                        "warmup" if trial == 1 else "ok",
+                    )
+                )
         else:  # scale
             n = get(c, line, "instances")
-            out.append((int(n), "instances", n, "memory_used_mb", get(c, line, "memory"), "MB", "ok"))
-            out.append((int(n), "instances", n, "elapsed_ms", ns(c, line, "elapsed") / 1e6, "ms", "ok"))
-    meta = {"file": str(path), "layout": experiment, "footer": footer,
-            "units": {r: u for r, (_, u) in cols.items() if u}, "columns": {r: header[i].strip() for r, (i, _) in cols.items()}}
+            out.append(
+                (int(n), "instances", n, "memory_used_mb", get(c, line, "memory"), "MB", "ok")
+            )
+            out.append(
+                (int(n), "instances", n, "elapsed_ms", ns(c, line, "elapsed") / 1e6, "ms", "ok")
+            )
+    meta = {
+        "file": str(path),
+        "layout": experiment,
+        "footer": footer,
+        "units": {r: u for r, (_, u) in cols.items() if u},
+        "columns": {r: header[i].strip() for r, (i, _) in cols.items()},
+    }
     return experiment, out, meta

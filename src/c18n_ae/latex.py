@@ -26,8 +26,18 @@ def fmt(x: float) -> str:
 
 
 def escape(text: str) -> str:
-    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    repl = {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
     return "".join(repl.get(c, c) for c in str(text))
 
 
@@ -49,7 +59,7 @@ def newcommand(name: str, value: str) -> str:
 
 def _sig(x: float, digits: int) -> str:
     """Significant figures with trailing zeros kept and never an exponent."""
-    return f"{x:.0f}" if abs(x) >= 10 ** digits else f"{x:#.{digits}g}".rstrip(".")
+    return f"{x:.0f}" if abs(x) >= 10**digits else f"{x:#.{digits}g}".rstrip(".")
 
 
 def _ends_differ(f, low: float, high: float) -> bool:
@@ -57,7 +67,8 @@ def _ends_differ(f, low: float, high: float) -> bool:
 
 
 def interval_text(ratio: float, low: float, high: float) -> str:
-    """'1.0023 [1.0023, 1.0024]': three significant figures, more when the ends would print alike."""
+    """'1.0023 [1.0023, 1.0024]': three significant figures, more when the ends would print
+    alike."""
     if ratio is None or math.isnan(ratio):
         return "--"
     for digits in range(3, 8):

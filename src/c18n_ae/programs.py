@@ -19,19 +19,22 @@ class Program:
         return f"lib{self.name}.so" if self.shared else self.name
 
 
-PROGRAMS = {p.name: p for p in (
-    Program("memory", ("memory.c",)),
-    Program("cpu", ("cpu.c",), libs=("-lm",)),
-    Program("pipe", ("pipe.c",)),
-    Program("integration", ("integration.c",), libs=("-lcrypto",)),
-    Program("isolation_a", ("isolation_a.c",), shared=True),
-    Program("isolation_b", ("isolation_b.c",), shared=True),
-    Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
-    Program("packet_plugin", ("packet_plugin.c",), shared=True),
-    Program("packet", ("packet.c",), links=("packet_plugin",)),
-    Program("ipc", ("ipc.c",)),
-    Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),
-)}
+PROGRAMS = {
+    p.name: p
+    for p in (
+        Program("memory", ("memory.c",)),
+        Program("cpu", ("cpu.c",), libs=("-lm",)),
+        Program("pipe", ("pipe.c",)),
+        Program("integration", ("integration.c",), libs=("-lcrypto",)),
+        Program("isolation_a", ("isolation_a.c",), shared=True),
+        Program("isolation_b", ("isolation_b.c",), shared=True),
+        Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
+        Program("packet_plugin", ("packet_plugin.c",), shared=True),
+        Program("packet", ("packet.c",), links=("packet_plugin",)),
+        Program("ipc", ("ipc.c",)),
+        Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),
+    )
+}
 
 
 def get(name: str) -> Program:

@@ -4,11 +4,11 @@ with one shell script, run locally or over SSH; the paper's setup table is built
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import config
 from .fsutil import write_json_atomic
 from .transport import for_target
 
@@ -22,7 +22,8 @@ echo "arch=$(uname -m)"
 if [ "$(uname -s)" = Linux ]; then
   . /etc/os-release 2>/dev/null; echo "os=${PRETTY_NAME:-Linux}"
   echo "model=$(cat /sys/devices/virtual/dmi/id/product_name 2>/dev/null)"
-  echo "cpu_model=$(grep -m1 -i -E '^(model name|cpu model)' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "cpu_model=$(grep -m1 -i -E '^(model name|cpu model)' /proc/cpuinfo | cut -d: -f2- \
+    | sed 's/^ *//')"
   echo "cpu_count=$(getconf _NPROCESSORS_ONLN)"
   echo "mem_total_bytes=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' /proc/meminfo)"
 else
@@ -39,7 +40,9 @@ fi
 def describe(target: dict) -> dict:
     t = for_target(target)
     compilers = sorted({v["cc"] for v in target["variants"]})
-    probe = SCRIPT + "".join(f"echo \"compiler:{c}=$({shlex.quote(c)} --version 2>&1 | head -n 1)\"\n" for c in compilers)
+    probe = SCRIPT + "".join(
+        f'echo "compiler:{c}=$({shlex.quote(c)} --version 2>&1 | head -n 1)"\n' for c in compilers
+    )
     out = t.run(probe, timeout=120).stdout
     info: dict = {"target": target["name"], "kind": target["kind"], "compilers": {}}
     for line in out.splitlines():
@@ -62,10 +65,11 @@ def describe(target: dict) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--target", required=True, help="target configuration as JSON")
+    config.add_arguments(ap)
+    ap.add_argument("--target", required=True, help="a target's name (with --config), or its JSON")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
-    write_json_atomic(a.out, describe(json.loads(a.target)))
+    write_json_atomic(a.out, describe(config.target_from(config.from_arguments(a), a.target)))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ import csv
 import math
 from pathlib import Path
 
-
 STARTED = "started_unix_ns"  # first column of every benchmark row: when its unit started
 
 
@@ -24,13 +23,16 @@ def read_rows(path: Path, expected_header: tuple[str, ...]) -> list[tuple[int, d
         try:
             header = next(reader)
         except StopIteration:
-            raise RawDataError(f"{path}: empty file, expected header {','.join(expected_header)}") from None
+            raise RawDataError(
+                f"{path}: empty file, expected header {','.join(expected_header)}"
+            ) from None
         # a benchmark's rows start with the time their unit started; drivers' rows may not
         if header and header[0].strip() == STARTED and tuple(expected_header[:1]) != (STARTED,):
             expected_header = (STARTED, *expected_header)
         if tuple(h.strip() for h in header) != expected_header:
             raise RawDataError(
-                f"{path}:1: header {','.join(header)!r} does not match expected {','.join(expected_header)!r}"
+                f"{path}:1: header {','.join(header)!r} does not match expected "
+                f"{','.join(expected_header)!r}"
             )
         rows = []
         for cells in reader:
@@ -38,7 +40,9 @@ def read_rows(path: Path, expected_header: tuple[str, ...]) -> list[tuple[int, d
             if not cells:
                 continue
             if len(cells) != len(expected_header):
-                raise RawDataError(f"{path}:{line}: expected {len(expected_header)} fields, found {len(cells)}")
+                raise RawDataError(
+                    f"{path}:{line}: expected {len(expected_header)} fields, found {len(cells)}"
+                )
             rows.append((line, dict(zip(expected_header, (c.strip() for c in cells)))))
     return rows
 

@@ -22,7 +22,8 @@ CLAIMS = PROJECT_ROOT / "config" / "claims.yaml"
 
 
 def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame:
-    """Collect, summarise, compare and evaluate in-process, as the workflow does, for data sets only."""
+    """Collect, summarise, compare and evaluate in-process, as the workflow does, for data sets
+    only."""
     metas = [datasets.load(n) for n in names]
     files: dict[str, list[Path]] = {}
     for meta in metas:
@@ -34,10 +35,16 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
         tidies[experiment] = tidy
         summaries[experiment] = summary_table(tidy)
         comparisons[experiment] = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
-    targets = {m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas}
+    targets = {
+        m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas
+    }
     results = evaluate(load(claims_path), summaries, targets, comparisons, tidies)
-    absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(" did not run")
-    results.loc[absent, "detail"] = "the data set has no " + results.loc[absent, "experiment"] + " measurements"
+    absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(
+        " did not run"
+    )
+    results.loc[absent, "detail"] = (
+        "the data set has no " + results.loc[absent, "experiment"] + " measurements"
+    )
     return results
 
 
@@ -48,13 +55,20 @@ def block(readme: Path = README) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--dataset", action="append", default=None, help="data set name (default: morello-2024)")
-    ap.add_argument("--check", action="store_true", help="exit 1 when the README's block is out of date")
+    ap.add_argument(
+        "--dataset", action="append", default=None, help="data set name (default: morello-2024)"
+    )
+    ap.add_argument(
+        "--check", action="store_true", help="exit 1 when the README's block is out of date"
+    )
     a = ap.parse_args(argv)
     table = markdown_table(dataset_claims(a.dataset or ["morello-2024"]))
     if a.check:
         if block() != table:
-            sys.exit(f"{README}: the claims block differs from the data sets' verdicts; run python -m c18n_ae.readme")
+            sys.exit(
+                f"{README}: the claims block differs from the data sets' verdicts; run python -m "
+                f"c18n_ae.readme"
+            )
         return
     update_readme(README, table)
 

@@ -31,8 +31,12 @@ class RowWriter:
         self.done = self.done + 1 if done is None else done
         elapsed = time.monotonic() - self.start
         left = elapsed * (self.total - self.done) / self.done if self.done else 0.0
-        print(f"progress: {self.name} trial {self.done} of {self.total}, elapsed {elapsed:.1f} s, "
-              f"estimated {left:.1f} s left", file=sys.stderr, flush=True)
+        print(
+            f"progress: {self.name} trial {self.done} of {self.total}, elapsed {elapsed:.1f} s, "
+            f"estimated {left:.1f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def commit(self) -> None:
         self.file.close()

@@ -65,18 +65,37 @@ def parent_pid(pid: int) -> int:
     if platform.system() == "Linux":
         stat = Path(f"/proc/{pid}/stat").read_text()
         return int(stat.rsplit(")", 1)[1].split()[1])
-    out = subprocess.run(["ps", "-o", "ppid=", "-p", str(pid)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["ps", "-o", "ppid=", "-p", str(pid)], capture_output=True, text=True, check=True
+    )
     return int(out.stdout.strip())
 
 
-def scrape(pid: int, needles: list[bytes], *, expect_ppid: int | None = None, max_seconds: float = 30.0,
-           max_bytes: int = 1 << 30) -> dict:
+def scrape(
+    pid: int,
+    needles: list[bytes],
+    *,
+    expect_ppid: int | None = None,
+    max_seconds: float = 30.0,
+    max_bytes: int = 1 << 30,
+) -> dict:
     """Returns access (granted/denied), per-region results and which needles were found."""
     t0 = time.monotonic()
-    result = {"pid": pid, "uid": os.getuid(), "access": "denied", "error": "", "regions": [],
-              "found": [], "bytes_read": 0, "timed_out": False}
+    result = {
+        "pid": pid,
+        "uid": os.getuid(),
+        "access": "denied",
+        "error": "",
+        "regions": [],
+        "found": [],
+        "bytes_read": 0,
+        "timed_out": False,
+    }
     if expect_ppid is not None and parent_pid(pid) != expect_ppid:
-        raise PermissionError(f"pid {pid} is not a child of {expect_ppid}: the scraper reads only processes the run started")
+        raise PermissionError(
+            f"pid {pid} is not a child of {expect_ppid}: the scraper reads only processes the run "
+            f"started"
+        )
     try:
         regions = list_regions(pid)
     except OSError as e:
@@ -88,7 +107,9 @@ def scrape(pid: int, needles: list[bytes], *, expect_ppid: int | None = None, ma
         mem = open(f"/proc/{pid}/mem", "rb", buffering=0)
     except OSError as e:
         result["error"] = f"opening /proc/{pid}/mem: {e.strerror}"
-        result["regions"] = [dict(asdict(r), status="not_read", bytes_read=0, found=0) for r in regions]
+        result["regions"] = [
+            dict(asdict(r), status="not_read", bytes_read=0, found=0) for r in regions
+        ]
         return result
     result["access"] = "granted"
     with mem:
@@ -129,12 +150,16 @@ def scrape(pid: int, needles: list[bytes], *, expect_ppid: int | None = None, ma
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--pid", type=int, required=True)
-    ap.add_argument("--needles", type=Path, required=True, help="file with one string to look for per line")
+    ap.add_argument(
+        "--needles", type=Path, required=True, help="file with one string to look for per line"
+    )
     ap.add_argument("--expect-ppid", type=int)
     ap.add_argument("--max-seconds", type=float, default=30.0)
     a = ap.parse_args(argv)
     needles = [line.encode() for line in a.needles.read_text().splitlines() if line]
-    json.dump(scrape(a.pid, needles, expect_ppid=a.expect_ppid, max_seconds=a.max_seconds), sys.stdout)
+    json.dump(
+        scrape(a.pid, needles, expect_ppid=a.expect_ppid, max_seconds=a.max_seconds), sys.stdout
+    )
 
 
 if __name__ == "__main__":

@@ -13,8 +13,10 @@ from .fsutil import write_text_atomic
 from .stats import SUMMARY_FIELDS, summarise
 
 KEYS = ["target", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
-# n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never dropped
+# n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never
+# dropped
 SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS
+
 
 def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
     """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...)."""
@@ -31,7 +33,13 @@ def summary_table(tidy: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, group in tidy.groupby(KEYS, sort=True, dropna=False):
         ok = group[group["status"] == "ok"]["value"]
-        rows.append({**dict(zip(KEYS, key)), "n_excluded": int((group["status"] != "ok").sum()), **summarise(ok)})
+        rows.append(
+            {
+                **dict(zip(KEYS, key)),
+                "n_excluded": int((group["status"] != "ok").sum()),
+                **summarise(ok),
+            }
+        )
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 

@@ -15,8 +15,15 @@ def meminfo() -> tuple[int, int]:
             key, value = line.split(":", 1)
             fields[key] = int(value.split()[0]) * 1024
         return fields["MemTotal"], fields["MemTotal"] - fields["MemAvailable"]
-    names = ["hw.physmem", "hw.pagesize", "vm.stats.vm.v_free_count", "vm.stats.vm.v_inactive_count"]
-    out = subprocess.run(["sysctl", "-n", *names], capture_output=True, text=True, check=True).stdout.split()
+    names = [
+        "hw.physmem",
+        "hw.pagesize",
+        "vm.stats.vm.v_free_count",
+        "vm.stats.vm.v_inactive_count",
+    ]
+    out = subprocess.run(
+        ["sysctl", "-n", *names], capture_output=True, text=True, check=True
+    ).stdout.split()
     physmem, page, free, inactive = (int(x) for x in out)
     return physmem, physmem - (free + inactive) * page
 
@@ -35,5 +42,7 @@ def rss_bytes(pids: list[int]) -> int:
             except OSError:
                 pass  # ended meanwhile
         return total
-    out = subprocess.run(["ps", "-o", "rss=", "-p", ",".join(map(str, pids))], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["ps", "-o", "rss=", "-p", ",".join(map(str, pids))], capture_output=True, text=True
+    ).stdout
     return sum(int(x) * 1024 for x in out.split())

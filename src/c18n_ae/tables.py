@@ -8,23 +8,37 @@ from pathlib import Path
 
 import pandas as pd
 
-from .fsutil import write_text_atomic
 from . import datasets, exp
+from .fsutil import write_text_atomic
 from .latex import escape, fmt
+
 
 def dataset_column(meta: dict) -> dict:
     """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
     h = meta["host"]
-    flags = "; ".join(f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
-                      + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
-                      + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
-                      for v, s in meta["variants"].items())
+    flags = "; ".join(
+        f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
+        + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
+        + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
+        for v, s in meta["variants"].items()
+    )
     compilers = sorted({s.get("compiler", "") for s in meta["variants"].values()} - {""})
-    return {"target": meta["name"], "os": h.get("os"), "kernel": "not recorded", "model": h.get("model"),
-            "arch": h.get("arch"), "cpu_model": h.get("cpu_model"), "cpu_count": h.get("cpu_count"),
-            "memory_text": h.get("memory"), "compilers": {c: c for c in compilers}, "timer_text": h.get("timer"),
-            "variants_text": flags, "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
-            "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} ({meta['source']['license']})"}
+    return {
+        "target": meta["name"],
+        "os": h.get("os"),
+        "kernel": "not recorded",
+        "model": h.get("model"),
+        "arch": h.get("arch"),
+        "cpu_model": h.get("cpu_model"),
+        "cpu_count": h.get("cpu_count"),
+        "memory_text": h.get("memory"),
+        "compilers": {c: c for c in compilers},
+        "timer_text": h.get("timer"),
+        "variants_text": flags,
+        "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
+        "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} "
+        f"({meta['source']['license']})",
+    }
 
 
 def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
@@ -39,7 +53,8 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         variants.setdefault(m["target"], {})[m["variant"]] = (
             f"{m['variant']}: {' '.join(m.get('cflags', []))}"
             + (f", ABI {m['abi']}" if m.get("abi") else "")
-            + (f", run with {' '.join(m['launcher'])}" if m.get("launcher") else ""))
+            + (f", run with {' '.join(m['launcher'])}" if m.get("launcher") else "")
+        )
     rows = [
         ("Operating system", lambda p: p.get("os")),
         ("Kernel", lambda p: p.get("kernel")),
@@ -47,18 +62,32 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ("Architecture", lambda p: p.get("arch")),
         ("CPU", lambda p: p.get("cpu_model")),
         ("CPU cores", lambda p: str(p.get("cpu_count"))),
-        (r"Memory (\si{\gibi\byte})", lambda p: p.get("memory_text") or fmt(p["mem_total_bytes"] / 2**30)),
+        (
+            r"Memory (\si{\gibi\byte})",
+            lambda p: p.get("memory_text") or fmt(p["mem_total_bytes"] / 2**30),
+        ),
         ("Compiler", lambda p: "; ".join(p.get("compilers", {}).values())),
-        ("Variants (flags, ABI, launcher)", lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values())),
-        (r"Timer resolution (\si{\nano\second})",
-         lambda p: p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))),
+        (
+            "Variants (flags, ABI, launcher)",
+            lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values()),
+        ),
+        (
+            r"Timer resolution (\si{\nano\second})",
+            lambda p: (
+                p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))
+            ),
+        ),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),
     ]
     width = f"{0.8 / max(1, len(columns)):.2f}"
     spec = "l" + f"p{{{width}\\textwidth}}" * len(columns)
-    lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-             " & ".join(["Property"] + [escape(p["target"]) for p in columns]) + r" \\", r"\midrule"]
+    lines = [
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(["Property"] + [escape(p["target"]) for p in columns]) + r" \\",
+        r"\midrule",
+    ]
     for label, get in rows:
         vals = []
         for p in columns:
@@ -88,11 +117,18 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     if a.which == "experiment":
         refs = dict(r.split("=", 1) for r in a.reference)
-        write_text_atomic(a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), pd.read_csv(a.tidy), refs))
+        write_text_atomic(
+            a.out, exp.get(a.experiment).table(pd.read_csv(a.summary), pd.read_csv(a.tidy), refs)
+        )
     else:
-        write_text_atomic(a.out, setup_table([json.loads(p.read_text()) for p in a.provenance],
-                                             [json.loads(p.read_text()) for p in a.meta],
-                                             [datasets.load(d) for d in a.dataset]))
+        write_text_atomic(
+            a.out,
+            setup_table(
+                [json.loads(p.read_text()) for p in a.provenance],
+                [json.loads(p.read_text()) for p in a.meta],
+                [datasets.load(d) for d in a.dataset],
+            ),
+        )
 
 
 if __name__ == "__main__":

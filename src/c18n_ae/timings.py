@@ -18,8 +18,15 @@ def rows(results: Path) -> list[dict]:
     for meta_path in sorted(results.glob("*/*/*/meta.json")):
         m = json.loads(meta_path.read_text())
         start, end = (datetime.fromisoformat(m[k]) for k in ("started_at", "finished_at"))
-        out.append({"experiment": m["experiment"], "target": m["target"], "variant": m["variant"],
-                    "seconds": (end - start).total_seconds(), "bytes": du(meta_path.parent)})
+        out.append(
+            {
+                "experiment": m["experiment"],
+                "target": m["target"],
+                "variant": m["variant"],
+                "seconds": (end - start).total_seconds(),
+                "bytes": du(meta_path.parent),
+            }
+        )
     return out
 
 
@@ -33,15 +40,22 @@ def markdown(rs: list[dict]) -> str:
     for r in sorted(rs, key=lambda r: (r["experiment"], r["target"], r["variant"])):
         total_s += r["seconds"]
         total_b += r["bytes"]
-        lines.append(f"| {r['experiment']} | {r['target']}/{r['variant']} | {r['seconds'] / 60:.1f} min | "
-                     f"{size(r['bytes'])} |")
+        lines.append(
+            f"| {r['experiment']} | {r['target']}/{r['variant']} | {r['seconds'] / 60:.1f} min | "
+            f"{size(r['bytes'])} |"
+        )
     lines.append(f"| all runs | | {total_s / 60:.1f} min | {size(total_b)} |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--results", type=Path, action="append", help="results directory (repeatable; default results)")
+    ap.add_argument(
+        "--results",
+        type=Path,
+        action="append",
+        help="results directory (repeatable; default results)",
+    )
     dirs = ap.parse_args(argv).results or [Path("results")]
     print(markdown([r for d in dirs for r in rows(d)]), end="")
 

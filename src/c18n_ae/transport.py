@@ -19,10 +19,16 @@ class LinkError(RuntimeError):
 class Local:
     kind: str = "local"
 
-    def run(self, command: str, *, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
-        done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=timeout)
+    def run(
+        self, command: str, *, timeout: float = 600, check: bool = True
+    ) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            ["sh", "-c", command], capture_output=True, text=True, timeout=timeout
+        )
         if check and done.returncode != 0:
-            raise RuntimeError(f"{command!r} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+            raise RuntimeError(
+                f"{command!r} failed ({done.returncode}): {done.stderr.strip()[-500:]}"
+            )
         return done
 
 
@@ -38,17 +44,34 @@ class SSH:
 
     @classmethod
     def from_target(cls, target: dict) -> "SSH":
-        return cls(host=target["host"], user=target.get("user"), port=target.get("port", 22),
-                   identity_file=target.get("identity_file"), options=list(target.get("ssh_options", [])),
-                   workdir=target.get("workdir", "c18n-ae"), kind=target["kind"])
+        return cls(
+            host=target["host"],
+            user=target.get("user"),
+            port=target.get("port", 22),
+            identity_file=target.get("identity_file"),
+            options=list(target.get("ssh_options", [])),
+            workdir=target.get("workdir", "c18n-ae"),
+            kind=target["kind"],
+        )
 
     @property
     def destination(self) -> str:
         return f"{self.user}@{self.host}" if self.user else self.host
 
     def ssh_base(self) -> list[str]:
-        base = ["ssh", "-p", str(self.port), "-o", "BatchMode=yes", "-o", "ConnectTimeout=15",
-                "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
+        base = [
+            "ssh",
+            "-p",
+            str(self.port),
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=15",
+            "-o",
+            "ServerAliveInterval=5",
+            "-o",
+            "ServerAliveCountMax=3",
+        ]
         if self.identity_file:
             base += ["-i", str(Path(self.identity_file).expanduser())]
         return base + self.options
@@ -57,17 +80,30 @@ class SSH:
         """The exact ssh command line for a remote shell command (run from the home directory)."""
         return [*self.ssh_base(), self.destination, command]
 
-    def run(self, command: str, *, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
+    def run(
+        self, command: str, *, timeout: float = 600, check: bool = True
+    ) -> subprocess.CompletedProcess:
         try:
-            done = subprocess.run(self.command(command), capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                self.command(command),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired as e:
-            raise LinkError(f"ssh to {self.destination}:{self.port} timed out after {timeout} s") from e
+            raise LinkError(
+                f"ssh to {self.destination}:{self.port} timed out after {timeout} s"
+            ) from e
         if done.returncode == 255:
-            raise LinkError(f"ssh to {self.destination}:{self.port} failed: {done.stderr.strip()[-300:]}")
+            raise LinkError(
+                f"ssh to {self.destination}:{self.port} failed: {done.stderr.strip()[-300:]}"
+            )
         if check and done.returncode != 0:
-            raise RuntimeError(f"on {self.destination}: {command!r} failed ({done.returncode}): "
-                               f"{(done.stderr or done.stdout).strip()[-500:]}")
+            raise RuntimeError(
+                f"on {self.destination}: {command!r} failed ({done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-500:]}"
+            )
         return done
 
     def rsh(self) -> str:
@@ -76,7 +112,15 @@ class SSH:
     def put(self, local_paths: list[str], remote_dir: str) -> None:
         """Copies files or directories (trailing-slash rules of rsync) into remote_dir."""
         self.run(f"mkdir -p {shlex.quote(remote_dir)}")
-        cmd = ["rsync", "-a", "--delete-after", "-e", self.rsh(), *local_paths, f"{self.destination}:{remote_dir}/"]
+        cmd = [
+            "rsync",
+            "-a",
+            "--delete-after",
+            "-e",
+            self.rsh(),
+            *local_paths,
+            f"{self.destination}:{remote_dir}/",
+        ]
         self._transfer(cmd)
 
     def get(self, remote_paths: list[str], local_dir: Path) -> None:
@@ -85,11 +129,15 @@ class SSH:
         self._transfer(["rsync", "-a", "-e", self.rsh(), *srcs, f"{local_dir}/"])
 
     def _transfer(self, cmd: list[str]) -> None:
-        done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=1800)
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=1800
+        )
         if done.returncode in (12, 255) or "connection" in done.stderr.lower() and done.returncode:
             raise LinkError(f"rsync to {self.destination}: {done.stderr.strip()[-300:]}")
         if done.returncode != 0:
-            raise RuntimeError(f"{shlex.join(cmd)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+            raise RuntimeError(
+                f"{shlex.join(cmd)} failed ({done.returncode}): {done.stderr.strip()[-500:]}"
+            )
 
 
 def for_target(target: dict):

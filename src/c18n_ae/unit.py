@@ -60,7 +60,8 @@ def next_segment(vdir: Path) -> Path:
 
 
 def is_done(v: dict) -> bool:
-    """A windowed program is done when every unit has its row; a driver when a run of it ended well."""
+    """A windowed program is done when every unit has its row; a driver when a run of it ended
+    well."""
     vdir = Path(v["dir"])
     if v.get("windowed", True):
         return len(rows_done(vdir)[1]) >= v["units"]
@@ -77,7 +78,9 @@ def rows_done(vdir: Path) -> tuple[str | None, list[str]]:
         if header is None:
             header = lines[0]
         elif lines[0] != header:
-            raise UnitFailed(f"{seg}: header differs from the earlier segments' ({lines[0]!r} vs {header!r})")
+            raise UnitFailed(
+                f"{seg}: header differs from the earlier segments' ({lines[0]!r} vs {header!r})"
+            )
         rows += [line for line in lines[1:] if line.strip()]
     return header, rows
 
@@ -94,7 +97,9 @@ def _record(vdir: Path, segment: dict) -> None:
     os.replace(tmp, vdir / "segments.json")
 
 
-def schedule(variants: list[dict], done: dict[str, int], chunk: int, seed: int) -> list[tuple[str, int, int]]:
+def schedule(
+    variants: list[dict], done: dict[str, int], chunk: int, seed: int
+) -> list[tuple[str, int, int]]:
     """(variant, first unit, units) in a seeded random interleaving: round by round, every variant
     with units left runs its next chunk, the variants in a freshly shuffled order each round."""
     rng = random.Random(seed)
@@ -106,7 +111,11 @@ def schedule(variants: list[dict], done: dict[str, int], chunk: int, seed: int) 
             return out
         rng.shuffle(left)
         for v in left:
-            size = v["units"] - nxt[v["name"]] if not v.get("windowed", True) else min(chunk, v["units"] - nxt[v["name"]])
+            size = (
+                v["units"] - nxt[v["name"]]
+                if not v.get("windowed", True)
+                else min(chunk, v["units"] - nxt[v["name"]])
+            )
             out.append((v["name"], nxt[v["name"]], size))
             nxt[v["name"]] += size
 
@@ -125,12 +134,15 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def _run_process(cmd: list[str], cap_s: float, say, prefix: str) -> tuple[int | str, str]:
-    """Runs one process in its own group, forwarding its stderr; (exit status or 'cap', last progress)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    """Runs one process in its own group, forwarding its stderr; (exit status or 'cap', last
+    progress)."""
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     last = ""
     deadline = time.monotonic() + cap_s
     import selectors
+
     sel = selectors.DefaultSelector()
     sel.register(proc.stderr, selectors.EVENT_READ)
     try:
@@ -192,7 +204,9 @@ def execute(plan: dict, say=None) -> dict[str, list[dict]]:
     deadline = start + float(plan.get("timeout_s") or 86400)
     measured_here = 0
     idle = {v["name"]: 0 for v in variants}
-    order = schedule(variants, done, int(plan.get("chunk_units") or 10 ** 9), int(plan.get("seed", 1)))
+    order = schedule(
+        variants, done, int(plan.get("chunk_units") or 10**9), int(plan.get("seed", 1))
+    )
     queue = list(order)
     while queue:
         name, first, size = queue.pop(0)
@@ -203,7 +217,10 @@ def execute(plan: dict, say=None) -> dict[str, list[dict]]:
         first = len(rows_done(vdir)[1])  # what is really done (a killed chunk may have done less)
         size = min(size, v["units"] - first) if v.get("windowed", True) else v["units"]
         if time.monotonic() > deadline:
-            raise UnitFailed(f"{plan['experiment']}: timeout_s reached with {name} at unit {first} of {v['units']}")
+            raise UnitFailed(
+                f"{plan['experiment']}: timeout_s reached with {name} at unit {first} of "
+                f"{v['units']}"
+            )
         seg = next_segment(vdir)
         window = ["--skip", str(first), "--limit", str(size)] if v.get("windowed", True) else []
         cmd = [*v["command"], *window, "--out", str(seg)]
@@ -212,26 +229,53 @@ def execute(plan: dict, say=None) -> dict[str, list[dict]]:
         status, last = _run_process(cmd, cap, say, f"[{name}] ")
         after = len(rows_done(vdir)[1])
         new = after - first if v.get("windowed", True) else after
-        _record(vdir, {"start": started, "end": now(), "first_unit": first, "units_planned": size,
-                       "units_measured": new, "exit_status": status, "command": cmd})
+        _record(
+            vdir,
+            {
+                "start": started,
+                "end": now(),
+                "first_unit": first,
+                "units_planned": size,
+                "units_measured": new,
+                "exit_status": status,
+                "command": cmd,
+            },
+        )
         measured_here += max(new, 0)
         elapsed = time.monotonic() - start
-        done_all = sum(x["units"] if is_done(x) else len(rows_done(Path(x["dir"]))[1]) for x in variants)
+        done_all = sum(
+            x["units"] if is_done(x) else len(rows_done(Path(x["dir"]))[1]) for x in variants
+        )
         left = elapsed * (total - done_all) / measured_here if measured_here else 0.0
-        say(f"progress: {plan['experiment']} unit {done_all} of {total} (variants interleaved), elapsed "
-            f"{elapsed:.1f} s, estimated {left:.1f} s left", progress=True)
+        say(
+            f"progress: {plan['experiment']} unit {done_all} of {total} (variants interleaved), "
+            f"elapsed "
+            f"{elapsed:.1f} s, estimated {left:.1f} s left",
+            progress=True,
+        )
         complete = is_done(v)
         if status == 0 and (complete or (v.get("windowed", True) and new >= size)):
             continue  # this chunk is done; the schedule holds the variant's next one
         if status == USAGE_ERROR:
-            raise UnitFailed(f"{name}: the program refused its arguments (exit 64): {' '.join(cmd)}")
-        if v.get("windowed", True) and after >= v["units"]:  # all rows, but a failure (e.g. a checksum)
-            raise UnitFailed(f"{name}: all units measured but the program exited with {status}; last: {last}")
+            raise UnitFailed(
+                f"{name}: the program refused its arguments (exit 64): {' '.join(cmd)}"
+            )
+        if (
+            v.get("windowed", True) and after >= v["units"]
+        ):  # all rows, but a failure (e.g. a checksum)
+            raise UnitFailed(
+                f"{name}: all units measured but the program exited with {status}; last: {last}"
+            )
         idle[name] = idle[name] + 1 if new <= 0 else 0
         if idle[name] >= GIVE_UP_AFTER:
-            raise UnitFailed(f"{name}: {GIVE_UP_AFTER} processes in a row measured nothing (last exit status "
-                             f"{status}); last progress: {last or 'none'}; rows so far are in {vdir / 'segments'}")
-        what = "reached the cap max_unit_s" if status == "cap" else f"ended with exit status {status}"
+            raise UnitFailed(
+                f"{name}: {GIVE_UP_AFTER} processes in a row measured nothing (last exit status "
+                f"{status}); last progress: {last or 'none'}; rows so far are in "
+                f"{vdir / 'segments'}"
+            )
+        what = (
+            "reached the cap max_unit_s" if status == "cap" else f"ended with exit status {status}"
+        )
         say(f"[{name}] the process {what} after {new} new units; continuing from unit {after}")
         if not v.get("windowed", True):
             _abandon(vdir)

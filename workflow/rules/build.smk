@@ -13,14 +13,14 @@ for _t in TARGETS:
             binary=f"results/{_t}/{{variant}}/bin/{{output}}",
             info=f"results/{_t}/{{variant}}/bin/{{output}}.build.json",
         params:
-            target=target_json(_t),
-            recipe=recipe_of(_t),
+            target=_t,
+            settings=lambda w, _t=_t: settings([cfg.target(config, _t).get("host"),
+                                                cfg.variant(config, _t, w.variant)]),
             program=lambda w: programs.by_output(w.output).name,
-            bin_dir=subpath(output.binary, parent=True),
         resources:
             **{f"bench_{_t}": 1},
         log:
             f"logs/build/{_t}/{{variant}}/{{output}}.log",
         shell:
-            "python -m c18n_ae.build --target {params.target:q} --recipe {params.recipe:q}"
-            " --program {params.program} --source-dir src/benchmarks --bin-dir {params.bin_dir} 2> {log}"
+            f"python -m c18n_ae.build --config {CONFIG_FILES} --target {{params.target}}"
+            " --variant {wildcards.variant} --program {params.program} 2> {log}"

@@ -14,13 +14,13 @@ rule claims:
         tex="paper/generated/tab-claims.tex",
         markdown="results/claims.md",
     params:
+        settings=settings(cfg.c18n_variants(config)),
         summaries=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
                            f" --tidy {e}=results/tidy/{e}.csv" for e in EXPERIMENTS),
-        targets=json.dumps(cfg.c18n_variants(config)),
     log:
         "logs/claims.log",
     shell:
-        "python -m c18n_ae.claims --claims {input.claims} {params.summaries} --targets {params.targets:q}"
+        f"python -m c18n_ae.claims --config {CONFIG_FILES} --claims {{input.claims}} {{params.summaries}}"
         " --csv {output.csv} --tex {output.tex} --markdown {output.markdown} 2> {log}"
 
 

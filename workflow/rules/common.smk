@@ -1,12 +1,13 @@
 # Shared wiring: validated config, the Python that runs the package, and file-name helpers.
 import json
+import os
 import sys
 from pathlib import Path
 
 # c18n_ae is installed into .venv (editable) by artifact/install, which snakemake runs from.
 from c18n_ae import config as cfg
 from c18n_ae import exp as exps
-from c18n_ae import datasets, programs
+from c18n_ae import datasets, findings, programs
 
 try:
     cfg.validate(config)
@@ -17,6 +18,10 @@ except cfg.ConfigError as err:
 # runs under (.venv) first on PATH.
 shell.prefix(f"export PATH={Path(sys.executable).parent}:$PATH; ")
 EXPERIMENTS = cfg.enabled_experiments(config)
+# The config files in effect (the Snakefile's, then each --configfile), so that the package reads
+# the validated config itself and a rule's command names only the target, variant and experiment.
+CONFIG_FILES = " ".join(dict.fromkeys(
+    ["config/config.yaml", *(os.path.relpath(p) for p in workflow.overwrite_configfiles)]))
 TARGETS = [t["name"] for t in config["targets"]]
 # Hand-written LaTeX (everything under paper/ but the generated and build files).
 PAPER_SOURCES = sorted(
@@ -28,12 +33,10 @@ def run_dirs(experiment):
     return [f"results/{t}/{v}/{experiment}" for t, v in cfg.runs(config, experiment)]
 
 
-def target_json(name):
-    return json.dumps(cfg.target(config, name))
-
-
-def recipe_of(target):
-    return lambda w: json.dumps(cfg.variant(config, target, w.variant))
+def settings(value):
+    """A param the command does not print: the settings a job depends on, so that snakemake re-runs
+    it when they change in the config (the command itself names only target, variant, experiment)."""
+    return json.dumps(value, sort_keys=True)
 
 
 def variants_of(target, experiment):
@@ -73,17 +76,6 @@ def all_metas():
 # target of its own from collect on.
 DATASET_FILES = datasets.by_experiment(config.get("datasets", []))
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
-# Where Morello findings may come from: board targets, then data sets (c18n_ae.findings).
-MORELLO_SOURCES = [
-    {"kind": "morello", "name": t["name"], "description": t.get("description", ""),
-     "reference_variant": t["reference_variant"], "variants": {v["name"]: bool(v.get("c18n")) for v in t["variants"]}}
-    for t in config["targets"] if t["kind"] == "morello"
-] + [
-    {"kind": "dataset", **{k: d[k] for k in ("name", "title", "measured_by", "measured_when", "host",
-                                              "reference_variant", "limitations") if k in d},
-     "variants": {v: bool(s.get("c18n")) for v, s in d["variants"].items()}}
-    for d in cfg.datasets(config)
-]
 FINDINGS_EXPERIMENTS = [e for e in ("scale", "memory", "cpu", "pipe") if e in EXPERIMENTS]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 # One benchmark at a time per target (build or run), unless --resources bench_<target>=N says otherwise.

@@ -74,10 +74,10 @@ rule findings:
     output:
         "paper/generated/findings.tex",
     params:
-        sources=json.dumps(MORELLO_SOURCES),
+        settings=settings(findings.sources_of(config)),
         data=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
                       for e in FINDINGS_EXPERIMENTS),
     log:
         "logs/findings.log",
     shell:
-        "python -m c18n_ae.findings --sources {params.sources:q} {params.data} --out {output} 2> {log}"
+        f"python -m c18n_ae.findings --config {CONFIG_FILES} {{params.data}} --out {{output}} 2> {{log}}"

@@ -19,19 +19,17 @@ for _t in TARGETS:
                 raw=[f"results/{_t}/{v}/{_e}/raw.csv" for v in _vs],
                 meta=[f"results/{_t}/{v}/{_e}/meta.json" for v in _vs],
             params:
-                target=target_json(_t),
-                recipes=json.dumps([cfg.variant(config, _t, v) for v in _vs]),
-                experiment_params=json.dumps(config["experiments"][_e]),
-                options=json.dumps(config.get("run", {})),
+                target=_t,
+                variants=" ".join(_vs),
+                settings=settings([cfg.target(config, _t), config["experiments"][_e], config.get("run", {})]),
                 experiment=_e,
             resources:
                 **{f"bench_{_t}": 1},
             log:
                 f"logs/run/{_t}/{_e}.log",
             shell:
-                "python -m c18n_ae.run --target {params.target:q} --experiment {params.experiment}"
-                " --recipes {params.recipes:q} --params {params.experiment_params:q} --options {params.options:q}"
-                " --results results --log {log}"
+                f"python -m c18n_ae.run --config {CONFIG_FILES} --target {{params.target}}"
+                " --experiment {params.experiment} --variants {params.variants} --log {log}"
 
     rule:
         name:
@@ -39,8 +37,10 @@ for _t in TARGETS:
         output:
             f"results/{_t}/provenance.json",
         params:
-            target=target_json(_t),
+            target=_t,
+            settings=settings(cfg.target(config, _t)),
         log:
             f"logs/provenance/{_t}.log",
         shell:
-            "python -m c18n_ae.provenance --target {params.target:q} --out {output} 2> {log}"
+            f"python -m c18n_ae.provenance --config {CONFIG_FILES} --target {{params.target}}"
+            " --out {output} 2> {log}"

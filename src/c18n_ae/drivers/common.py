@@ -79,6 +79,7 @@ class Lines:
     def __init__(self, proc: subprocess.Popen):
         import queue
         import threading
+
         self.proc, self.lines, self.queue = proc, [], queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -89,17 +90,23 @@ class Lines:
 
     def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
         import queue
+
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise RuntimeError(f"no line starting {prefix!r} within {timeout} s from {self.proc.args}")
+                raise RuntimeError(
+                    f"no line starting {prefix!r} within {timeout} s from {self.proc.args}"
+                )
             try:
                 line = self.queue.get(timeout=left)
             except queue.Empty:
                 continue
             if line is None:
-                raise RuntimeError(f"{self.proc.args} ended (exit status {self.proc.wait()}) before printing {prefix!r}")
+                raise RuntimeError(
+                    f"{self.proc.args} ended (exit status {self.proc.wait()}) before printing "
+                    f"{prefix!r}"
+                )
             self.lines.append(line)
             if line.startswith(prefix):
                 return line

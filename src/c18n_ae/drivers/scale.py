@@ -29,11 +29,19 @@ def main(argv=None) -> None:
         with Processes(a.recipe) as procs:
             total, used0 = meminfo()
             start = time.monotonic()
-            writer.row(instances=0, memory_used_mb=round(used0 / MB, 1), instances_rss_mb=0.0, elapsed_ms=0.0, status="ok")
+            writer.row(
+                instances=0,
+                memory_used_mb=round(used0 / MB, 1),
+                instances_rss_mb=0.0,
+                elapsed_ms=0.0,
+                status="ok",
+            )
             pids = []
             reason = ""
             for n in range(1, cap + 1):
-                proc = procs.start(a.bin_dir / "integration", "--idle", stdout=subprocess.PIPE, text=True)
+                proc = procs.start(
+                    a.bin_dir / "integration", "--idle", stdout=subprocess.PIPE, text=True
+                )
                 pids += ready_pids(Lines(proc), timeout=120)
                 time.sleep(interval)
                 _, used = meminfo()
@@ -45,9 +53,14 @@ def main(argv=None) -> None:
                     reason = "budget"
                 elif n == cap:
                     reason = "max_instances"
-                writer.row(instances=n, memory_used_mb=round(used / MB, 1), instances_rss_mb=round(rss / MB, 2),
-                           elapsed_ms=round(elapsed, 1),
-                           status="ok", stop_reason=reason)
+                writer.row(
+                    instances=n,
+                    memory_used_mb=round(used / MB, 1),
+                    instances_rss_mb=round(rss / MB, 2),
+                    elapsed_ms=round(elapsed, 1),
+                    status="ok",
+                    stop_reason=reason,
+                )
                 writer.progress(n)
                 if reason:
                     break

@@ -20,9 +20,24 @@ from pathlib import Path
 from ..rowwriter import RowWriter
 from .common import Lines, Processes, in_compartment, parse_args, ready_pids
 
-COLUMNS = ("trial", "environment", "privileges", "scraper_uid", "workload_uid", "status", "reason", "access",
-           "records_sent", "records_found", "key_found", "regions_total", "regions_rw", "regions_read",
-           "bytes_read", "elapsed_ms")
+COLUMNS = (
+    "trial",
+    "environment",
+    "privileges",
+    "scraper_uid",
+    "workload_uid",
+    "status",
+    "reason",
+    "access",
+    "records_sent",
+    "records_found",
+    "key_found",
+    "regions_total",
+    "regions_rw",
+    "regions_read",
+    "bytes_read",
+    "elapsed_ms",
+)
 SCRAPER = Path(__file__).resolve().parents[1] / "scraper.py"
 DEFAULT_USER = "c18n-scraper"
 
@@ -50,8 +65,18 @@ def system_python() -> str:
 
 
 def run_scraper(share: Path, pid: int, user: pwd.struct_passwd | None, max_seconds: float) -> dict:
-    cmd = [system_python(), str(share / "scraper.py"), "--pid", str(pid), "--needles", str(share / "needles.txt"),
-           "--expect-ppid", str(os.getpid()), "--max-seconds", str(max_seconds)]
+    cmd = [
+        system_python(),
+        str(share / "scraper.py"),
+        "--pid",
+        str(pid),
+        "--needles",
+        str(share / "needles.txt"),
+        "--expect-ppid",
+        str(os.getpid()),
+        "--max-seconds",
+        str(max_seconds),
+    ]
     extra = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []} if user else {}
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=max_seconds + 60, **extra)
     if done.returncode != 0:
@@ -68,20 +93,46 @@ def main(argv=None) -> None:
     work.mkdir(parents=True, exist_ok=True)
     integration = a.bin_dir / "integration"
     with RowWriter(a.out, COLUMNS, "trust", 2) as writer:
-        with Processes(a.recipe) as procs, tempfile.TemporaryDirectory(prefix="c18n-trust-") as share_dir:
+        with (
+            Processes(a.recipe) as procs,
+            tempfile.TemporaryDirectory(prefix="c18n-trust-") as share_dir,
+        ):
             share = Path(share_dir)
             share.chmod(0o755)  # the ordinary user reads the scraper and needles from here
             pubkey, key, plain = work / "public.pem", work / "private.pem", work / "records.txt"
             for f in (pubkey, key, plain):
                 f.unlink(missing_ok=True)
-            workload = procs.start(integration, "--serve", "--pubkey-out", str(pubkey), "--key-out", str(key),
-                                   "--threshold", str(p.get("threshold", 300)),
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            workload = procs.start(
+                integration,
+                "--serve",
+                "--pubkey-out",
+                str(pubkey),
+                "--key-out",
+                str(key),
+                "--threshold",
+                str(p.get("threshold", 300)),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             lines = Lines(workload)
             pid = ready_pids(lines)[0]
-            feeder = subprocess.run([*a.recipe.get("launcher", []), str(integration), "--feed", "--pubkey", str(pubkey),
-                                     "--count", str(p["records"]), "--plain-out", str(plain)],
-                                    capture_output=True, text=True, timeout=300)
+            feeder = subprocess.run(
+                [
+                    *a.recipe.get("launcher", []),
+                    str(integration),
+                    "--feed",
+                    "--pubkey",
+                    str(pubkey),
+                    "--count",
+                    str(p["records"]),
+                    "--plain-out",
+                    str(plain),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             if feeder.returncode != 0:
                 raise RuntimeError(f"feeder failed: {feeder.stderr.strip()}")
             workload.stdin.write(feeder.stdout)
@@ -96,24 +147,44 @@ def main(argv=None) -> None:
             (share / "needles.txt").write_text("\n".join(records + [key_line]) + "\n")
             for f in share.iterdir():
                 f.chmod(0o644)
-            workload_uid = os.stat(f"/proc/{pid}").st_uid if Path(f"/proc/{pid}").exists() else os.getuid()
+            workload_uid = (
+                os.stat(f"/proc/{pid}").st_uid if Path(f"/proc/{pid}").exists() else os.getuid()
+            )
 
             for trial, privileges in enumerate(("root", "ordinary"), start=1):
-                row = dict(trial=trial, environment=env, privileges=privileges, workload_uid=workload_uid,
-                           records_sent=len(records))
+                row = dict(
+                    trial=trial,
+                    environment=env,
+                    privileges=privileges,
+                    workload_uid=workload_uid,
+                    records_sent=len(records),
+                )
                 if privileges == "root" and not is_root:
                     writer.row(**row, status="not_run", reason="this run is not root")
                     writer.progress()
                     continue
-                user = ordinary_user(p.get("user", DEFAULT_USER)) if privileges == "ordinary" and is_root else None
+                user = (
+                    ordinary_user(p.get("user", DEFAULT_USER))
+                    if privileges == "ordinary" and is_root
+                    else None
+                )
                 res = run_scraper(share, pid, user, p.get("max_seconds", 60))
                 found = set(res["found"])
                 rw = [r for r in res["regions"] if r["perms"].startswith("rw")]
-                writer.row(**row, scraper_uid=res["uid"], status="ok", reason=res["error"], access=res["access"],
-                           records_found=sum(1 for i in range(len(records)) if i in found),
-                           key_found=int(len(records) in found), regions_total=len(res["regions"]),
-                           regions_rw=len(rw), regions_read=sum(1 for r in rw if r["status"] == "read"),
-                           bytes_read=res["bytes_read"], elapsed_ms=round(res.get("elapsed_s", 0) * 1000, 1))
+                writer.row(
+                    **row,
+                    scraper_uid=res["uid"],
+                    status="ok",
+                    reason=res["error"],
+                    access=res["access"],
+                    records_found=sum(1 for i in range(len(records)) if i in found),
+                    key_found=int(len(records) in found),
+                    regions_total=len(res["regions"]),
+                    regions_rw=len(rw),
+                    regions_read=sum(1 for r in rw if r["status"] == "read"),
+                    bytes_read=res["bytes_read"],
+                    elapsed_ms=round(res.get("elapsed_s", 0) * 1000, 1),
+                )
                 writer.progress()
 
 

@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-NAMES = ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc")  # order of sections in the paper
+NAMES = (
+    "scale",
+    "memory",
+    "cpu",
+    "pipe",
+    "trust",
+    "isolation",
+    "packet",
+    "ipc",
+    "alloc",
+)  # order of sections in the paper
 
 
 @dataclass(frozen=True)
@@ -21,22 +31,48 @@ class Experiment:
     programs: tuple[str, ...]  # built per target and variant (see c18n_ae.programs)
     raw_columns: tuple[str, ...]
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
-    tidy_rows: Callable  # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
+    # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
+    tidy_rows: Callable
     table: Callable  # (summary, tidy, references) -> booktabs tabular
     macros: Callable  # (summary, references) -> \newcommand lines
     preview: Callable  # (summary, pdf path, png path) -> None
-    pgfplots: Callable  # (summary, series csv path, path of that csv as LaTeX sees it) -> tikzpicture
-    args: Callable[[dict], list[str]] | None = None  # program experiments: params -> arguments before --out
+    pgfplots: (
+        Callable  # (summary, series csv path, path of that csv as LaTeX sees it) -> tikzpicture
+    )
+    args: Callable[[dict], list[str]] | None = (
+        None  # program experiments: params -> arguments before --out
+    )
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
 
-    def command(self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None) -> list[str]:
-        """The command the runner starts; it writes out.partial row by row, then renames it to out."""
+    def command(
+        self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None
+    ) -> list[str]:
+        """The command the runner starts; it writes out.partial row by row, then renames it to
+        out."""
         if self.driver:
             import json
-            return [python or sys.executable, "-m", self.driver, "--bin-dir", str(bin_dir), "--recipe",
-                    json.dumps(recipe), "--params", json.dumps(params), "--out", str(out)]
-        return [*recipe.get("launcher", []), str(bin_dir / self.programs[0]), *self.args(params), "--out", str(out)]
+
+            return [
+                python or sys.executable,
+                "-m",
+                self.driver,
+                "--bin-dir",
+                str(bin_dir),
+                "--recipe",
+                json.dumps(recipe),
+                "--params",
+                json.dumps(params),
+                "--out",
+                str(out),
+            ]
+        return [
+            *recipe.get("launcher", []),
+            str(bin_dir / self.programs[0]),
+            *self.args(params),
+            "--out",
+            str(out),
+        ]
 
 
 def get(name: str) -> Experiment:

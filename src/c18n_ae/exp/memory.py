@@ -9,7 +9,17 @@ import pandas as pd
 from ..fsutil import write_text_atomic
 from ..latex import escape, fmt, macro_name, newcommand
 from . import Experiment
-from .common import NS_PER, UNIT_TEX, by_target, cell, group_pgfplots, ratio, series, stat, wide_tidy
+from .common import (
+    NS_PER,
+    UNIT_TEX,
+    by_target,
+    cell,
+    group_pgfplots,
+    ratio,
+    series,
+    stat,
+    wide_tidy,
+)
 
 BYTES_PER_MIB = 1024 * 1024
 RAW = ("block_mib", "trial", "status", "malloc_ns", "write_ns", "read_ns", "free_ns", "checksum")
@@ -32,8 +42,12 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([df, *extra], ignore_index=True)
 
 
-COLUMNS = [("malloc_ns", "us", r"\texttt{malloc}"), ("write_ns", "ms", "write"),
-           ("read_ns", "ms", "read"), ("free_ns", "ms", r"\texttt{free}")]
+COLUMNS = [
+    ("malloc_ns", "us", r"\texttt{malloc}"),
+    ("write_ns", "ms", "write"),
+    ("read_ns", "ms", "read"),
+    ("free_ns", "ms", r"\texttt{free}"),
+]
 
 
 def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
@@ -51,7 +65,10 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
         for block in sorted(mine.parameter_value.unique()):
             cells = [escape(target), escape(variant), f"{block:.0f}"]
             cells += [cell(summary, target, variant, m, block, NS_PER[u]) for m, u, _ in COLUMNS]
-            cells += [cell(summary, target, variant, f"{p}_GBps", block, with_sd=False) for p in ("write", "read")]
+            cells += [
+                cell(summary, target, variant, f"{p}_GBps", block, with_sd=False)
+                for p in ("write", "read")
+            ]
             lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
@@ -61,44 +78,89 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     blocks = sorted(summary.parameter_value.unique())
     largest = blocks[-1]
     writes = summary[summary.metric == "write_ns"]
-    out = [newcommand("MemBlockMinMiB", fmt(blocks[0])), newcommand("MemBlockMaxMiB", fmt(largest)),
-           newcommand("MemBlockCount", str(len(blocks))),
-           newcommand("MemTrialsPerBlock", str(int((writes["n"] + writes["n_excluded"]).max())))]
+    out = [
+        newcommand("MemBlockMinMiB", fmt(blocks[0])),
+        newcommand("MemBlockMaxMiB", fmt(largest)),
+        newcommand("MemBlockCount", str(len(blocks))),
+        newcommand("MemTrialsPerBlock", str(int((writes["n"] + writes["n_excluded"]).max()))),
+    ]
     for target, variant in series(summary):
         name = macro_name(target, variant)
         for phase in ("write", "read"):
-            out.append(newcommand(f"Mem{phase.title()}GBps{name}", fmt(stat(summary, target, variant, f"{phase}_GBps", largest))))
-            out.append(newcommand(f"Mem{phase.title()}Ms{name}", fmt(stat(summary, target, variant, f"{phase}_ns", largest) / 1e6)))
-        out.append(newcommand(f"MemMallocMedianUs{name}", fmt(stat(summary, target, variant, "malloc_ns", largest, "median") / 1e3)))
-        out.append(newcommand(f"MemFreeMs{name}", fmt(stat(summary, target, variant, "free_ns", largest) / 1e6)))
-        failed = int(writes[(writes.target == target) & (writes.variant == variant)]["n_excluded"].sum())
+            out.append(
+                newcommand(
+                    f"Mem{phase.title()}GBps{name}",
+                    fmt(stat(summary, target, variant, f"{phase}_GBps", largest)),
+                )
+            )
+            out.append(
+                newcommand(
+                    f"Mem{phase.title()}Ms{name}",
+                    fmt(stat(summary, target, variant, f"{phase}_ns", largest) / 1e6),
+                )
+            )
+        out.append(
+            newcommand(
+                f"MemMallocMedianUs{name}",
+                fmt(stat(summary, target, variant, "malloc_ns", largest, "median") / 1e3),
+            )
+        )
+        out.append(
+            newcommand(
+                f"MemFreeMs{name}", fmt(stat(summary, target, variant, "free_ns", largest) / 1e6)
+            )
+        )
+        failed = int(
+            writes[(writes.target == target) & (writes.variant == variant)]["n_excluded"].sum()
+        )
         out.append(newcommand(f"MemFailedAllocs{name}", str(failed)))
         ref = references.get(target)
         if ref and ref != variant:
             for phase in ("write", "read"):
-                out.append(newcommand(f"Mem{phase.title()}Ratio{name}",
-                                      fmt(ratio(summary, target, variant, ref, f"{phase}_ns", largest))))
+                out.append(
+                    newcommand(
+                        f"Mem{phase.title()}Ratio{name}",
+                        fmt(ratio(summary, target, variant, ref, f"{phase}_ns", largest)),
+                    )
+                )
     return "".join(out)
 
 
-PANELS = [("malloc_ns", 1e3, "malloc (µs)"), ("write_ns", 1e6, "write (ms)"),
-          ("read_ns", 1e6, "read (ms)"), ("free_ns", 1e6, "free (ms)")]
+PANELS = [
+    ("malloc_ns", 1e3, "malloc (µs)"),
+    ("write_ns", 1e6, "write (ms)"),
+    ("read_ns", 1e6, "read (ms)"),
+    ("free_ns", 1e6, "free (ms)"),
+]
 
 
 def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
     """One row of four panels (malloc, write, read, free) per target or data set."""
     from ..figures import plt, save
+
     panels = by_target(summary)
-    fig, axes = plt.subplots(len(panels), 4, figsize=(12, 2.8 * len(panels)), constrained_layout=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(panels), 4, figsize=(12, 2.8 * len(panels)), constrained_layout=True, squeeze=False
+    )
     for row, (target, variants) in zip(axes, panels):
         for ax, (metric, scale, label) in zip(row, PANELS):
             for variant in variants:
-                s = summary[(summary.target == target) & (summary.variant == variant) & (summary.metric == metric)]
+                s = summary[
+                    (summary.target == target)
+                    & (summary.variant == variant)
+                    & (summary.metric == metric)
+                ]
                 s = s.sort_values("parameter_value")
                 err = [(s["mean"] - s["ci95_low"]) / scale, (s["ci95_high"] - s["mean"]) / scale]
-                ax.errorbar(s["parameter_value"], s["mean"] / scale, yerr=err, marker="o", ms=3, capsize=2,
-                            label=variant)
+                ax.errorbar(
+                    s["parameter_value"],
+                    s["mean"] / scale,
+                    yerr=err,
+                    marker="o",
+                    ms=3,
+                    capsize=2,
+                    label=variant,
+                )
             ax.set_xlabel("block size (MiB)")
             ax.set_ylabel(f"mean {label}")
             ax.set_title(target, fontsize=9)
@@ -109,32 +171,43 @@ def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
 
 
 def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
-    """A wide CSV (block size, one column per series and metric) and one panel per target or data set."""
+    """A wide CSV (block size, one column per series and metric) and one panel per target or data
+    set."""
     cols, panels = {}, []
     for target, variants in by_target(summary):
         plots = []
         for variant in variants:
             wide = summary[(summary.target == target) & (summary.variant == variant)].pivot(
-                index="parameter_value", columns="metric", values="mean")
+                index="parameter_value", columns="metric", values="mean"
+            )
             key = f"{target}-{variant}"
             for phase, style in (("write", "solid"), ("read", "dashed")):
                 cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
                 plots.append(
-                    f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
-                    f"\\addlegendentry{{{escape(variant)} {phase}}}")
+                    f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, "
+                    f"y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
+                    f"\\addlegendentry{{{escape(variant)} {phase}}}"
+                )
         panels.append((escape(target), "\n".join(plots)))
     frame = pd.DataFrame(cols).sort_index()
     frame.index.name = "block_mib"
     write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
-    return group_pgfplots(panels, "xlabel={block size (MiB)}, ylabel={mean bandwidth (GB/s)}, ymin=0, "
-                                  "unbounded coords=jump")
+    return group_pgfplots(
+        panels,
+        "xlabel={block size (MiB)}, ylabel={mean bandwidth (GB/s)}, ymin=0, unbounded coords=jump",
+    )
 
 
 EXPERIMENT = Experiment(
     name="memory",
     title="E2 memory",
     programs=("memory",),
-    args=lambda p: ["--sizes-mib", ",".join(map(str, p["block_sizes_mib"])), "--trials", str(p["trials"])],
+    args=lambda p: [
+        "--sizes-mib",
+        ",".join(map(str, p["block_sizes_mib"])),
+        "--trials",
+        str(p["trials"]),
+    ],
     raw_columns=RAW,
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
     tidy_rows=tidy_rows,

@@ -14,8 +14,21 @@ from ..rawcsv import RawDataError, number
 from . import Experiment
 from .common import bars_panels_pgfplots, grouped_bars_preview_panels, series, stat
 
-RAW = ("sweep", "mode", "packets", "packet_bytes", "repeat", "status", "wall_ns", "producer_cpu_ns",
-       "consumer_cpu_ns", "received", "lost", "latency_ns_sum", "latency_packets")
+RAW = (
+    "sweep",
+    "mode",
+    "packets",
+    "packet_bytes",
+    "repeat",
+    "status",
+    "wall_ns",
+    "producer_cpu_ns",
+    "consumer_cpu_ns",
+    "received",
+    "lost",
+    "latency_ns_sum",
+    "latency_packets",
+)
 MODES = ("none", "plugin", "ipc")
 PUBLISHED = PROJECT_ROOT / "results" / "published" / "pytilia_packet_2023.csv"
 
@@ -24,24 +37,50 @@ def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
         if row["mode"] not in MODES or row["sweep"] not in ("count", "size"):
-            raise RawDataError(f"{raw}:{line}: unexpected sweep/mode {row['sweep']!r}/{row['mode']!r}")
+            raise RawDataError(
+                f"{raw}:{line}: unexpected sweep/mode {row['sweep']!r}/{row['mode']!r}"
+            )
         if row["status"] != "ok":
-            raise RawDataError(f"{raw}:{line}: column status: {row['status']!r} (the listener's sum did not match)")
+            raise RawDataError(
+                f"{raw}:{line}: column status: {row['status']!r} (the listener's sum did not match)"
+            )
         n = number(raw, line, "packets", row["packets"])
         size = number(raw, line, "packet_bytes", row["packet_bytes"])
         wall = number(raw, line, "wall_ns", row["wall_ns"])
-        cpu = number(raw, line, "producer_cpu_ns", row["producer_cpu_ns"]) + number(raw, line, "consumer_cpu_ns", row["consumer_cpu_ns"])
+        cpu = number(raw, line, "producer_cpu_ns", row["producer_cpu_ns"]) + number(
+            raw, line, "consumer_cpu_ns", row["consumer_cpu_ns"]
+        )
         param, value = ("packets", n) if row["sweep"] == "count" else ("packet_bytes", size)
         trial = int(number(raw, line, "repeat", row["repeat"]))
         m = row["mode"]
         timed = number(raw, line, "latency_packets", row["latency_packets"])
         if timed < 1:
-            raise RawDataError(f"{raw}:{line}: column latency_packets: no packet completed the latency phase")
+            raise RawDataError(
+                f"{raw}:{line}: column latency_packets: no packet completed the latency phase"
+            )
         latency = number(raw, line, "latency_ns_sum", row["latency_ns_sum"]) / timed
-        out += [(trial, param, value, f"{m}_latency_us", latency / 1e3, "us", "ok"),
-                (trial, param, value, f"{m}_throughput_packets_per_s", n / wall * 1e9, "packets/s", "ok"),
-                (trial, param, value, f"{m}_cpu_utilisation", cpu / wall, "ratio", "ok"),
-                (trial, param, value, f"{m}_lost", number(raw, line, "lost", row["lost"]), "count", "ok")]
+        out += [
+            (trial, param, value, f"{m}_latency_us", latency / 1e3, "us", "ok"),
+            (
+                trial,
+                param,
+                value,
+                f"{m}_throughput_packets_per_s",
+                n / wall * 1e9,
+                "packets/s",
+                "ok",
+            ),
+            (trial, param, value, f"{m}_cpu_utilisation", cpu / wall, "ratio", "ok"),
+            (
+                trial,
+                param,
+                value,
+                f"{m}_lost",
+                number(raw, line, "lost", row["lost"]),
+                "count",
+                "ok",
+            ),
+        ]
     return out
 
 
@@ -53,7 +92,9 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     extra = []
     for m in ("plugin", "ipc"):
         part = lat[lat.metric == f"{m}_latency_us"].copy()
-        part["value"] = part["value"].to_numpy() - none.reindex(part.set_index(keys).index).to_numpy()
+        part["value"] = (
+            part["value"].to_numpy() - none.reindex(part.set_index(keys).index).to_numpy()
+        )
         part["metric"] = f"{m}_adjusted_latency_us"
         extra.append(part)
     return pd.concat([df, *extra], ignore_index=True)
@@ -65,25 +106,58 @@ def published() -> pd.DataFrame:
 
 def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
     pub = published()
-    lines = [r"\begin{tabular}{llrrrrrr}", r"\toprule",
-             r"Source & Sweep & Value & plugin adj. (\si{\micro\second}) & ipc adj. (\si{\micro\second}) & "
-             r"plugin CPU & ipc CPU & ipc lost \\", r"\midrule"]
+    lines = [
+        r"\begin{tabular}{llrrrrrr}",
+        r"\toprule",
+        r"Source & Sweep & Value & plugin adj. (\si{\micro\second}) & ipc adj. "
+        r"(\si{\micro\second}) & "
+        r"plugin CPU & ipc CPU & ipc lost \\",
+        r"\midrule",
+    ]
     for target, variant in series(summary):
         for param in ("packets", "packet_bytes"):
-            s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter == param)]
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.parameter == param)
+            ]
             for v in sorted(pd.to_numeric(s.parameter_value).unique()):
                 get = lambda m: stat(s, target, variant, m, v)  # noqa: E731
-                lines.append(" & ".join([f"{escape(target)}/{escape(variant)}", "count" if param == "packets" else "size (B)",
-                                         f"{v:.0f}", fmt(get("plugin_adjusted_latency_us")), fmt(get("ipc_adjusted_latency_us")),
-                                         fmt(get("plugin_cpu_utilisation")), fmt(get("ipc_cpu_utilisation")),
-                                         fmt(get("ipc_lost"))]) + r" \\")
+                lines.append(
+                    " & ".join(
+                        [
+                            f"{escape(target)}/{escape(variant)}",
+                            "count" if param == "packets" else "size (B)",
+                            f"{v:.0f}",
+                            fmt(get("plugin_adjusted_latency_us")),
+                            fmt(get("ipc_adjusted_latency_us")),
+                            fmt(get("plugin_cpu_utilisation")),
+                            fmt(get("ipc_cpu_utilisation")),
+                            fmt(get("ipc_lost")),
+                        ]
+                    )
+                    + r" \\"
+                )
         lines.append(r"\midrule")
     for param, label in (("packet_count", "count"), ("packet_size_bytes", "size (B)")):
         p = pub[pub.parameter == param]
         for v in sorted(p.parameter_value.unique()):
             row = p[p.parameter_value == v].set_index("mode")["value"]
-            lines.append(" & ".join(["published (Pytilia 2023)", label, f"{v:.0f}", fmt(row.get("CHERI")), fmt(row.get("IPC")),
-                                     "--", "--", "--"]) + r" \\")
+            lines.append(
+                " & ".join(
+                    [
+                        "published (Pytilia 2023)",
+                        label,
+                        f"{v:.0f}",
+                        fmt(row.get("CHERI")),
+                        fmt(row.get("IPC")),
+                        "--",
+                        "--",
+                        "--",
+                    ]
+                )
+                + r" \\"
+            )
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -91,16 +165,35 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict) -> str:
 def macros(summary: pd.DataFrame, references: dict) -> str:
     out = []
     for target, variant in series(summary):
-        s = summary[(summary.target == target) & (summary.variant == variant) & (summary.parameter == "packet_bytes")]
+        s = summary[
+            (summary.target == target)
+            & (summary.variant == variant)
+            & (summary.parameter == "packet_bytes")
+        ]
         if s.empty:
             continue
         v = pd.to_numeric(s.parameter_value).min()
         name = macro_name(target, variant)
-        out += [newcommand(f"PacketSizeBytes{name}", f"{v:.0f}"),
-                newcommand(f"PacketPluginAdjUs{name}", fmt(stat(s, target, variant, "plugin_adjusted_latency_us", v))),
-                newcommand(f"PacketIpcAdjUs{name}", fmt(stat(s, target, variant, "ipc_adjusted_latency_us", v))),
-                newcommand(f"PacketIpcLost{name}", fmt(summary[(summary.target == target) & (summary.variant == variant)
-                                                                & (summary.metric == "ipc_lost")]["mean"].sum()))]
+        out += [
+            newcommand(f"PacketSizeBytes{name}", f"{v:.0f}"),
+            newcommand(
+                f"PacketPluginAdjUs{name}",
+                fmt(stat(s, target, variant, "plugin_adjusted_latency_us", v)),
+            ),
+            newcommand(
+                f"PacketIpcAdjUs{name}", fmt(stat(s, target, variant, "ipc_adjusted_latency_us", v))
+            ),
+            newcommand(
+                f"PacketIpcLost{name}",
+                fmt(
+                    summary[
+                        (summary.target == target)
+                        & (summary.variant == variant)
+                        & (summary.metric == "ipc_lost")
+                    ]["mean"].sum()
+                ),
+            ),
+        ]
     return "".join(out)
 
 
@@ -111,30 +204,49 @@ def _bars(summary):
     bars = {}
     for target, variant in series(summary):
         for m in ("plugin", "ipc"):
-            bars.setdefault(target, {})[f"{variant} {m}"] = [stat(s, target, variant, f"{m}_adjusted_latency_us", v)
-                                                             for v in sizes]
+            bars.setdefault(target, {})[f"{variant} {m}"] = [
+                stat(s, target, variant, f"{m}_adjusted_latency_us", v) for v in sizes
+            ]
     return [f"{v:.0f}" for v in sizes], bars
 
 
 def preview(summary, pdf, png):
     cats, bars = _bars(summary)
-    grouped_bars_preview_panels(cats, bars, {}, pdf, png, "adjusted latency per packet (µs)",
-                                "E7 packets: latency minus the no-consumer floor, by packet size (B)", log=True)
+    grouped_bars_preview_panels(
+        cats,
+        bars,
+        {},
+        pdf,
+        png,
+        "adjusted latency per packet (µs)",
+        "E7 packets: latency minus the no-consumer floor, by packet size (B)",
+        log=True,
+    )
 
 
 def pgfplots(summary, series_csv, data):
     cats, bars = _bars(summary)
-    return bars_panels_pgfplots(cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})",
-                                ymode_log=True)
+    return bars_panels_pgfplots(
+        cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})", ymode_log=True
+    )
 
 
 EXPERIMENT = Experiment(
     name="packet",
     title="E7 packet processing",
     programs=("packet",),
-    args=lambda p: ["--counts", ",".join(map(str, p["counts"])), "--count-size", str(p["count_size"]),
-                    "--sizes", ",".join(map(str, p["sizes"])), "--size-count", str(p["size_count"]),
-                    "--repeats", str(p["repeats"])],
+    args=lambda p: [
+        "--counts",
+        ",".join(map(str, p["counts"])),
+        "--count-size",
+        str(p["count_size"]),
+        "--sizes",
+        ",".join(map(str, p["sizes"])),
+        "--size-count",
+        str(p["size_count"]),
+        "--repeats",
+        str(p["repeats"]),
+    ],
     raw_columns=RAW,
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
     tidy_rows=tidy_rows,
