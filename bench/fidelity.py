@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from c18n_ae import commands, programs
+from c18n_ae.experiments import commands, programs
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,9 +11,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from c18n_ae.collect import TIDY_COLUMNS
-from c18n_ae.comparisons import compare
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import TIDY_COLUMNS
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.summarise import summary_table
 
 
 def synthetic(rows: int) -> pd.DataFrame:

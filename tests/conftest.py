@@ -63,7 +63,7 @@ def cc() -> str:
 
 def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
     """Builds a program with the project's own compile command (warnings as errors), to out."""
-    from c18n_ae import commands, programs
+    from c18n_ae.experiments import commands, programs
 
     program = programs.get(name)
     recipe = {"name": "test", "cc": cc, "cflags": ["-O2", "-Werror", *flags]}

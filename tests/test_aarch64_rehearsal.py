@@ -4,7 +4,8 @@
 import json
 import subprocess
 
-from c18n_ae import exp, programs
+from c18n_ae import experiments as exp
+from c18n_ae.experiments import programs
 from conftest import SNAKEMAKE, copy_project
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from c18n_ae import abi
+from c18n_ae.targets import abi
 from conftest import ROOT
 from test_builds_for_cheribsd import zig_cc
 
@@ -75,7 +75,7 @@ def test_a_library_is_checked_by_its_flag_only(tmp_path):
 def test_command_line_prints_one_line_per_file(tmp_path):
     plain = build(tmp_path, "plain", "int main(void) { return 0; }\n")
     done = subprocess.run(
-        [sys.executable, "-m", "c18n_ae.abi", str(plain), "/bin/sh"],
+        [sys.executable, "-m", "c18n_ae.targets.abi", str(plain), "/bin/sh"],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
@@ -94,7 +94,7 @@ def test_the_build_stops_on_a_mismatch_and_records_the_abi(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "c18n_ae.build",
+                "c18n_ae.running.build",
                 "--target",
                 target,
                 "--recipe",

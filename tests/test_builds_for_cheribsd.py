@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from c18n_ae import programs
-from c18n_ae.commands import compile_command
+from c18n_ae.experiments import programs
+from c18n_ae.experiments.commands import compile_command
 from conftest import ROOT
 
 SOURCES = ROOT / "src" / "benchmarks"

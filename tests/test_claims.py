@@ -3,10 +3,17 @@
 import pandas as pd
 import pytest
 
-from c18n_ae.claims import ClaimError, evaluate, latex_table, load, markdown_table, update_readme
-from c18n_ae.collect import TIDY_COLUMNS
-from c18n_ae.comparisons import compare
-from c18n_ae.summarise import SUMMARY_COLUMNS
+from c18n_ae.analysis.claims import (
+    ClaimError,
+    evaluate,
+    latex_table,
+    load,
+    markdown_table,
+    update_readme,
+)
+from c18n_ae.analysis.collect import TIDY_COLUMNS
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
 from conftest import ROOT
 
 

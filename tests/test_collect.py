@@ -5,8 +5,8 @@ import math
 import pandas as pd
 import pytest
 
-from c18n_ae.collect import TIDY_COLUMNS, check_tidy, tidy_run
-from c18n_ae.rawcsv import RawDataError
+from c18n_ae.analysis.collect import TIDY_COLUMNS, check_tidy, tidy_run
+from c18n_ae.common.rawcsv import RawDataError
 
 HEADER = "block_mib,trial,status,malloc_ns,write_ns,read_ns,free_ns,checksum\n"
 

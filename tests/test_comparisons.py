@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from c18n_ae.claims import evaluate
-from c18n_ae.collect import TIDY_COLUMNS
-from c18n_ae.comparisons import COLUMNS, compare, lookup, ratio_ci
+from c18n_ae.analysis.claims import evaluate
+from c18n_ae.analysis.collect import TIDY_COLUMNS
+from c18n_ae.analysis.comparisons import COLUMNS, compare, lookup, ratio_ci
 
 
 def test_interval_covers_the_true_ratio_in_90_to_99_percent_of_200_simulations():
@@ -110,7 +110,7 @@ def test_ratio_near_holds_only_inside_the_tolerance():
 
 def test_resampled_medians_equal_numpy_medians_of_the_same_resamples():
     """Medians come from sorted positions, not a sort per resample: check against np.median."""
-    from c18n_ae.comparisons import _resampling
+    from c18n_ae.analysis.comparisons import _resampling
 
     x = np.random.default_rng(5).normal(0, 1, 9)
     for n in (8, 9):

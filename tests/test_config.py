@@ -7,7 +7,7 @@ import subprocess
 import pytest
 import yaml
 
-from c18n_ae import config as cfg
+from c18n_ae.common import config as cfg
 from conftest import ROOT, SNAKEMAKE
 
 BASE = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -120,7 +120,7 @@ def test_snakemake_stops_before_running_anything(tmp_path):
 
 
 def test_schema_and_registry_name_the_same_experiments():
-    from c18n_ae import exp
+    from c18n_ae import experiments as exp
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     assert set(schema["properties"]["experiments"]["properties"]) == set(exp.NAMES)

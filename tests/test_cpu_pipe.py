@@ -6,10 +6,11 @@ import subprocess
 import pandas as pd
 import pytest
 
-from c18n_ae.collect import tidy_run
-from c18n_ae.exp import cpu, pipe
-from c18n_ae.rawcsv import RawDataError
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import tidy_run
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common.rawcsv import RawDataError
+from c18n_ae.experiments import cpu, pipe
 from conftest import compile_benchmark
 
 
@@ -50,7 +51,8 @@ def test_cpu_tidy_and_ratio_to_reference(tmp_path):
     tex = cpu.table(s, None, {"local": "O2"})
     assert "3.00 $\\pm$ 1.41" in tex and "reference" in tex and " 3.00 \\\\" in tex
     # with the trials at hand the overhead carries its bootstrap interval
-    tex = cpu.table(s, pd.concat([fast, slow]), {"local": "O2"})
+    both = pd.concat([fast, slow])
+    tex = cpu.table(s, both, {"local": "O2"}, compare(both, {"local": "O2"}))
     assert r"3.00$\times$ [1.50, 6.00]" in tex  # two trials a side: a wide interval, honestly
     assert r"\newcommand{\CpuMathRatioLocalOZero}{3.00}" in cpu.macros(s, {"local": "O2"})
 

@@ -7,7 +7,7 @@ import subprocess
 import pandas as pd
 import pytest
 
-from c18n_ae.latex import fmt
+from c18n_ae.common.latex import fmt
 from conftest import SNAKEMAKE
 
 

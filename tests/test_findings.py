@@ -3,11 +3,12 @@ there."""
 
 import pandas as pd
 
-from c18n_ae import datasets
-from c18n_ae.collect import collect
-from c18n_ae.comparisons import compare
-from c18n_ae.findings import paragraph, sources_from
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import collect
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.imports import dataset_files
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common import datasets
+from c18n_ae.report.findings import paragraph, sources_from
 
 META = datasets.load("morello-2024")
 DATASET = {
@@ -29,7 +30,7 @@ DATASET = {
 
 
 def data(experiment):
-    tidy = collect(experiment, [], [p for e, _, p in datasets.files(META) if e == experiment])
+    tidy = collect(experiment, [], [p for e, _, p in dataset_files(META) if e == experiment])
     return summary_table(tidy), compare(tidy, {"morello-2024": "hybrid"})
 
 

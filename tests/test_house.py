@@ -51,3 +51,59 @@ def test_snakemake_lint_asks_for_nothing_but_software_environments():
     assert {i.strip() for i in items} == {
         "Specify a conda environment or container for each rule.:"
     }
+
+
+# Each folder of the package and the folders it may import: a stage uses the stages below it.
+MAY_IMPORT = {
+    "common": set(),
+    "experiments": {"common"},
+    "targets": {"common", "experiments"},
+    "running": {"common", "experiments", "targets"},
+    "analysis": {"common", "experiments"},
+    "report": {"common", "experiments", "analysis"},
+}
+BOARD_SIDE = [
+    "running/unit.py",
+    "experiments/drivers/common.py",
+    "experiments/drivers/rowwriter.py",
+    "experiments/drivers/scraper.py",
+    "experiments/drivers/sysmem.py",
+]
+
+
+def imports_of(path):
+    return set(re.findall(r"^\s*(?:from|import) c18n_ae\.(\w+)", path.read_text(), re.M))
+
+
+def test_import_arrows_go_down_the_pipeline_never_back():
+    package = ROOT / "src" / "c18n_ae"
+    assert {p.name for p in package.iterdir() if p.is_dir() and p.name != "__pycache__"} == set(
+        MAY_IMPORT
+    )
+    for folder, allowed in MAY_IMPORT.items():
+        for path in (package / folder).rglob("*.py"):
+            wrong = imports_of(path) - allowed - {folder}
+            where = path.relative_to(ROOT)
+            assert not wrong, (
+                f"{where} imports {sorted(wrong)}; {folder} may import {sorted(allowed)}"
+            )
+        assert (package / folder / "__init__.py").read_text().startswith('"""'), (
+            f"{folder} says what it holds"
+        )
+
+
+def test_board_side_modules_use_the_standard_library_only():
+    import sys
+
+    package = ROOT / "src" / "c18n_ae"
+    third_party = {"pandas", "numpy", "scipy", "yaml", "jsonschema", "matplotlib", "elftools"}
+    for rel in BOARD_SIDE:
+        text = (package / rel).read_text()
+        names = set(re.findall(r"^\s*(?:from|import) (\w+)", text, re.M)) - {
+            "c18n_ae",
+            "__future__",
+        }
+        assert not names & third_party, f"{rel} imports {sorted(names & third_party)}"
+        assert names <= set(sys.stdlib_module_names), (
+            f"{rel}: {sorted(names - set(sys.stdlib_module_names))}"
+        )

@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from c18n_ae import datasets
-from c18n_ae.collect import check_tidy, collect
-from c18n_ae.imports import import_file
-from c18n_ae.rawcsv import RawDataError
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import check_tidy, collect
+from c18n_ae.analysis.imports import dataset_files, import_file
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common import datasets
+from c18n_ae.common.rawcsv import RawDataError
 from conftest import ROOT
 
 MEMORY = (
@@ -119,7 +119,7 @@ def test_malformed_input_names_file_and_line(tmp_path, text, message):
 
 def test_every_shipped_file_imports_and_reproduces_the_printed_tables():
     meta = datasets.load("morello-2024")
-    files = datasets.files(meta)
+    files = dataset_files(meta)
     assert {(e, v) for e, v, _ in files} == {
         ("memory", "hybrid"),
         ("memory", "purecap-c18n"),

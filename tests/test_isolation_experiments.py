@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from c18n_ae.collect import tidy_run
-from c18n_ae.exp import isolation, scale, trust
-from c18n_ae.rawcsv import RawDataError
-from c18n_ae.scraper import parse_proc_maps, parse_procstat_v
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import tidy_run
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common.rawcsv import RawDataError
+from c18n_ae.experiments import isolation, scale, trust
+from c18n_ae.experiments.drivers.scraper import parse_proc_maps, parse_procstat_v
 from conftest import ROOT, compile_benchmark
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
@@ -35,10 +35,10 @@ def rows(path):
 def bins(tmp_path_factory, cc):
     d = tmp_path_factory.mktemp("bin-isolation-tests")
     for name in ("integration", "isolation_a", "isolation_b"):
-        from c18n_ae import programs
+        from c18n_ae.experiments import programs
 
         compile_benchmark(cc, name, d / programs.get(name).output)
-    from c18n_ae import commands, programs
+    from c18n_ae.experiments import commands, programs
 
     subprocess.run(
         commands.compile_command(
@@ -56,7 +56,7 @@ def driver(name, bins, out, params, python=sys.executable, **popen):
     cmd = [
         python,
         "-m",
-        f"c18n_ae.drivers.{name}",
+        f"c18n_ae.experiments.drivers.{name}",
         "--bin-dir",
         str(bins),
         "--recipe",
@@ -91,7 +91,7 @@ def test_trust_as_root_sees_secrets_and_ordinary_user_is_denied(tmp_path, bins):
 
 @pytest.mark.skipif(not is_root, reason="needs root to start the run as an unprivileged user")
 def test_trust_not_root_records_root_trial_as_not_run(bins):
-    from c18n_ae.drivers.trust import ordinary_user, system_python
+    from c18n_ae.experiments.drivers.trust import ordinary_user, system_python
 
     user = ordinary_user("c18n-scraper")
     share = Path(
@@ -180,7 +180,7 @@ def test_scale_interrupted_leaves_no_instance_and_keeps_rows(tmp_path, bins):
     cmd = [
         sys.executable,
         "-m",
-        "c18n_ae.drivers.scale",
+        "c18n_ae.experiments.drivers.scale",
         "--bin-dir",
         str(bins),
         "--recipe",

@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from c18n_ae.published import beside, latex_table, load, macros
-from c18n_ae.summarise import SUMMARY_COLUMNS
+from c18n_ae.analysis.published import beside, latex_table, load, macros
+from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
 
 
 def test_units_are_converted_explicitly():
@@ -60,12 +60,13 @@ def test_beside_ours_with_ratio_and_not_run():
 
 
 def test_the_shipped_data_set_reproduces_the_printed_tables_or_says_why():
-    from c18n_ae import datasets
-    from c18n_ae.collect import collect
-    from c18n_ae.summarise import summary_table
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.summarise import summary_table
+    from c18n_ae.common import datasets
 
     meta = datasets.load("morello-2024")
-    files = datasets.files(meta)
+    files = dataset_files(meta)
     tidies = {
         e: collect(e, [], [p for x, _, p in files if x == e]) for e in ("memory", "cpu", "pipe")
     }
@@ -89,9 +90,9 @@ def test_the_shipped_data_set_reproduces_the_printed_tables_or_says_why():
 
 def test_readme_results_block_is_the_data_sets_verdicts():
     """The committed README shows the claims on the shipped data set; refresh with python -m
-    c18n_ae.readme."""
-    from c18n_ae.claims import markdown_table
-    from c18n_ae.readme import block, dataset_claims
+    c18n_ae.report.readme."""
+    from c18n_ae.analysis.claims import markdown_table
+    from c18n_ae.report.readme import block, dataset_claims
 
     results = dataset_claims(["morello-2024"])
     assert markdown_table(results) == block()

@@ -7,11 +7,10 @@ import subprocess
 import pandas as pd
 import pytest
 
-from c18n_ae import commands, programs
-from c18n_ae.collect import tidy_run
-from c18n_ae.exp import alloc, ipc, packet
-from c18n_ae.rawcsv import RawDataError
-from c18n_ae.summarise import summary_table
+from c18n_ae.analysis.collect import tidy_run
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common.rawcsv import RawDataError
+from c18n_ae.experiments import alloc, commands, ipc, packet, programs
 from conftest import ROOT, compile_benchmark
 
 

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from c18n_ae.related import pairs, table
-from c18n_ae.summarise import SUMMARY_COLUMNS
+from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
+from c18n_ae.report.related import pairs, table
 
 
 def frame(rows):

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from c18n_ae import run as runner
-from c18n_ae import unit
+from c18n_ae.running import run as runner
+from c18n_ae.running import unit
 from conftest import ROOT, compile_benchmark
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
@@ -85,7 +85,7 @@ def test_interrupt_ends_the_benchmark(tmp_path, results):
     cmd = [
         sys.executable,
         "-m",
-        "c18n_ae.run",
+        "c18n_ae.running.run",
         "--target",
         json.dumps({"name": "local", "kind": "local"}),
         "--experiment",
@@ -163,7 +163,7 @@ def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
     cmd = [
         sys.executable,
         "-m",
-        "c18n_ae.run",
+        "c18n_ae.running.run",
         "--target",
         json.dumps({"name": "local", "kind": "local"}),
         "--experiment",

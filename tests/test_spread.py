@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from c18n_ae.spread import latex_table, spread
-from c18n_ae.summarise import SUMMARY_COLUMNS
+from c18n_ae.analysis.spread import latex_table, spread
+from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
 
 
 def frame(rows):

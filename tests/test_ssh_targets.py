@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from c18n_ae import commands, programs, unit
-from c18n_ae import config as cfg
-from c18n_ae.remote import RemoteRunFailed, run_remote
+from c18n_ae.common import config as cfg
+from c18n_ae.experiments import commands, programs
+from c18n_ae.running import unit
+from c18n_ae.targets.remote import RemoteRunFailed, run_remote
 from conftest import ROOT, SNAKEMAKE, copy_project
 
 O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
@@ -26,7 +27,7 @@ def build_on(target, variant, name, bin_dir):
         [
             sys.executable,
             "-m",
-            "c18n_ae.build",
+            "c18n_ae.running.build",
             "--target",
             json.dumps(target),
             "--recipe",
@@ -82,7 +83,7 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     runner = [
         sys.executable,
         "-m",
-        "c18n_ae.run",
+        "c18n_ae.running.run",
         "--target",
         json.dumps(target),
         "--experiment",
@@ -178,7 +179,7 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
 
     def kill_unit():
         wait_rows(tmp_path / "remote", 30, timeout=120)
-        subprocess.run(["pkill", "-KILL", "-f", "c18n_ae.unit --plan results/loop"])
+        subprocess.run(["pkill", "-KILL", "-f", "c18n_ae.running.unit --plan results/loop"])
         subprocess.run(["pkill", "-KILL", "-f", "^results/loop/O2/bin/memory"])
 
     killer = threading.Thread(target=kill_unit)
@@ -279,7 +280,7 @@ DOCUMENTED = {
 
 @pytest.mark.parametrize("variant", list(DOCUMENTED))
 def test_morello_command_lines_are_the_documented_ones(variant):
-    from c18n_ae.exp import get
+    from c18n_ae.experiments import get
 
     recipe = cfg.variant(MORELLO, "morello", variant)
     build = commands.compile_command(

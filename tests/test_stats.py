@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from c18n_ae.stats import summarise
+from c18n_ae.analysis.stats import summarise
 
 
 def test_known_sample():

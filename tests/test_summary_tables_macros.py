@@ -3,12 +3,12 @@
 import pandas as pd
 import pytest
 
-from c18n_ae.collect import TIDY_COLUMNS
-from c18n_ae.exp.memory import macros as memory_macros
-from c18n_ae.exp.memory import table as memory_table
-from c18n_ae.latex import fmt, macro_name
-from c18n_ae.summarise import summary_table
-from c18n_ae.tables import setup_table
+from c18n_ae.analysis.collect import TIDY_COLUMNS
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common.latex import fmt, macro_name
+from c18n_ae.experiments.memory import macros as memory_macros
+from c18n_ae.experiments.memory import table as memory_table
+from c18n_ae.report.tables import setup_table
 
 MIB = 2**20
 

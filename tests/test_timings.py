@@ -2,7 +2,7 @@
 
 import json
 
-from c18n_ae.timings import markdown, rows
+from c18n_ae.report.timings import markdown, rows
 
 
 def test_timings_table_from_run_metadata(tmp_path):

@@ -65,7 +65,7 @@ typedef struct {
 /* Units and windows: each raw row is one unit, numbered in the order the benchmark's loops reach
  * it. --skip N --limit M (taken out of argv by bench_window_args) make this process run only units
  * N to N+M-1, so a run killed midway goes on from its last row in a new process, and the variants
- * of an experiment can run interleaved, a few units at a time (c18n_ae.unit plans this). Every row
+ * of an experiment can run interleaved, a few units at a time (c18n_ae.running.unit plans this). Every row
  * starts with the wall-clock time its unit started (started_unix_ns). */
 static long bench_unit_next, bench_skip, bench_limit = -1, bench_units_run;
 static int64_t bench_unit_started_ns;

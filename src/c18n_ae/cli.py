@@ -10,7 +10,12 @@ from __future__ import annotations
 import importlib
 import sys
 
-COMMANDS = {"abi": "abi", "timings": "timings", "readme": "readme", "unit": "unit"}
+COMMANDS = {
+    "abi": "targets.abi",
+    "timings": "report.timings",
+    "readme": "report.readme",
+    "unit": "running.unit",
+}
 
 
 def main(argv=None) -> None:

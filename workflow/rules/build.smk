@@ -22,5 +22,5 @@ for _t in TARGETS:
         log:
             f"logs/build/{_t}/{{variant}}/{{output}}.log",
         shell:
-            f"python -m c18n_ae.build --config {CONFIG_FILES} --target {{params.target}}"
+            f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target}}"
             " --variant {wildcards.variant} --program {params.program} 2> {log}"

@@ -5,7 +5,7 @@
 rule claims:
     input:
         claims="config/claims.yaml",
-        code="src/c18n_ae/claims.py",
+        code="src/c18n_ae/analysis/claims.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
@@ -20,7 +20,7 @@ rule claims:
     log:
         "logs/claims.log",
     shell:
-        f"python -m c18n_ae.claims --config {CONFIG_FILES} --claims {{input.claims}} {{params.summaries}}"
+        f"python -m c18n_ae.analysis.claims --config {CONFIG_FILES} --claims {{input.claims}} {{params.summaries}}"
         " --csv {output.csv} --tex {output.tex} --markdown {output.markdown} 2> {log}"
 
 
@@ -28,7 +28,7 @@ rule claims:
 rule published:
     input:
         source="results/published/morello_c18n_2024.csv",
-        code="src/c18n_ae/published.py",
+        code="src/c18n_ae/analysis/published.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
         tidy=expand("results/tidy/{experiment}.csv", experiment=[e for e in ("pipe",) if e in EXPERIMENTS]),
     output:
@@ -42,14 +42,14 @@ rule published:
     log:
         "logs/published.log",
     shell:
-        "python -m c18n_ae.published {params.summaries} {params.datasets} --csv {output.csv} --tex {output.tex}"
+        "python -m c18n_ae.analysis.published {params.summaries} {params.datasets} --csv {output.csv} --tex {output.tex}"
         " --macros {output.macros} 2> {log}"
 
 
 # related: one table per published study beside our E7 to E9.
 rule related:
     input:
-        code="src/c18n_ae/related.py",
+        code="src/c18n_ae/report/related.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS]),
     output:
         "paper/generated/tab-related.tex",
@@ -58,4 +58,4 @@ rule related:
     log:
         "logs/related.log",
     shell:
-        "python -m c18n_ae.related {params.summaries} --out {output} 2> {log}"
+        "python -m c18n_ae.report.related {params.summaries} --out {output} 2> {log}"

@@ -5,7 +5,7 @@ rule collect:
     input:
         raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
         meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
-        code="src/c18n_ae/exp/{experiment}.py",
+        code="src/c18n_ae/experiments/{experiment}.py",
         dataset_files=lambda w: DATASET_FILES.get(w.experiment, []),
         dataset_meta=DATASET_META,
     output:
@@ -15,5 +15,5 @@ rule collect:
     params:
         dataset_files=lambda w, input: " ".join(f"--dataset-file {p}" for p in input.dataset_files),
     shell:
-        "python -m c18n_ae.collect --experiment {wildcards.experiment} {params.dataset_files} --out {output}"
+        "python -m c18n_ae.analysis.collect --experiment {wildcards.experiment} {params.dataset_files} --out {output}"
         " {input.raw} 2> {log}"

@@ -5,9 +5,12 @@ import sys
 from pathlib import Path
 
 # c18n_ae is installed into .venv (editable) by artifact/install, which snakemake runs from.
-from c18n_ae import config as cfg
-from c18n_ae import exp as exps
-from c18n_ae import datasets, findings, programs
+from c18n_ae.common import config as cfg
+from c18n_ae import experiments as exps
+from c18n_ae.analysis import imports
+from c18n_ae.common import datasets
+from c18n_ae.experiments import programs
+from c18n_ae.report import findings
 
 try:
     cfg.validate(config)
@@ -74,7 +77,7 @@ def all_metas():
 
 # Files of the data sets the run includes (config key datasets), by experiment; each data set is a
 # target of its own from collect on.
-DATASET_FILES = datasets.by_experiment(config.get("datasets", []))
+DATASET_FILES = imports.dataset_files_by_experiment(config.get("datasets", []))
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
 FINDINGS_EXPERIMENTS = [e for e in ("scale", "memory", "cpu", "pipe") if e in EXPERIMENTS]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))

@@ -39,4 +39,4 @@ rule archive:
     log:
         "logs/archive.log",
     shell:
-        "python -m c18n_ae.archive --out {output.tarball} --sums {output.sums} > {log} 2>&1"
+        "python -m c18n_ae.report.archive --out {output.tarball} --sums {output.sums} > {log} 2>&1"

@@ -4,7 +4,7 @@
 rule figure:
     input:
         summary="results/summary/{experiment}.csv",
-        code="src/c18n_ae/exp/{experiment}.py",
+        code="src/c18n_ae/experiments/{experiment}.py",
     output:
         pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
         png="results/plots/{experiment}.png",
@@ -13,7 +13,7 @@ rule figure:
     log:
         "logs/plot/{experiment}.log",
     shell:
-        "python -m c18n_ae.figures --experiment {wildcards.experiment} --summary {input.summary} --pdf {output.pdf}"
+        "python -m c18n_ae.report.figures --experiment {wildcards.experiment} --summary {input.summary} --pdf {output.pdf}"
         " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
 
 
@@ -21,7 +21,7 @@ rule table:
     input:
         summary="results/summary/{experiment}.csv",
         tidy="results/tidy/{experiment}.csv",
-        code="src/c18n_ae/exp/{experiment}.py",
+        code="src/c18n_ae/experiments/{experiment}.py",
     output:
         "paper/generated/tab-{experiment}.tex",
     params:
@@ -29,7 +29,7 @@ rule table:
     log:
         "logs/tables/{experiment}.log",
     shell:
-        "python -m c18n_ae.tables experiment --experiment {wildcards.experiment} --summary {input.summary}"
+        "python -m c18n_ae.report.tables experiment --experiment {wildcards.experiment} --summary {input.summary}"
         " --tidy {input.tidy} {params.references} --out {output} 2> {log}"
 
 
@@ -46,7 +46,7 @@ rule table_setup:
     log:
         "logs/tables/setup.log",
     shell:
-        "python -m c18n_ae.tables setup --out {output} {params.provenance} {input.meta} 2> {log}"
+        "python -m c18n_ae.report.tables setup --out {output} {params.provenance} {input.meta} 2> {log}"
 
 
 rule macros:
@@ -61,13 +61,13 @@ rule macros:
     log:
         "logs/macros.log",
     shell:
-        "python -m c18n_ae.macros {params.summaries} {params.references} --out {output} {input.meta} 2> {log}"
+        "python -m c18n_ae.report.macros {params.summaries} {params.references} --out {output} {input.meta} 2> {log}"
 
 
 # findings: the paper's c18n paragraphs for E1 to E4, from a board's runs or else a data set.
 rule findings:
     input:
-        code="src/c18n_ae/findings.py",
+        code="src/c18n_ae/report/findings.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
         meta=DATASET_META,
@@ -80,4 +80,4 @@ rule findings:
     log:
         "logs/findings.log",
     shell:
-        f"python -m c18n_ae.findings --config {CONFIG_FILES} {{params.data}} --out {{output}} 2> {{log}}"
+        f"python -m c18n_ae.report.findings --config {CONFIG_FILES} {{params.data}} --out {{output}} 2> {{log}}"

@@ -1,5 +1,5 @@
 # run: one run unit per target and experiment: the experiment's variants on that target, interleaved
-# in a seeded order and resumed where a killed run stopped (c18n_ae.unit) -> each variant's raw.csv
+# in a seeded order and resumed where a killed run stopped (c18n_ae.running.unit) -> each variant's raw.csv
 # (written segment by segment) + meta.json. The target's `bench_<name>` resource (1, registered in
 # common.smk) means never two benchmark runs at once on the same machine, while different machines
 # run at the same time. One variant alone: give the experiment `variants: [name]` in a config file.
@@ -28,7 +28,7 @@ for _t in TARGETS:
             log:
                 f"logs/run/{_t}/{_e}.log",
             shell:
-                f"python -m c18n_ae.run --config {CONFIG_FILES} --target {{params.target}}"
+                f"python -m c18n_ae.running.run --config {CONFIG_FILES} --target {{params.target}}"
                 " --experiment {params.experiment} --variants {params.variants} --log {log}"
 
     rule:
@@ -42,5 +42,5 @@ for _t in TARGETS:
         log:
             f"logs/provenance/{_t}.log",
         shell:
-            f"python -m c18n_ae.provenance --config {CONFIG_FILES} --target {{params.target}}"
+            f"python -m c18n_ae.targets.provenance --config {CONFIG_FILES} --target {{params.target}}"
             " --out {output} 2> {log}"

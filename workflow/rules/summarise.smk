@@ -4,13 +4,13 @@
 rule summarise:
     input:
         tidy="results/tidy/{experiment}.csv",
-        code="src/c18n_ae/exp/{experiment}.py",
+        code="src/c18n_ae/experiments/{experiment}.py",
     output:
         report("results/summary/{experiment}.csv", category="{experiment}", caption="../report/summary.rst"),
     log:
         "logs/summarise/{experiment}.log",
     shell:
-        "python -m c18n_ae.summarise --tidy {input.tidy} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.summarise --tidy {input.tidy} --out {output} 2> {log}"
 
 
 # One target per experiment: `snakemake --cores 1 memory` runs, summarises and draws E2 alone.
@@ -28,7 +28,7 @@ for _name in exps.NAMES:
 # spread between boards: every variant that ran on two or more targets, per metric.
 rule spread:
     input:
-        code="src/c18n_ae/spread.py",
+        code="src/c18n_ae/analysis/spread.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
     output:
         csv="results/summary/spread-between-targets.csv",
@@ -38,14 +38,14 @@ rule spread:
     log:
         "logs/spread.log",
     shell:
-        "python -m c18n_ae.spread {params.summaries} --csv {output.csv} --tex {output.tex} 2> {log}"
+        "python -m c18n_ae.analysis.spread {params.summaries} --csv {output.csv} --tex {output.tex} 2> {log}"
 
 
 # comparisons: every ratio (variant against variant, target against target) with a 95 % interval.
 rule comparisons:
     input:
         tidy="results/tidy/{experiment}.csv",
-        code="src/c18n_ae/comparisons.py",
+        code="src/c18n_ae/analysis/comparisons.py",
     output:
         "results/comparisons/{experiment}.csv",
     params:
@@ -53,7 +53,7 @@ rule comparisons:
     log:
         "logs/comparisons/{experiment}.log",
     shell:
-        "python -m c18n_ae.comparisons --tidy {input.tidy} {params.references} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.comparisons --tidy {input.tidy} {params.references} --out {output} 2> {log}"
 
 
 rule comparisons_all:
@@ -64,4 +64,4 @@ rule comparisons_all:
     log:
         "logs/comparisons/all.log",
     shell:
-        "python -m c18n_ae.comparisons --merge {input} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.comparisons --merge {input} --out {output} 2> {log}"

@@ -1,0 +1,129 @@
+"""Collects raw runs into one tidy long table per experiment (one row per trial and metric)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import experiments as exp
+from c18n_ae.analysis import imports
+from c18n_ae.common import datasets
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.rawcsv import RawDataError, read_rows
+
+TIDY_COLUMNS = [
+    "target",
+    "variant",
+    "experiment",
+    "trial",
+    "parameter",
+    "parameter_value",
+    "metric",
+    "value",
+    "unit",
+    "status",
+]
+UNIT_SUFFIX = {
+    "ns": "_ns",
+    "GB/s": "_GBps",
+    "MiB": "_mib",
+    "MB": "_mb",
+    "ms": "_ms",
+    "us": "_us",
+    "bytes": "_bytes",
+    "count": "",
+    "flag": "",
+    "ratio": "",
+    "ops/s": "_ops_per_s",
+    "packets/s": "_packets_per_s",
+}
+
+
+def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
+    e = exp.get(experiment)
+    rows = e.tidy_rows(raw, read_rows(raw, e.raw_columns))
+    return pd.DataFrame.from_records(
+        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
+    )
+
+
+def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
+    """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric
+    name states."""
+    if list(df.columns) != TIDY_COLUMNS:
+        raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
+    if df["parameter_value"].isna().any():
+        raise RawDataError(f"{source}: a row has no parameter value")
+    for col in ("trial", "value"):  # parameter_value may be a category (a workload, a role)
+        if not pd.api.types.is_numeric_dtype(df[col]):
+            raise RawDataError(f"{source}: column {col} must be numeric")
+    if df["unit"].isna().any() or (df["unit"] == "").any():
+        raise RawDataError(f"{source}: a row has no unit")
+    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+        suffix = UNIT_SUFFIX.get(unit)
+        if suffix is None or not metric.endswith(suffix):
+            raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")
+    ok = df[df["status"] == "ok"]
+    if ok["value"].isna().any():
+        raise RawDataError(f"{source}: a successful trial has no value")
+    return df
+
+
+def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
+    """A file of a shipped data set (datasets/<name>/): target <name>, variant from its
+    dataset.yaml."""
+    target, variant = datasets.variant_of(path)
+    found, rows, meta = imports.import_file(path)
+    if found != experiment:
+        raise RawDataError(f"{path}: holds {found} data, not {experiment}")
+    print(
+        f"data set {target}, variant {variant}: {path}: {len(rows)} tidy rows, units "
+        f"{meta['units']}" + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""),
+        file=sys.stderr,
+    )
+    return pd.DataFrame.from_records(
+        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
+    )
+
+
+def collect(
+    experiment: str, runs: list[tuple[str, str, Path]], dataset_files: list[Path] = ()
+) -> pd.DataFrame:
+    frames = [tidy_run(raw, t, v, experiment) for t, v, raw in runs]
+    frames += [tidy_dataset_file(p, experiment) for p in dataset_files]
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY_COLUMNS)
+    return check_tidy(df, f"collected {experiment}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--experiment", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument(
+        "--dataset-file",
+        action="append",
+        default=[],
+        type=Path,
+        help="a file of a data set, datasets/<name>/..., in one of the original study's layouts",
+    )
+    ap.add_argument(
+        "raw", nargs="*", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv"
+    )
+    a = ap.parse_args(argv)
+    runs = []
+    for raw in a.raw:
+        meta = json.loads((raw.parent / "meta.json").read_text())
+        runs.append((meta["target"], meta["variant"], raw))
+    try:
+        df = collect(a.experiment, runs, a.dataset_file)
+    except RawDataError as e:
+        raise SystemExit(f"error: {e}")
+    write_text_atomic(a.out, df.to_csv(index=False))
+
+
+if __name__ == "__main__":
+    main()

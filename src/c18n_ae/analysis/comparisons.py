@@ -1,0 +1,197 @@
+"""Every comparison the paper makes, as a ratio with a 95 % confidence interval.
+
+Within a target (or data set): each variant against every variant before it, the reference first
+(so c18n against no compartment, and purecap-benchmark against purecap, are both there). Between
+targets: the same variant on each target against the first target that has it. Per experiment,
+parameter value and metric: ratio of means and of medians, each with a percentile-bootstrap
+interval over the trials of each side (resampled independently and seeded, so a re-run gives the
+same interval), and the number of trials on each side."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from c18n_ae.analysis.summarise import with_derived
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.experiments.common import lookup  # noqa: F401  (where callers look it up)
+
+COLUMNS = [
+    "target",
+    "variant",
+    "reference_target",
+    "reference_variant",
+    "experiment",
+    "parameter",
+    "parameter_value",
+    "metric",
+    "ratio",
+    "ci95_low",
+    "ci95_high",
+    "n",
+    "n_reference",
+    "median_ratio",
+    "median_ci95_low",
+    "median_ci95_high",
+]
+RESAMPLES = 2000
+GROUP = ["experiment", "parameter", "parameter_value", "metric"]
+
+
+def _seed(*key) -> int:
+    return zlib.crc32("|".join(map(str, key)).encode())
+
+
+@functools.lru_cache(maxsize=16)  # at most 16 x 32 MB; in practice a few sample sizes
+def _resampling(n: int, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For samples of size n: how often each sorted position is drawn in each resample (counts,
+    resamples x n), and the sorted positions of each resample's median (two, equal when n is odd).
+    Seeded by n and the side (role 0 or 1), so the two sides are resampled independently and a
+    re-run draws the same resamples. Medians need no sort per resample: in a resample of sorted
+    values the median sits where the cumulative count first reaches half."""
+    rng = np.random.default_rng(_seed("bootstrap", n, role, resamples))
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples)
+    cum = counts.cumsum(axis=1)
+    lo = (cum >= (n + 1) // 2).argmax(axis=1) if n % 2 else (cum >= n // 2).argmax(axis=1)
+    hi = lo if n % 2 else (cum >= n // 2 + 1).argmax(axis=1)
+    return counts.astype(float), lo, hi
+
+
+CACHED_CELLS = 4_000_000  # resamples x n above this (32 MB) are drawn in chunks, never kept
+
+
+def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Means and medians of `resamples` bootstrap resamples of x."""
+    n = len(x)
+    if n * resamples > CACHED_CELLS:  # a large sample: bounded memory, chunk by chunk
+        rng = np.random.default_rng(_seed("bootstrap", n, role, resamples))
+        means, medians = [], []
+        chunk = max(1, CACHED_CELLS // n)
+        for start in range(0, resamples, chunk):
+            r = x[rng.integers(0, n, (min(chunk, resamples - start), n))]
+            means.append(r.mean(axis=1))
+            medians.append(np.median(r, axis=1))
+        return np.concatenate(means), np.concatenate(medians)
+    counts, lo, hi = _resampling(n, role, resamples)
+    s = np.sort(x)
+    return counts @ s / n, (s[lo] + s[hi]) / 2
+
+
+def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
+    """Ratio of means and of medians of a over b, with percentile-bootstrap 95 % intervals; each
+    side is resampled on its own (seeded through _resampling; `seed` is kept for callers' keys)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+    out = {"n": len(a), "n_reference": len(b)}
+    nan = {
+        k: math.nan
+        for k in (
+            "ratio",
+            "ci95_low",
+            "ci95_high",
+            "median_ratio",
+            "median_ci95_low",
+            "median_ci95_high",
+        )
+    }
+    if not len(a) or not len(b) or b.mean() == 0:
+        return {**out, **nan}
+    out["ratio"] = float(a.mean() / b.mean())
+    out["median_ratio"] = float(np.median(a) / np.median(b)) if np.median(b) != 0 else math.nan
+    if len(a) < 2 or len(b) < 2:
+        return {**nan, **out}
+    mean_a, median_a = _resampled(a, 0, resamples)
+    mean_b, median_b = _resampled(b, 1, resamples)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = mean_a / mean_b
+        medians = median_a / median_b
+    lo, hi = np.nanpercentile(means, [2.5, 97.5])
+    out.update(ci95_low=float(lo), ci95_high=float(hi))
+    if np.isfinite(medians).all():
+        mlo, mhi = np.percentile(medians, [2.5, 97.5])
+        out.update(median_ci95_low=float(mlo), median_ci95_high=float(mhi))
+    else:
+        out.update(median_ci95_low=math.nan, median_ci95_high=math.nan)
+    return out
+
+
+def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    """(target, variant, reference target, reference variant), in the order described above."""
+    series = list(dict.fromkeys(zip(tidy.target, tidy.variant)))
+    pairs = []
+    for target in dict.fromkeys(t for t, _ in series):
+        variants = [v for t, v in series if t == target]
+        ref = references.get(target)
+        if ref in variants:
+            variants = [ref] + [v for v in variants if v != ref]
+        pairs += [(target, v, target, w) for i, v in enumerate(variants) for w in variants[:i]]
+    first: dict[str, str] = {}
+    for target, variant in series:
+        if variant in first and first[variant] != target:
+            pairs.append((target, variant, first[variant], variant))
+        first.setdefault(variant, target)
+    return pairs
+
+
+def compare(tidy: pd.DataFrame, references: dict[str, str]) -> pd.DataFrame:
+    if tidy.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    tidy = with_derived(tidy)
+    ok = tidy[(tidy.status == "ok") & tidy.value.notna()]
+    groups = {
+        k: g.to_numpy() for k, g in ok.groupby(["target", "variant", *GROUP], sort=False)["value"]
+    }
+    keys_by_series: dict[tuple[str, str], list[tuple]] = {}
+    for k in groups:
+        keys_by_series.setdefault(k[:2], []).append(k[2:])
+    rows = []
+    for target, variant, rtarget, rvariant in _pairs(tidy, references):
+        for g in keys_by_series.get((target, variant), []):
+            b = groups.get((rtarget, rvariant, *g))
+            if b is None:
+                continue
+            stats = ratio_ci(
+                groups[(target, variant, *g)], b, _seed(target, variant, rtarget, rvariant, *g)
+            )
+            rows.append(
+                dict(
+                    zip(
+                        ["target", "variant", "reference_target", "reference_variant", *GROUP],
+                        [target, variant, rtarget, rvariant, *g],
+                    )
+                )
+                | stats
+            )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tidy", type=Path, help="results/tidy/EXPERIMENT.csv")
+    ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
+    ap.add_argument(
+        "--merge",
+        nargs="*",
+        type=Path,
+        default=None,
+        help="per-experiment comparison files to join",
+    )
+    ap.add_argument("--out", required=True, type=Path)
+    a = ap.parse_args(argv)
+    if a.merge is not None:
+        frames = [pd.read_csv(p) for p in a.merge]
+        df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    else:
+        df = compare(pd.read_csv(a.tidy), dict(r.split("=", 1) for r in a.reference))
+    write_text_atomic(a.out, df.to_csv(index=False))
+
+
+if __name__ == "__main__":
+    main()

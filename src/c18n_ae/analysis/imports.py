@@ -1,0 +1,247 @@
+"""Reads the original study's raw CSV layouts into the project's tidy rows, units made explicit.
+
+A layout is recognised by the meaning of its columns, not by exact header text: each column is a
+name and a unit in parentheses ("Write Time (ms)"), the name is compared without case, spaces or
+underscores against the synonyms below (the study's older CheriBSD release says "Test Number" for
+"Trial Num" and "Test Type" for "Operation"), and times are converted from the unit their header
+states. A header that maps to no layout is an error listing the columns each layout expects."""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from pathlib import Path
+
+from c18n_ae.common import datasets
+from c18n_ae.common.rawcsv import RawDataError, number
+
+NS = {"ms": 1e6, "us": 1e3, "µs": 1e3, "ns": 1.0, "s": 1e9}
+TRIAL = ("trialnum", "trialnumber", "trial", "testnumber", "testnum", "test", "testno", "run")
+
+# experiment -> role -> (synonyms of the column name, units allowed (None: any), shown as)
+LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]]] = {
+    "memory": {
+        "block": (("blocksize", "block", "size"), ("mb", "mib"), "Block Size (MB)"),
+        "trial": (TRIAL, None, "Trial Num"),
+        "malloc": (
+            ("allocationtime", "alloctime", "malloctime", "allocation"),
+            tuple(NS),
+            "Allocation Time (ms)",
+        ),
+        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
+        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
+        "free": (("freetime", "free", "deallocationtime"), tuple(NS), "Free Time (ms)"),
+    },
+    "cpu": {
+        "trial": (TRIAL, None, "TrialNum"),
+        "operation": (("operation", "testtype", "workload", "op", "type"), None, "Operation"),
+        "cpu": (("cputime", "time"), tuple(NS), "CPU Time (ms)"),
+    },
+    "pipe": {
+        "trial": (TRIAL, None, "Test"),
+        "size": (("messagesize", "size", "messagebytes"), ("bytes", "b"), "Message Size (Bytes)"),
+        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
+        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
+        "total": (("totaltime", "total"), tuple(NS), "Total Time (ms)"),
+    },
+    "scale": {
+        "instances": (
+            ("numberofprocesses", "processes", "numberofcompartments", "instances"),
+            None,
+            "Number of Processes",
+        ),
+        "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
+        "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), tuple(NS), "Time Elapsed (ms)"),
+    },
+}
+WORKLOAD_NAMES = {
+    "maths": "math",
+    "math": "math",
+    "int": "int",
+    "integer": "int",
+    "float": "float",
+    "array": "array",
+}
+
+
+def _split(cell: str) -> tuple[str, str]:
+    """'Write Time (ms)' -> ('writetime', 'ms'); the unit is '' when the header gives none."""
+    m = re.fullmatch(r"\s*(.*?)\s*(?:\(([^)]*)\))?\s*", cell)
+    name, unit = m.group(1), (m.group(2) or "")
+    return re.sub(r"[\s_\-]+", "", name.lower()), unit.strip().lower().replace("μ", "µ")
+
+
+def expected_columns() -> str:
+    return "; ".join(
+        f"{e}: {', '.join(r[2] for r in roles.values())}" for e, roles in LAYOUTS.items()
+    )
+
+
+def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | None:
+    """(experiment, role -> (column index, unit)) when every column has one meaning in one
+    layout."""
+    cells = [_split(h) for h in header]
+    found = []
+    for experiment, roles in LAYOUTS.items():
+        mapping: dict[str, tuple[int, str]] = {}
+        for i, (name, unit) in enumerate(cells):
+            role = next(
+                (
+                    r
+                    for r, (names, units, _) in roles.items()
+                    if r not in mapping and name in names and (units is None or unit in units)
+                ),
+                None,
+            )
+            if role is None:
+                break
+            mapping[role] = (i, unit)
+        else:
+            if set(mapping) == set(roles):
+                found.append((experiment, mapping))
+    return found[0] if len(found) == 1 else None
+
+
+def layout_of(path: Path) -> str | None:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        header = next(csv.reader(f), [])
+    m = map_header(header)
+    return m[0] if m else None
+
+
+def _rows(path: Path, ncols: int):
+    """(line, cells, full) for data rows; blank lines and a 'Total execution time' footer end the
+    data."""
+    footer = None
+    out = []
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        header = next(reader, [])
+        for cells in reader:
+            line = reader.line_num
+            if not cells or all(not c.strip() for c in cells):
+                continue
+            if cells[0].startswith("Total execution time"):
+                footer = cells[0].strip()
+                continue
+            if footer is not None:
+                raise RawDataError(f"{path}:{line}: data after the 'Total execution time' footer")
+            out.append((line, [c.strip() for c in cells], len(cells) == ncols))
+    return header, out, footer
+
+
+def import_file(path: Path) -> tuple[str, list[tuple], dict]:
+    """Returns (experiment, tidy rows without target/variant/experiment, metadata)."""
+    path = Path(path)
+    if not path.exists():
+        raise RawDataError(f"{path}: file not found")
+    header, rows, footer = _rows(path, 0)
+    mapped = map_header(header)
+    if mapped is None:
+        raise RawDataError(
+            f"{path}:1: header {','.join(header)!r} matches none of the original study's "
+            f"layouts; columns expected (any order; names may vary in case and spacing, "
+            f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
+            f"{expected_columns()}"
+        )
+    experiment, cols = mapped
+    width = len(header)
+
+    def get(c, line, role):
+        i, _ = cols[role]
+        return number(path, line, header[i].strip(), c[i])
+
+    def ns(c, line, role):
+        return get(c, line, role) * NS[cols[role][1]]
+
+    out = []
+    for line, c, _ in rows:
+        if experiment == "memory" and any(x == "Allocation failed" for x in c):
+            i = cols["trial"][0]
+            trial = (
+                int(number(path, line, header[i].strip(), c[i])) if len(c) > i and c[i] else line
+            )
+            block = get(c, line, "block")
+            for m in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
+                out.append((trial, "block_mib", block, m, math.nan, "ns", "alloc_failed"))
+            continue
+        if len(c) != width:
+            raise RawDataError(f"{path}:{line}: expected {width} fields, found {len(c)}")
+        if experiment == "memory":
+            block, trial = get(c, line, "block"), int(get(c, line, "trial"))
+            for role in ("malloc", "write", "read", "free"):
+                out.append((trial, "block_mib", block, f"{role}_ns", ns(c, line, role), "ns", "ok"))
+        elif experiment == "cpu":
+            text = c[cols["operation"][0]]
+            op = WORKLOAD_NAMES.get(text.lower())
+            if op is None:
+                raise RawDataError(
+                    f"{path}:{line}: column {header[cols['operation'][0]].strip()}: unexpected "
+                    f"{text!r} (allowed: math, int, float, array)"
+                )
+            out.append(
+                (
+                    int(get(c, line, "trial")),
+                    "work_items",
+                    "as published",
+                    f"{op}_cpu_ns",
+                    ns(c, line, "cpu"),
+                    "ns",
+                    "ok",
+                )
+            )
+        elif experiment == "pipe":
+            trial = int(get(c, line, "trial"))
+            size = get(c, line, "size")
+            for role in ("write", "read", "total"):
+                out.append(
+                    (
+                        trial,
+                        "message_bytes",
+                        size,
+                        f"{role}_ns",
+                        ns(c, line, role),
+                        "ns",
+                        "warmup" if trial == 1 else "ok",
+                    )
+                )
+        else:  # scale
+            n = get(c, line, "instances")
+            out.append(
+                (int(n), "instances", n, "memory_used_mb", get(c, line, "memory"), "MB", "ok")
+            )
+            out.append(
+                (int(n), "instances", n, "elapsed_ms", ns(c, line, "elapsed") / 1e6, "ms", "ok")
+            )
+    meta = {
+        "file": str(path),
+        "layout": experiment,
+        "footer": footer,
+        "units": {r: u for r, (_, u) in cols.items() if u},
+        "columns": {r: header[i].strip() for r, (i, _) in cols.items()},
+    }
+    return experiment, out, meta
+
+
+# The files of a shipped data set (c18n_ae.common.datasets), each with the layout its header shows.
+def dataset_files(meta: dict) -> list[tuple[str, str, Path]]:
+    """(experiment, variant, path) of each file, the experiment read from its header."""
+    d = Path(meta["directory"])
+    out = []
+    for f in meta["files"]:
+        p = d / f["path"]
+        experiment = layout_of(p)
+        if experiment is None:
+            raise RawDataError(f"{p}:1: header matches none of the original study's layouts")
+        out.append((experiment, f["variant"], p))
+    return out
+
+
+def dataset_files_by_experiment(names: list[str]) -> dict[str, list[str]]:
+    """experiment -> [path of each data set file], for the workflow's inputs."""
+    out: dict[str, list[str]] = {}
+    for name in names:
+        for experiment, _, p in dataset_files(datasets.load(name)):
+            out.setdefault(experiment, []).append(str(p))
+    return out

@@ -1,0 +1,313 @@
+"""The original study's published tables (results/published/morello_c18n_2024.csv) read into our
+metric names and units, and shown beside our summaries for the same variant, with ratios.
+
+Units are converted explicitly, never silently: CPU and pipe times are milliseconds as printed;
+the memory tables print "ms", but their values only make sense as microseconds (a 100 MB write of
+282584 ms would be 4.7 minutes, 0.35 MB/s), so they are read as microseconds, and every table that
+shows them says so."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.latex import escape, fmt, newcommand
+
+SOURCE = PROJECT_ROOT / "results" / "published" / "morello_c18n_2024.csv"
+# unit as printed -> unit as read, per experiment, and ns per unit as read
+AS_READ = {"memory": ("ms", "us"), "cpu": ("ms", "ms"), "pipe": ("ms", "ms")}
+NS = {"ms": 1e6, "us": 1e3}
+METRICS = {
+    ("memory", "allocation"): "malloc_ns",
+    ("memory", "write"): "write_ns",
+    ("memory", "read"): "read_ns",
+    ("memory", "free"): "free_ns",
+    ("pipe", "write_time"): "write_ns",
+    ("pipe", "read_time"): "read_ns",
+    ("pipe", "total_time"): "total_ns",
+}
+
+
+def load(path: Path = SOURCE) -> pd.DataFrame:
+    """One row per published number (duplicates across documents removed), in ns as read."""
+    df = pd.read_csv(path)
+    df = df.drop_duplicates(
+        subset=["experiment", "variant", "parameter_value", "metric", "statistic"]
+    )
+    rows = []
+    for r in df.itertuples(index=False):
+        printed, read_as = AS_READ[r.experiment]
+        if r.unit_as_published != printed:
+            raise ValueError(
+                f"{path}: {r.experiment} value in {r.unit_as_published!r}, expected {printed!r}"
+            )
+        if r.experiment == "cpu":
+            op = {"maths": "math"}.get(r.parameter_value, r.parameter_value)
+            metric, param = f"{op}_cpu_ns", op
+        else:
+            metric, param = METRICS[(r.experiment, r.metric)], r.parameter_value
+        rows.append(
+            {
+                "experiment": r.experiment,
+                "variant": r.variant,
+                "parameter_value": str(param),
+                "metric": metric,
+                "statistic": r.statistic,
+                "published": r.value,
+                "unit_as_published": printed,
+                "unit_as_read": read_as,
+                "value_ns": r.value * NS[read_as],
+                "source": f"{r.table}, {r.source_doc}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _ours(
+    summary: pd.DataFrame | None,
+    tidy: pd.DataFrame | None,
+    variant: str,
+    metric: str,
+    parameter: str,
+    experiment: str,
+    datasets: set[str],
+) -> list[tuple[str, float, str]]:
+    """(target, value, what the value is) for the variant on every target that ran it: the mean
+    (memory: at the published block size; pipe: without the warm-up trial), except that a data
+    set's pipe value is the same trial as the published one, since the study printed single
+    trials."""
+    if summary is None:
+        return []
+    s = summary[(summary.variant == variant) & (summary.metric == metric)]
+    if experiment == "memory":
+        s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(parameter)]
+    out = []
+    for target, mean, n in zip(s.target, s["mean"].astype(float), s["n"]):
+        if experiment == "pipe" and target in datasets and tidy is not None:
+            t = tidy[
+                (tidy.target == target)
+                & (tidy.variant == variant)
+                & (tidy.metric == metric)
+                & (tidy.trial == int(parameter))
+            ]
+            if len(t):
+                out.append((target, float(t.value.iloc[0]), f"trial {parameter}"))
+            continue
+        out.append(
+            (
+                target,
+                mean,
+                "mean of trials 2 on" if experiment == "pipe" else f"mean of {int(n)} trials",
+            )
+        )
+    return out
+
+
+def _decimals(value: float) -> int:
+    text = f"{value:.10g}"
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def reproduces(published: float, ours_ns: float, unit_as_read: str) -> bool:
+    """Our value, rounded as the study printed it, is the printed value."""
+    d = _decimals(published)
+    return round(ours_ns / NS[unit_as_read], d) == round(published, d)
+
+
+def as_printed_ratio(published: float, ours_ns: float, unit_as_read: str) -> float:
+    """Ours rounded to the printed precision over the printed value: 1.000 when reproduced."""
+    return round(ours_ns / NS[unit_as_read], _decimals(published)) / published
+
+
+def _pipe_trials_differing(
+    pub: pd.DataFrame, tidy: pd.DataFrame | None, target: str, variant: str, metric: str
+) -> list[str]:
+    """The printed pipe trials (1 to 4 and 100) whose value the data set's file does not
+    reproduce."""
+    if tidy is None:
+        return []
+    out = []
+    rows = pub[(pub.experiment == "pipe") & (pub.variant == variant) & (pub.metric == metric)]
+    for r in rows.itertuples(index=False):
+        t = tidy[
+            (tidy.target == target)
+            & (tidy.variant == variant)
+            & (tidy.metric == metric)
+            & (tidy.trial == int(r.parameter_value))
+        ]
+        if len(t) and not reproduces(r.published, float(t.value.iloc[0]), r.unit_as_read):
+            out.append(r.parameter_value)
+    return out
+
+
+def beside(
+    pub: pd.DataFrame,
+    summaries: dict[str, pd.DataFrame],
+    tidies: dict[str, pd.DataFrame] | None = None,
+    datasets: set[str] = frozenset(),
+) -> pd.DataFrame:
+    """Published means (memory: 100 and 1000 MB; CPU: every workload; pipe: trial 100) beside ours
+    for the same variant on every target and data set that has it; a data set says whether its
+    files reproduce the printed value."""
+    tidies = tidies or {}
+    keep = pub[
+        (pub.statistic.isin(["mean", "value"]))
+        & (
+            ((pub.experiment == "memory") & pub.parameter_value.isin(["100", "1000"]))
+            | (pub.experiment == "cpu")
+            | ((pub.experiment == "pipe") & (pub.parameter_value == "100"))
+        )
+    ]
+    rows = []
+    for r in keep.itertuples(index=False):
+        ours = _ours(
+            summaries.get(r.experiment),
+            tidies.get(r.experiment),
+            r.variant,
+            r.metric,
+            r.parameter_value,
+            r.experiment,
+            datasets,
+        )
+        base = {
+            "experiment": r.experiment,
+            "variant": r.variant,
+            "parameter": r.parameter_value,
+            "metric": r.metric,
+            "published": r.published,
+            "unit_as_published": r.unit_as_published,
+            "unit_as_read": r.unit_as_read,
+            "published_ns": r.value_ns,
+            "source": r.source,
+        }
+        if not ours:
+            rows.append(
+                {
+                    **base,
+                    "target": "",
+                    "ours_ns": float("nan"),
+                    "ours_is": "",
+                    "ratio": float("nan"),
+                    "reproduces": "",
+                }
+            )
+        for target, value, what in ours:
+            row = {
+                **base,
+                "target": target,
+                "ours_ns": value,
+                "ours_is": what,
+                "ratio": value / r.value_ns,
+                "reproduces": "",
+            }
+            if (
+                target in datasets
+            ):  # the question is whether the printed number came from these files
+                row["ratio"] = as_printed_ratio(r.published, value, r.unit_as_read)
+                row["reproduces"] = "yes"
+                if not reproduces(r.published, value, r.unit_as_read):
+                    d = _decimals(r.published)
+                    row["reproduces"] = (
+                        f"no: the file's {what} gives {value / NS[r.unit_as_read]:.{d}f} "
+                        f"{r.unit_as_read}"
+                    )
+                    if r.experiment == "pipe":
+                        differ = _pipe_trials_differing(
+                            pub, tidies.get("pipe"), target, r.variant, r.metric
+                        )
+                        row["reproduces"] += (
+                            f"; printed trials {', '.join(differ)} differ from the file's: the "
+                            "printed table and the published file disagree"
+                        )
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def latex_table(b: pd.DataFrame) -> str:
+    lines = [
+        r"\begin{tabular}{lllrrlrr>{\raggedright\arraybackslash}p{0.2\textwidth}}",
+        r"\toprule",
+        r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours "
+        r"(where) & "
+        r"Ours / published$^a$ & Data set reproduces it \\",
+        r"\midrule",
+    ]
+    label = {"us": r"$\mu$s", "ms": "ms"}
+    for r in b.itertuples(index=False):
+        unit = r.unit_as_read
+        ours = (
+            "not run here"
+            if not r.target
+            else f"{fmt(r.ours_ns / NS[unit])} {label[unit]} ({escape(r.target)})"
+        )
+        read = f"{fmt(r.published_ns / NS[unit])} {label[unit]}"
+        lines.append(
+            " & ".join(
+                [
+                    r.experiment,
+                    escape(r.variant),
+                    escape(r.parameter),
+                    escape(r.metric.removesuffix("_ns")),
+                    f"{r.published:.10g} {label[r.unit_as_published]}",
+                    read,
+                    ours,
+                    "--" if not r.target else f"{r.ratio:.3f}",
+                    escape(r.reproduces or ""),
+                ]
+            )
+            + r" \\"
+        )
+    lines += [
+        r"\bottomrule",
+        r"\multicolumn{9}{l}{$^a$ for a data set: its value rounded as the study printed it, over "
+        r"the printed value.} \\",
+        r"\end{tabular}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def macros(pub: pd.DataFrame) -> str:
+    """Published numbers the prose quotes, with the conversion that makes them readable."""
+    w = pub[
+        (pub.experiment == "memory")
+        & (pub.variant == "hybrid")
+        & (pub.metric == "write_ns")
+        & (pub.parameter_value == "100")
+        & (pub.statistic == "mean")
+    ].iloc[0]
+    return "".join(
+        [
+            newcommand("PubMemWriteHybridHundredPrinted", f"{w.published:g}"),
+            newcommand("PubMemWriteHybridHundredSecondsIfMs", fmt(w.published / 1e3)),
+            newcommand("PubMemWriteHybridHundredMBpsIfMs", fmt(100 / (w.published / 1e3))),
+            newcommand("PubMemWriteHybridHundredMsIfUs", fmt(w.published / 1e3)),
+        ]
+    )
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--tidy", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--dataset", action="append", default=[], help="a target that is a data set")
+    ap.add_argument("--csv", required=True, type=Path)
+    ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument("--macros", required=True, type=Path)
+    a = ap.parse_args(argv)
+    summaries = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)}
+    pub = load()
+    tidies = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.tidy)}
+    b = beside(pub, summaries, tidies, set(a.dataset))
+    write_text_atomic(a.csv, b.to_csv(index=False))
+    write_text_atomic(a.tex, latex_table(b))
+    write_text_atomic(
+        a.macros, "% Generated by c18n_ae.analysis.published; do not edit.\n" + macros(pub)
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""Loads and validates the workflow configuration with messages that name the key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.datasets import load as load_dataset
+from c18n_ae.common.rawcsv import RawDataError
+
+SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+class ConfigError(ValueError):
+    """A configuration problem, phrased for the person who edits config.yaml."""
+
+
+def _named_path(config: dict, path) -> str:
+    """The key path of an error, with list entries shown by their name (targets[local])."""
+    out, node = [], config
+    for p in path:
+        if isinstance(p, int) and isinstance(node, list) and p < len(node):
+            item = node[p]
+            label = item.get("name", p) if isinstance(item, dict) else p
+            out.append(f"[{label}]")
+            node = item
+        else:
+            out.append(("." if out else "") + str(p))
+            node = node.get(p) if isinstance(node, dict) else None
+    return "".join(out) or "(top level)"
+
+
+def _describe(error: jsonschema.ValidationError, config: dict) -> str:
+    where = _named_path(config, error.absolute_path)
+    schema = error.schema
+    if error.validator == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        return f"{where}: unknown key {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
+    if error.validator == "required":
+        return f"{where}: {error.message}"
+    if error.validator == "enum":
+        allowed = ", ".join(map(str, schema["enum"]))
+        return f"{where}: {error.instance!r} is not allowed; allowed: {allowed}"
+    if error.validator == "type":
+        got = f"{type(error.instance).__name__} {error.instance!r}"
+        return f"{where}: expected {schema['type']}, got {got}"
+    if error.validator in ("minimum", "exclusiveMinimum", "maximum"):
+        bound = f"{error.validator} {error.validator_value}"
+        return f"{where}: {error.instance!r} is out of range ({bound})"
+    return f"{where}: {error.message}"
+
+
+def validate(config: dict) -> dict:
+    """Checks config against the schema and the cross-references the schema can't express."""
+    if not isinstance(config, dict):
+        raise ConfigError("config: expected a mapping at the top level")
+    schema = yaml.safe_load(SCHEMA_PATH.read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise ConfigError(
+            "invalid configuration:\n  " + "\n  ".join(_describe(e, config) for e in errors)
+        )
+
+    problems = []
+    names = [t["name"] for t in config["targets"]]
+    for dup in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(f"targets[{dup}]: target name used more than once")
+    all_variants = set()
+    for t in config["targets"]:
+        vnames = [v["name"] for v in t["variants"]]
+        all_variants.update(vnames)
+        for dup in sorted({n for n in vnames if vnames.count(n) > 1}):
+            problems.append(
+                f"targets[{t['name']}].variants[{dup}]: variant name used more than once"
+            )
+        if t["reference_variant"] not in vnames:
+            problems.append(
+                f"targets[{t['name']}].reference_variant: unknown variant "
+                f"{t['reference_variant']!r}; "
+                f"allowed: {', '.join(vnames)}"
+            )
+    for name in config.get("datasets", []):
+        try:
+            meta = load_dataset(name)
+        except RawDataError as e:
+            problems.append(f"datasets[{name}]: {e}")
+            continue
+        if meta["name"] in names:
+            problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
+    for exp, params in config["experiments"].items():
+        for v in params.get("variants", []):
+            if v not in all_variants:
+                problems.append(
+                    f"experiments.{exp}.variants: unknown variant {v!r}; allowed: "
+                    f"{', '.join(sorted(all_variants))}"
+                )
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+    return config
+
+
+def load(*paths: Path) -> dict:
+    """Reads config files in order, later ones overriding earlier (as snakemake --configfile
+    does)."""
+    merged: dict = {}
+    for p in paths:
+        try:
+            data = yaml.safe_load(Path(p).read_text()) or {}
+        except yaml.YAMLError as e:
+            raise ConfigError(f"{p}: not valid YAML: {e}") from e
+        merged = deep_merge(merged, data)
+    return validate(merged)
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = (
+            deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        )
+    return out
+
+
+def target(config: dict, name: str) -> dict:
+    return next(t for t in config["targets"] if t["name"] == name)
+
+
+def variant(config: dict, target_name: str, variant_name: str) -> dict:
+    return next(v for v in target(config, target_name)["variants"] if v["name"] == variant_name)
+
+
+def enabled_experiments(config: dict) -> list[str]:
+    return [e for e, p in config["experiments"].items() if p.get("enabled", True)]
+
+
+def datasets(config: dict) -> list[dict]:
+    """Metadata of each data set the run includes (already checked by validate)."""
+    return [load_dataset(n) for n in config.get("datasets", [])]
+
+
+def references(config: dict) -> dict[str, str]:
+    """target or data set name -> the variant its ratios are taken against."""
+    out = {t["name"]: t["reference_variant"] for t in config["targets"]}
+    out.update({d["name"]: d["reference_variant"] for d in datasets(config)})
+    return out
+
+
+def c18n_variants(config: dict) -> dict[str, dict[str, bool]]:
+    """target or data set name -> {variant: runs in compartments}."""
+    out = {
+        t["name"]: {v["name"]: bool(v.get("c18n", False)) for v in t["variants"]}
+        for t in config["targets"]
+    }
+    out.update(
+        {
+            d["name"]: {v: bool(s.get("c18n", False)) for v, s in d["variants"].items()}
+            for d in datasets(config)
+        }
+    )
+    return out
+
+
+def runs(config: dict, experiment: str) -> list[tuple[str, str]]:
+    """(target, variant) pairs that an experiment runs on."""
+    wanted = config["experiments"][experiment].get("variants")
+    return [
+        (t["name"], v["name"])
+        for t in config["targets"]
+        for v in t["variants"]
+        if wanted is None or v["name"] in wanted
+    ]
+
+
+def add_arguments(ap) -> None:
+    """--config FILE...: the config files in effect (the workflow passes them; later ones win)."""
+    ap.add_argument(
+        "--config",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="config files in effect, e.g. config/config.yaml config/quick.yaml",
+    )
+
+
+def from_arguments(a) -> dict | None:
+    if not a.config:
+        return None
+    try:
+        return load(*a.config)
+    except ConfigError as e:
+        raise SystemExit(f"error: {e}") from None
+
+
+def target_from(config: dict | None, arg: str) -> dict:
+    """A target by name from the config, or given whole as JSON (for calls outside the workflow)."""
+    if arg.lstrip().startswith("{"):
+        return json.loads(arg)
+    if config is None:
+        raise SystemExit(f"error: target {arg!r} named without --config FILE...")
+    names = [t["name"] for t in config["targets"]]
+    if arg not in names:
+        raise SystemExit(f"error: no target {arg!r} in {', '.join(names)}")
+    return target(config, arg)

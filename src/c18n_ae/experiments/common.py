@@ -1,0 +1,329 @@
+"""Helpers the experiment modules share: wide raw rows to tidy rows, and summary look-ups."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae.common.latex import fmt
+from c18n_ae.common.rawcsv import RawDataError, number
+
+NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+UNIT_TEX = {
+    "ns": r"\si{\nano\second}",
+    "us": r"\si{\micro\second}",
+    "ms": r"\si{\milli\second}",
+    "s": r"\si{\second}",
+    "GB/s": r"\si{\giga\byte\per\second}",
+    "MB": r"\si{\mega\byte}",
+    "MiB": r"\si{\mebi\byte}",
+    "B": r"\si{\byte}",
+    "ops/s": r"ops/\si{\second}",
+    "%": r"\si{\percent}",
+}
+
+
+def wide_tidy(raw: Path, rows, parameter: str, metrics: dict[str, str], statuses=("ok",)):
+    """One tidy row per metric of each raw row; the swept parameter is a raw column."""
+    out = []
+    for line, row in rows:
+        status = row.get("status", "ok")
+        if status not in statuses:
+            raise RawDataError(
+                f"{raw}:{line}: column status: unexpected {status!r} (allowed: "
+                f"{', '.join(statuses)})"
+            )
+        param = number(raw, line, parameter, row[parameter])
+        trial = int(number(raw, line, "trial", row["trial"]))
+        for metric, unit in metrics.items():
+            value = number(raw, line, metric, row[metric], allow_empty=status != "ok")
+            out.append((trial, parameter, param, metric, value, unit, status))
+    return out
+
+
+def pick(summary: pd.DataFrame, target, variant, metric, parameter_value=None) -> pd.Series | None:
+    s = summary[
+        (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
+    ]
+    if parameter_value is not None:
+        s = s[s.parameter_value == parameter_value]
+    return s.iloc[0] if len(s) else None
+
+
+def stat(summary, target, variant, metric, parameter_value=None, field="mean") -> float:
+    row = pick(summary, target, variant, metric, parameter_value)
+    return float(row[field]) if row is not None else math.nan
+
+
+def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with_sd=True) -> str:
+    """'mean ± sd' in the given scale, 'not run' or 'failed' (no successful trial)."""
+    row = pick(summary, target, variant, metric, parameter_value)
+    if row is None:
+        ran = ((summary.target == target) & (summary.variant == variant)).any()
+        return "not recorded" if ran else "not run"  # a data set may lack a metric our runs record
+    if row["n"] == 0:
+        return "failed"
+    text = fmt(row["mean"] / scale)
+    if with_sd and pd.notna(row["sd"]):
+        text += r" $\pm$ " + fmt(row["sd"] / scale)
+    return text
+
+
+def series(summary: pd.DataFrame) -> list[tuple[str, str]]:
+    return list(summary[["target", "variant"]].drop_duplicates().itertuples(index=False))
+
+
+def ratio(summary, target, variant, reference, metric, parameter_value=None) -> float:
+    return stat(summary, target, variant, metric, parameter_value) / stat(
+        summary, target, reference, metric, parameter_value
+    )
+
+
+def targets_of(summary: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(summary.target))
+
+
+def by_target(summary: pd.DataFrame) -> list[tuple[str, list[str]]]:
+    """(target, its variants) in the summary's order: one figure panel each."""
+    return [(t, [v for tt, v in series(summary) if tt == t]) for t in targets_of(summary)]
+
+
+def group_pgfplots(panels: list[tuple[str, str]], axis_options: str, columns: int = 1) -> str:
+    """One pgfplots groupplot panel per target or data set: (title, plots with legend entries).
+    Panels share axis labels (the quantities match); each keeps its own y range, since a board and
+    the development machine differ by orders of magnitude."""
+    # the options go to every panel: some (bar width) are not accepted by groupplot itself
+    body = "\n".join(
+        f"\\nextgroupplot[title={{{title}}}, {axis_options}]\n{plots}" for title, plots in panels
+    )
+    rows = max(1, -(-len(panels) // columns))
+    return (
+        "\\begin{tikzpicture}\n"
+        f"\\begin{{groupplot}}[group "
+        f"style={{group size={columns} by {rows}, vertical sep=3.2cm}},\n"
+        "  width=\\columnwidth, height=4cm,\n"
+        "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},\n"
+        "  at={(0.5,-0.42)}, anchor=north}, legend columns=2, grid=major, grid style={gray!25}]\n"
+        + body
+        + "\n\\end{groupplot}\n\\end{tikzpicture}\n"
+    )
+
+
+def grouped_bars_pgfplots(
+    categories: list[str],
+    bars: dict[str, list[float]],
+    series_csv: Path,
+    data: str,
+    ylabel: str,
+    ymode_log: bool = False,
+    rotate_labels: bool = False,
+) -> str:
+    """A ybar chart, one bar per series in each category; values go to series_csv, which pgfplots
+    reads."""
+    from c18n_ae.common.fsutil import write_text_atomic
+    from c18n_ae.common.latex import escape
+
+    cols = {"category": categories}
+    keys = []
+    for i, (label, values) in enumerate(bars.items()):
+        cols[f"s{i}"] = values
+        keys.append((f"s{i}", label))
+    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
+    plots = "\n".join(
+        f"\\addplot table[x=category, y={k}, col sep=comma] "
+        f"{{{data}}};\n\\addlegendentry{{{escape(label)}}}"
+        for k, label in keys
+    )
+    return (
+        "\\begin{tikzpicture}\n"
+        f"\\begin{{axis}}[ybar, width=\\columnwidth, height=5.2cm, bar width=4pt, "
+        f"ylabel={{{ylabel}}},\n"
+        f"  symbolic x coords={{{','.join(categories)}}}, xtick=data, enlarge x limits=0.15,\n"
+        + ("  x tick label style={rotate=30, anchor=east, font=\\tiny},\n" if rotate_labels else "")
+        + ("  ymode=log, log origin=infty,\n" if ymode_log else "  ymin=0,\n")
+        + "  unbounded coords=discard, legend style={font=\\scriptsize, at={(0.5,-0.2)}, "
+        "anchor=north},\n"
+        "  legend columns=2, grid=major, grid style={gray!25}]\n"
+        + plots
+        + "\n\\end{axis}\n\\end{tikzpicture}\n"
+    )
+
+
+def bars_panels_pgfplots(
+    categories: list[str],
+    bars: dict[str, dict[str, list[float]]],
+    series_csv: Path,
+    data: str,
+    ylabel: str,
+    ymode_log: bool = False,
+    errors: dict[str, dict[str, list[float]]] | None = None,
+) -> str:
+    """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per
+    category), each with its 95 % confidence interval as an error bar when errors gives it."""
+    from c18n_ae.common.fsutil import write_text_atomic
+    from c18n_ae.common.latex import escape
+
+    cols = {"category": categories}
+    panels = []
+    for t_i, (target, series_) in enumerate(bars.items()):
+        plots = []
+        for v_i, (label, values) in enumerate(series_.items()):
+            key = f"t{t_i}v{v_i}"
+            cols[key] = values
+            err = (errors or {}).get(target, {}).get(label)
+            bar_opts = ""
+            if err is not None:
+                cols[f"{key}e"] = [0.0 if pd.isna(e) else e for e in err]
+                bar_opts = "+[error bars/.cd, y dir=plus, y explicit]"
+            plots.append(
+                f"\\addplot{bar_opts} table[x=category, y={key}"
+                + (f", y error={key}e" if err is not None else "")
+                + f", col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(label)}}}"
+            )
+        panels.append((escape(target), "\n".join(plots)))
+    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
+    options = (
+        f"ybar, bar width=4pt, ylabel={{{ylabel}}}, symbolic x coords={{{','.join(categories)}}}, "
+        "xtick=data, enlarge x limits=0.15, unbounded coords=discard, "
+        + ("ymode=log, log origin=infty" if ymode_log else "ymin=0")
+    )
+    return group_pgfplots(panels, options)
+
+
+def grouped_bars_preview_panels(
+    categories: list[str],
+    bars: dict[str, dict[str, list[float]]],
+    errors: dict[str, dict[str, list[float]]],
+    pdf: Path,
+    png: Path,
+    ylabel: str,
+    title: str,
+    log: bool = False,
+) -> None:
+    """The preview of bars_panels_pgfplots: one subplot per target or data set."""
+    import numpy as np
+
+    from c18n_ae.experiments.plotting import plt, save
+
+    fig, axes = plt.subplots(
+        len(bars), 1, figsize=(7, 2.8 * len(bars)), constrained_layout=True, squeeze=False
+    )
+    for ax, (target, series_) in zip(axes[:, 0], bars.items()):
+        width = 0.8 / max(1, len(series_))
+        x = np.arange(len(categories))
+        for i, (label, values) in enumerate(series_.items()):
+            ax.bar(
+                x + i * width,
+                values,
+                width,
+                yerr=errors.get(target, {}).get(label),
+                capsize=2,
+                label=label,
+            )
+        ax.set_xticks(x + width * (len(series_) - 1) / 2, categories)
+        ax.set_ylabel(ylabel)
+        if log:
+            ax.set_yscale("log")
+        ax.grid(alpha=0.3, axis="y")
+        ax.legend(fontsize=8)
+        ax.set_title(target, fontsize=9)
+    fig.suptitle(title)
+    save(fig, pdf, png)
+
+
+def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found: str):
+    """Per target, variant and parameter value (root/ordinary, parent/child): what was sent and
+    what a reader found. Returns (keys, labels, sent, found)."""
+    keys, labels, sent_v, found_v = [], [], [], []
+    for target, variant in series(summary):
+        for value in values:
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.parameter_value == value)
+            ]
+            if s.empty:
+                continue
+            keys.append(f"{target}-{variant}-{value}")
+            labels.append(f"{target}/{variant}\n{value}")
+            sent_v.append(s[s.metric == sent]["mean"].iloc[0])
+            found_v.append(s[s.metric == found]["mean"].iloc[0])
+    return keys, labels, sent_v, found_v
+
+
+def sent_found_preview(
+    summary, values, sent, found, pdf, png, labels_text: tuple[str, str], title: str
+) -> None:
+    from c18n_ae.experiments.plotting import plt, save
+
+    _, labels, sent_v, found_v = sent_found(summary, values, sent, found)
+    fig, ax = plt.subplots(figsize=(6, 3), constrained_layout=True)
+    ax.bar(range(len(labels)), sent_v, color="lightgray", label=labels_text[0])
+    ax.bar(range(len(labels)), found_v, color="tab:red", label=labels_text[1])
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    save(fig, pdf, png)
+
+
+def sent_found_pgfplots(summary, values, sent, found, series_csv, data, what: str) -> str:
+    keys, _, sent_v, found_v = sent_found(summary, values, sent, found)
+    return grouped_bars_pgfplots(
+        keys,
+        {f"{what} sent": sent_v, f"{what} found": found_v},
+        series_csv,
+        data,
+        what,
+        rotate_labels=True,
+    )
+
+
+def lookup(
+    comparisons: pd.DataFrame,
+    target: str,
+    variant: str,
+    reference_variant: str,
+    metric: str,
+    reference_target: str | None = None,
+) -> pd.DataFrame:
+    """Rows for variant against reference_variant (inverted when only the reverse was computed)."""
+    rt = reference_target or target
+    c = comparisons
+    s = c[
+        (c.target == target)
+        & (c.variant == variant)
+        & (c.reference_target == rt)
+        & (c.reference_variant == reference_variant)
+        & (c.metric == metric)
+    ]
+    if len(s):
+        return s
+    r = c[
+        (c.target == rt)
+        & (c.variant == reference_variant)
+        & (c.reference_target == target)
+        & (c.reference_variant == variant)
+        & (c.metric == metric)
+    ].copy()
+    if r.empty:
+        return r
+    r["ratio"], r["ci95_low"], r["ci95_high"] = (
+        1 / r["ratio"],
+        1 / r["ci95_high"],
+        1 / r["ci95_low"],
+    )
+    r["median_ratio"], r["median_ci95_low"], r["median_ci95_high"] = (
+        1 / r["median_ratio"],
+        1 / r["median_ci95_high"],
+        1 / r["median_ci95_low"],
+    )
+    r["n"], r["n_reference"] = r["n_reference"], r["n"]
+    r["target"], r["variant"], r["reference_target"], r["reference_variant"] = (
+        target,
+        variant,
+        rt,
+        reference_variant,
+    )
+    return r

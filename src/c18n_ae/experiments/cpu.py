@@ -1,0 +1,199 @@
+"""E3 CPU-bound work: math, int, float and array workloads; CPU and wall time."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import (
+    UNIT_TEX,
+    bars_panels_pgfplots,
+    cell,
+    grouped_bars_preview_panels,
+    lookup,
+    pick,
+    series,
+    stat,
+)
+
+WORKLOADS = ("math", "int", "float", "array")
+RAW = ("trial", "workload", "iterations", "status", "cpu_ns", "wall_ns", "checksum")
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["workload"] not in WORKLOADS:
+            raise RawDataError(
+                f"{raw}:{line}: column workload: unexpected {row['workload']!r} (allowed: "
+                f"{', '.join(WORKLOADS)})"
+            )
+        if row["status"] not in ("ok", "alloc_failed"):
+            raise RawDataError(
+                f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok, "
+                f"alloc_failed)"
+            )
+        trial = int(number(raw, line, "trial", row["trial"]))
+        n = number(raw, line, "iterations", row["iterations"])
+        for clock in ("cpu", "wall"):
+            value = number(raw, line, f"{clock}_ns", row[f"{clock}_ns"])
+            if row["status"] != "ok":
+                value = math.nan
+            out.append(
+                (
+                    trial,
+                    "work_items",
+                    n,
+                    f"{row['workload']}_{clock}_ns",
+                    value,
+                    "ns",
+                    row["status"],
+                )
+            )
+    return out
+
+
+def _ratio(summary, target, variant, ref, metric):
+    if not ref:
+        return math.nan
+    return stat(summary, target, variant, metric) / stat(summary, target, ref, metric)
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    """Every variant with its CPU time and its overhead against the target's reference variant,
+    with the 95 % bootstrap interval of that ratio."""
+    comps = comparisons
+    lines = [
+        r"\begin{tabular}{lllrrl}",
+        r"\toprule",
+        f"Target & Variant & Workload & CPU time ({UNIT_TEX['ms']}) & wall time ({UNIT_TEX['ms']}) "
+        r"& CPU time against reference [95\,\% CI] \\",
+        r"\midrule",
+    ]
+    for i, (target, variant) in enumerate(series(summary)):
+        if i:
+            lines.append(r"\midrule")
+        ref = references.get(target)
+        for w in WORKLOADS:
+            if pick(summary, target, variant, f"{w}_cpu_ns") is None:
+                continue
+            if variant == ref:
+                overhead = "reference"
+            elif comps is not None and ref:
+                rows = lookup(comps, target, variant, ref, f"{w}_cpu_ns")
+                overhead = (
+                    ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0])
+                    if len(rows)
+                    else "--"
+                )
+            else:
+                overhead = fmt(_ratio(summary, target, variant, ref, f"{w}_cpu_ns"))
+            lines.append(
+                " & ".join(
+                    [
+                        escape(target),
+                        escape(variant),
+                        w,
+                        cell(summary, target, variant, f"{w}_cpu_ns", scale=1e6),
+                        cell(summary, target, variant, f"{w}_wall_ns", scale=1e6, with_sd=False),
+                        overhead,
+                    ]
+                )
+                + r" \\"
+            )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    first = summary[summary.metric == "math_cpu_ns"]
+    if len(first):
+        out.append(newcommand("CpuTrials", str(int((first["n"] + first["n_excluded"]).max()))))
+    for target, variant in series(summary):
+        name = macro_name(target, variant)
+        ref = references.get(target)
+        for w in WORKLOADS:
+            m = f"{w}_cpu_ns"
+            if pick(summary, target, variant, m) is None:
+                continue
+            out.append(
+                newcommand(f"Cpu{w.title()}Ms{name}", fmt(stat(summary, target, variant, m) / 1e6))
+            )
+            if ref and ref != variant:
+                out.append(
+                    newcommand(
+                        f"Cpu{w.title()}Ratio{name}", fmt(_ratio(summary, target, variant, ref, m))
+                    )
+                )
+        row = pick(summary, target, variant, "math_cpu_ns")
+        items = pd.to_numeric(
+            pd.Series([None if row is None else row["parameter_value"]]), errors="coerce"
+        )[0]
+        if pd.notna(items):  # a data set may not record its work items ("as published")
+            out.append(newcommand(f"CpuWorkItems{name}", f"{items:.0f}"))
+    return "".join(out)
+
+
+def _bars(summary):
+    """target -> variant -> mean CPU time per workload (ms), and the 95 % half-interval above it."""
+    bars, errs = {}, {}
+    for target, variant in series(summary):
+        m = [f"{w}_cpu_ns" for w in WORKLOADS]
+        bars.setdefault(target, {})[variant] = [stat(summary, target, variant, x) / 1e6 for x in m]
+        errs.setdefault(target, {})[variant] = [
+            (
+                stat(summary, target, variant, x, field="ci95_high")
+                - stat(summary, target, variant, x)
+            )
+            / 1e6
+            for x in m
+        ]
+    return bars, errs
+
+
+def preview(summary, pdf, png):
+    bars, errs = _bars(summary)
+    grouped_bars_preview_panels(
+        list(WORKLOADS),
+        bars,
+        errs,
+        pdf,
+        png,
+        "mean CPU time (ms)",
+        "E3 CPU: mean CPU time per workload, 95 % CI",
+        log=True,
+    )
+
+
+def pgfplots(summary, series_csv, data):
+    bars, errs = _bars(summary)  # error bars: the upper half of each mean's 95 % interval
+    return bars_panels_pgfplots(
+        list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True, errors=errs
+    )
+
+
+EXPERIMENT = Experiment(
+    name="cpu",
+    title="E3 CPU-bound work",
+    programs=("cpu",),
+    args=lambda p: [
+        "--trials",
+        str(p["trials"]),
+        "--iterations",
+        str(p["iterations"]),
+        "--array-size",
+        str(p["array_size"]),
+    ],
+    raw_columns=RAW,
+    trials=lambda p: 4 * p["trials"],
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

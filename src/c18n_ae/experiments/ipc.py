@@ -1,0 +1,169 @@
+"""E8 IPC round trip by message size over a pipe pair and a Unix-domain socket pair; beside the
+published Flask/Fluke IPC measurements (1999)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import (
+    bars_panels_pgfplots,
+    grouped_bars_preview_panels,
+    series,
+    stat,
+)
+
+RAW = ("transport", "message_bytes", "sample", "round_trips", "status", "roundtrip_ns")
+TRANSPORTS = ("pipe", "unix_socket")
+PUBLISHED = PROJECT_ROOT / "results" / "published" / "flask_ipc_1999.csv"
+LABELS = {
+    8: "Null",
+    16: "16-byte",
+    128: "128-byte",
+    1024: "1k-byte",
+    4096: "4k-byte",
+    8192: "8k-byte",
+    65536: "64k-byte",
+}
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["transport"] not in TRANSPORTS:
+            raise RawDataError(f"{raw}:{line}: column transport: unexpected {row['transport']!r}")
+        if row["status"] != "ok":
+            raise RawDataError(f"{raw}:{line}: column status: {row['status']!r}")
+        out.append(
+            (
+                int(number(raw, line, "sample", row["sample"])),
+                "message_bytes",
+                number(raw, line, "message_bytes", row["message_bytes"]),
+                f"{row['transport']}_roundtrip_us",
+                number(raw, line, "roundtrip_ns", row["roundtrip_ns"]) / 1e3,
+                "us",
+                "ok",
+            )
+        )
+    return out
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    """Published shape: absolute µs for the reference variant, % over it for the others; Fluke and
+    Flask (naive) beside."""
+    pub = pd.read_csv(PUBLISHED)
+    pub2 = pub[pub.table == "Table 2"]
+    cols = []
+    for target, variant in series(summary):
+        ref = references.get(target, variant)
+        for tr in TRANSPORTS:
+            cols.append((target, variant, ref, tr))
+    cols.sort(key=lambda c: (c[0], c[1] != c[2]))  # each target's reference variant first
+    head = (
+        ["Size"]
+        + [
+            f"{escape(t)}/{escape(v)} {tr.replace('_', ' ')} "
+            + (r"(\si{\micro\second})" if v == ref else r"(\%)")
+            for t, v, ref, tr in cols
+        ]
+        + [r"Fluke (\si{\micro\second})", r"Flask naive (\%)"]
+    )
+    lines = [
+        r"\begin{tabular}{l" + "r" * (len(cols) + 2) + "}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+    ]
+    sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
+    for size in sizes:
+        cells = [f"{LABELS.get(int(size), int(size))} ({size:.0f} B)"]
+        for t, v, ref, tr in cols:
+            m = f"{tr}_roundtrip_us"
+            if v == ref:
+                cells.append(fmt(stat(summary, t, v, m, size)))
+            else:
+                pct = 100 * (stat(summary, t, v, m, size) / stat(summary, t, ref, m, size) - 1)
+                cells.append(("+" if pct >= 0 else "") + fmt(pct))
+        p = pub2[pub2.message_size == LABELS.get(int(size), "")].set_index("configuration")["value"]
+        cells += [fmt(p.get("Fluke")), fmt(p.get("naive"))]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        name = macro_name(target, variant)
+        for tr in TRANSPORTS:
+            out.append(
+                newcommand(
+                    f"Ipc{macro_name(tr)}NullUs{name}",
+                    fmt(stat(summary, target, variant, f"{tr}_roundtrip_us", 8)),
+                )
+            )
+            out.append(
+                newcommand(
+                    f"Ipc{macro_name(tr)}SixtyFourKUs{name}",
+                    fmt(stat(summary, target, variant, f"{tr}_roundtrip_us", 65536)),
+                )
+            )
+    return "".join(out)
+
+
+def _bars(summary):
+    """target -> 'variant transport' -> round trip per message size: one panel per target."""
+    sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
+    bars = {}
+    for t, v in series(summary):
+        for tr in TRANSPORTS:
+            bars.setdefault(t, {})[f"{v} {tr.replace('_', ' ')}"] = [
+                stat(summary, t, v, f"{tr}_roundtrip_us", s) for s in sizes
+            ]
+    return [f"{s:.0f}" for s in sizes], bars
+
+
+def preview(summary, pdf, png):
+    cats, bars = _bars(summary)
+    grouped_bars_preview_panels(
+        cats,
+        bars,
+        {},
+        pdf,
+        png,
+        "round trip (µs)",
+        "E8 IPC: round trip by message size (B)",
+        log=True,
+    )
+
+
+def pgfplots(summary, series_csv, data):
+    cats, bars = _bars(summary)
+    return bars_panels_pgfplots(
+        cats, bars, series_csv, data, r"round trip (\si{\micro\second})", ymode_log=True
+    )
+
+
+EXPERIMENT = Experiment(
+    name="ipc",
+    title="E8 IPC round trip by message size",
+    programs=("ipc",),
+    args=lambda p: [
+        "--sizes",
+        ",".join(map(str, p["sizes"])),
+        "--samples",
+        str(p["samples"]),
+        "--round-trips",
+        str(p["round_trips"]),
+    ],
+    raw_columns=RAW,
+    trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

@@ -1,0 +1,215 @@
+"""E6 memory isolation with two shared libraries: which regions of the parent (library A) and
+the child (library B) a reader could read, and where the strings A sent were found."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
+
+RAW = (
+    "role",
+    "pid",
+    "region_index",
+    "start",
+    "end",
+    "perms",
+    "path",
+    "status",
+    "bytes_read",
+    "strings_found",
+    "strings_sent",
+)
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["role"] not in ("parent", "child"):
+            raise RawDataError(
+                f"{raw}:{line}: column role: unexpected {row['role']!r} (allowed: parent, child)"
+            )
+        index = int(number(raw, line, "region_index", row["region_index"]))
+        found = number(raw, line, "strings_found", row["strings_found"])
+        read = number(raw, line, "bytes_read", row["bytes_read"])
+        if index == 0:  # the process as a whole
+            status = "ok" if row["status"] in ("total", "denied") else None
+            if status is None:
+                raise RawDataError(
+                    f"{raw}:{line}: column status: a total row must be 'total' or 'denied'"
+                )
+            out += [
+                (0, "role", row["role"], "strings_found_distinct", found, "count", "ok"),
+                (
+                    0,
+                    "role",
+                    row["role"],
+                    "strings_sent",
+                    number(raw, line, "strings_sent", row["strings_sent"]),
+                    "count",
+                    "ok",
+                ),
+                (
+                    0,
+                    "role",
+                    row["role"],
+                    "access_granted",
+                    float(row["status"] == "total"),
+                    "flag",
+                    "ok",
+                ),
+                (0, "role", row["role"], "process_read_bytes", read, "bytes", "ok"),
+            ]
+        else:
+            rw = float(row["perms"].startswith("rw"))
+            out += [
+                (index, "role", row["role"], "region_rw", rw, "flag", "ok"),
+                (
+                    index,
+                    "role",
+                    row["role"],
+                    "region_read",
+                    float(row["status"] == "read"),
+                    "flag",
+                    "ok",
+                ),
+                (index, "role", row["role"], "region_read_bytes", read, "bytes", "ok"),
+                (index, "role", row["role"], "region_strings_found", found, "count", "ok"),
+            ]
+    return out
+
+
+def per_role(tidy: pd.DataFrame) -> list[dict]:
+    out = []
+    for target, variant in series(tidy):
+        for role in ("parent", "child"):
+            t = tidy[
+                (tidy.target == target) & (tidy.variant == variant) & (tidy.parameter_value == role)
+            ]
+            if t.empty:
+                continue
+            total = t[t.trial == 0].set_index("metric")["value"]
+            regions = t[t.trial > 0].pivot(index="trial", columns="metric", values="value")
+            out.append(
+                {
+                    "target": target,
+                    "variant": variant,
+                    "role": role,
+                    "regions": len(regions),
+                    "rw": int(regions["region_rw"].sum()),
+                    "read": int(regions["region_read"].sum()),
+                    "with_strings": int((regions["region_strings_found"] > 0).sum()),
+                    "found": int(total["strings_found_distinct"]),
+                    "sent": int(total["strings_sent"]),
+                    "mib": total["process_read_bytes"] / 2**20,
+                    "access": total["access_granted"] == 1,
+                }
+            )
+    return out
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    lines = [
+        r"\begin{tabular}{lllrrrrrr}",
+        r"\toprule",
+        r"Target & Variant & Process & Regions & rw & Read & Read (\si{\mebi\byte}) & With "
+        r"strings & Strings found/sent \\",
+        r"\midrule",
+    ]
+    for r in per_role(tidy):
+        role = "parent (library A)" if r["role"] == "parent" else "child (library B)"
+        lines.append(
+            " & ".join(
+                [
+                    escape(r["target"]),
+                    escape(r["variant"]),
+                    role,
+                    str(r["regions"]),
+                    str(r["rw"]),
+                    str(r["read"]),
+                    fmt(r["mib"]),
+                    str(r["with_strings"]),
+                    f"{r['found']}/{r['sent']}",
+                ]
+            )
+            + r" \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        name = macro_name(target, variant)
+        for role in ("parent", "child"):
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.parameter_value == role)
+            ]
+            if s.empty:
+                continue
+            get = lambda m: s[s.metric == m]  # noqa: E731
+            r = role.title()
+            out.append(
+                newcommand(
+                    f"IsoStringsFound{r}{name}",
+                    f"{get('strings_found_distinct')['mean'].iloc[0]:.0f}",
+                )
+            )
+            out.append(
+                newcommand(f"IsoStringsSent{r}{name}", f"{get('strings_sent')['mean'].iloc[0]:.0f}")
+            )
+            rw = get("region_rw")
+            out.append(newcommand(f"IsoRegions{r}{name}", f"{rw['n'].iloc[0]:.0f}"))
+            out.append(
+                newcommand(f"IsoRegionsRw{r}{name}", f"{rw['mean'].iloc[0] * rw['n'].iloc[0]:.0f}")
+            )
+            read = get("region_read")
+            out.append(
+                newcommand(
+                    f"IsoRegionsRead{r}{name}", f"{read['mean'].iloc[0] * read['n'].iloc[0]:.0f}"
+                )
+            )
+    return "".join(out)
+
+
+SENT_FOUND = (
+    ("parent", "child"),
+    "strings_sent",
+    "strings_found_distinct",
+)  # parameter values, what was sent, what a reader found
+
+
+def preview(summary, pdf, png):
+    sent_found_preview(
+        summary,
+        *SENT_FOUND,
+        pdf,
+        png,
+        ("strings sent by library A", "found in the process's memory"),
+        "E6 isolation: strings of library A found in memory",
+    )
+
+
+def pgfplots(summary, series_csv, data):
+    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "strings")
+
+
+EXPERIMENT = Experiment(
+    name="isolation",
+    title="E6 memory isolation with two libraries",
+    programs=("isolation",),
+    driver="c18n_ae.experiments.drivers.isolation",
+    raw_columns=RAW,
+    trials=lambda p: 2,
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

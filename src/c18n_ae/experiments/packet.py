@@ -1,0 +1,263 @@
+"""E7 packet processing: plugin (shared library, pointer, no copy) vs ipc (UDP listener) vs
+none (noise floor). Latency per packet is timed the same way in every mode, one packet at a
+time from its production to the end of its consumer's checksum; adjusted latency is a mode's
+minus none's. Throughput (packets per second, sent back to back), CPU utilisation and lost packets
+come from a separate phase. Beside the published CHERI packet-processing study (Pytilia, 2023)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import (
+    bars_panels_pgfplots,
+    grouped_bars_preview_panels,
+    series,
+    stat,
+)
+
+RAW = (
+    "sweep",
+    "mode",
+    "packets",
+    "packet_bytes",
+    "repeat",
+    "status",
+    "wall_ns",
+    "producer_cpu_ns",
+    "consumer_cpu_ns",
+    "received",
+    "lost",
+    "latency_ns_sum",
+    "latency_packets",
+)
+MODES = ("none", "plugin", "ipc")
+PUBLISHED = PROJECT_ROOT / "results" / "published" / "pytilia_packet_2023.csv"
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["mode"] not in MODES or row["sweep"] not in ("count", "size"):
+            raise RawDataError(
+                f"{raw}:{line}: unexpected sweep/mode {row['sweep']!r}/{row['mode']!r}"
+            )
+        if row["status"] != "ok":
+            raise RawDataError(
+                f"{raw}:{line}: column status: {row['status']!r} (the listener's sum did not match)"
+            )
+        n = number(raw, line, "packets", row["packets"])
+        size = number(raw, line, "packet_bytes", row["packet_bytes"])
+        wall = number(raw, line, "wall_ns", row["wall_ns"])
+        cpu = number(raw, line, "producer_cpu_ns", row["producer_cpu_ns"]) + number(
+            raw, line, "consumer_cpu_ns", row["consumer_cpu_ns"]
+        )
+        param, value = ("packets", n) if row["sweep"] == "count" else ("packet_bytes", size)
+        trial = int(number(raw, line, "repeat", row["repeat"]))
+        m = row["mode"]
+        timed = number(raw, line, "latency_packets", row["latency_packets"])
+        if timed < 1:
+            raise RawDataError(
+                f"{raw}:{line}: column latency_packets: no packet completed the latency phase"
+            )
+        latency = number(raw, line, "latency_ns_sum", row["latency_ns_sum"]) / timed
+        out += [
+            (trial, param, value, f"{m}_latency_us", latency / 1e3, "us", "ok"),
+            (
+                trial,
+                param,
+                value,
+                f"{m}_throughput_packets_per_s",
+                n / wall * 1e9,
+                "packets/s",
+                "ok",
+            ),
+            (trial, param, value, f"{m}_cpu_utilisation", cpu / wall, "ratio", "ok"),
+            (
+                trial,
+                param,
+                value,
+                f"{m}_lost",
+                number(raw, line, "lost", row["lost"]),
+                "count",
+                "ok",
+            ),
+        ]
+    return out
+
+
+def derive(df: pd.DataFrame) -> pd.DataFrame:
+    """Adjusted latency: each mode's latency minus that of 'none' in the same run and repeat."""
+    lat = df[df.metric.str.endswith("_latency_us")]
+    keys = ["target", "variant", "trial", "parameter", "parameter_value"]
+    none = lat[lat.metric == "none_latency_us"].set_index(keys)["value"]
+    extra = []
+    for m in ("plugin", "ipc"):
+        part = lat[lat.metric == f"{m}_latency_us"].copy()
+        part["value"] = (
+            part["value"].to_numpy() - none.reindex(part.set_index(keys).index).to_numpy()
+        )
+        part["metric"] = f"{m}_adjusted_latency_us"
+        extra.append(part)
+    return pd.concat([df, *extra], ignore_index=True)
+
+
+def published() -> pd.DataFrame:
+    return pd.read_csv(PUBLISHED)
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    pub = published()
+    lines = [
+        r"\begin{tabular}{llrrrrrr}",
+        r"\toprule",
+        r"Source & Sweep & Value & plugin adj. (\si{\micro\second}) & ipc adj. "
+        r"(\si{\micro\second}) & "
+        r"plugin CPU & ipc CPU & ipc lost \\",
+        r"\midrule",
+    ]
+    for target, variant in series(summary):
+        for param in ("packets", "packet_bytes"):
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.parameter == param)
+            ]
+            for v in sorted(pd.to_numeric(s.parameter_value).unique()):
+                get = lambda m: stat(s, target, variant, m, v)  # noqa: E731
+                lines.append(
+                    " & ".join(
+                        [
+                            f"{escape(target)}/{escape(variant)}",
+                            "count" if param == "packets" else "size (B)",
+                            f"{v:.0f}",
+                            fmt(get("plugin_adjusted_latency_us")),
+                            fmt(get("ipc_adjusted_latency_us")),
+                            fmt(get("plugin_cpu_utilisation")),
+                            fmt(get("ipc_cpu_utilisation")),
+                            fmt(get("ipc_lost")),
+                        ]
+                    )
+                    + r" \\"
+                )
+        lines.append(r"\midrule")
+    for param, label in (("packet_count", "count"), ("packet_size_bytes", "size (B)")):
+        p = pub[pub.parameter == param]
+        for v in sorted(p.parameter_value.unique()):
+            row = p[p.parameter_value == v].set_index("mode")["value"]
+            lines.append(
+                " & ".join(
+                    [
+                        "published (Pytilia 2023)",
+                        label,
+                        f"{v:.0f}",
+                        fmt(row.get("CHERI")),
+                        fmt(row.get("IPC")),
+                        "--",
+                        "--",
+                        "--",
+                    ]
+                )
+                + r" \\"
+            )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        s = summary[
+            (summary.target == target)
+            & (summary.variant == variant)
+            & (summary.parameter == "packet_bytes")
+        ]
+        if s.empty:
+            continue
+        v = pd.to_numeric(s.parameter_value).min()
+        name = macro_name(target, variant)
+        out += [
+            newcommand(f"PacketSizeBytes{name}", f"{v:.0f}"),
+            newcommand(
+                f"PacketPluginAdjUs{name}",
+                fmt(stat(s, target, variant, "plugin_adjusted_latency_us", v)),
+            ),
+            newcommand(
+                f"PacketIpcAdjUs{name}", fmt(stat(s, target, variant, "ipc_adjusted_latency_us", v))
+            ),
+            newcommand(
+                f"PacketIpcLost{name}",
+                fmt(
+                    summary[
+                        (summary.target == target)
+                        & (summary.variant == variant)
+                        & (summary.metric == "ipc_lost")
+                    ]["mean"].sum()
+                ),
+            ),
+        ]
+    return "".join(out)
+
+
+def _bars(summary):
+    """target -> 'variant mode' -> adjusted latency per packet size: one panel per target."""
+    s = summary[summary.parameter == "packet_bytes"]
+    sizes = sorted(pd.to_numeric(s.parameter_value).unique())
+    bars = {}
+    for target, variant in series(summary):
+        for m in ("plugin", "ipc"):
+            bars.setdefault(target, {})[f"{variant} {m}"] = [
+                stat(s, target, variant, f"{m}_adjusted_latency_us", v) for v in sizes
+            ]
+    return [f"{v:.0f}" for v in sizes], bars
+
+
+def preview(summary, pdf, png):
+    cats, bars = _bars(summary)
+    grouped_bars_preview_panels(
+        cats,
+        bars,
+        {},
+        pdf,
+        png,
+        "adjusted latency per packet (µs)",
+        "E7 packets: latency minus the no-consumer floor, by packet size (B)",
+        log=True,
+    )
+
+
+def pgfplots(summary, series_csv, data):
+    cats, bars = _bars(summary)
+    return bars_panels_pgfplots(
+        cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})", ymode_log=True
+    )
+
+
+EXPERIMENT = Experiment(
+    name="packet",
+    title="E7 packet processing",
+    programs=("packet",),
+    args=lambda p: [
+        "--counts",
+        ",".join(map(str, p["counts"])),
+        "--count-size",
+        str(p["count_size"]),
+        "--sizes",
+        ",".join(map(str, p["sizes"])),
+        "--size-count",
+        str(p["size_count"]),
+        "--repeats",
+        str(p["repeats"]),
+    ],
+    raw_columns=RAW,
+    trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
+    tidy_rows=tidy_rows,
+    derive=derive,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

@@ -1,0 +1,210 @@
+"""E1 compartments at scale: how many instances of a compartmentalised workload fit in memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import by_target, group_pgfplots, series
+
+RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
+REASONS = ("memory_fraction", "budget", "max_instances")
+REASON_TEXT = {
+    "memory_fraction": "memory fraction reached",
+    "budget": "added-memory budget reached",
+    "max_instances": "instance cap reached",
+    "": "did not stop",
+}
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["status"] != "ok":
+            raise RawDataError(
+                f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok)"
+            )
+        if row["stop_reason"] not in ("",) + REASONS:
+            raise RawDataError(
+                f"{raw}:{line}: column stop_reason: unexpected {row['stop_reason']!r} "
+                f"(allowed: {', '.join(REASONS)})"
+            )
+        n = number(raw, line, "instances", row["instances"])
+        out.append(
+            (
+                int(n),
+                "instances",
+                n,
+                "memory_used_mb",
+                number(raw, line, "memory_used_mb", row["memory_used_mb"]),
+                "MB",
+                "ok",
+            )
+        )
+        out.append(
+            (
+                int(n),
+                "instances",
+                n,
+                "instances_rss_mb",
+                number(raw, line, "instances_rss_mb", row["instances_rss_mb"]),
+                "MB",
+                "ok",
+            )
+        )
+        out.append(
+            (
+                int(n),
+                "instances",
+                n,
+                "elapsed_ms",
+                number(raw, line, "elapsed_ms", row["elapsed_ms"]),
+                "ms",
+                "ok",
+            )
+        )
+        for r in REASONS:
+            if row["stop_reason"] == r:
+                out.append((int(n), "instances", n, f"stopped_by_{r}", 1.0, "flag", "ok"))
+    return out
+
+
+def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
+    s = summary[(summary.target == target) & (summary.variant == variant)]
+    mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+    ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
+    rss = s[s.metric == "instances_rss_mb"].sort_values("parameter_value")
+    x = mem.parameter_value.astype(float).to_numpy()
+    stopped = s[s.metric.str.startswith("stopped_by_")]
+    reason = stopped.metric.iloc[0].removeprefix("stopped_by_") if len(stopped) else ""
+    started = x[x > 0]
+    slope = lambda xs, ys: float(np.polyfit(xs, ys, 1)[0]) if len(xs) >= 2 else float("nan")  # noqa: E731
+    return {
+        "instances": int(x.max()) if len(x) else 0,
+        "mb_per_instance": slope(x, mem["mean"].to_numpy()),
+        "rss_mb_per_instance": slope(
+            rss.parameter_value.astype(float).to_numpy(), rss["mean"].to_numpy()
+        ),
+        "ms_per_instance": slope(started, ela[ela.parameter_value > 0]["mean"].to_numpy()),
+        "added_mb": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0]) if len(mem) else float("nan"),
+        "reason": reason,
+    }
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    lines = [
+        r"\begin{tabular}{llrrrrrl}",
+        r"\toprule",
+        r"Target & Variant & Instances & Added (\si{\mega\byte}) & \si{\mega\byte} per instance "
+        r"(system) & "
+        r"\si{\mega\byte} per instance (RSS) & \si{\milli\second} per instance & Stopped by \\",
+        r"\midrule",
+    ]
+    for target, variant in series(summary):
+        f = fit(summary, target, variant)
+        # a data set may record neither the instances' own memory nor why it stopped
+        recorded = (
+            (summary.target == target)
+            & (summary.variant == variant)
+            & (summary.metric == "instances_rss_mb")
+        ).any()
+        lines.append(
+            " & ".join(
+                [
+                    escape(target),
+                    escape(variant),
+                    str(f["instances"]),
+                    fmt(f["added_mb"]),
+                    fmt(f["mb_per_instance"]),
+                    fmt(f["rss_mb_per_instance"]) if recorded else "not recorded",
+                    fmt(f["ms_per_instance"]),
+                    REASON_TEXT[f["reason"]] if recorded else "not recorded",
+                ]
+            )
+            + r" \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        f = fit(summary, target, variant)
+        name = macro_name(target, variant)
+        out += [
+            newcommand(f"ScaleInstances{name}", str(f["instances"])),
+            newcommand(f"ScaleMbPerInstance{name}", fmt(f["mb_per_instance"])),
+            newcommand(f"ScaleRssMbPerInstance{name}", fmt(f["rss_mb_per_instance"])),
+            newcommand(f"ScaleMsPerInstance{name}", fmt(f["ms_per_instance"])),
+            newcommand(f"ScaleStoppedBy{name}", REASON_TEXT[f["reason"]]),
+        ]
+    return "".join(out)
+
+
+def preview(summary, pdf, png):
+    """Memory in use against instances, one panel per target or data set."""
+    from c18n_ae.experiments.plotting import plt, save
+
+    panels = by_target(summary)
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(6, 2.8 * len(panels)), constrained_layout=True, squeeze=False
+    )
+    for ax, (target, variants) in zip(axes[:, 0], panels):
+        for variant in variants:
+            s = summary[(summary.target == target) & (summary.variant == variant)]
+            mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+            ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=variant)
+        ax.set_xlabel("instances running")
+        ax.set_ylabel("memory in use (MB)")
+        ax.set_title(target, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle("E1 scale: memory in use against instances")
+    save(fig, pdf, png)
+
+
+def pgfplots(summary, series_csv, data):
+    """Memory in use against instances, one panel per target or data set (elapsed time: Table)."""
+    from c18n_ae.common.fsutil import write_text_atomic
+
+    cols, panels = {}, []
+    for target, variants in by_target(summary):
+        plots = []
+        for variant in variants:
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.metric == "memory_used_mb")
+            ]
+            key = f"{target}-{variant}"
+            cols[f"memory_mb-{key}"] = s.set_index("parameter_value")["mean"]
+            plots.append(
+                f"\\addplot+[mark size=0.8pt] table[x=instances, y=memory_mb-{key}, col "
+                f"sep=comma] {{{data}}};\n"
+                f"\\addlegendentry{{{escape(variant)}}}"
+            )
+        panels.append((escape(target), "\n".join(plots)))
+    frame = pd.DataFrame(cols).sort_index()
+    frame.index.name = "instances"
+    write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
+    return group_pgfplots(
+        panels, "xlabel={instances running}, ylabel={memory in use (MB)}, unbounded coords=jump"
+    )
+
+
+EXPERIMENT = Experiment(
+    name="scale",
+    title="E1 compartments at scale",
+    programs=("integration",),
+    driver="c18n_ae.experiments.drivers.scale",
+    raw_columns=RAW,
+    trials=lambda p: p["max_instances"],
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

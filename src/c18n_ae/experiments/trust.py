@@ -1,0 +1,249 @@
+"""E5 trust model: a memory scraper against the integration process, as root and as an
+ordinary user, within and without a compartment."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.latex import escape, macro_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment
+from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
+
+RAW = (
+    "trial",
+    "environment",
+    "privileges",
+    "scraper_uid",
+    "workload_uid",
+    "status",
+    "reason",
+    "access",
+    "records_sent",
+    "records_found",
+    "key_found",
+    "regions_total",
+    "regions_rw",
+    "regions_read",
+    "bytes_read",
+    "elapsed_ms",
+)
+PUBLISHED = PROJECT_ROOT / "results" / "published" / "morello_trust_model_2024.csv"
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["privileges"] not in ("root", "ordinary"):
+            raise RawDataError(
+                f"{raw}:{line}: column privileges: unexpected {row['privileges']!r} (allowed: "
+                f"root, ordinary)"
+            )
+        if row["environment"] not in ("in_compartment", "out_of_compartment"):
+            raise RawDataError(
+                f"{raw}:{line}: column environment: unexpected {row['environment']!r}"
+            )
+        trial = int(number(raw, line, "trial", row["trial"]))
+        env = 1.0 if row["environment"] == "in_compartment" else 0.0
+        if row["status"] == "not_run":
+            status = "not_run"
+            values = dict.fromkeys(
+                (
+                    "access_granted",
+                    "data_visible",
+                    "records_found",
+                    "key_found",
+                    "regions_read",
+                    "regions_rw",
+                    "read_bytes",
+                ),
+                float("nan"),
+            )
+        elif row["status"] == "ok":
+            status = "ok"
+            if row["access"] not in ("granted", "denied"):
+                raise RawDataError(
+                    f"{raw}:{line}: column access: unexpected {row['access']!r} (allowed: "
+                    f"granted, denied)"
+                )
+            found = number(raw, line, "records_found", row["records_found"])
+            key = number(raw, line, "key_found", row["key_found"])
+            values = {
+                "access_granted": float(row["access"] == "granted"),
+                "data_visible": float(found > 0 or key > 0),
+                "records_found": found,
+                "key_found": key,
+                "regions_read": number(raw, line, "regions_read", row["regions_read"]),
+                "regions_rw": number(raw, line, "regions_rw", row["regions_rw"]),
+                "read_bytes": number(raw, line, "bytes_read", row["bytes_read"]),
+            }
+        else:
+            raise RawDataError(
+                f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok, not_run)"
+            )
+        values["in_compartment"] = env
+        values["records_sent"] = number(raw, line, "records_sent", row["records_sent"])
+        for metric, value in values.items():
+            unit = (
+                "bytes"
+                if metric == "read_bytes"
+                else (
+                    "count"
+                    if metric in ("records_found", "regions_read", "regions_rw", "records_sent")
+                    else "flag"
+                )
+            )
+            out.append((trial, "privileges", row["privileges"], metric, value, unit, status))
+    return out
+
+
+def _value(tidy, target, variant, privileges, metric):
+    s = tidy[
+        (tidy.target == target)
+        & (tidy.variant == variant)
+        & (tidy.parameter_value == privileges)
+        & (tidy.metric == metric)
+    ]
+    return (float(s.iloc[0]["value"]), s.iloc[0]["status"]) if len(s) else (float("nan"), "missing")
+
+
+def rows(tidy: pd.DataFrame) -> list[dict]:
+    """One entry per target, variant and privilege level, in the published table's terms."""
+    out = []
+    for target, variant in series(tidy):
+        for privileges in ("root", "ordinary"):
+            env, status = _value(tidy, target, variant, privileges, "in_compartment")
+            if status == "missing":
+                continue
+            access, _ = _value(tidy, target, variant, privileges, "access_granted")
+            visible, _ = _value(tidy, target, variant, privileges, "data_visible")
+            found, _ = _value(tidy, target, variant, privileges, "records_found")
+            sent, _ = _value(tidy, target, variant, privileges, "records_sent")
+            key, _ = _value(tidy, target, variant, privileges, "key_found")
+            out.append(
+                {
+                    "target": target,
+                    "variant": variant,
+                    "privileges": privileges,
+                    "status": status,
+                    "environment": "in compartment" if env == 1 else "out of compartment",
+                    "access": "Granted" if access == 1 else "Denied",
+                    "visible": "Yes" if visible == 1 else "No",
+                    "records": f"{found:.0f}/{sent:.0f}" if status == "ok" else "--",
+                    "key": ("yes" if key == 1 else "no") if status == "ok" else "--",
+                }
+            )
+    return out
+
+
+def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+    lines = [
+        r"\begin{tabular}{rllllllll}",
+        r"\toprule",
+        r"Trial & Source & Environment & Privileges & Access & Data visible & Records found & Key "
+        r"found \\",
+        r"\midrule",
+    ]
+    for trial, r in enumerate(rows(tidy), start=1):
+        src = f"{escape(r['target'])}/{escape(r['variant'])}"
+        priv = "Root" if r["privileges"] == "root" else "Ordinary user"
+        if r["status"] != "ok":
+            lines.append(
+                f"{trial} & {src} & {r['environment']} & {priv} & "
+                f"\\multicolumn{{4}}{{l}}{{not run: this run was not root}} \\\\"
+            )
+        else:
+            lines.append(
+                f"{trial} & {src} & {r['environment']} & {priv} & {r['access']} & {r['visible']} "
+                f"& {r['records']} & {r['key']} \\\\"
+            )
+    lines.append(r"\midrule")
+    for p in pd.read_csv(PUBLISHED).itertuples(index=False):
+        lines.append(
+            f"{p.trial} & published (Morello) & {escape(p.execution_env)} & "
+            f"{escape(p.user_privileges)} & {escape(p.access)} & "
+            f"{escape(p.sensitive_data_visible)} & -- & -- \\\\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    # The table is read from the tidy data; the prose quotes counts from the summary.
+    out = []
+    for target, variant in series(summary):
+        name = macro_name(target, variant)
+        for privileges in ("root", "ordinary"):
+            s = summary[
+                (summary.target == target)
+                & (summary.variant == variant)
+                & (summary.parameter_value == privileges)
+            ]
+            get = lambda m: s[s.metric == m]["mean"]  # noqa: E731
+            p = privileges.title()
+            if len(get("access_granted")) and pd.notna(get("access_granted").iloc[0]):
+                out.append(
+                    newcommand(
+                        f"TrustAccess{p}{name}",
+                        "granted" if get("access_granted").iloc[0] == 1 else "denied",
+                    )
+                )
+                out.append(
+                    newcommand(f"TrustRecordsFound{p}{name}", f"{get('records_found').iloc[0]:.0f}")
+                )
+                out.append(
+                    newcommand(f"TrustRecordsSent{p}{name}", f"{get('records_sent').iloc[0]:.0f}")
+                )
+                out.append(
+                    newcommand(
+                        f"TrustKeyFound{p}{name}",
+                        "was" if get("key_found").iloc[0] == 1 else "was not",
+                    )
+                )
+                out.append(
+                    newcommand(f"TrustRegionsRead{p}{name}", f"{get('regions_read').iloc[0]:.0f}")
+                )
+                out.append(
+                    newcommand(f"TrustRegionsRw{p}{name}", f"{get('regions_rw').iloc[0]:.0f}")
+                )
+            else:
+                out.append(newcommand(f"TrustAccess{p}{name}", "not run (this run was not root)"))
+    return "".join(out)
+
+
+SENT_FOUND = (
+    ("root", "ordinary"),
+    "records_sent",
+    "records_found",
+)  # parameter values, what was sent, what a reader found
+
+
+def preview(summary, pdf, png):
+    sent_found_preview(
+        summary,
+        *SENT_FOUND,
+        pdf,
+        png,
+        ("records sent", "records visible to the scraper"),
+        "E5 trust model: plaintext records a memory scraper found",
+    )
+
+
+def pgfplots(summary, series_csv, data):
+    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "records")
+
+
+EXPERIMENT = Experiment(
+    name="trust",
+    title="E5 trust model",
+    programs=("integration",),
+    driver="c18n_ae.experiments.drivers.trust",
+    raw_columns=RAW,
+    trials=lambda p: 2,
+    tidy_rows=tidy_rows,
+    table=table,
+    macros=macros,
+    preview=preview,
+    pgfplots=pgfplots,
+)

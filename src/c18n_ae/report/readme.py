@@ -1,0 +1,86 @@
+"""The README's committed results: the paper's claims evaluated on the shipped data sets, which
+give the same verdicts on every machine. A workflow run never writes the README (its own verdicts
+go to results/claims.md); the authors refresh this block with `c18n-ae readme`, and a test fails
+when it is out of date (`c18n-ae readme --check`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import PROJECT_ROOT
+from c18n_ae.analysis.claims import (
+    README_END,
+    README_START,
+    evaluate,
+    load,
+    markdown_table,
+    update_readme,
+)
+from c18n_ae.analysis.collect import collect
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.imports import dataset_files
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common import datasets
+
+README = PROJECT_ROOT / "README.md"
+CLAIMS = PROJECT_ROOT / "config" / "claims.yaml"
+
+
+def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame:
+    """Collect, summarise, compare and evaluate in-process, as the workflow does, for data sets
+    only."""
+    metas = [datasets.load(n) for n in names]
+    files: dict[str, list[Path]] = {}
+    for meta in metas:
+        for experiment, _, path in dataset_files(meta):
+            files.setdefault(experiment, []).append(path)
+    summaries, comparisons, tidies = {}, {}, {}
+    for experiment, paths in files.items():
+        tidy = collect(experiment, [], paths)
+        tidies[experiment] = tidy
+        summaries[experiment] = summary_table(tidy)
+        comparisons[experiment] = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
+    targets = {
+        m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas
+    }
+    results = evaluate(load(claims_path), summaries, targets, comparisons, tidies)
+    absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(
+        " did not run"
+    )
+    results.loc[absent, "detail"] = (
+        "the data set has no " + results.loc[absent, "experiment"] + " measurements"
+    )
+    return results
+
+
+def block(readme: Path = README) -> str:
+    text = readme.read_text()
+    return text.split(README_START, 1)[1].split(README_END, 1)[0].lstrip("\n")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument(
+        "--dataset", action="append", default=None, help="data set name (default: morello-2024)"
+    )
+    ap.add_argument(
+        "--check", action="store_true", help="exit 1 when the README's block is out of date"
+    )
+    a = ap.parse_args(argv)
+    table = markdown_table(dataset_claims(a.dataset or ["morello-2024"]))
+    if a.check:
+        if block() != table:
+            sys.exit(
+                f"{README}: the claims block differs from the data sets' verdicts; run python -m "
+                f"c18n_ae.report.readme"
+            )
+        return
+    update_readme(README, table)
+
+
+if __name__ == "__main__":
+    main()

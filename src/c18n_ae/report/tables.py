@@ -1,0 +1,138 @@
+"""Booktabs tables for the paper, with units in every header."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import experiments as exp
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.common import datasets
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.latex import escape, fmt
+
+
+def dataset_column(meta: dict) -> dict:
+    """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
+    h = meta["host"]
+    flags = "; ".join(
+        f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
+        + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
+        + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
+        for v, s in meta["variants"].items()
+    )
+    compilers = sorted({s.get("compiler", "") for s in meta["variants"].values()} - {""})
+    return {
+        "target": meta["name"],
+        "os": h.get("os"),
+        "kernel": "not recorded",
+        "model": h.get("model"),
+        "arch": h.get("arch"),
+        "cpu_model": h.get("cpu_model"),
+        "cpu_count": h.get("cpu_count"),
+        "memory_text": h.get("memory"),
+        "compilers": {c: c for c in compilers},
+        "timer_text": h.get("timer"),
+        "variants_text": flags,
+        "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
+        "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} "
+        f"({meta['source']['license']})",
+    }
+
+
+def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
+    """One column per target that ran and per data set, from the description collected from each
+    target (or the data set's dataset.yaml)."""
+    columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
+    timers, variants = {}, {}
+    for m in metas:
+        res = m.get("program", {}).get("timer_resolution_ns")
+        if res is not None:
+            timers.setdefault(m["target"], set()).add(str(res))
+        variants.setdefault(m["target"], {})[m["variant"]] = (
+            f"{m['variant']}: {' '.join(m.get('cflags', []))}"
+            + (f", ABI {m['abi']}" if m.get("abi") else "")
+            + (f", run with {' '.join(m['launcher'])}" if m.get("launcher") else "")
+        )
+    rows = [
+        ("Operating system", lambda p: p.get("os")),
+        ("Kernel", lambda p: p.get("kernel")),
+        ("Machine or board", lambda p: p.get("model") or "not reported"),
+        ("Architecture", lambda p: p.get("arch")),
+        ("CPU", lambda p: p.get("cpu_model")),
+        ("CPU cores", lambda p: str(p.get("cpu_count"))),
+        (
+            r"Memory (\si{\gibi\byte})",
+            lambda p: p.get("memory_text") or fmt(p["mem_total_bytes"] / 2**30),
+        ),
+        ("Compiler", lambda p: "; ".join(p.get("compilers", {}).values())),
+        (
+            "Variants (flags, ABI, launcher)",
+            lambda p: p.get("variants_text") or "; ".join(variants[p["target"]].values()),
+        ),
+        (
+            r"Timer resolution (\si{\nano\second})",
+            lambda p: (
+                p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))
+            ),
+        ),
+        ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
+        ("Source", lambda p: p.get("source_text") or "this run"),
+    ]
+    width = f"{0.8 / max(1, len(columns)):.2f}"
+    spec = "l" + f"p{{{width}\\textwidth}}" * len(columns)
+    lines = [
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(["Property"] + [escape(p["target"]) for p in columns]) + r" \\",
+        r"\midrule",
+    ]
+    for label, get in rows:
+        vals = []
+        for p in columns:
+            try:
+                vals.append(escape(get(p)))
+            except (KeyError, TypeError):
+                vals.append("unknown")
+        lines.append(" & ".join([label] + vals) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    sub = ap.add_subparsers(dest="which", required=True)
+    m = sub.add_parser("experiment")
+    m.add_argument("--experiment", required=True)
+    m.add_argument("--summary", required=True, type=Path)
+    m.add_argument("--tidy", required=True, type=Path)
+    m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
+    m.add_argument("--out", required=True, type=Path)
+    s = sub.add_parser("setup")
+    s.add_argument("--out", required=True, type=Path)
+    s.add_argument("--provenance", action="append", required=True, type=Path)
+    s.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
+    s.add_argument("meta", nargs="*", type=Path)
+    a = ap.parse_args(argv)
+    if a.which == "experiment":
+        refs = dict(r.split("=", 1) for r in a.reference)
+        tidy = pd.read_csv(a.tidy)
+        comparisons = compare(tidy, refs) if len(tidy) else None  # overheads with their intervals
+        table = exp.get(a.experiment).table(pd.read_csv(a.summary), tidy, refs, comparisons)
+        write_text_atomic(a.out, table)
+    else:
+        write_text_atomic(
+            a.out,
+            setup_table(
+                [json.loads(p.read_text()) for p in a.provenance],
+                [json.loads(p.read_text()) for p in a.meta],
+                [datasets.load(d) for d in a.dataset],
+            ),
+        )
+
+
+if __name__ == "__main__":
+    main()
