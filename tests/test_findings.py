@@ -8,25 +8,10 @@ from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.imports import dataset_files
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
-from c18n_ae.report.findings import paragraph, sources_from
+from c18n_ae.report.findings import paragraph, sources_from, sources_of
 
 META = datasets.load("morello-2024")
-DATASET = {
-    "kind": "dataset",
-    **{
-        k: META[k]
-        for k in (
-            "name",
-            "title",
-            "measured_by",
-            "measured_when",
-            "host",
-            "reference_variant",
-            "limitations",
-        )
-    },
-    "variants": {v: bool(s.get("c18n")) for v, s in META["variants"].items()},
-}
+DATASET = sources_of({"targets": [], "datasets": ["morello-2024"]})[0]
 
 
 def data(experiment):

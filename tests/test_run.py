@@ -36,6 +36,27 @@ def results(tmp_path, cc):
     return root
 
 
+def runner_command(results, tmp_path, params):
+    """The runner as the workflow starts it, for one variant of E2 on this machine."""
+    return [
+        sys.executable,
+        "-m",
+        "c18n_ae.running.run",
+        "--target",
+        json.dumps({"name": "local", "kind": "local"}),
+        "--experiment",
+        "memory",
+        "--recipes",
+        json.dumps([RECIPE]),
+        "--params",
+        json.dumps(params),
+        "--results",
+        str(results),
+        "--log",
+        str(tmp_path / "run.log"),
+    ]
+
+
 def run_one(results, tmp_path, params, **kw):
     return runner.run(
         target="local",
@@ -82,23 +103,7 @@ def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
 
 def test_interrupt_ends_the_benchmark(tmp_path, results):
     out = results / "local" / "O2" / "memory"
-    cmd = [
-        sys.executable,
-        "-m",
-        "c18n_ae.running.run",
-        "--target",
-        json.dumps({"name": "local", "kind": "local"}),
-        "--experiment",
-        "memory",
-        "--recipes",
-        json.dumps([RECIPE]),
-        "--params",
-        json.dumps({"block_sizes_mib": [8], "trials": 100000}),
-        "--results",
-        str(results),
-        "--log",
-        str(tmp_path / "run.log"),
-    ]
+    cmd = runner_command(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000})
     proc = subprocess.Popen(
         cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True
     )
@@ -160,23 +165,7 @@ def test_killed_three_times_every_trial_exactly_once(tmp_path, results):
 def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
     """The runner itself killed (the board rebooted): the next run measures only what is missing."""
     out = results / "local" / "O2" / "memory"
-    cmd = [
-        sys.executable,
-        "-m",
-        "c18n_ae.running.run",
-        "--target",
-        json.dumps({"name": "local", "kind": "local"}),
-        "--experiment",
-        "memory",
-        "--recipes",
-        json.dumps([RECIPE]),
-        "--params",
-        json.dumps({"block_sizes_mib": [64], "trials": 80}),
-        "--results",
-        str(results),
-        "--log",
-        str(tmp_path / "run.log"),
-    ]
+    cmd = runner_command(results, tmp_path, {"block_sizes_mib": [64], "trials": 80})
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20

@@ -15,13 +15,13 @@ rule claims:
         markdown="results/claims.md",
     params:
         settings=settings(cfg.c18n_variants(config)),
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
-                           f" --tidy {e}=results/tidy/{e}.csv" for e in EXPERIMENTS),
+        experiments=" ".join(EXPERIMENTS),
     log:
         "logs/claims.log",
     shell:
-        f"python -m c18n_ae.analysis.claims --config {CONFIG_FILES} --claims {{input.claims}} {{params.summaries}}"
-        " --csv {output.csv} --tex {output.tex} --markdown {output.markdown} 2> {log}"
+        f"python -m c18n_ae.analysis.claims --config {CONFIG_FILES} --claims {{input.claims}}"
+        " --experiments {params.experiments} --csv {output.csv} --tex {output.tex}"
+        " --markdown {output.markdown} 2> {log}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios.
@@ -30,20 +30,19 @@ rule published:
         source="results/published/morello_c18n_2024.csv",
         code="src/c18n_ae/analysis/published.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
-        tidy=expand("results/tidy/{experiment}.csv", experiment=[e for e in ("pipe",) if e in EXPERIMENTS]),
+        tidy=expand("results/tidy/{experiment}.csv", experiment=[e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS]),
     output:
         csv="results/published-beside-ours.csv",
         tex="paper/generated/tab-published.tex",
         macros="paper/generated/macros-published.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS)
-        + (" --tidy pipe=results/tidy/pipe.csv" if "pipe" in EXPERIMENTS else ""),
-        datasets=" ".join(f"--dataset {d['name']}" for d in cfg.datasets(config)),
+        experiments=" ".join(e for e in ("memory", "cpu", "pipe") if e in EXPERIMENTS),
+        settings=settings(config.get("datasets", [])),
     log:
         "logs/published.log",
     shell:
-        "python -m c18n_ae.analysis.published {params.summaries} {params.datasets} --csv {output.csv} --tex {output.tex}"
-        " --macros {output.macros} 2> {log}"
+        f"python -m c18n_ae.analysis.published --config {CONFIG_FILES} --experiments {{params.experiments}}"
+        " --csv {output.csv} --tex {output.tex} --macros {output.macros} 2> {log}"
 
 
 # related: one table per published study beside our E7 to E9.

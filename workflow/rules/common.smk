@@ -77,7 +77,8 @@ def all_metas():
 
 # Files of the data sets the run includes (config key datasets), by experiment; each data set is a
 # target of its own from collect on.
-DATASET_FILES = imports.dataset_files_by_experiment(config.get("datasets", []))
+DATASET_FILES = {e: [os.path.relpath(f) for f in fs]
+                 for e, fs in imports.dataset_files_by_experiment(config.get("datasets", [])).items()}
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
 FINDINGS_EXPERIMENTS = [e for e in ("scale", "memory", "cpu", "pipe") if e in EXPERIMENTS]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))

@@ -25,12 +25,12 @@ rule table:
     output:
         "paper/generated/tab-{experiment}.tex",
     params:
-        references=REFERENCES,
+        settings=settings(cfg.references(config)),
     log:
         "logs/tables/{experiment}.log",
     shell:
-        "python -m c18n_ae.report.tables experiment --experiment {wildcards.experiment} --summary {input.summary}"
-        " --tidy {input.tidy} {params.references} --out {output} 2> {log}"
+        f"python -m c18n_ae.report.tables experiment --config {CONFIG_FILES}"
+        " --experiment {wildcards.experiment} --out {output} 2> {log}"
 
 
 rule table_setup:
@@ -40,13 +40,10 @@ rule table_setup:
         datasets=DATASET_META,
     output:
         "paper/generated/tab-setup.tex",
-    params:
-        provenance=lambda w, input: " ".join(f"--provenance {p}" for p in input.provenance)
-        + "".join(f" --dataset {n}" for n in config.get("datasets", [])),
     log:
         "logs/tables/setup.log",
     shell:
-        "python -m c18n_ae.report.tables setup --out {output} {params.provenance} {input.meta} 2> {log}"
+        f"python -m c18n_ae.report.tables setup --config {CONFIG_FILES} --out {{output}} 2> {{log}}"
 
 
 rule macros:
@@ -56,12 +53,13 @@ rule macros:
     output:
         "paper/generated/macros.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
-        references=REFERENCES,
+        experiments=" ".join(EXPERIMENTS),
+        settings=settings(cfg.references(config)),
     log:
         "logs/macros.log",
     shell:
-        "python -m c18n_ae.report.macros {params.summaries} {params.references} --out {output} {input.meta} 2> {log}"
+        f"python -m c18n_ae.report.macros --config {CONFIG_FILES} --experiments {{params.experiments}}"
+        " --out {output} 2> {log}"
 
 
 # findings: the paper's c18n paragraphs for E1 to E4, from a board's runs or else a data set.
@@ -75,9 +73,9 @@ rule findings:
         "paper/generated/findings.tex",
     params:
         settings=settings(findings.sources_of(config)),
-        data=" ".join(f"--summary {e}=results/summary/{e}.csv --comparisons {e}=results/comparisons/{e}.csv"
-                      for e in FINDINGS_EXPERIMENTS),
+        experiments=" ".join(FINDINGS_EXPERIMENTS),
     log:
         "logs/findings.log",
     shell:
-        f"python -m c18n_ae.report.findings --config {CONFIG_FILES} {{params.data}} --out {{output}} 2> {{log}}"
+        f"python -m c18n_ae.report.findings --config {CONFIG_FILES} --experiments {{params.experiments}}"
+        " --out {output} 2> {log}"

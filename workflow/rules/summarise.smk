@@ -34,11 +34,12 @@ rule spread:
         csv="results/summary/spread-between-targets.csv",
         tex="paper/generated/tab-spread.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in EXPERIMENTS),
+        experiments=" ".join(EXPERIMENTS),
     log:
         "logs/spread.log",
     shell:
-        "python -m c18n_ae.analysis.spread {params.summaries} --csv {output.csv} --tex {output.tex} 2> {log}"
+        "python -m c18n_ae.analysis.spread --experiments {params.experiments} --csv {output.csv}"
+        " --tex {output.tex} 2> {log}"
 
 
 # comparisons: every ratio (variant against variant, target against target) with a 95 % interval.

@@ -139,6 +139,19 @@ def _distance(row, bounds) -> float:
     return min(min(abs(row.ci95_low - b), abs(row.ci95_high - b)) for b in bounds)
 
 
+def _decided(base: dict, result: str, row, detail: str) -> dict:
+    """A verdict resting on one ratio and its interval (the row that decided it)."""
+    return {
+        **base,
+        "result": result,
+        "measured": _interval_text(row),
+        "detail": detail,
+        "ratio": row.ratio,
+        "ci95_low": row.ci95_low,
+        "ci95_high": row.ci95_high,
+    }
+
+
 def _interval_text(row) -> str:
     return interval_text(row.ratio, row.ci95_low, row.ci95_high)
 
@@ -211,15 +224,7 @@ def evaluate_one(
             f"ratio {claim['subject']}/{claim['baseline']} of mean {claim['metric']}{at}, 95 % CI; "
             f"n = {int(row.n)} and {int(row.n_reference)}; {need}{note}"
         )
-        return {
-            **base,
-            "result": result,
-            "measured": _interval_text(row),
-            "detail": detail,
-            "ratio": row.ratio,
-            "ci95_low": row.ci95_low,
-            "ci95_high": row.ci95_high,
-        }
+        return _decided(base, result, row, detail)
     if claim["kind"] == "metrics":
         return _metrics(claim, base, target, variants, tidy)
     chosen = [v for v, c18n in variants.items() if c18n == claim["c18n"]]
@@ -300,15 +305,7 @@ def _metrics(
         f"{', '.join(chosen)}; "
         f"needs {claim['op']} {claim['threshold']}{note}"
     )
-    return {
-        **base,
-        "result": result,
-        "measured": _interval_text(row),
-        "detail": detail,
-        "ratio": row.ratio,
-        "ci95_low": row.ci95_low,
-        "ci95_high": row.ci95_high,
-    }
+    return _decided(base, result, row, detail)
 
 
 def evaluate(
@@ -406,17 +403,8 @@ def update_readme(readme: Path, table: str) -> None:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--claims", required=True, type=Path)
-    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
-    ap.add_argument(
-        "--comparisons",
-        action="append",
-        default=[],
-        help="EXPERIMENT=results/comparisons/EXPERIMENT.csv",
-    )
-    ap.add_argument(
-        "--tidy", action="append", default=[], help="EXPERIMENT=results/tidy/EXPERIMENT.csv"
-    )
     cfg.add_arguments(ap)
+    cfg.add_experiment_arguments(ap, "summary", "comparisons", "tidy")
     ap.add_argument(
         "--targets", help='JSON: {"target": {"variant": c18n}} (default: from --config)'
     )
@@ -424,14 +412,14 @@ def main(argv=None) -> None:
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--markdown", required=True, type=Path)
     a = ap.parse_args(argv)
-    read = lambda items: {k: pd.read_csv(v) for k, v in (i.split("=", 1) for i in items)}  # noqa: E731
+
+    def read(kind):
+        return {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, kind).items()}
+
+    targets = json.loads(a.targets) if a.targets else cfg.c18n_variants(cfg.from_arguments(a))
     try:
         results = evaluate(
-            load(a.claims),
-            read(a.summary),
-            json.loads(a.targets) if a.targets else cfg.c18n_variants(cfg.from_arguments(a)),
-            read(a.comparisons),
-            read(a.tidy),
+            load(a.claims), read("summary"), targets, read("comparisons"), read("tidy")
         )
     except ClaimError as e:
         raise SystemExit(f"error: {e}")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, newcommand
 
@@ -291,17 +292,21 @@ def macros(pub: pd.DataFrame) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
-    ap.add_argument("--tidy", action="append", default=[], help="EXPERIMENT=path")
+    config.add_arguments(ap)
+    config.add_experiment_arguments(ap, "summary", "tidy")
     ap.add_argument("--dataset", action="append", default=[], help="a target that is a data set")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--macros", required=True, type=Path)
     a = ap.parse_args(argv)
-    summaries = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)}
+    summaries = {k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()}
     pub = load()
-    tidies = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.tidy)}
-    b = beside(pub, summaries, tidies, set(a.dataset))
+    tidies = {
+        k: pd.read_csv(v) for k, v in config.experiment_files(a, "tidy").items() if k == "pipe"
+    }
+    cfg = config.from_arguments(a)
+    datasets = set(a.dataset) | {d["name"] for d in (config.datasets(cfg) if cfg else [])}
+    b = beside(pub, summaries, tidies, datasets)
     write_text_atomic(a.csv, b.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(b))
     write_text_atomic(

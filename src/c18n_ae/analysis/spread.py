@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
 
@@ -111,11 +112,11 @@ def latex_table(sp: pd.DataFrame) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    config.add_experiment_arguments(ap, "summary")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     a = ap.parse_args(argv)
-    sp = spread({k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)})
+    sp = spread({k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()})
     write_text_atomic(a.csv, sp.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(sp))
 

@@ -177,6 +177,23 @@ def runs(config: dict, experiment: str) -> list[tuple[str, str]]:
     ]
 
 
+def add_experiment_arguments(ap, *kinds: str) -> None:
+    """--experiments NAME...: the files of each kind (summary, tidy, comparisons) are read from
+    results/<kind>/<experiment>.csv, as if given one by one with --<kind> EXPERIMENT=path."""
+    ap.add_argument("--experiments", nargs="+", default=[], metavar="NAME")
+    ap.add_argument("--results", type=Path, default=Path("results"))
+    for kind in kinds:
+        ap.add_argument(f"--{kind}", action="append", default=[], help="EXPERIMENT=path")
+
+
+def experiment_files(a, kind: str) -> dict[str, Path]:
+    """EXPERIMENT -> path of one kind of file, from --experiments and any --<kind> E=path given."""
+    folder = {"summary": "summary", "tidy": "tidy", "comparisons": "comparisons"}[kind]
+    out = {e: a.results / folder / f"{e}.csv" for e in a.experiments}
+    out.update((k, Path(v)) for k, v in (item.split("=", 1) for item in getattr(a, kind)))
+    return out
+
+
 def add_arguments(ap) -> None:
     """--config FILE...: the config files in effect (the workflow passes them; later ones win)."""
     ap.add_argument(

@@ -81,6 +81,18 @@ def ratio(summary, target, variant, reference, metric, parameter_value=None) -> 
     )
 
 
+def means_by_target(summary: pd.DataFrame, metrics: list[str], scale: float):
+    """target -> variant -> the mean of each metric (divided by scale), and the upper half of each
+    mean's 95 % interval: the bars and error bars of one panel per target."""
+    bars, errs = {}, {}
+    for target, variant in series(summary):
+        means = [stat(summary, target, variant, m) for m in metrics]
+        highs = [stat(summary, target, variant, m, field="ci95_high") for m in metrics]
+        bars.setdefault(target, {})[variant] = [x / scale for x in means]
+        errs.setdefault(target, {})[variant] = [(h - x) / scale for h, x in zip(highs, means)]
+    return bars, errs
+
+
 def targets_of(summary: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(summary.target))
 

@@ -15,6 +15,7 @@ from c18n_ae.experiments.common import (
     cell,
     grouped_bars_preview_panels,
     lookup,
+    means_by_target,
     pick,
     series,
     stat,
@@ -140,20 +141,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 def _bars(summary):
-    """target -> variant -> mean CPU time per workload (ms), and the 95 % half-interval above it."""
-    bars, errs = {}, {}
-    for target, variant in series(summary):
-        m = [f"{w}_cpu_ns" for w in WORKLOADS]
-        bars.setdefault(target, {})[variant] = [stat(summary, target, variant, x) / 1e6 for x in m]
-        errs.setdefault(target, {})[variant] = [
-            (
-                stat(summary, target, variant, x, field="ci95_high")
-                - stat(summary, target, variant, x)
-            )
-            / 1e6
-            for x in m
-        ]
-    return bars, errs
+    return means_by_target(summary, [f"{w}_cpu_ns" for w in WORKLOADS], 1e6)
 
 
 def preview(summary, pdf, png):

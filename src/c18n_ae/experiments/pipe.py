@@ -13,6 +13,7 @@ from c18n_ae.experiments.common import (
     bars_panels_pgfplots,
     cell,
     grouped_bars_preview_panels,
+    means_by_target,
     pick,
     series,
     stat,
@@ -157,20 +158,7 @@ CATEGORIES = ["write", "read", "total", "roundtrip"]
 
 
 def _bars(summary):
-    """target -> variant -> mean time per operation (µs), and the 95 % half-interval above it."""
-    bars, errs = {}, {}
-    for target, variant in series(summary):
-        m = [f"{c}_ns" for c in CATEGORIES]
-        bars.setdefault(target, {})[variant] = [stat(summary, target, variant, x) / 1e3 for x in m]
-        errs.setdefault(target, {})[variant] = [
-            (
-                stat(summary, target, variant, x, field="ci95_high")
-                - stat(summary, target, variant, x)
-            )
-            / 1e3
-            for x in m
-        ]
-    return bars, errs
+    return means_by_target(summary, [f"{c}_ns" for c in CATEGORIES], 1e3)
 
 
 def preview(summary, pdf, png):

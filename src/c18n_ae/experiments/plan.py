@@ -46,3 +46,14 @@ def plan_for(
         "timeout_s": params.get("timeout_s"),
         "variants": variants,
     }
+
+
+def description(plan: dict) -> dict:
+    """How a run unit ran its variants, for each variant's meta.json."""
+    return {
+        "variants": [v["name"] for v in plan["variants"]],
+        "interleaved": bool(plan["chunk_units"]),
+        "chunk_units": plan["chunk_units"],
+        "seed": plan["seed"],
+        "max_unit_s": plan["max_unit_s"],
+    }

@@ -10,7 +10,7 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import compare
-from c18n_ae.common import datasets
+from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
 
@@ -107,29 +107,49 @@ def main(argv=None) -> None:
     sub = ap.add_subparsers(dest="which", required=True)
     m = sub.add_parser("experiment")
     m.add_argument("--experiment", required=True)
-    m.add_argument("--summary", required=True, type=Path)
-    m.add_argument("--tidy", required=True, type=Path)
+    m.add_argument("--results", type=Path, default=Path("results"))
+    m.add_argument("--summary", type=Path, help="default: results/summary/EXPERIMENT.csv")
+    m.add_argument("--tidy", type=Path, help="default: results/tidy/EXPERIMENT.csv")
     m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     m.add_argument("--out", required=True, type=Path)
+    config.add_arguments(m)
     s = sub.add_parser("setup")
     s.add_argument("--out", required=True, type=Path)
-    s.add_argument("--provenance", action="append", required=True, type=Path)
+    s.add_argument("--results", type=Path, default=Path("results"))
+    s.add_argument("--provenance", action="append", default=[], type=Path)
     s.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
     s.add_argument("meta", nargs="*", type=Path)
+    config.add_arguments(s)
     a = ap.parse_args(argv)
+    cfg = config.from_arguments(a)
     if a.which == "experiment":
-        refs = dict(r.split("=", 1) for r in a.reference)
-        tidy = pd.read_csv(a.tidy)
+        refs = {
+            **(config.references(cfg) if cfg else {}),
+            **dict(r.split("=", 1) for r in a.reference),
+        }
+        a.summary = a.summary or a.results / "summary" / f"{a.experiment}.csv"
+        tidy = pd.read_csv(a.tidy or a.results / "tidy" / f"{a.experiment}.csv")
         comparisons = compare(tidy, refs) if len(tidy) else None  # overheads with their intervals
         table = exp.get(a.experiment).table(pd.read_csv(a.summary), tidy, refs, comparisons)
         write_text_atomic(a.out, table)
     else:
+        # with --config: every run's provenance and metadata, and the data sets the run includes
+        runs = (
+            [(t, v, e) for e in config.enabled_experiments(cfg) for t, v in config.runs(cfg, e)]
+            if cfg
+            else []
+        )
+        metas = a.meta or [a.results / t / v / e / "meta.json" for t, v, e in runs]
+        provenance = a.provenance or [
+            a.results / t / "provenance.json" for t in dict.fromkeys(t for t, _, _ in runs)
+        ]
+        sets = [datasets.load(d) for d in a.dataset] or (config.datasets(cfg) if cfg else [])
         write_text_atomic(
             a.out,
             setup_table(
-                [json.loads(p.read_text()) for p in a.provenance],
-                [json.loads(p.read_text()) for p in a.meta],
-                [datasets.load(d) for d in a.dataset],
+                [json.loads(p.read_text()) for p in provenance],
+                [json.loads(p.read_text()) for p in metas],
+                sets,
             ),
         )
 

@@ -20,6 +20,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import TERMINAL_EVERY_S, config
 from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.experiments.commands import launch_command
+from c18n_ae.experiments.plan import description as plan_description
 from c18n_ae.experiments.plan import plan_for
 from c18n_ae.running.unit import UnitFailed, execute
 from c18n_ae.targets import abi, hostinfo
@@ -91,13 +92,7 @@ def run_unit(
             "git_revision": hostinfo.git_revision(),
             "started_at": _now(),
             "abi": abi.of_build(results / target / recipe["name"] / "bin" / e.programs[0]),
-            "run_unit": {
-                "variants": [r["name"] for r in recipes],
-                "interleaved": bool(plan["chunk_units"]),
-                "chunk_units": plan["chunk_units"],
-                "seed": plan["seed"],
-                "max_unit_s": plan["max_unit_s"],
-            },
+            "run_unit": plan_description(plan),
         }
     last = {"progress": ""}
     shown = [0.0]

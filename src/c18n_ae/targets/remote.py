@@ -24,6 +24,7 @@ from c18n_ae.common import TERMINAL_EVERY_S
 from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.experiments import programs
 from c18n_ae.experiments.commands import compile_command
+from c18n_ae.experiments.plan import description as plan_description
 from c18n_ae.experiments.plan import plan_for
 from c18n_ae.targets import abi, provenance
 from c18n_ae.targets.transport import SSH, LinkError
@@ -270,13 +271,7 @@ def run_remote(
             "exit_status": state["exit"],
             "last_progress": last or state.get("progress", ""),
             "segments": history,
-            "run_unit": {
-                "variants": [r["name"] for r in recipes],
-                "interleaved": bool(plan["chunk_units"]),
-                "chunk_units": plan["chunk_units"],
-                "seed": plan["seed"],
-                "max_unit_s": plan["max_unit_s"],
-            },
+            "run_unit": plan_description(plan),
             "git_revision": git_revision(),
             "abi": abi.of_build(results / name / recipe["name"] / "bin" / e.programs[0]),
         }
