@@ -270,3 +270,16 @@ def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "removing a stale snakemake lock" in done.stderr
     assert (project_copy / "results" / "local" / "O2" / "memory" / "raw.csv").exists()
+
+
+def test_changed_parameters_start_over_and_keep_the_earlier_rows(tmp_path, results):
+    """Rows measured with other parameters are never mixed in: they move aside, kept."""
+    run_one(results, tmp_path, {"block_sizes_mib": [1], "trials": 3})
+    meta = run_one(results, tmp_path, {"block_sizes_mib": [1], "trials": 5})
+    out = results / "local" / "O2" / "memory"
+    assert sorted(int(t) for _, t in trials_in(out / "raw.csv")) == [1, 2, 3, 4, 5]
+    assert [s["first_unit"] for s in meta["segments"]] == [0], (
+        "measured afresh, from the first trial"
+    )
+    kept = list((out / "segments-superseded-1").glob("*.csv"))
+    assert kept and sum(len(p.read_text().splitlines()) - 1 for p in kept) == 3

@@ -183,6 +183,25 @@ def _abandon(vdir: Path) -> None:
         seg.rename(seg.with_name(f"abandoned-{seg.name}"))
 
 
+def _start_over_if_changed(vdir: Path, v: dict, say) -> None:
+    """Rows go on only under the same command (program, flags, parameters) and number of units:
+    segments measured otherwise are kept aside (segments-superseded-N), never mixed in."""
+    what = {"command": v["command"], "units": v["units"]}
+    recorded = vdir / "segments" / "what.json"
+    if recorded.exists() and json.loads(recorded.read_text()) != what:
+        n = 1 + len(list(vdir.glob("segments-superseded-*")))
+        (vdir / "segments").rename(vdir / f"segments-superseded-{n}")
+        history = vdir / "segments.json"
+        if history.exists():
+            history.rename(vdir / f"segments-superseded-{n}" / "segments.json")
+        say(
+            f"[{v['name']}] the command or its trials changed: earlier rows kept in "
+            f"segments-superseded-{n}"
+        )
+    (vdir / "segments").mkdir(parents=True, exist_ok=True)
+    recorded.write_text(json.dumps(what))
+
+
 def execute(plan: dict, say=None) -> dict[str, list[dict]]:
     """Runs what is left of the plan; returns each variant's segment history. Raises UnitFailed."""
     say = say or (lambda msg, progress=False: print(msg, file=sys.stderr, flush=True))
@@ -191,6 +210,7 @@ def execute(plan: dict, say=None) -> dict[str, list[dict]]:
     done = {}
     for v in variants:
         vdir = Path(v["dir"])
+        _start_over_if_changed(vdir, v, say)
         (vdir / "segments").mkdir(parents=True, exist_ok=True)
         (vdir / "raw.csv").unlink(missing_ok=True)
         if not v.get("windowed", True) and not is_done(v):
