@@ -9,20 +9,9 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
+from c18n_ae.experiments.drivers.isolation import COLUMNS
 
-RAW = (
-    "role",
-    "pid",
-    "region_index",
-    "start",
-    "end",
-    "perms",
-    "path",
-    "status",
-    "bytes_read",
-    "strings_found",
-    "strings_sent",
-)
+RAW = COLUMNS  # what the driver writes, column by column
 
 
 def tidy_rows(raw, rows):

@@ -10,25 +10,9 @@ from c18n_ae.common.latex import escape, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
+from c18n_ae.experiments.drivers.trust import COLUMNS
 
-RAW = (
-    "trial",
-    "environment",
-    "privileges",
-    "scraper_uid",
-    "workload_uid",
-    "status",
-    "reason",
-    "access",
-    "records_sent",
-    "records_found",
-    "key_found",
-    "regions_total",
-    "regions_rw",
-    "regions_read",
-    "bytes_read",
-    "elapsed_ms",
-)
+RAW = COLUMNS  # what the driver writes, column by column
 PUBLISHED = PROJECT_ROOT / "results" / "published" / "morello_trust_model_2024.csv"
 
 
