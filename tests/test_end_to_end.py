@@ -21,6 +21,17 @@ def snakemake(project, *args):
     )
 
 
+def pdf_words(project):
+    """The PDF's text as pdftotext reads it, whitespace collapsed (sentences across lines)."""
+    done = subprocess.run(
+        ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return " ".join(done.stdout.split())
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     from conftest import copy_project
@@ -68,14 +79,7 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
     # the shipped data set's rows: hybrid, 100 MiB, write 282.584 ms +- 0.0139 ms (the study's
     # printed "282,584")
     assert re.search(r"morello-2024\s+hybrid\s+100\s+\S+ ± \S+\s+283 ± 0.0139", text)
-    plain = " ".join(
-        subprocess.run(
-            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-    )
+    plain = pdf_words(project)
     for title in (
         "COMPARTMENTS AT SCALE",
         "MEMORY ALLOCATION AND ACCESS",
@@ -143,14 +147,7 @@ def test_metadata_and_progress(built):
 
 def test_claims_table_in_pdf_with_data_set_verdicts(built):
     project, _ = built
-    plain = " ".join(
-        subprocess.run(
-            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-    )
+    plain = pdf_words(project)
     assert (
         "The paper’s claims evaluated on this edition’s data" in plain
         or "claims evaluated on this edition" in plain
@@ -177,14 +174,7 @@ def test_claims_table_in_pdf_with_data_set_verdicts(built):
 
 def test_sections_state_c18n_findings_from_the_data_set(built):
     project, _ = built
-    text = " ".join(
-        subprocess.run(
-            ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-    )
+    text = pdf_words(project)
     findings = re.findall(
         r"Compartments on Morello\. On Morello, from the data set morello-2024", text
     )
