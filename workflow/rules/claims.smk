@@ -5,14 +5,14 @@
 rule claims:
     input:
         claims="config/claims.yaml",
+        schema="workflow/schemas/claims.schema.yaml",
         code="src/c18n_ae/analysis/claims.py",
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
+        datasets=DATASET_META,
     output:
         csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
-        tex="paper/generated/tab-claims.tex",
-        markdown="results/claims.md",
     params:
         settings=settings(cfg.c18n_variants(config)),
         experiments=" ".join(EXPERIMENTS),
@@ -20,7 +20,20 @@ rule claims:
         "logs/claims.log",
     shell:
         f"python -m c18n_ae.analysis.claims --config {CONFIG_FILES} --claims {{input.claims}}"
-        " --experiments {params.experiments} --csv {output.csv} --tex {output.tex}"
+        " --experiments {params.experiments} --csv {output.csv} 2> {log}"
+
+
+rule claim_tables:
+    input:
+        claims="results/claims.csv",
+        code="src/c18n_ae/report/claim_tables.py",
+    output:
+        tex="paper/generated/tab-claims.tex",
+        markdown="results/claims.md",
+    log:
+        "logs/claim_tables.log",
+    shell:
+        "python -m c18n_ae.report.claim_tables --claims {input.claims} --tex {output.tex}"
         " --markdown {output.markdown} 2> {log}"
 
 

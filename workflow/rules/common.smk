@@ -10,7 +10,6 @@ from c18n_ae import experiments as exps
 from c18n_ae.analysis import imports
 from c18n_ae.common import datasets
 from c18n_ae.experiments import programs
-from c18n_ae.report import findings
 
 try:
     cfg.validate(config)
@@ -80,7 +79,8 @@ def all_metas():
 DATASET_FILES = {e: [os.path.relpath(f) for f in fs]
                  for e, fs in imports.dataset_files_by_experiment(config.get("datasets", [])).items()}
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
-FINDINGS_EXPERIMENTS = [e for e in ("scale", "memory", "cpu", "pipe") if e in EXPERIMENTS]
+# Experiments with rows in the headline table (their registry entry names headline metrics).
+HEADLINE_EXPERIMENTS = [e for e in EXPERIMENTS if exps.get(e).headline]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 # One benchmark at a time per target (build or run), unless --resources bench_<target>=N says otherwise.
 for _name in TARGETS:

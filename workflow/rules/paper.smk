@@ -11,6 +11,7 @@ rule paper:
             "paper/generated/findings.tex",
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
+            "paper/generated/tab-headline.tex",
             "paper/generated/tab-published.tex",
             "paper/generated/tab-spread.tex",
             "paper/generated/tab-related.tex",

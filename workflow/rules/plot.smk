@@ -21,6 +21,7 @@ rule table:
     input:
         summary="results/summary/{experiment}.csv",
         tidy="results/tidy/{experiment}.csv",
+        comparisons="results/comparisons/{experiment}.csv",
         code="src/c18n_ae/experiments/{experiment}.py",
     output:
         "paper/generated/tab-{experiment}.tex",
@@ -62,20 +63,44 @@ rule macros:
         " --out {output} 2> {log}"
 
 
-# findings: the paper's c18n paragraphs for E1 to E4, from a board's runs or else a data set.
+# headline: "What a compartment costs", from the comparisons, summaries and claims' verdicts.
+rule headline:
+    input:
+        code="src/c18n_ae/report/headline.py",
+        summaries=expand("results/summary/{experiment}.csv", experiment=HEADLINE_EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=HEADLINE_EXPERIMENTS),
+        claims="config/claims.yaml",
+        verdicts="results/claims.csv",
+        meta=DATASET_META,
+    output:
+        csv="results/headline.csv",
+        tex="paper/generated/tab-headline.tex",
+    params:
+        settings=settings(cfg.c18n_variants(config)),
+        experiments=" ".join(HEADLINE_EXPERIMENTS),
+    log:
+        "logs/headline.log",
+    shell:
+        f"python -m c18n_ae.report.headline --config {CONFIG_FILES} --experiments {{params.experiments}}"
+        " --claims {input.claims} --verdicts {input.verdicts} --csv {output.csv} --tex {output.tex} 2> {log}"
+
+
+# findings: the paper's generated prose (abstract, conclusion, each experiment's paragraph, the
+# data sets' attribution), from the headline table and the claims' verdicts.
 rule findings:
     input:
         code="src/c18n_ae/report/findings.py",
-        summaries=expand("results/summary/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
-        comparisons=expand("results/comparisons/{experiment}.csv", experiment=FINDINGS_EXPERIMENTS),
+        headline="results/headline.csv",
+        verdicts="results/claims.csv",
+        scale=expand("results/summary/{experiment}.csv", experiment=[e for e in ["scale"] if e in EXPERIMENTS]),
         meta=DATASET_META,
     output:
         "paper/generated/findings.tex",
     params:
-        settings=settings(findings.sources_of(config)),
-        experiments=" ".join(FINDINGS_EXPERIMENTS),
+        settings=settings(cfg.c18n_variants(config)),
+        scale=" ".join(f"--scale-summary results/summary/{e}.csv" for e in ["scale"] if e in EXPERIMENTS),
     log:
         "logs/findings.log",
     shell:
-        f"python -m c18n_ae.report.findings --config {CONFIG_FILES} --experiments {{params.experiments}}"
-        " --out {output} 2> {log}"
+        f"python -m c18n_ae.report.findings --config {CONFIG_FILES} --headline {{input.headline}}"
+        " --verdicts {input.verdicts} {params.scale} --out {output} 2> {log}"

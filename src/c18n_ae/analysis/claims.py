@@ -1,7 +1,11 @@
-"""Evaluates the paper's claims (config/claims.yaml) on the summaries, for every target that ran:
-holds or fails only when the whole 95 % interval of the ratio lies on one side of the claim's
-threshold; inconclusive otherwise (with the trials that would settle it); not applicable (with what
-is missing) when a variant or experiment did not run there."""
+"""Evaluates the paper's claims (config/claims.yaml, validated by workflow/schemas/
+claims.schema.yaml) on the comparisons, for every target and data set: holds or fails only when the
+whole 95 % interval of the claim's statistic (mean or median ratio) lies on one side of its
+threshold; inconclusive otherwise (with the trials that would settle it), and "inconclusive: too
+few trials" below the claim's minimum of trials per side; "invalid measurement" when the data set's
+own limitations say the quantity is not what its name claims; not applicable (with what is missing)
+when a variant or experiment did not run there. Each ratio claim is also decided on the other
+statistic, and a row says when the two disagree. Rendering lives in c18n_ae.report.claim_tables."""
 
 from __future__ import annotations
 
@@ -11,30 +15,43 @@ import math
 import operator
 from pathlib import Path
 
+import jsonschema
 import pandas as pd
 import yaml
 
+from c18n_ae import PROJECT_ROOT
 from c18n_ae.analysis.comparisons import _seed, lookup, ratio_ci
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, interval_text
+from c18n_ae.common.latex import fmt, interval_text
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
+SCHEMA = PROJECT_ROOT / "workflow" / "schemas" / "claims.schema.yaml"
+STATISTICS = {  # statistic -> the comparison columns of its ratio and interval
+    "mean": ("ratio", "ci95_low", "ci95_high"),
+    "median": ("median_ratio", "median_ci95_low", "median_ci95_high"),
+}
 RESULT_COLUMNS = [
     "claim",
     "target",
+    "statistic",
     "result",
     "measured",
     "ratio",
     "ci95_low",
     "ci95_high",
+    "mean_result",
+    "median_result",
+    "statistics_agree",
     "detail",
     "text",
     "experiment",
     "restates",
     "published",
 ]
+TOO_FEW = "inconclusive: too few trials"
+INVALID = "invalid measurement"
 
 
 class ClaimError(ValueError):
@@ -42,32 +59,37 @@ class ClaimError(ValueError):
 
 
 def load(path: Path) -> list[dict]:
-    claims = (yaml.safe_load(Path(path).read_text()) or {}).get("claims", [])
-    required = {
-        "ratio": {"metric", "subject", "baseline", "op", "threshold"},
-        "ratio_near": {"metric", "subject", "baseline", "expected", "tolerance"},
-        "flag": {"metric", "parameter_value", "c18n", "expected"},
-        "metrics": {"metric", "baseline_metric", "op", "threshold"},
-    }
-    for i, c in enumerate(claims):
-        where = f"{path}: claims[{c.get('id', i)}]"
-        if c.get("kind") not in required:
-            raise ClaimError(
-                f"{where}.kind: {c.get('kind')!r} is not allowed; allowed: {', '.join(required)}"
-            )
-        missing = (required[c["kind"]] | {"id", "text", "experiment"}) - set(c)
-        if missing:
-            raise ClaimError(f"{where}: missing {', '.join(sorted(missing))}")
-        if c["kind"] in ("ratio", "metrics") and c["op"] not in OPS:
-            raise ClaimError(f"{where}.op: {c['op']!r} is not allowed; allowed: {', '.join(OPS)}")
-    return claims
+    """The claims, checked against the schema (one message per mistake, naming the claim and key);
+    each claim carries min_trials (its own, else the file's, else 10)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except yaml.YAMLError as e:
+        raise ClaimError(f"{path}: not valid YAML: {e}") from e
+    schema = yaml.safe_load(SCHEMA.read_text())
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    if errors:
+        raise ClaimError("\n".join(_describe(path, data, e) for e in errors))
+    default = data.get("min_trials", schema["properties"]["min_trials"]["default"])
+    return [{"min_trials": default, **c} for c in data["claims"]]
 
 
-def _means(summary: pd.DataFrame, target: str, variant: str, metric: str) -> pd.Series:
-    s = summary[
-        (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
-    ]
-    return s.set_index("parameter_value")["mean"]
+def _describe(path: Path, data: dict, error: jsonschema.ValidationError) -> str:
+    where = f"{path}: claims"
+    parts = list(error.absolute_path)
+    if parts[:1] == ["claims"] and len(parts) > 1:
+        claim = data["claims"][parts[1]]
+        label = claim.get("id", parts[1]) if isinstance(claim, dict) else parts[1]
+        where += f"[{label}]" + "".join(f".{p}" for p in parts[2:])
+    elif parts:
+        where = f"{path}: " + ".".join(map(str, parts))
+    if error.validator == "enum":
+        allowed = ", ".join(map(str, error.validator_value))
+        return f"{where}: {error.instance!r} is not allowed; allowed: {allowed}"
+    if error.validator == "required":
+        return f"{where}: {error.message}"
+    if error.validator == "additionalProperties":
+        return f"{where}: unknown key ({error.message})"
+    return f"{where}: {error.message}"
 
 
 def side(lo: float, hi: float, op: str, threshold: float) -> str:
@@ -108,7 +130,7 @@ def trials_to_settle(ratio: float, lo: float, hi: float, n: int, bounds: list[fl
 def _interval_verdict(claim: dict, rows: pd.DataFrame) -> tuple[str, pd.Series, str]:
     """rows: one per parameter value with ratio and interval; the verdict over all of them and the
     row that decided it (the worst one)."""
-    if claim["kind"] == "ratio":
+    if claim["kind"] in ("ratio", "metrics"):
         verdicts = [
             side(r.ci95_low, r.ci95_high, claim["op"], claim["threshold"])
             for r in rows.itertuples()
@@ -139,21 +161,69 @@ def _distance(row, bounds) -> float:
     return min(min(abs(row.ci95_low - b), abs(row.ci95_high - b)) for b in bounds)
 
 
-def _decided(base: dict, result: str, row, detail: str) -> dict:
-    """A verdict resting on one ratio and its interval (the row that decided it)."""
-    return {
+def _on(rows: pd.DataFrame, statistic: str) -> pd.DataFrame:
+    """The rows with the statistic's ratio and interval in the columns the verdict reads."""
+    r, lo, hi = STATISTICS[statistic]
+    return rows.assign(ratio=rows[r], ci95_low=rows[lo], ci95_high=rows[hi])
+
+
+def _need(claim: dict) -> str:
+    if claim["kind"] == "ratio_near":
+        return f"needs {claim['expected']} ± {claim['tolerance']}"
+    return f"needs {claim['op']} {claim['threshold']}"
+
+
+def decide(claim: dict, base: dict, rows: pd.DataFrame, what: str) -> dict:
+    """The verdict of a ratio claim on its rows (one per parameter value or variant), on the
+    claim's statistic, with the other statistic's verdict beside it. what(row) says which ratio
+    decided it."""
+    statistic = claim["statistic"]
+    other = "median" if statistic == "mean" else "mean"
+    verdicts = {}
+    for stat in (statistic, other):
+        on = _on(rows, stat)
+        on = on[on.ratio.notna()]
+        verdicts[stat] = _interval_verdict(claim, on) if len(on) else None
+    if verdicts[statistic] is None:
+        return {**base, "result": "not applicable", "detail": f"no {statistic} ratio computed"}
+    result, row, note = verdicts[statistic]
+    fewest = int(min(rows.n.min(), rows.n_reference.min()))
+    trials = f"n = {int(row.n)} and {int(row.n_reference)}"
+    out = {
         **base,
-        "result": result,
-        "measured": _interval_text(row),
-        "detail": detail,
+        "measured": interval_text(row.ratio, row.ci95_low, row.ci95_high),
         "ratio": row.ratio,
         "ci95_low": row.ci95_low,
         "ci95_high": row.ci95_high,
+        f"{statistic}_result": result,
     }
+    if fewest < claim["min_trials"]:
+        return {
+            **out,
+            "result": TOO_FEW,
+            "statistics_agree": True,
+            "detail": f"{what(row)}; {trials}: at least {claim['min_trials']} trials per side "
+            f"are needed (claim minimum), {claim['min_trials'] - fewest} more on the smaller side",
+        }
+    detail = f"{statistic} ratio {what(row)}, 95 % CI; {trials}; {_need(claim)}{note}"
+    if verdicts[other] is not None:
+        o_result, o_row, _ = verdicts[other]
+        out[f"{other}_result"] = o_result
+        out["statistics_agree"] = o_result == result
+        if o_result != result:
+            detail += (
+                f". The {other} disagrees: it {o_result if o_result != 'holds' else 'holds'} "
+                f"({interval_text(o_row.ratio, o_row.ci95_low, o_row.ci95_high)}"
+                f"{_at(o_row, rows)})"
+            )
+    return {**out, "result": result, "detail": detail}
 
 
-def _interval_text(row) -> str:
-    return interval_text(row.ratio, row.ci95_low, row.ci95_high)
+def _at(row, rows) -> str:
+    if len(rows) < 2 or "parameter" not in row:
+        return ""
+    value = row._p if pd.notna(row.get("_p", math.nan)) else row.parameter_value
+    return f" at {row.parameter} {fmt(value) if isinstance(value, float) else value}"
 
 
 def evaluate_one(
@@ -163,11 +233,14 @@ def evaluate_one(
     summary: pd.DataFrame | None,
     comparisons: pd.DataFrame | None = None,
     tidy: pd.DataFrame | None = None,
+    invalid: dict[str, str] | None = None,
 ) -> dict:
-    """variants: the target's variants that ran this experiment, with their c18n setting."""
+    """variants: the target's variants that ran this experiment, with their c18n setting; invalid:
+    metric -> why the target's (data set's) measurement of it is not what its name claims."""
     base = {
         "claim": claim["id"],
         "target": target,
+        "statistic": claim.get("statistic", "flag"),
         "text": claim["text"],
         "experiment": claim["experiment"],
         "restates": claim.get("restates", ""),
@@ -176,6 +249,9 @@ def evaluate_one(
         "ratio": math.nan,
         "ci95_low": math.nan,
         "ci95_high": math.nan,
+        "mean_result": "",
+        "median_result": "",
+        "statistics_agree": True,
     }
     if summary is None:
         return {
@@ -183,6 +259,9 @@ def evaluate_one(
             "result": "not applicable",
             "detail": f"experiment {claim['experiment']} did not run",
         }
+    bad = [m for m in (claim["metric"], claim.get("baseline_metric")) if m in (invalid or {})]
+    if bad:
+        return {**base, "result": INVALID, "detail": f"{bad[0]}: {invalid[bad[0]]}"}
     if claim["kind"] in ("ratio", "ratio_near"):
         missing = [v for v in (claim["subject"], claim["baseline"]) if v not in variants]
         if missing:
@@ -209,22 +288,12 @@ def evaluate_one(
                 "result": "not applicable",
                 "detail": f"no {claim['metric']} measured for both variants",
             }
-        result, row, note = _interval_verdict(claim, rows)
-        need = (
-            f"needs {claim['op']} {claim['threshold']}"
-            if claim["kind"] == "ratio"
-            else f"needs {claim['expected']} ± {claim['tolerance']}"
+        return decide(
+            claim,
+            base,
+            rows,
+            lambda r: f"{claim['subject']}/{claim['baseline']} of {claim['metric']}{_at(r, rows)}",
         )
-        at = (
-            f" at {row.parameter} {fmt(row._p) if pd.notna(row._p) else row.parameter_value}"
-            if len(rows) > 1
-            else ""
-        )
-        detail = (
-            f"ratio {claim['subject']}/{claim['baseline']} of mean {claim['metric']}{at}, 95 % CI; "
-            f"n = {int(row.n)} and {int(row.n_reference)}; {need}{note}"
-        )
-        return _decided(base, result, row, detail)
     if claim["kind"] == "metrics":
         return _metrics(claim, base, target, variants, tidy)
     chosen = [v for v, c18n in variants.items() if c18n == claim["c18n"]]
@@ -260,8 +329,8 @@ def evaluate_one(
 def _metrics(
     claim: dict, base: dict, target: str, variants: dict[str, bool], tidy: pd.DataFrame | None
 ) -> dict:
-    """mean(metric) / mean(baseline_metric) with a bootstrap interval, on every variant that ran
-    (or those named) and every parameter value."""
+    """metric / baseline_metric with a bootstrap interval, on every variant that ran (or those
+    named) and every parameter value."""
     chosen = [v for v in variants if v in claim.get("variants", variants)]
     rows = []
     if tidy is not None and len(tidy):
@@ -297,15 +366,13 @@ def _metrics(
             "detail": f"{claim['metric']} and {claim['baseline_metric']} not measured",
         }
     rows = rows[rows.ratio.notna()]
-    result, row, note = _interval_verdict({**claim, "kind": "ratio"}, rows)
-    detail = (
-        f"{claim['metric']}/{claim['baseline_metric']} on {row.variant} at {row.parameter} "
-        f"{row.parameter_value:g}, "
-        f"95 % CI; n = {int(row.n)} and {int(row.n_reference)}; {len(rows)} settings on "
-        f"{', '.join(chosen)}; "
-        f"needs {claim['op']} {claim['threshold']}{note}"
+    return decide(
+        claim,
+        base,
+        rows,
+        lambda r: f"{claim['metric']}/{claim['baseline_metric']} on {r.variant} at {r.parameter} "
+        f"{fmt(float(r.parameter_value))} ({len(rows)} settings on {', '.join(chosen)})",
     )
-    return _decided(base, result, row, detail)
 
 
 def evaluate(
@@ -314,10 +381,13 @@ def evaluate(
     targets: dict[str, dict[str, bool]],
     comparisons: dict[str, pd.DataFrame] | None = None,
     tidies: dict[str, pd.DataFrame] | None = None,
+    invalid: dict[str, dict[str, dict[str, str]]] | None = None,
 ) -> pd.DataFrame:
     """targets: every configured target and data set -> {variant: c18n}; the variants that ran come
-    from the data."""
-    comparisons, tidies = comparisons or {}, tidies or {}
+    from the data. invalid: target -> experiment -> metric -> reason (c18n_ae.common.config
+    .invalid_metrics)."""
+    comparisons, tidies, invalid = comparisons or {}, tidies or {}, invalid or {}
+    claims = [{"min_trials": 10, **c} for c in claims]
     rows = []
     for claim in claims:
         e = claim["experiment"]
@@ -334,70 +404,17 @@ def evaluate(
                     )
                     continue
             rows.append(
-                evaluate_one(claim, target, ran, summary, comparisons.get(e), tidies.get(e))
+                evaluate_one(
+                    claim,
+                    target,
+                    ran,
+                    summary,
+                    comparisons.get(e),
+                    tidies.get(e),
+                    invalid.get(target, {}).get(e),
+                )
             )
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
-
-
-def latex_table(results: pd.DataFrame) -> str:
-    rag = r">{\raggedright\arraybackslash}"
-    lines = [
-        rf"\begin{{tabular}}{{{rag}p{{0.34\textwidth}}ll{rag}p{{0.28\textwidth}}{rag}p{{0.16\textwidth}}}}",
-        r"\toprule",
-        r"Claim & Target & Result & Measured here & Published \\",
-        r"\midrule",
-    ]
-    for r in results.itertuples(index=False):
-        measured = (
-            r.detail if r.result != "holds" or not r.measured else f"{r.measured} ({r.detail})"
-        )
-        # long metric names may break after an underscore
-        measured = escape(measured).replace(r"\_", r"\_\allowbreak{}")
-        lines.append(
-            " & ".join(
-                [
-                    f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}",
-                    escape(r.target),
-                    escape(r.result),
-                    measured,
-                    escape(r.published),
-                ]
-            )
-            + r" \\"
-        )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
-
-
-def markdown_table(results: pd.DataFrame) -> str:
-    """The README's results table; the evidence column maps each claim to its outputs."""
-    lines = [
-        "| claim | target | result | measured here | published | evidence |",
-        "|---|---|---|---|---|---|",
-    ]
-    for r in results.itertuples(index=False):
-        measured = r.detail if not r.measured else f"{r.measured} ({r.detail})"
-        evidence = (
-            f"`snakemake {r.experiment}`: `results/summary/{r.experiment}.csv`, "
-            f"`results/plots/{r.experiment}.pdf`, `paper/generated/tab-{r.experiment}.tex`"
-        )
-        lines.append(
-            f"| {r.claim}: {r.text} | {r.target} | **{r.result}** | {measured} | {r.published} | "
-            f"{evidence} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
-
-
-def update_readme(readme: Path, table: str) -> None:
-    text = readme.read_text()
-    if README_START not in text or README_END not in text:
-        raise ClaimError(f"{readme}: markers {README_START} and {README_END} not found")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    write_text_atomic(readme, f"{head}{README_START}\n{table}{README_END}{tail}")
 
 
 def main(argv=None) -> None:
@@ -409,23 +426,25 @@ def main(argv=None) -> None:
         "--targets", help='JSON: {"target": {"variant": c18n}} (default: from --config)'
     )
     ap.add_argument("--csv", required=True, type=Path)
-    ap.add_argument("--tex", required=True, type=Path)
-    ap.add_argument("--markdown", required=True, type=Path)
     a = ap.parse_args(argv)
 
     def read(kind):
         return {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, kind).items()}
 
-    targets = json.loads(a.targets) if a.targets else cfg.c18n_variants(cfg.from_arguments(a))
+    config = cfg.from_arguments(a)
+    targets = json.loads(a.targets) if a.targets else cfg.c18n_variants(config)
     try:
         results = evaluate(
-            load(a.claims), read("summary"), targets, read("comparisons"), read("tidy")
+            load(a.claims),
+            read("summary"),
+            targets,
+            read("comparisons"),
+            read("tidy"),
+            cfg.invalid_metrics(config) if config else {},
         )
     except ClaimError as e:
         raise SystemExit(f"error: {e}")
     write_text_atomic(a.csv, results.to_csv(index=False))
-    write_text_atomic(a.tex, latex_table(results))
-    write_text_atomic(a.markdown, markdown_table(results))
 
 
 if __name__ == "__main__":

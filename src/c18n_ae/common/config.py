@@ -166,6 +166,14 @@ def c18n_variants(config: dict) -> dict[str, dict[str, bool]]:
     return out
 
 
+def invalid_metrics(config: dict) -> dict[str, dict[str, dict[str, str]]]:
+    """data set name -> experiment -> metric -> why the data set's measurement of that metric is
+    not what its name claims (dataset.yaml key invalid)."""
+    from c18n_ae.common.datasets import invalid_metrics as of_datasets
+
+    return of_datasets(datasets(config))
+
+
 def runs(config: dict, experiment: str) -> list[tuple[str, str]]:
     """(target, variant) pairs that an experiment runs on."""
     wanted = config["experiments"][experiment].get("variants")

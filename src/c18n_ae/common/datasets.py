@@ -71,3 +71,15 @@ def variant_of(path: Path, root: Path = ROOT) -> tuple[str, str]:
                     return meta["name"], f["variant"]
             raise RawDataError(f"{path}: not listed under files in {parent / 'dataset.yaml'}")
     raise RawDataError(f"{path}: not inside a data set (no dataset.yaml above it)")
+
+
+def invalid_metrics(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
+    """data set name -> experiment -> metric -> why the data set's measurement of that metric is
+    not what its name claims (dataset.yaml key invalid)."""
+    return {
+        m["name"]: {
+            e: {x: " ".join(spec["reason"].split()) for x in spec["metrics"]}
+            for e, spec in m.get("invalid", {}).items()
+        }
+        for m in metas
+    }

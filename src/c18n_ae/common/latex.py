@@ -59,38 +59,44 @@ def newcommand(name: str, value: str) -> str:
 
 def _sig(x: float, digits: int) -> str:
     """Significant figures with trailing zeros kept and never an exponent."""
-    return f"{x:.0f}" if abs(x) >= 10**digits else f"{x:#.{digits}g}".rstrip(".")
+    if abs(x) >= 10**digits:  # 1234.5 -> 1230: no more figures than asked, and no exponent
+        return f"{round(x, digits - 1 - math.floor(math.log10(abs(x)))):.0f}"
+    return f"{x:#.{digits}g}".rstrip(".")
 
 
 def _ends_differ(f, low: float, high: float) -> bool:
     return math.isnan(low) or f(low) != f(high)
 
 
+WIDE_FACTOR = 10  # an interval whose ends differ by more than this factor reads as a range only
+
+
+def ratio_text(ratio: float, low: float, high: float, tex: bool = True, digits: int | None = 3) -> str:
+    """The one format of a ratio with its 95 % interval: '1.51× [1.51, 1.52]'.
+
+    An interval that contains 1 reads as 'no detectable difference (ratio between a and b)', and
+    one wider than a factor of WIDE_FACTOR as a range with no point estimate. digits: significant
+    figures (prose: 3); None gives at least 3 and more when the interval's ends would print alike
+    (tables and the appendix)."""
+    if ratio is None or math.isnan(ratio):
+        return "--"
+    times = r"$\times$" if tex else "×"
+    if digits is None:
+        for d in range(3, 8):
+            f = lambda x, d=d: _sig(x, d)  # noqa: E731
+            if _ends_differ(f, low, high):
+                break
+    else:
+        f = lambda x: _sig(x, digits)  # noqa: E731
+    if math.isnan(low) or math.isnan(high):
+        return f"{f(ratio)}{times} (no interval)"
+    if low <= 1 <= high:
+        return f"no detectable difference (ratio between {f(low)} and {f(high)})"
+    if low > 0 and high / low > WIDE_FACTOR:
+        return f"ratio between {f(low)} and {f(high)}, too uncertain for a point estimate"
+    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]"
+
+
 def interval_text(ratio: float, low: float, high: float) -> str:
-    """'1.0023 [1.0023, 1.0024]': three significant figures, more when the ends would print
-    alike."""
-    if ratio is None or math.isnan(ratio):
-        return "--"
-    for digits in range(3, 8):
-        f = lambda x, d=digits: _sig(x, d)  # noqa: E731
-        if _ends_differ(f, low, high):
-            break
-    return f(ratio) + (f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)")
-
-
-def ratio_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
-    """A ratio with its 95 % interval: '+51.4 % [+51.3, +51.5]' near 1, '41.1x [23.6, 68.8]' far
-    from it; more digits when the interval's ends would otherwise print alike."""
-    if ratio is None or math.isnan(ratio):
-        return "--"
-    if not 0.5 <= ratio <= 2:
-        times = r"$\times$" if tex else "x"
-        text = interval_text(ratio, low, high)
-        head, _, rest = text.partition(" ")
-        return f"{head}{times} {rest}"
-    pct = r"\,\%" if tex else " %"
-    for digits in range(1, 5):
-        f = lambda x, d=digits: f"{(x - 1) * 100:+.{d}f}"  # noqa: E731
-        if _ends_differ(f, low, high):
-            break
-    return f(ratio) + pct + (f" [{f(low)}, {f(high)}]" if not math.isnan(low) else " (no interval)")
+    """The plain-text form of ratio_text (CSV and Markdown), with the digits tables use."""
+    return ratio_text(ratio, low, high, tex=False, digits=None)

@@ -27,6 +27,17 @@ NAMES = (
 
 
 @dataclass(frozen=True)
+class Headline:
+    """A metric of the paper's headline table ("What a compartment costs"), at the experiment's
+    largest parameter value. crosses: the library a measured call goes into (under c18n, a
+    compartment boundary), or "" when the timed work stays inside the program's own code."""
+
+    metric: str
+    label: str
+    crosses: str = ""
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     title: str
@@ -46,6 +57,7 @@ class Experiment:
     )
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
+    headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
 
     def command(
         self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None

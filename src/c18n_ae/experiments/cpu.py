@@ -8,7 +8,7 @@ import pandas as pd
 
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.common import (
     UNIT_TEX,
     bars_panels_pgfplots,
@@ -184,4 +184,10 @@ EXPERIMENT = Experiment(
     macros=macros,
     preview=preview,
     pgfplots=pgfplots,
+    headline=(
+        Headline("math_cpu_ns", "the math workload's CPU time", "libm"),
+        Headline("int_cpu_ns", "the int workload's CPU time"),
+        Headline("float_cpu_ns", "the float workload's CPU time"),
+        Headline("array_cpu_ns", "the array workload's CPU time"),
+    ),
 )

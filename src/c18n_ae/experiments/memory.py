@@ -8,7 +8,7 @@ import pandas as pd
 
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.common import (
     NS_PER,
     UNIT_TEX,
@@ -216,4 +216,10 @@ EXPERIMENT = Experiment(
     macros=macros,
     preview=preview,
     pgfplots=pgfplots,
+    headline=(
+        Headline("malloc_ns", "a malloc of the largest block", "libc"),
+        Headline("write_ns", "writing the largest block"),
+        Headline("read_ns", "reading the largest block"),
+        Headline("free_ns", "a free of the largest block", "libc"),
+    ),
 )

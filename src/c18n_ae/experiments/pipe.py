@@ -7,7 +7,7 @@ import pandas as pd
 
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.common import (
     UNIT_TEX,
     bars_panels_pgfplots,
@@ -208,4 +208,9 @@ EXPERIMENT = Experiment(
     macros=macros,
     preview=preview,
     pgfplots=pgfplots,
+    headline=(
+        Headline("write_ns", "a pipe write", "libc"),
+        Headline("read_ns", "a pipe read", "libc"),
+        Headline("total_ns", "a whole transfer", "libc"),
+    ),
 )

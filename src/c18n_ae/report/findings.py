@@ -1,113 +1,156 @@
-"""The paper's c18n findings, one generated paragraph per experiment (E1 to E4), from the Morello
-data present: a board's own runs first, else a shipped data set; each sentence names where and by
-whom the numbers were measured, gives every ratio with its 95 % interval, and carries the data
-set's stated limits beside the number. A source without the data says so instead of a number."""
+"""The paper's generated prose: the findings of the abstract and the conclusion, the claims'
+tally, each experiment's paragraph on its part of the headline table, and the data sets'
+attribution (said once, in the set-up). Everything is read from results/headline.csv,
+results/claims.csv and the E1 summary; nothing is recomputed. Plain sentences, one ratio format
+(c18n_ae.common.latex.ratio_text), three significant digits, at most MAX_WORDS words a
+sentence."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from c18n_ae.analysis.comparisons import lookup
-from c18n_ae.common.config import add_arguments as cfg_args
-from c18n_ae.common.config import add_experiment_arguments, experiment_files
-from c18n_ae.common.config import from_arguments as cfg_load
+from c18n_ae import experiments as exp
+from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, newcommand, ratio_text
+from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
 
-EXPERIMENTS = {"scale": "Scale", "memory": "Memory", "cpu": "Cpu", "pipe": "Pipe"}
-METRICS = {
-    "memory": [
-        ("malloc_ns", r"a \texttt{malloc}"),
-        ("write_ns", "a write"),
-        ("read_ns", "a read"),
-        ("free_ns", r"a \texttt{free}"),
-    ],
-    "cpu": [
-        (f"{w}_cpu_ns", rf"the \emph{{{w}}} workload's CPU time")
-        for w in ("math", "int", "float", "array")
-    ],
-    "pipe": [
-        ("write_ns", "a pipe write"),
-        ("read_ns", "a pipe read"),
-        ("total_ns", "a whole transfer"),
-        ("roundtrip_ns", "a batched round trip"),
-    ],
-}
+MAX_WORDS = 60
+RESULTS = ("holds", "fails", "inconclusive", "invalid measurement", "not applicable")
 
 
-def source_text(source: dict) -> str:
-    """Where and by whom: a board target of this package, or a data set."""
-    if source["kind"] == "dataset":
-        h = source["host"]
-        return (
-            f"the data set \\texttt{{{escape(source['name'])}}}, {escape(source['title'])}, "
-            f"measured by "
-            f"{escape(source['measured_by'])} in {escape(source['measured_when'])} on a "
-            f"{escape(h['model'])} "
-            f"running {escape(h['os'])}"
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def sentences(opening: str, items: list[str], closing: str = ".") -> list[str]:
+    """'opening item; item; item.' cut into sentences of at most MAX_WORDS words; a sentence
+    after the first opens with 'Also'."""
+    out, current = [], []
+    for item in items:
+        head = opening if not out else "Also"
+        if current and words(f"{head} {'; '.join(current + [item])}") > MAX_WORDS:
+            out.append(f"{head} {'; '.join(current)}{closing}")
+            current = []
+        current.append(item)
+    if current:
+        head = opening if not out else "Also"
+        out.append(f"{head} {'; '.join(current)}{closing}")
+    return out
+
+
+def item(r) -> str:
+    """'1.51× [1.51, 1.51] for the math workload's CPU time (calls into libm)'; the median
+    where a few trials carry the mean."""
+    if rests_on_few(r):
+        text = ratio_text(r.median_ratio, r.median_ci95_low, r.median_ci95_high)
+        return f"{text} for {escape(r.label)} (median, a typical trial)"
+    return f"{ratio_text(r.ratio, r.ci95_low, r.ci95_high)} for {escape(r.label)}"
+
+
+def source_name(source: str, releases: dict[str, str]) -> str:
+    release = releases.get(source)
+    return f"\\texttt{{{escape(source)}}}" + (f" ({escape(release)})" if release else "")
+
+
+def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str]:
+    """Per source: the first valid metric of each experiment that calls into another library,
+    for the first contrast of compartments against none."""
+    out = []
+    for source, mine in table.groupby("source", sort=False):
+        total = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
+        if total.empty:
+            continue
+        first = total[
+            (total.subject == total.subject.iloc[0]) & (total.baseline == total.baseline.iloc[0])
+        ]
+        crossing = first[first.crosses.fillna("") != ""]
+        picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
+        opening = (
+            f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])} gives"
         )
-    return f"this package's own runs on the board \\texttt{{{escape(source['name'])}}}" + (
-        f" ({escape(source['description'])})" if source.get("description") else ""
+        out += sentences(opening, [item(r) for r in picks.itertuples()])
+    return out
+
+
+def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
+    mine = verdicts[verdicts.target == source]
+    counts = {k: int((mine.result.str.startswith(k)).sum()) for k in RESULTS}
+    parts = [
+        f"{counts['holds']} hold",
+        f"{counts['fails']} fail",
+        f"{counts['inconclusive']} cannot be decided",
+    ]
+    if counts["invalid measurement"]:
+        parts.append(f"{counts['invalid measurement']} rest on invalid measurements")
+    parts.append(f"{counts['not applicable']} were not measured there")
+    disagree = mine[mine.statistics_agree.astype(str).str.lower().isin(["false", "0"])]
+    text = (
+        f"Of the {len(mine)} claims on \\texttt{{{escape(source)}}}, "
+        + ", ".join(parts[:-1])
+        + f" and {parts[-1]}."
     )
+    if len(disagree):
+        text += (
+            f" On {len(disagree)} of them the mean and the median disagree: "
+            + ", ".join(f"\\texttt{{{escape(c)}}}" for c in disagree.claim)
+            + "."
+        )
+    return text
 
 
-def pairs(
-    variants: dict[str, bool], reference: str, present: list[str]
-) -> list[tuple[str, str, str]]:
-    """(subject, baseline, what it measures): every compartment variant against no compartment,
-    against a purecap build without compartments, and against the compartment variants before it."""
+def experiment_paragraph(
+    experiment: str, table: pd.DataFrame, releases: dict, limits: dict[str, dict]
+) -> str:
+    """Each source's part of the headline table for one experiment: per contrast, work that calls
+    into another library, then work that stays in the program's own code; the tails, the invalid
+    metrics and the claims resting on these rows."""
+    mine = table[table.experiment == experiment]
+    if mine.empty:
+        return (
+            "No target or data set with a compartment variant measured this experiment in this "
+            "run (Section~\\ref{sec:setup})."
+        )
     out = []
-    c18n = [v for v in present if variants.get(v)]
-    plain = [v for v in present if not variants.get(v) and v != reference]
-    for i, v in enumerate(c18n):
-        if reference in present and not variants.get(reference):
-            out.append((v, reference, "compartment against no compartment"))
-        out += [(v, p, "compartment against the same ABI without compartment") for p in plain]
-        out += [(v, w, "one compartment ABI against another") for w in c18n[:i]]
-    return out
-
-
-def _largest(comparisons: pd.DataFrame) -> pd.DataFrame:
-    """Rows at the largest parameter value (numeric) of each comparison, or all when not numeric."""
-    p = pd.to_numeric(comparisons.parameter_value, errors="coerce")
-    if p.isna().all():
-        return comparisons
-    return comparisons[p == p.max()]
-
-
-def ratio_sentences(
-    experiment: str,
-    source: str,
-    variants: dict,
-    reference: str,
-    summary: pd.DataFrame,
-    comparisons: pd.DataFrame,
-) -> list[str]:
-    ran = set(summary[summary.target == source].variant)
-    present = [v for v in variants if v in ran]  # the order the config or dataset.yaml gives
-    out = []
-    for subject, baseline, what in pairs(variants, reference, present):
-        parts = []
-        at = ""
-        for metric, label in METRICS[experiment]:
-            rows = _largest(lookup(comparisons, source, subject, baseline, metric))
-            rows = rows[rows.ratio.notna()]
-            if rows.empty:
-                continue
-            r = rows.iloc[0]
-            if experiment == "memory":
-                at = f" for a {fmt(float(r.parameter_value))}\\,MiB block"
-            parts.append(f"{label} {ratio_text(r.ratio, r.ci95_low, r.ci95_high)}")
-        if parts:
+    for source, rows in mine.groupby("source", sort=False):
+        for (subject, baseline), r in rows.groupby(["subject", "baseline"], sort=False):
+            valid = r[r.invalid.fillna("") == ""]
+            head = f"On {source_name(source, releases)}, {escape(r.contrast.iloc[0])} gives"
+            crossing = valid[valid.crosses.fillna("") != ""]
+            staying = valid[valid.crosses.fillna("") == ""]
+            if len(crossing):
+                libs = ", ".join(dict.fromkeys(crossing.crosses))
+                out += sentences(
+                    f"{head}, for calls into {escape(libs)},",
+                    [item(x) for x in crossing.itertuples()],
+                )
+                head = "For work inside the program's own code it gives"
+            if len(staying):
+                out += sentences(head, [item(x) for x in staying.itertuples()])
+            for x in valid.itertuples():
+                if rests_on_few(x):
+                    mean = ratio_text(x.ratio, x.ci95_low, x.ci95_high)
+                    out.append(
+                        f"The mean ratio for {escape(x.label)}, {mean}, rests on a few trials: "
+                        f"{tail_text(x)}."
+                    )
+            claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
+            if claims:
+                out.append("Claims on these rows: " + escape("; ".join(claims)) + ".")
+        invalid = rows[rows.invalid.fillna("") != ""]
+        if len(invalid):
+            labels = " and ".join(dict.fromkeys(escape(x) for x in invalid.label))
             out.append(
-                f"With \\texttt{{{escape(subject)}}} against \\texttt{{{escape(baseline)}}} "
-                f"({what}){at}, " + "; ".join(parts) + "."
+                f"On \\texttt{{{escape(source)}}}, {labels} are not valid measurements: "
+                f"{escape(invalid.invalid.iloc[0])}."
             )
-    return out
+        limit = limits.get(source, {}).get(experiment)
+        if limit:
+            out.append(f"Limits of \\texttt{{{escape(source)}}}: {escape(' '.join(limit.split()))}")
+    return " ".join(out)
 
 
 def scale_sentences(source: str, summary: pd.DataFrame) -> list[str]:
@@ -120,137 +163,77 @@ def scale_sentences(source: str, summary: pd.DataFrame) -> list[str]:
             (summary.target == source)
             & (summary.variant == variant)
             & (summary.metric == "memory_used_mb")
-        ]
-        s = s.sort_values("parameter_value")
+        ].sort_values("parameter_value")
         if len(s) < 3:
             continue
         fit = stats.linregress(s.parameter_value.astype(float), s["mean"])
         half = stats.t.ppf(0.975, len(s) - 2) * fit.stderr
         out.append(
-            f"\\texttt{{{escape(variant)}}} reached {int(s.parameter_value.max())} instances, "
-            f"each adding "
-            f"{fmt(fit.slope)}\\,MB [{fmt(fit.slope - half)}, {fmt(fit.slope + half)}] of memory "
-            f"in use "
-            f"(least-squares slope, 95\\,\\% interval), from {fmt(float(s['mean'].iloc[0]))} to "
-            f"{fmt(float(s['mean'].iloc[-1]))}\\,MB."
+            f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
+            f"{int(s.parameter_value.max())} instances, each adding {fmt(fit.slope)}\\,MB "
+            f"[{fmt(fit.slope - half)}, {fmt(fit.slope + half)}] of memory in use "
+            "(least-squares slope, 95\\,\\% interval)."
         )
     return out
 
 
-def paragraph(
-    experiment: str,
-    sources: list[dict],
-    summary: pd.DataFrame | None,
-    comparisons: pd.DataFrame | None,
-) -> str:
-    """The findings of one experiment from the first source that has its data."""
-    for source in sources:
-        if summary is None or source["name"] not in set(summary.target):
-            continue
-        name = source["name"]
-        if experiment == "scale":
-            body = scale_sentences(name, summary)
-        else:
-            body = ratio_sentences(
-                experiment,
-                name,
-                source["variants"],
-                source["reference_variant"],
-                summary,
-                comparisons if comparisons is not None else pd.DataFrame(columns=["target"]),
-            )
-        if not body:
-            continue
-        text = f"On Morello, from {source_text(source)}: " + " ".join(body)
-        limit = source.get("limitations", {}).get(experiment)
-        if limit:
-            text += f" Limits of these data: {escape(' '.join(limit.split()))}"
-        if experiment != "scale":
-            text += (
-                " Ratios are of means, each with its 95\\,\\% bootstrap confidence interval"
-                " over the trials."
-            )
-        if source["kind"] == "dataset":
-            text += " This package re-analysed the files; it did not measure them."
-        return text
-    names = ", ".join(s["name"] for s in sources) or "none"
+def attribution(meta: dict) -> str:
+    """The one full attribution of a data set (the set-up section)."""
+    h, src = meta["host"], meta["source"]
     return (
-        f"No Morello measurements of this experiment were included in this run (board targets and "
-        f"data "
-        f"sets searched: {escape(names)}); the compartment findings need a board's runs or a data "
-        f"set "
-        f"(config key \\texttt{{datasets}})."
+        f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
+        f"{escape(meta['measured_by'])} in {escape(meta['measured_when'])} on a "
+        f"{escape(h['model'])} running {escape(h['os'])}. Its files come from "
+        f"\\texttt{{{escape(src['repository'])}}} at commit \\texttt{{{src['commit'][:12]}}} "
+        f"({escape(src['license'])}); this package re-analysed them and did not measure them."
     )
-
-
-def sources_of(config: dict) -> list[dict]:
-    """Where Morello findings may come from, as the config lists them: board targets and data
-    sets."""
-    from c18n_ae.common import config as cfg
-
-    boards = [
-        {
-            "kind": "morello",
-            "name": t["name"],
-            "description": t.get("description", ""),
-            "reference_variant": t["reference_variant"],
-            "variants": {v["name"]: bool(v.get("c18n")) for v in t["variants"]},
-        }
-        for t in config["targets"]
-        if t["kind"] == "morello"
-    ]
-    keys = (
-        "name",
-        "title",
-        "measured_by",
-        "measured_when",
-        "host",
-        "reference_variant",
-        "limitations",
-    )
-    sets = [
-        {
-            "kind": "dataset",
-            **{k: d[k] for k in keys if k in d},
-            "variants": {v: bool(s.get("c18n")) for v, s in d["variants"].items()},
-        }
-        for d in cfg.datasets(config)
-    ]
-    return boards + sets
-
-
-def sources_from(config_sources: list[dict]) -> list[dict]:
-    """Board targets first (config order), then data sets (config order)."""
-    return [s for s in config_sources if s["kind"] == "morello"] + [
-        s for s in config_sources if s["kind"] == "dataset"
-    ]
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    cfg_args(ap)
-    add_experiment_arguments(ap, "summary", "comparisons")
+    cfg.add_arguments(ap)
+    ap.add_argument("--headline", required=True, type=Path, help="results/headline.csv")
+    ap.add_argument("--verdicts", required=True, type=Path, help="results/claims.csv")
+    ap.add_argument("--scale-summary", type=Path, help="results/summary/scale.csv")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
-    sources = sources_from(sources_of(cfg_load(a) or {"targets": []}))
-    summaries = {k: pd.read_csv(v) for k, v in experiment_files(a, "summary").items()}
-    comps = {k: pd.read_csv(v) for k, v in experiment_files(a, "comparisons").items()}
-    text = (
-        "% Generated by c18n_ae.report.findings from the summaries and comparisons; do not edit.\n"
+    config = cfg.from_arguments(a)
+    metas = cfg.datasets(config)
+    releases = {m["name"]: m.get("release", "") for m in metas}
+    limits = {m["name"]: m.get("limitations", {}) for m in metas}
+    table = pd.read_csv(a.headline, keep_default_na=False, na_values=[""])
+    verdicts = pd.read_csv(a.verdicts)
+    text = "% Generated by c18n_ae.report.findings from the headline table and claims; do not edit.\n"
+    found = abstract_sentences(table, releases)
+    text += newcommand(
+        "HeadlineFindings",
+        " ".join(found)
+        or "No target or data set with a compartment variant was included in this run, so this "
+        "edition states no finding about compartments.",
     )
-    for e, macro in EXPERIMENTS.items():
-        text += newcommand(
-            f"Findings{macro}", paragraph(e, sources, summaries.get(e), comps.get(e))
-        )
-    headline = next(
-        (s for s in sources if any(s["name"] in set(df.target) for df in summaries.values())), None
+    sources = list(dict.fromkeys(table.source)) or [
+        t for t in verdicts.target.unique() if t in releases
+    ]
+    text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
+    for e in cfg.enabled_experiments(config):
+        if exp.get(e).headline:
+            name = "".join(w.title() for w in e.split("_"))
+            text += newcommand(f"Findings{name}", experiment_paragraph(e, table, releases, limits))
+    scale = []
+    if a.scale_summary and a.scale_summary.exists():
+        summary = pd.read_csv(a.scale_summary)
+        for s in sources_of(config):
+            scale += scale_sentences(s["name"], summary)
+    text += newcommand(
+        "FindingsScale",
+        " ".join(scale) or "No data set or board target in this run measured E1 with compartments.",
     )
     text += newcommand(
-        "MorelloSource", source_text(headline) if headline else "no Morello data (none included)"
+        "DatasetAttributions",
+        " ".join(attribution(m) for m in metas) or "This run included no data set.",
     )
     write_text_atomic(a.out, text)
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
     main()

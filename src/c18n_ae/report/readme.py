@@ -12,19 +12,13 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.analysis.claims import (
-    README_END,
-    README_START,
-    evaluate,
-    load,
-    markdown_table,
-    update_readme,
-)
+from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.imports import dataset_files
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
+from c18n_ae.report.claim_tables import README_END, README_START, markdown_table, update_readme
 
 README = PROJECT_ROOT / "README.md"
 CLAIMS = PROJECT_ROOT / "config" / "claims.yaml"
@@ -47,7 +41,8 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
     targets = {
         m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas
     }
-    results = evaluate(load(claims_path), summaries, targets, comparisons, tidies)
+    invalid = datasets.invalid_metrics(metas)
+    results = evaluate(load(claims_path), summaries, targets, comparisons, tidies, invalid)
     absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(
         " did not run"
     )

@@ -9,7 +9,6 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.comparisons import compare
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
@@ -110,6 +109,9 @@ def main(argv=None) -> None:
     m.add_argument("--results", type=Path, default=Path("results"))
     m.add_argument("--summary", type=Path, help="default: results/summary/EXPERIMENT.csv")
     m.add_argument("--tidy", type=Path, help="default: results/tidy/EXPERIMENT.csv")
+    m.add_argument(
+        "--comparisons", type=Path, help="default: results/comparisons/EXPERIMENT.csv"
+    )
     m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     m.add_argument("--out", required=True, type=Path)
     config.add_arguments(m)
@@ -129,7 +131,9 @@ def main(argv=None) -> None:
         }
         a.summary = a.summary or a.results / "summary" / f"{a.experiment}.csv"
         tidy = pd.read_csv(a.tidy or a.results / "tidy" / f"{a.experiment}.csv")
-        comparisons = compare(tidy, refs) if len(tidy) else None  # overheads with their intervals
+        # overheads with their intervals, computed once by the comparisons rule
+        path = a.comparisons or a.results / "comparisons" / f"{a.experiment}.csv"
+        comparisons = pd.read_csv(path) if len(tidy) else None
         table = exp.get(a.experiment).table(pd.read_csv(a.summary), tidy, refs, comparisons)
         write_text_atomic(a.out, table)
     else:

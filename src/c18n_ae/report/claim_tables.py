@@ -1,0 +1,104 @@
+"""The claims' verdicts (results/claims.csv) as the paper's appendix table, the run's Markdown
+table (results/claims.md) and the README's block."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.latex import escape
+
+README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
+
+
+def result_text(r) -> str:
+    """The verdict, and the other statistic's when it differs ('inconclusive; median: fails')."""
+    text = r.result
+    if not _agree(r):
+        other = "median" if r.statistic == "mean" else "mean"
+        text += f"; {other}: {getattr(r, f'{other}_result')}"
+    return text
+
+
+def _agree(r) -> bool:
+    return str(r.statistics_agree).lower() not in ("false", "0")
+
+
+def _measured(r) -> str:
+    has = isinstance(r.measured, str) and r.measured
+    return r.detail if not has else f"{r.measured} ({r.detail})"
+
+
+def latex_table(results: pd.DataFrame) -> str:
+    rag = r">{\raggedright\arraybackslash}"
+    lines = [
+        rf"\begin{{tabular}}{{{rag}p{{0.27\textwidth}}{rag}p{{0.07\textwidth}}l"
+        rf"{rag}p{{0.09\textwidth}}{rag}p{{0.3\textwidth}}{rag}p{{0.12\textwidth}}}}",
+        r"\toprule",
+        r"Claim & Target & Statistic & Result & Measured here & Published \\",
+        r"\midrule",
+    ]
+    for r in results.itertuples(index=False):
+        # long metric names may break after an underscore
+        measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
+        lines.append(
+            " & ".join(
+                [
+                    f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}",
+                    escape(r.target),
+                    escape(r.statistic),
+                    escape(result_text(r)),
+                    measured,
+                    escape(r.published),
+                ]
+            )
+            + r" \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_table(results: pd.DataFrame) -> str:
+    """The README's results table; the evidence column maps each claim to its outputs."""
+    lines = [
+        "| claim | target | statistic | result | measured here | published | evidence |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results.itertuples(index=False):
+        evidence = (
+            f"`snakemake {r.experiment}`: `results/summary/{r.experiment}.csv`, "
+            f"`results/comparisons/{r.experiment}.csv`, `paper/generated/tab-{r.experiment}.tex`"
+        )
+        lines.append(
+            f"| {r.claim}: {r.text} | {r.target} | {r.statistic} | **{result_text(r)}** | "
+            f"{_measured(r)} | {r.published} | {evidence} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def update_readme(readme: Path, table: str) -> None:
+    text = readme.read_text()
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"{readme}: markers {README_START} and {README_END} not found")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    write_text_atomic(readme, f"{head}{README_START}\n{table}{README_END}{tail}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--claims", required=True, type=Path, help="results/claims.csv")
+    ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument("--markdown", required=True, type=Path)
+    a = ap.parse_args(argv)
+    results = pd.read_csv(a.claims, keep_default_na=False, na_values=[""])
+    results["measured"] = results["measured"].fillna("")
+    write_text_atomic(a.tex, latex_table(results))
+    write_text_atomic(a.markdown, markdown_table(results))
+
+
+if __name__ == "__main__":
+    main()

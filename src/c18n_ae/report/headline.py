@@ -1,0 +1,300 @@
+"""The headline table, "What a compartment costs": one row per experiment, headline metric and
+contrast (a variant with compartments against one without), one column group per target or data
+set that has a compartment variant. Every number is read from the comparisons, summaries and
+claims the workflow already computed; nothing is recomputed here. Writes results/headline.csv
+(every field, read by the findings' prose) and the paper's table."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import experiments as exp
+from c18n_ae.analysis.claims import load
+from c18n_ae.analysis.comparisons import lookup
+from c18n_ae.common import config as cfg
+from c18n_ae.common.datasets import invalid_metrics
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.latex import escape, ratio_text
+
+COLUMNS = [
+    "source",
+    "experiment",
+    "metric",
+    "label",
+    "crosses",
+    "subject",
+    "baseline",
+    "contrast",
+    "share",
+    "parameter",
+    "parameter_value",
+    "ratio",
+    "ci95_low",
+    "ci95_high",
+    "median_ratio",
+    "median_ci95_low",
+    "median_ci95_high",
+    "n",
+    "n_reference",
+    "tail_trials",
+    "tail_n",
+    "tail_share",
+    "invalid",
+    "claims",
+]
+TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
+
+
+def sources_of(config: dict) -> list[dict]:
+    """Board targets, then data sets, that have a variant in compartments: {name, kind, reference,
+    variants: {name: {c18n, abi, description}}, release}."""
+    out = []
+    for t in config["targets"]:
+        variants = {
+            v["name"]: {"c18n": bool(v.get("c18n")), "abi": v.get("abi", v["name"])}
+            for v in t["variants"]
+        }
+        out.append(
+            {
+                "name": t["name"],
+                "kind": "target",
+                "reference": t["reference_variant"],
+                "variants": variants,
+                "release": t.get("description", ""),
+            }
+        )
+    for d in cfg.datasets(config):
+        variants = {
+            v: {"c18n": bool(s.get("c18n")), "abi": s.get("abi", v)}
+            for v, s in d["variants"].items()
+        }
+        out.append(
+            {
+                "name": d["name"],
+                "kind": "dataset",
+                "reference": d["reference_variant"],
+                "variants": variants,
+                "release": d.get("release", d["host"].get("os", "")),
+            }
+        )
+    return [s for s in out if any(v["c18n"] for v in s["variants"].values())]
+
+
+def contrast_words(source: dict, subject: str, baseline: str) -> str:
+    """What differs, in words: 'purecap with compartments against hybrid without'."""
+    v = source["variants"]
+    s, b = v[subject], v[baseline]
+    if s["c18n"] and not b["c18n"]:
+        return f"{s['abi']} with compartments against {b['abi']} without"
+    both = "both with compartments" if s["c18n"] else "neither in compartments"
+    return f"{s['abi']} against {b['abi']}, {both}"
+
+
+def contrasts(source: dict) -> list[tuple[str, str, str]]:
+    """(subject, baseline, share): each compartment variant against the reference without
+    compartments ("total"); where the same ABI also ran without compartments, the total splits
+    into the ABI's share (that variant against the reference) and the compartments' share."""
+    v, ref = source["variants"], source["reference"]
+    out = []
+    for name, s in v.items():
+        if not s["c18n"] or v[ref]["c18n"]:
+            continue
+        out.append((name, ref, "total"))
+        for plain, p in v.items():
+            if not p["c18n"] and p["abi"] == s["abi"] and plain != ref:
+                out += [(plain, ref, "ABI share"), (name, plain, "compartment share")]
+    return list(dict.fromkeys(out))
+
+
+def _largest(rows: pd.DataFrame) -> pd.DataFrame:
+    p = pd.to_numeric(rows.parameter_value, errors="coerce")
+    return rows if p.isna().all() else rows[p == p.max()]
+
+
+def _tail(summary: pd.DataFrame, source: str, variant: str, metric: str, value) -> tuple:
+    s = summary[
+        (summary.target == source)
+        & (summary.variant == variant)
+        & (summary.metric == metric)
+        & (summary.parameter_value.astype(str) == str(value))
+    ]
+    if s.empty or "tail_trials" not in s:
+        return 0, 0, 0.0
+    r = s.iloc[0]
+    return int(r.tail_trials), int(r.n), float(r.tail_share)
+
+
+def _claims_on(claims: list[dict], verdicts: pd.DataFrame, source, e, metric, subject, baseline):
+    ids = [
+        c["id"]
+        for c in claims
+        if c["experiment"] == e
+        and c.get("metric") == metric
+        and c.get("subject") == subject
+        and c.get("baseline") == baseline
+    ]
+    out = []
+    for cid in ids:
+        v = verdicts[(verdicts.claim == cid) & (verdicts.target == source)]
+        if len(v):
+            r = v.iloc[0]
+            agree = str(r.statistics_agree).lower() not in ("false", "0")
+            other = "median" if r.statistic == "mean" else "mean"
+            note = "" if agree else f" ({other}: {r[f'{other}_result']})"
+            out.append(f"{cid}: {r.result}{note}")
+    return "; ".join(out)
+
+
+def rows(
+    config: dict,
+    comparisons: dict[str, pd.DataFrame],
+    summaries: dict[str, pd.DataFrame],
+    claims: list[dict],
+    verdicts: pd.DataFrame,
+) -> pd.DataFrame:
+    invalid = invalid_metrics(cfg.datasets(config))
+    out = []
+    for source in sources_of(config):
+        name = source["name"]
+        for e, comp in comparisons.items():
+            summary = summaries.get(e, pd.DataFrame(columns=["target"]))
+            for h in exp.get(e).headline:
+                for subject, baseline, share in contrasts(source):
+                    r = _largest(lookup(comp, name, subject, baseline, h.metric))
+                    if r.empty:
+                        continue
+                    r = r.iloc[0]
+                    tail = _tail(summary, name, subject, h.metric, r.parameter_value)
+                    out.append(
+                        {
+                            "source": name,
+                            "experiment": e,
+                            "metric": h.metric,
+                            "label": h.label,
+                            "crosses": h.crosses,
+                            "subject": subject,
+                            "baseline": baseline,
+                            "contrast": contrast_words(source, subject, baseline),
+                            "share": share,
+                            **{k: r[k] for k in COLUMNS[9:19]},
+                            "tail_trials": tail[0],
+                            "tail_n": tail[1],
+                            "tail_share": tail[2],
+                            "invalid": invalid.get(name, {}).get(e, {}).get(h.metric, ""),
+                            "claims": _claims_on(
+                                claims, verdicts, name, e, h.metric, subject, baseline
+                            ),
+                        }
+                    )
+    return pd.DataFrame(out, columns=COLUMNS)
+
+
+def rests_on_few(r) -> bool:
+    """The mean depends on a few trials: some trials above 10x the median make half the total."""
+    return r.tail_trials > 0 and r.tail_share >= TAIL_SHARE
+
+
+def tail_text(r) -> str:
+    return (
+        f"{int(r.tail_trials)} of {int(r.tail_n)} trials make {r.tail_share * 100:.0f}\\,\\% "
+        "of the total time"
+    )
+
+
+def _cells(r) -> list[str]:
+    if r.invalid:
+        return [r"\multicolumn{2}{p{\hw}}{invalid measurement$^\ddagger$}", escape(r.claims)]
+    mean = ratio_text(r.ratio, r.ci95_low, r.ci95_high)
+    if rests_on_few(r):
+        mean += r"$^\dagger$"
+    median = ratio_text(r.median_ratio, r.median_ci95_low, r.median_ci95_high)
+    return [mean, median, escape(r.claims) or "--"]
+
+
+def latex_table(table: pd.DataFrame) -> str:
+    """Rows: experiment, metric, contrast; a column group (mean, median, claims) per source."""
+    sources = list(dict.fromkeys(table.source))
+    if not sources:
+        return (
+            "\\begin{tabular}{l}\\toprule\nNo target or data set with a compartment variant "
+            "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
+        )
+    width = 0.66 / len(sources)
+    spec = (
+        r">{\raggedright\arraybackslash}p{0.14\textwidth}l>{\raggedright\arraybackslash}"
+        r"p{0.1\textwidth}"
+        + "".join(
+            rf">{{\raggedright\arraybackslash}}p{{{width * 0.34:.3f}\textwidth}}" * 2
+            + rf">{{\raggedright\arraybackslash}}p{{{width * 0.26:.3f}\textwidth}}"
+            for _ in sources
+        )
+    )
+    half = f"{width * 0.7:.3f}"
+    lines = [
+        rf"\newlength{{\hw}}\setlength{{\hw}}{{{half}\textwidth}}",
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(
+            ["", "", ""] + [rf"\multicolumn{{3}}{{c}}{{\texttt{{{escape(s)}}}}}" for s in sources]
+        )
+        + r" \\",
+        "".join(rf"\cmidrule(lr){{{4 + 3 * i}-{6 + 3 * i}}}" for i in range(len(sources))),
+        " & ".join(
+            ["Metric (largest setting)", "Crosses", "Contrast"]
+            + ["Mean ratio", "Median ratio", "Claims"] * len(sources)
+        )
+        + r" \\",
+    ]
+    keys = ["experiment", "metric", "subject", "baseline"]
+    order = list(dict.fromkeys(map(tuple, table[keys].to_numpy())))
+    last_e = None
+    for e, metric, subject, baseline in order:
+        if e != last_e:
+            lines.append(r"\midrule")
+            lines.append(
+                rf"\multicolumn{{{3 + 3 * len(sources)}}}{{l}}{{\textbf{{{escape(exp.get(e).title)}}}}} \\"
+            )
+            last_e = e
+        mine = table[
+            (table.experiment == e)
+            & (table.metric == metric)
+            & (table.subject == subject)
+            & (table.baseline == baseline)
+        ]
+        first = mine.iloc[0]
+        cells = [
+            escape(first.label),
+            escape(first.crosses) if first.crosses else "no",
+            rf"\texttt{{{escape(subject)}}} / \texttt{{{escape(baseline)}}}",
+        ]
+        for s in sources:
+            r = mine[mine.source == s]
+            cells += _cells(r.iloc[0]) if len(r) else ["not measured", "", ""]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    cfg.add_arguments(ap)
+    cfg.add_experiment_arguments(ap, "summary", "comparisons")
+    ap.add_argument("--claims", required=True, type=Path, help="config/claims.yaml")
+    ap.add_argument("--verdicts", required=True, type=Path, help="results/claims.csv")
+    ap.add_argument("--csv", required=True, type=Path)
+    ap.add_argument("--tex", required=True, type=Path)
+    a = ap.parse_args(argv)
+    config = cfg.from_arguments(a)
+    comps = {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, "comparisons").items()}
+    summaries = {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, "summary").items()}
+    comps = {k: v for k, v in comps.items() if exp.get(k).headline}
+    table = rows(config, comps, summaries, load(a.claims), pd.read_csv(a.verdicts))
+    write_text_atomic(a.csv, table.to_csv(index=False))
+    write_text_atomic(a.tex, latex_table(table))
+
+
+if __name__ == "__main__":
+    main()
