@@ -4,7 +4,9 @@
 rule figure:
     input:
         summary="results/summary/{experiment}.csv",
+        comparisons="results/comparisons/{experiment}.csv",
         code="src/c18n_ae/experiments/{experiment}.py",
+        datasets=DATASET_META,
     output:
         pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
         png="results/plots/{experiment}.png",
@@ -14,7 +16,8 @@ rule figure:
         "logs/plot/{experiment}.log",
     shell:
         "python -m c18n_ae.report.figures --experiment {wildcards.experiment} --summary {input.summary} --pdf {output.pdf}"
-        " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
+        " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper"
+        f" --comparisons {{input.comparisons}} --config {CONFIG_FILES} 2> {{log}}"
 
 
 rule table:
@@ -23,6 +26,7 @@ rule table:
         tidy="results/tidy/{experiment}.csv",
         comparisons="results/comparisons/{experiment}.csv",
         code="src/c18n_ae/experiments/{experiment}.py",
+        datasets=DATASET_META,
     output:
         "paper/generated/tab-{experiment}.tex",
     params:
@@ -50,6 +54,7 @@ rule table_setup:
 rule macros:
     input:
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        claims="config/claims.yaml",
         meta=all_metas(),
     output:
         "paper/generated/macros.tex",
@@ -60,7 +65,7 @@ rule macros:
         "logs/macros.log",
     shell:
         f"python -m c18n_ae.report.macros --config {CONFIG_FILES} --experiments {{params.experiments}}"
-        " --out {output} 2> {log}"
+        " --claims {input.claims} --out {output} 2> {log}"
 
 
 # headline: "What a compartment costs", from the comparisons, summaries and claims' verdicts.

@@ -73,6 +73,13 @@ def load(path: Path) -> list[dict]:
     return [{"min_trials": default, **c} for c in data["claims"]]
 
 
+def min_trials(path: Path) -> int:
+    """The file's minimum of trials per side (the schema's default when it names none)."""
+    load(path)
+    data = yaml.safe_load(Path(path).read_text()) or {}
+    return data.get("min_trials", yaml.safe_load(SCHEMA.read_text())["properties"]["min_trials"]["default"])
+
+
 def _describe(path: Path, data: dict, error: jsonschema.ValidationError) -> str:
     where = f"{path}: claims"
     parts = list(error.absolute_path)

@@ -97,6 +97,13 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, digits: 
     return f"{f(ratio)}{times} [{f(low)}, {f(high)}]"
 
 
+def ratio_point(ratio: float, tex: bool = True) -> str:
+    """A ratio without its interval ('1.51×'), where a sentence gives a range of estimates."""
+    if ratio is None or math.isnan(ratio):
+        return "--"
+    return _sig(ratio, 3) + (r"$\times$" if tex else "×")
+
+
 def interval_text(ratio: float, low: float, high: float) -> str:
     """The plain-text form of ratio_text (CSV and Markdown), with the digits tables use."""
     return ratio_text(ratio, low, high, tex=False, digits=None)

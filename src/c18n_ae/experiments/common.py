@@ -43,6 +43,17 @@ def wide_tidy(raw: Path, rows, parameter: str, metrics: dict[str, str], statuses
     return out
 
 
+def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
+    """Adds the column invalid: True for the metrics a data set's own limits say are not what
+    their names claim (c18n_ae.common.config.invalid_metrics). Figures leave them out; tables
+    print 'invalid'."""
+    bad = pd.Series(False, index=summary.index)
+    for source, experiments in invalid.items():
+        for metrics in experiments.values():
+            bad |= (summary.target == source) & summary.metric.isin(list(metrics))
+    return summary.assign(invalid=bad)
+
+
 def pick(summary: pd.DataFrame, target, variant, metric, parameter_value=None) -> pd.Series | None:
     s = summary[
         (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
@@ -63,6 +74,8 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
     if row is None:
         ran = ((summary.target == target) & (summary.variant == variant)).any()
         return "not recorded" if ran else "not run"  # a data set may lack a metric our runs record
+    if row.get("invalid", False) is True:
+        return "invalid"
     if row["n"] == 0:
         return "failed"
     text = fmt(row["mean"] / scale)
@@ -171,9 +184,12 @@ def bars_panels_pgfplots(
     ylabel: str,
     ymode_log: bool = False,
     errors: dict[str, dict[str, list[float]]] | None = None,
+    errors_minus: dict[str, dict[str, list[float]]] | None = None,
+    extra_options: str = "",
 ) -> str:
     """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per
-    category), each with its 95 % confidence interval as an error bar when errors gives it."""
+    category), each with its 95 % confidence interval as an error bar when errors gives it (the
+    upper half; errors_minus, when given, the lower half)."""
     from c18n_ae.common.fsutil import write_text_atomic
     from c18n_ae.common.latex import escape
 
@@ -186,12 +202,18 @@ def bars_panels_pgfplots(
             cols[key] = values
             err = (errors or {}).get(target, {}).get(label)
             bar_opts = ""
+            low = (errors_minus or {}).get(target, {}).get(label)
+            columns = ""
             if err is not None:
                 cols[f"{key}e"] = [0.0 if pd.isna(e) else e for e in err]
                 bar_opts = "+[error bars/.cd, y dir=plus, y explicit]"
+                columns = f", y error={key}e"
+            if err is not None and low is not None:
+                cols[f"{key}m"] = [0.0 if pd.isna(e) else e for e in low]
+                bar_opts = "+[error bars/.cd, y dir=both, y explicit]"
+                columns = f", y error plus={key}e, y error minus={key}m"
             plots.append(
-                f"\\addplot{bar_opts} table[x=category, y={key}"
-                + (f", y error={key}e" if err is not None else "")
+                f"\\addplot{bar_opts} table[x=category, y={key}{columns}"
                 + f", col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(label)}}}"
             )
         panels.append((escape(target), "\n".join(plots)))
@@ -200,8 +222,32 @@ def bars_panels_pgfplots(
         f"ybar, bar width=4pt, ylabel={{{ylabel}}}, symbolic x coords={{{','.join(categories)}}}, "
         "xtick=data, enlarge x limits=0.15, unbounded coords=discard, "
         + ("ymode=log, log origin=infty" if ymode_log else "ymin=0")
+        + (f", {extra_options}" if extra_options else "")
     )
     return group_pgfplots(panels, options)
+
+
+def ratio_bars(comparisons, references: dict, metrics: list[str]):
+    """target -> variant -> the ratio of each metric to the target's reference variant, with the
+    two halves of its 95 % interval: the bars of a ratio figure (the reference itself is 1 and
+    not drawn)."""
+    bars, plus, minus = {}, {}, {}
+    for target, ref in references.items():
+        mine = comparisons[(comparisons.target == target) & (comparisons.reference_target == target)]
+        for variant in dict.fromkeys(mine.variant):
+            if variant == ref:
+                continue
+            vals, hi, lo = [], [], []
+            for m in metrics:
+                rows = lookup(comparisons, target, variant, ref, m)
+                r = rows.iloc[0] if len(rows) else None
+                vals.append(math.nan if r is None else r.ratio)
+                hi.append(math.nan if r is None else r.ci95_high - r.ratio)
+                lo.append(math.nan if r is None else r.ratio - r.ci95_low)
+            bars.setdefault(target, {})[variant] = vals
+            plus.setdefault(target, {})[variant] = hi
+            minus.setdefault(target, {})[variant] = lo
+    return bars, plus, minus
 
 
 def grouped_bars_preview_panels(

@@ -15,7 +15,7 @@ from c18n_ae.experiments.common import (
     cell,
     grouped_bars_preview_panels,
     lookup,
-    means_by_target,
+    ratio_bars,
     pick,
     series,
     stat,
@@ -140,28 +140,36 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _bars(summary):
-    return means_by_target(summary, [f"{w}_cpu_ns" for w in WORKLOADS], 1e6)
+def _ratios(comparisons, references):
+    """Each variant's CPU time against its target's reference, per workload (linear axis: a
+    +51 % difference must be visible)."""
+    return ratio_bars(comparisons, references, [f"{w}_cpu_ns" for w in WORKLOADS])
 
 
-def preview(summary, pdf, png):
-    bars, errs = _bars(summary)
+def preview(summary, pdf, png, comparisons=None, references=None):
+    bars, plus, minus = _ratios(comparisons, references or {})
     grouped_bars_preview_panels(
         list(WORKLOADS),
         bars,
-        errs,
+        {t: {v: [minus[t][v], plus[t][v]] for v in vs} for t, vs in plus.items()},
         pdf,
         png,
-        "mean CPU time (ms)",
-        "E3 CPU: mean CPU time per workload, 95 % CI",
-        log=True,
+        "CPU time against reference (×)",
+        "E3 CPU: ratio of mean CPU time to the target's reference variant, 95 % CI",
     )
 
 
-def pgfplots(summary, series_csv, data):
-    bars, errs = _bars(summary)  # error bars: the upper half of each mean's 95 % interval
+def pgfplots(summary, series_csv, data, comparisons=None, references=None):
+    bars, plus, minus = _ratios(comparisons, references or {})
     return bars_panels_pgfplots(
-        list(WORKLOADS), bars, series_csv, data, "mean CPU time (ms)", ymode_log=True, errors=errs
+        list(WORKLOADS),
+        bars,
+        series_csv,
+        data,
+        "CPU time against reference ($\\times$)",
+        errors=plus,
+        errors_minus=minus,
+        extra_options="extra y ticks={1}, extra y tick style={grid=major, grid style={black}}",
     )
 
 

@@ -182,13 +182,16 @@ def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
             )
             key = f"{target}-{variant}"
             for phase, style in (("write", "solid"), ("read", "dashed")):
+                if f"{phase}_GBps" not in wide:  # left out: not a valid measurement there
+                    continue
                 cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
                 plots.append(
                     f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, "
                     f"y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
                     f"\\addlegendentry{{{escape(variant)} {phase}}}"
                 )
-        panels.append((escape(target), "\n".join(plots)))
+        if plots:
+            panels.append((escape(target), "\n".join(plots)))
     frame = pd.DataFrame(cols).sort_index()
     frame.index.name = "block_mib"
     write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))

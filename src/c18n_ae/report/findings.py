@@ -15,7 +15,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, newcommand, ratio_text
+from c18n_ae.common.latex import escape, fmt, newcommand, ratio_point, ratio_text
 from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -73,6 +73,25 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
             f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])} gives"
         )
         out += sentences(opening, [item(r) for r in picks.itertuples()])
+    return out
+
+
+def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str]:
+    """Per source and contrast: the range of the ratios of work that stays in the program's own
+    code (no compartment boundary crossed), the statistic each rests on named."""
+    out = []
+    stay = table[(table.crosses.fillna("") == "") & (table.invalid.fillna("") == "")]
+    for (source, contrast), rows in stay.groupby(["source", "contrast"], sort=False):
+        values = [
+            (x.median_ratio if rests_on_few(x) else x.ratio, escape(x.label))
+            for x in rows.itertuples()
+        ]
+        low, high = min(values), max(values)
+        out.append(
+            f"Work that crosses no compartment boundary on {source_name(source, releases)}, "
+            f"{escape(contrast)}, ranges from {ratio_point(low[0])} for {low[1]} "
+            f"to {ratio_point(high[0])} for {high[1]} (point estimates)."
+        )
     return out
 
 
@@ -210,6 +229,11 @@ def main(argv=None) -> None:
         " ".join(found)
         or "No target or data set with a compartment variant was included in this run, so this "
         "edition states no finding about compartments.",
+    )
+    text += newcommand(
+        "StayingFindings",
+        " ".join(staying_sentences(table, releases))
+        or "No work that stays inside one library was measured with compartments in this run.",
     )
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.target.unique() if t in releases

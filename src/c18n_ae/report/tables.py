@@ -12,6 +12,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
+from c18n_ae.experiments.common import mark_invalid
 
 
 def dataset_column(meta: dict) -> dict:
@@ -134,7 +135,8 @@ def main(argv=None) -> None:
         # overheads with their intervals, computed once by the comparisons rule
         path = a.comparisons or a.results / "comparisons" / f"{a.experiment}.csv"
         comparisons = pd.read_csv(path) if len(tidy) else None
-        table = exp.get(a.experiment).table(pd.read_csv(a.summary), tidy, refs, comparisons)
+        summary = mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg) if cfg else {})
+        table = exp.get(a.experiment).table(summary, tidy, refs, comparisons)
         write_text_atomic(a.out, table)
     else:
         # with --config: every run's provenance and metadata, and the data sets the run includes
