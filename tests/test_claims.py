@@ -3,17 +3,11 @@
 import pandas as pd
 import pytest
 
-from c18n_ae.analysis.claims import (
-    ClaimError,
-    evaluate,
-    latex_table,
-    load,
-    markdown_table,
-    update_readme,
-)
+from c18n_ae.analysis.claims import TOO_FEW, ClaimError, evaluate, load
 from c18n_ae.analysis.collect import TIDY_COLUMNS
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
+from c18n_ae.report.claim_tables import latex_table, markdown_table, update_readme
 from conftest import ROOT
 
 
@@ -50,6 +44,7 @@ RATIO = {
     "text": "t",
     "experiment": "memory",
     "kind": "ratio",
+    "statistic": "mean",
     "metric": "malloc_ns",
     "subject": "purecap-c18n",
     "baseline": "hybrid",
@@ -62,6 +57,7 @@ NEAR = {
     "text": "t",
     "experiment": "cpu",
     "kind": "ratio_near",
+    "statistic": "mean",
     "metric": "math_cpu_ns",
     "subject": "purecap-c18n",
     "baseline": "hybrid",
@@ -132,11 +128,11 @@ def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
     )
     assert r.loc[("alloc", "board"), "result"] == "holds"
     assert r.loc[("alloc", "board"), "measured"].startswith(
-        "15.0"
+        "15.00× [14.96, 15.04]"
     )  # the block nearest the threshold
     assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[
         ("alloc", "b2"), "measured"
-    ].startswith("5.20")
+    ].startswith("5.20×")
     assert r.loc[("alloc", "b2"), "ci95_high"] < 10
 
 
@@ -198,8 +194,21 @@ def test_bad_claims_file_names_the_key(tmp_path):
     bad.write_text("claims:\n  - {id: x, text: t, experiment: memory, kind: guess}\n")
     with pytest.raises(ClaimError, match=r"claims\[x\]\.kind: 'guess' is not allowed"):
         load(bad)
-    bad.write_text("claims:\n  - {id: y, text: t, experiment: memory, kind: ratio, metric: m}\n")
-    with pytest.raises(ClaimError, match=r"claims\[y\]: missing baseline, op, subject, threshold"):
+    bad.write_text(
+        "claims:\n  - {id: y, text: t, experiment: memory, kind: ratio, statistic: mean, "
+        "metric: m}\n"
+    )
+    with pytest.raises(ClaimError, match=r"claims\[y\]: 'subject' is a required property"):
+        load(bad)
+    # the statistic is declared and validated
+    bad.write_text(
+        "claims:\n  - {id: z, text: t, experiment: memory, kind: ratio, metric: m, subject: a, "
+        "baseline: b, op: '>', threshold: 1}\n"
+    )
+    with pytest.raises(ClaimError, match=r"claims\[z\]: 'statistic' is a required property"):
+        load(bad)
+    bad.write_text(bad.read_text().replace("threshold: 1}", "threshold: 1, statistic: mode}"))
+    with pytest.raises(ClaimError, match=r"claims\[z\]\.statistic: 'mode' is not allowed"):
         load(bad)
 
 
@@ -215,6 +224,7 @@ def test_metrics_claim_compares_two_metrics_on_every_variant():
         "text": "t",
         "experiment": "packet",
         "kind": "metrics",
+        "statistic": "mean",
         "metric": "plugin_adjusted_latency_us",
         "baseline_metric": "ipc_adjusted_latency_us",
         "op": "<",
@@ -226,7 +236,7 @@ def test_metrics_claim_compares_two_metrics_on_every_variant():
     )
     assert r.loc[("p", "local"), "result"] == "fails" and r.loc[
         ("p", "local"), "measured"
-    ].startswith("1.33 [")
+    ].startswith("1.33× [")
     r = one(
         [{**claim, "variants": ["O2"]}],
         {"packet": summary(rows)},
@@ -234,3 +244,79 @@ def test_metrics_claim_compares_two_metrics_on_every_variant():
         {"packet": pk},
     )
     assert r.loc[("p", "local"), "result"] == "holds"
+
+
+def heavy_tail(target, variant, median, tail, n=100, few=3):
+    """n trials near `median`, `few` of them replaced by `tail` (a few slow allocations)."""
+    rows = []
+    for i in range(n):
+        value = tail if i < few else median * (1 + 0.02 * ((i * 7) % 10 - 5) / 5)
+        rows.append(
+            (target, variant, "memory", i + 1, "block_mib", 800, "malloc_ns", value, "ns", "ok")
+        )
+    return rows
+
+
+def test_mean_and_median_disagree_and_the_row_says_so():
+    """The alloc-10x shape on morello-2024: a few allocations of milliseconds carry the mean,
+    while a typical one is about twice as slow."""
+    tidy_rows = heavy_tail("board", "hybrid", 5000, 5000) + heavy_tail(
+        "board", "purecap-c18n", 11000, 6_300_000
+    )
+    t = pd.DataFrame(tidy_rows, columns=TIDY_COLUMNS)
+    from c18n_ae.analysis.summarise import summary_table
+
+    r = one([RATIO], {"memory": summary_table(t)}, {"board": BOARD}, {"memory": t})
+    row = r.loc[("alloc", "board")]
+    assert row.statistic == "mean"
+    assert row.mean_result == "inconclusive" and row.median_result == "fails"
+    assert row.result == "inconclusive" and not row.statistics_agree
+    assert "The median disagrees: it fails" in row.detail
+    r = one(
+        [{**RATIO, "statistic": "median"}],
+        {"memory": summary_table(t)},
+        {"board": BOARD},
+        {"memory": t},
+    )
+    assert r.loc[("alloc", "board"), "result"] == "fails"
+    assert "The mean disagrees" in r.loc[("alloc", "board"), "detail"]
+    assert "inconclusive; median: fails" in latex_table(
+        one([RATIO], {"memory": summary_table(t)}, {"board": BOARD}, {"memory": t}).reset_index()
+    )
+
+
+def test_too_few_trials_is_inconclusive_with_the_number_needed():
+    rows = [("local", "O2", 512, "malloc_ns", 2), ("local", "O0", 512, "malloc_ns", 30)]
+    claim = {**RATIO, "subject": "O0", "baseline": "O2"}
+    targets = {"local": {"O2": False, "O0": False}}
+    r = one([claim], {"memory": summary(rows)}, targets, {"memory": tidy("memory", rows, trials=2)})
+    assert r.loc[("alloc", "local"), "result"] == TOO_FEW
+    assert "at least 10 trials per side" in r.loc[("alloc", "local"), "detail"]
+    assert "8 more" in r.loc[("alloc", "local"), "detail"]
+    # the same data with enough trials is decided
+    r = one(
+        [claim], {"memory": summary(rows)}, targets, {"memory": tidy("memory", rows, trials=12)}
+    )
+    assert r.loc[("alloc", "local"), "result"] == "holds"
+    # a claim may lower its own minimum
+    r = one(
+        [{**claim, "min_trials": 2}],
+        {"memory": summary(rows)},
+        targets,
+        {"memory": tidy("memory", rows, trials=2)},
+    )
+    assert r.loc[("alloc", "local"), "result"] == "holds"
+
+
+def test_invalid_measurement_names_the_reason():
+    rows = [("set", "hybrid", 100, "write_ns", 2), ("set", "purecap-c18n", 100, "write_ns", 3)]
+    claim = {**RATIO, "metric": "write_ns", "threshold": 1}
+    tidies = {"memory": tidy("memory", rows)}
+    comps = {"memory": compare(tidies["memory"], {"set": "hybrid"})}
+    invalid = {"set": {"memory": {"write_ns": "the loop did no stores"}}}
+    r = evaluate([claim], {"memory": summary(rows)}, {"set": BOARD}, comps, tidies, invalid)
+    assert list(r.result) == ["invalid measurement"]
+    assert r.detail.iloc[0] == "write_ns: the loop did no stores"
+    # without the data set's word it is decided like any other
+    r = evaluate([claim], {"memory": summary(rows)}, {"set": BOARD}, comps, tidies)
+    assert list(r.result) == ["holds"]

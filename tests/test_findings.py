@@ -1,68 +1,113 @@
-"""The paper's c18n paragraphs: from a board first, else a data set; never a number that is not
-there."""
+"""The headline table and the paper's generated findings, on the study's real 24.05 files: every
+number read from the computed comparisons, the median where a few trials carry the mean, invalid
+measurements named, contrasts named by what differs."""
 
 import pandas as pd
 
+from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.imports import dataset_files
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
-from c18n_ae.report.findings import paragraph, sources_from, sources_of
+from c18n_ae.report import headline
+from c18n_ae.report.findings import (
+    MAX_WORDS,
+    abstract_sentences,
+    claims_sentence,
+    experiment_paragraph,
+)
+from conftest import ROOT
 
 META = datasets.load("morello-2024")
-DATASET = sources_of({"targets": [], "datasets": ["morello-2024"]})[0]
+CONFIG = {"targets": [], "datasets": ["morello-2024"]}
 
 
-def data(experiment):
-    tidy = collect(experiment, [], [p for e, _, p in dataset_files(META) if e == experiment])
-    return summary_table(tidy), compare(tidy, {"morello-2024": "hybrid"})
+def data():
+    summaries, comps, tidies = {}, {}, {}
+    for e in ("memory", "cpu", "pipe"):
+        tidy = collect(e, [], [p for x, _, p in dataset_files(META) if x == e])
+        tidies[e], summaries[e] = tidy, summary_table(tidy)
+        comps[e] = compare(tidy, {"morello-2024": "hybrid"})
+    claims = load(ROOT / "config" / "claims.yaml")
+    targets = {"morello-2024": {v: bool(s["c18n"]) for v, s in META["variants"].items()}}
+    verdicts = evaluate(claims, summaries, targets, comps, tidies, datasets.invalid_metrics([META]))
+    return headline.rows(CONFIG, comps, summaries, claims, verdicts), verdicts
 
 
-def test_memory_paragraph_names_the_source_the_ratios_and_the_limits():
-    summary, comps = data("memory")
-    text = paragraph("memory", sources_from([DATASET]), summary, comps)
-    assert text.startswith(r"On Morello, from the data set \texttt{morello-2024}")
-    assert (
-        "measured by the original study's authors" in text
-        and "Morello System Development Platform" in text
-    )
-    assert (
-        r"\texttt{purecap-c18n} against \texttt{hybrid} (compartment against no compartment) for "
-        r"a 1000\,MiB block" in text
-    )
-    assert (
-        r"\texttt{benchmark-c18n} against \texttt{purecap-c18n} (one compartment ABI against "
-        r"another)" in text
-    )
-    assert "which is 0 for every block size" in text  # the study's method, said beside its numbers
-    assert "--" not in text
+TABLE, VERDICTS = data()
 
 
-def test_a_board_comes_before_the_data_set_and_absence_is_said():
-    summary, comps = data("cpu")
-    board = {
-        "kind": "morello",
-        "name": "board1",
-        "description": "",
-        "reference_variant": "hybrid",
-        "variants": {"hybrid": False, "purecap-c18n": True},
+def row(metric, subject="purecap-c18n", experiment="memory"):
+    r = TABLE[
+        (TABLE.metric == metric) & (TABLE.subject == subject) & (TABLE.experiment == experiment)
+    ]
+    assert len(r) == 1
+    return r.iloc[0]
+
+
+def test_headline_rows_read_the_comparisons_at_the_largest_setting():
+    malloc = row("malloc_ns")
+    assert malloc.parameter_value == 1000 and malloc.crosses == "libc"
+    assert malloc.contrast == "purecap with compartments against hybrid without"
+    # a few slow allocations carry the mean: the median is the typical cost
+    assert headline.rests_on_few(malloc)
+    assert malloc.tail_trials <= 5 and malloc.tail_share > 0.9
+    assert malloc.median_ratio < 3 < 10 < malloc.ci95_high
+    assert "alloc-10x: inconclusive (median: fails)" in malloc.claims
+    assert row("write_ns").invalid.startswith("the study's write and read loops")
+    assert row("math_cpu_ns", experiment="cpu").crosses == "libm"
+    assert row("int_cpu_ns", experiment="cpu").crosses == ""
+    assert "math-cost-purecap: holds" in row("math_cpu_ns", experiment="cpu").claims
+
+
+def test_headline_table_marks_tails_invalid_rows_and_claims():
+    tex = headline.latex_table(TABLE)
+    assert r"\texttt{morello-2024}" in tex and "Mean ratio & Median ratio & Claims" in tex
+    assert r"$^\dagger$" in tex and r"invalid measurement$^\ddagger$" in tex
+    assert "too uncertain for a point estimate" in tex
+    assert tex.count(r"\\") >= 20
+    assert headline.latex_table(TABLE.iloc[0:0]).count("No target or data set") == 1
+
+
+def test_the_abstract_states_findings_with_intervals():
+    text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}))
+    assert text.startswith(r"On \texttt{morello-2024} (CheriBSD 24.05), purecap with compartments")
+    assert text.count(r"$\times$ [") >= 3  # at least three findings with intervals
+    assert "for the math workload's CPU time" in text and "(median, a typical trial)" in text
+    assert "writing" not in text  # an invalid measurement is no finding
+
+
+def test_claims_tally_and_paragraphs():
+    text = claims_sentence(VERDICTS, "morello-2024")
+    assert "rest on invalid measurements" in text and r"\texttt{alloc-10x}" in text
+    para = experiment_paragraph("memory", TABLE, {}, {})
+    assert "rests on a few trials" in para and "of the total time" in para
+    assert "not valid measurements" in para
+    for s in para.replace(r"\,\%", "%").split(". "):
+        assert len(s.split()) <= MAX_WORDS, s
+    assert "No target or data set" in experiment_paragraph("memory", TABLE.iloc[0:0], {}, {})
+
+
+def test_a_target_with_purecap_without_compartments_splits_the_shares():
+    source = {
+        "name": "board",
+        "kind": "target",
+        "reference": "hybrid",
+        "variants": {
+            "hybrid": {"c18n": False, "abi": "hybrid"},
+            "purecap": {"c18n": False, "abi": "purecap"},
+            "purecap-c18n": {"c18n": True, "abi": "purecap"},
+            "benchmark-c18n": {"c18n": True, "abi": "purecap-benchmark"},
+        },
     }
-    assert [s["name"] for s in sources_from([DATASET, board])] == ["board1", "morello-2024"]
-    # the board has no cpu rows here, so the data set speaks
-    text = paragraph("cpu", sources_from([DATASET, board]), summary, comps)
-    assert "morello-2024" in text and "board1" not in text
-    mine = summary.assign(target=summary.target.replace("morello-2024", "board1"))
-    mine_c = comps.assign(target="board1", reference_target="board1")
-    text = paragraph(
-        "cpu",
-        sources_from([DATASET, board]),
-        pd.concat([summary, mine]),
-        pd.concat([comps, mine_c]),
+    assert headline.contrasts(source) == [
+        ("purecap-c18n", "hybrid", "total"),
+        ("purecap", "hybrid", "ABI share"),
+        ("purecap-c18n", "purecap", "compartment share"),
+        ("benchmark-c18n", "hybrid", "total"),
+    ]
+    assert headline.contrast_words(source, "purecap-c18n", "purecap") == (
+        "purecap with compartments against purecap without"
     )
-    assert text.startswith(r"On Morello, from this package's own runs on the board \texttt{board1}")
-    none = paragraph("cpu", [], summary, comps)
-    assert (
-        none.startswith("No Morello measurements of this experiment were included")
-        and "--" not in none
-    )
+    assert pd.notna(TABLE.ratio).all()

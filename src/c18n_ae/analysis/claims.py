@@ -77,7 +77,9 @@ def min_trials(path: Path) -> int:
     """The file's minimum of trials per side (the schema's default when it names none)."""
     load(path)
     data = yaml.safe_load(Path(path).read_text()) or {}
-    return data.get("min_trials", yaml.safe_load(SCHEMA.read_text())["properties"]["min_trials"]["default"])
+    return data.get(
+        "min_trials", yaml.safe_load(SCHEMA.read_text())["properties"]["min_trials"]["default"]
+    )
 
 
 def _describe(path: Path, data: dict, error: jsonschema.ValidationError) -> str:
@@ -377,8 +379,10 @@ def _metrics(
         claim,
         base,
         rows,
-        lambda r: f"{claim['metric']}/{claim['baseline_metric']} on {r.variant} at {r.parameter} "
-        f"{fmt(float(r.parameter_value))} ({len(rows)} settings on {', '.join(chosen)})",
+        lambda r: (
+            f"{claim['metric']}/{claim['baseline_metric']} on {r.variant} at {r.parameter} "
+            f"{fmt(float(r.parameter_value))} ({len(rows)} settings on {', '.join(chosen)})"
+        ),
     )
 
 

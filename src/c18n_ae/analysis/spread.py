@@ -107,9 +107,7 @@ def latex_table(sp: pd.DataFrame) -> str:
     return (
         "\\begin{table*}[!tp]\n\\caption{Spread between targets for the same variant: lowest and "
         "highest mean (ns) and (highest $-$ lowest) / average of the means.}\n"
-        "\\label{tab:spread}\n\\small\n"
-        + "\n".join(lines)
-        + "\n\\end{table*}\n"
+        "\\label{tab:spread}\n\\small\n" + "\n".join(lines) + "\n\\end{table*}\n"
     )
 
 

@@ -71,7 +71,9 @@ def _ends_differ(f, low: float, high: float) -> bool:
 WIDE_FACTOR = 10  # an interval whose ends differ by more than this factor reads as a range only
 
 
-def ratio_text(ratio: float, low: float, high: float, tex: bool = True, digits: int | None = 3) -> str:
+def ratio_text(
+    ratio: float, low: float, high: float, tex: bool = True, digits: int | None = 3
+) -> str:
     """The one format of a ratio with its 95 % interval: '1.51× [1.51, 1.52]'.
 
     An interval that contains 1 reads as 'no detectable difference (ratio between a and b)', and

@@ -233,7 +233,9 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
     not drawn)."""
     bars, plus, minus = {}, {}, {}
     for target, ref in references.items():
-        mine = comparisons[(comparisons.target == target) & (comparisons.reference_target == target)]
+        mine = comparisons[
+            (comparisons.target == target) & (comparisons.reference_target == target)
+        ]
         for variant in dict.fromkeys(mine.variant):
             if variant == ref:
                 continue

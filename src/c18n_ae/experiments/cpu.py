@@ -15,8 +15,8 @@ from c18n_ae.experiments.common import (
     cell,
     grouped_bars_preview_panels,
     lookup,
-    ratio_bars,
     pick,
+    ratio_bars,
     series,
     stat,
 )

@@ -254,9 +254,8 @@ def latex_table(table: pd.DataFrame) -> str:
     for e, metric, subject, baseline in order:
         if e != last_e:
             lines.append(r"\midrule")
-            lines.append(
-                rf"\multicolumn{{{3 + 3 * len(sources)}}}{{l}}{{\textbf{{{escape(exp.get(e).title)}}}}} \\"
-            )
+            title = escape(exp.get(e).title)
+            lines.append(rf"\multicolumn{{{3 + 3 * len(sources)}}}{{l}}{{\textbf{{{title}}}}} \\")
             last_e = e
         mine = table[
             (table.experiment == e)

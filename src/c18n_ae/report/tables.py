@@ -110,9 +110,7 @@ def main(argv=None) -> None:
     m.add_argument("--results", type=Path, default=Path("results"))
     m.add_argument("--summary", type=Path, help="default: results/summary/EXPERIMENT.csv")
     m.add_argument("--tidy", type=Path, help="default: results/tidy/EXPERIMENT.csv")
-    m.add_argument(
-        "--comparisons", type=Path, help="default: results/comparisons/EXPERIMENT.csv"
-    )
+    m.add_argument("--comparisons", type=Path, help="default: results/comparisons/EXPERIMENT.csv")
     m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     m.add_argument("--out", required=True, type=Path)
     config.add_arguments(m)
