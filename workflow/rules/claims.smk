@@ -30,11 +30,13 @@ rule claim_tables:
     output:
         tex="paper/generated/tab-claims.tex",
         markdown="results/claims.md",
+    params:
+        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
     log:
         "logs/claim_tables.log",
     shell:
         "python -m c18n_ae.report.claim_tables --claims {input.claims} --tex {output.tex}"
-        " --markdown {output.markdown} 2> {log}"
+        " --markdown {output.markdown} {params.releases} 2> {log}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios.

@@ -78,6 +78,11 @@ def all_metas():
 # target of its own from collect on.
 DATASET_FILES = {e: [os.path.relpath(f) for f in fs]
                  for e, fs in imports.dataset_files_by_experiment(config.get("datasets", [])).items()}
+
+
+def files_in(paths):
+    """A data set's entries as files: a folder entry (the study's E6 logs) is the files in it."""
+    return [str(f) for p in paths for f in (sorted(Path(p).iterdir()) if Path(p).is_dir() else [p])]
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
 # Experiments with rows in the headline table (their registry entry names headline metrics).
 HEADLINE_EXPERIMENTS = [e for e in EXPERIMENTS if exps.get(e).headline]

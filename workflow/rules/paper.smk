@@ -12,6 +12,8 @@ rule paper:
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-headline.tex",
+            "paper/generated/tab-releases.tex",
+            "paper/generated/releases.tex",
             "paper/generated/tab-published.tex",
             "paper/generated/tab-spread.tex",
             "paper/generated/tab-related.tex",

@@ -90,6 +90,25 @@ rule headline:
         " --claims {input.claims} --verdicts {input.verdicts} --csv {output.csv} --tex {output.tex} 2> {log}"
 
 
+# releases: each data set's contrasts against the first data set's (release against release).
+rule releases:
+    input:
+        code="src/c18n_ae/report/releases.py",
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=HEADLINE_EXPERIMENTS),
+        meta=DATASET_META,
+    output:
+        tex="paper/generated/tab-releases.tex",
+        macros="paper/generated/releases.tex",
+    params:
+        settings=settings(config.get("datasets", [])),
+        experiments=" ".join(HEADLINE_EXPERIMENTS),
+    log:
+        "logs/releases.log",
+    shell:
+        f"python -m c18n_ae.report.releases --config {CONFIG_FILES} --experiments {{params.experiments}}"
+        " --tex {output.tex} --macros {output.macros} 2> {log}"
+
+
 # findings: the paper's generated prose (abstract, conclusion, each experiment's paragraph, the
 # data sets' attribution), from the headline table and the claims' verdicts.
 rule findings:

@@ -51,10 +51,12 @@ rule comparisons:
         "results/comparisons/{experiment}.csv",
     params:
         references=REFERENCES,
+        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
     log:
         "logs/comparisons/{experiment}.log",
     shell:
-        "python -m c18n_ae.analysis.comparisons --tidy {input.tidy} {params.references} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.comparisons --tidy {input.tidy} {params.references} {params.releases}"
+        " --out {output} 2> {log}"
 
 
 rule comparisons_all:

@@ -76,13 +76,16 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
 def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
     """A file of a shipped data set (datasets/<name>/): target <name>, variant from its
     dataset.yaml."""
-    target, variant = datasets.variant_of(path)
-    found, rows, meta = imports.import_file(path)
+    target, entry = datasets.file_entry(path)
+    variant = entry["variant"]
+    found, rows, meta = imports.import_file(path, entry.get("layout"))
     if found != experiment:
         raise RawDataError(f"{path}: holds {found} data, not {experiment}")
+    how = "declared" if entry.get("layout") else "recognised from its header"
     print(
-        f"data set {target}, variant {variant}: {path}: {len(rows)} tidy rows, units "
-        f"{meta['units']}" + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""),
+        f"data set {target}, variant {variant}: {path}: layout {meta['layout']} ({how}): "
+        f"{len(rows)} tidy rows, units {meta['units']}"
+        + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""),
         file=sys.stderr,
     )
     return pd.DataFrame.from_records(

@@ -39,6 +39,7 @@ COLUMNS = [
     "median_ratio",
     "median_ci95_low",
     "median_ci95_high",
+    "comparison",
 ]
 RESAMPLES = 2000
 GROUP = ["experiment", "parameter", "parameter_value", "metric"]
@@ -122,6 +123,72 @@ def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
     return out
 
 
+def ratio_of_ratios(a1, b1, a2, b2, resamples: int = RESAMPLES) -> dict:
+    """(a1/b1) / (a2/b2) of means and of medians, with percentile-bootstrap 95 % intervals: the
+    four samples resampled independently (roles 0 to 3), as a contrast on one release against the
+    same contrast on another."""
+    xs = [np.asarray(x, dtype=float) for x in (a1, b1, a2, b2)]
+    xs = [x[~np.isnan(x)] for x in xs]
+    out = {"n": min(len(xs[0]), len(xs[1])), "n_reference": min(len(xs[2]), len(xs[3]))}
+    keys = ("ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high")
+    if min(map(len, xs)) < 2 or any(x.mean() == 0 or np.median(x) == 0 for x in xs):
+        return {**out, **{k: math.nan for k in keys}}
+    means, medians = zip(*(_resampled(x, role, resamples) for role, x in enumerate(xs)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = (means[0] / means[1]) / (means[2] / means[3])
+        d = (medians[0] / medians[1]) / (medians[2] / medians[3])
+    point = [x.mean() for x in xs]
+    mid = [np.median(x) for x in xs]
+    lo, hi = np.nanpercentile(m, [2.5, 97.5])
+    mlo, mhi = np.nanpercentile(d, [2.5, 97.5])
+    return {
+        **out,
+        "ratio": float((point[0] / point[1]) / (point[2] / point[3])),
+        "ci95_low": float(lo),
+        "ci95_high": float(hi),
+        "median_ratio": float((mid[0] / mid[1]) / (mid[2] / mid[3])),
+        "median_ci95_low": float(mlo),
+        "median_ci95_high": float(mhi),
+    }
+
+
+def release_rows(groups: dict, references: dict[str, str], releases: list[str]) -> list[dict]:
+    """Each release (data set, in config order) against the first release before it with the same
+    contrast: every variant against its data set's reference variant, per parameter value and
+    metric. A third release joins without code: it is compared with the first."""
+    rows = []
+    for i, target in enumerate(releases):
+        ref = references.get(target)
+        for key in [k for k in groups if k[0] == target and k[1] != ref]:
+            _, variant, *g = key
+            earlier = next(
+                (
+                    r
+                    for r in releases[:i]
+                    if references.get(r) == ref
+                    and (r, variant, *g) in groups
+                    and (r, ref, *g) in groups
+                ),
+                None,
+            )
+            if earlier is None or (target, ref, *g) not in groups:
+                continue
+            stats = ratio_of_ratios(
+                groups[key],
+                groups[(target, ref, *g)],
+                groups[(earlier, variant, *g)],
+                groups[(earlier, ref, *g)],
+            )
+            contrast = f"{variant}/{ref}"
+            names = ["target", "variant", "reference_target", "reference_variant", *GROUP]
+            rows.append(
+                dict(zip(names, [target, contrast, earlier, contrast, *g]))
+                | stats
+                | {"comparison": "release"}
+            )
+    return rows
+
+
 def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, str, str, str]]:
     """(target, variant, reference target, reference variant), in the order described above."""
     series = list(dict.fromkeys(zip(tidy.target, tidy.variant)))
@@ -140,7 +207,11 @@ def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, st
     return pairs
 
 
-def compare(tidy: pd.DataFrame, references: dict[str, str]) -> pd.DataFrame:
+def compare(
+    tidy: pd.DataFrame, references: dict[str, str], releases: list[str] = ()
+) -> pd.DataFrame:
+    """Variant against variant and target against target; releases (data sets, in config order):
+    each one's contrasts against the same contrasts on the first release (release_rows)."""
     if tidy.empty:
         return pd.DataFrame(columns=COLUMNS)
     tidy = with_derived(tidy)
@@ -168,7 +239,9 @@ def compare(tidy: pd.DataFrame, references: dict[str, str]) -> pd.DataFrame:
                     )
                 )
                 | stats
+                | {"comparison": "variant" if target == rtarget else "target"}
             )
+    rows += release_rows(groups, references, [r for r in releases if r in set(tidy.target)])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -176,6 +249,9 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tidy", type=Path, help="results/tidy/EXPERIMENT.csv")
     ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
+    ap.add_argument(
+        "--release", action="append", default=[], help="a data set compared release to release"
+    )
     ap.add_argument(
         "--merge",
         nargs="*",
@@ -189,7 +265,7 @@ def main(argv=None) -> None:
         frames = [pd.read_csv(p) for p in a.merge]
         df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     else:
-        df = compare(pd.read_csv(a.tidy), dict(r.split("=", 1) for r in a.reference))
+        df = compare(pd.read_csv(a.tidy), dict(r.split("=", 1) for r in a.reference), a.release)
     write_text_atomic(a.out, df.to_csv(index=False))
 
 

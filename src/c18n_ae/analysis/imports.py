@@ -55,6 +55,17 @@ LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]
         "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), tuple(NS), "Time Elapsed (ms)"),
     },
 }
+# A file's layout (declared in dataset.yaml, or recognised from its header) -> its experiment. The
+# study's two-library program (E6) wrote its pipe timings in the pipe layout; its logs are a folder.
+LAYOUT_EXPERIMENT = {
+    "memory": "memory",
+    "cpu": "cpu",
+    "pipe": "pipe",
+    "scale": "scale",
+    "isolation-pipe": "isolation",
+    "isolation-logs": "isolation",
+}
+CSV_LAYOUT = {"isolation-pipe": "pipe"}  # layouts that read another layout's columns
 WORKLOAD_NAMES = {
     "maths": "math",
     "math": "math",
@@ -103,6 +114,17 @@ def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | No
     return found[0] if len(found) == 1 else None
 
 
+def closest_layout(header: list[str]) -> str:
+    """The layout that names most of these columns, with the columns it expects."""
+    cells = [_split(h) for h in header]
+
+    def score(roles):
+        return sum(any(name in names for names, _, _ in roles.values()) for name, _ in cells)
+
+    best = max(LAYOUTS, key=lambda e: score(LAYOUTS[e]))
+    return f"{best} ({', '.join(r[2] for r in LAYOUTS[best].values())})"
+
+
 def layout_of(path: Path) -> str | None:
     with open(path, newline="", encoding="utf-8-sig") as f:
         header = next(csv.reader(f), [])
@@ -131,19 +153,31 @@ def _rows(path: Path, ncols: int):
     return header, out, footer
 
 
-def import_file(path: Path) -> tuple[str, list[tuple], dict]:
-    """Returns (experiment, tidy rows without target/variant/experiment, metadata)."""
+def import_file(path: Path, layout: str | None = None) -> tuple[str, list[tuple], dict]:
+    """Returns (experiment, tidy rows without target/variant/experiment, metadata). layout: as
+    dataset.yaml declares it; None: recognised from the header (the metadata says which)."""
     path = Path(path)
     if not path.exists():
         raise RawDataError(f"{path}: file not found")
+    if layout == "isolation-logs":
+        from c18n_ae.analysis.isolation_logs import import_logs
+
+        rows, meta = import_logs(path)
+        return "isolation", rows, meta
     header, rows, footer = _rows(path, 0)
     mapped = map_header(header)
-    if mapped is None:
+    wanted = CSV_LAYOUT.get(layout, layout)
+    if mapped is None or (wanted and mapped[0] != wanted):
+        expected = (
+            f"declared layout {layout}: columns {', '.join(r[2] for r in LAYOUTS[wanted].values())}"
+            if wanted
+            else f"closest layout: {closest_layout(header)}"
+        )
         raise RawDataError(
-            f"{path}:1: header {','.join(header)!r} matches none of the original study's "
-            f"layouts; columns expected (any order; names may vary in case and spacing, "
-            f"'Test Number' may stand for 'Trial Num', 'Test Type' for 'Operation'): "
-            f"{expected_columns()}"
+            f"{path}:1: header {','.join(header)!r} matches "
+            + ("not its declared layout" if wanted else "none of the original study's layouts")
+            + f"; {expected} (any order; names may vary in case and spacing, 'Test Number' may "
+            "stand for 'Trial Num', 'Test Type' for 'Operation')"
         )
     experiment, cols = mapped
     width = len(header)
@@ -194,13 +228,14 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
         elif experiment == "pipe":
             trial = int(get(c, line, "trial"))
             size = get(c, line, "size")
+            prefix = "pipe_" if layout == "isolation-pipe" else ""  # E6's names for them
             for role in ("write", "read", "total"):
                 out.append(
                     (
                         trial,
                         "message_bytes",
                         size,
-                        f"{role}_ns",
+                        f"{prefix}{role}_ns",
                         ns(c, line, role),
                         "ns",
                         "warmup" if trial == 1 else "ok",
@@ -216,25 +251,32 @@ def import_file(path: Path) -> tuple[str, list[tuple], dict]:
             )
     meta = {
         "file": str(path),
-        "layout": experiment,
+        "layout": layout or experiment,
+        "declared": layout is not None,
         "footer": footer,
         "units": {r: u for r, (_, u) in cols.items() if u},
         "columns": {r: header[i].strip() for r, (i, _) in cols.items()},
     }
-    return experiment, out, meta
+    return LAYOUT_EXPERIMENT[layout or experiment], out, meta
 
 
 # The files of a shipped data set (c18n_ae.common.datasets), each with the layout its header shows.
 def dataset_files(meta: dict) -> list[tuple[str, str, Path]]:
-    """(experiment, variant, path) of each file, the experiment read from its header."""
+    """(experiment, variant, path) of each file: the experiment of its declared layout, else of
+    the layout its header line shows (only that line is read)."""
     d = Path(meta["directory"])
     out = []
     for f in meta["files"]:
         p = d / f["path"]
-        experiment = layout_of(p)
-        if experiment is None:
-            raise RawDataError(f"{p}:1: header matches none of the original study's layouts")
-        out.append((experiment, f["variant"], p))
+        layout = f.get("layout") or layout_of(p)
+        if layout is None:
+            with open(p, newline="", encoding="utf-8-sig") as fh:
+                header = next(csv.reader(fh), [])
+            raise RawDataError(
+                f"{p}:1: header matches none of the original study's layouts; closest layout: "
+                f"{closest_layout(header)}; or declare it (layout: in {d / 'dataset.yaml'})"
+            )
+        out.append((LAYOUT_EXPERIMENT[layout], f["variant"], p))
     return out
 
 

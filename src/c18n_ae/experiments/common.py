@@ -43,6 +43,33 @@ def wide_tidy(raw: Path, rows, parameter: str, metrics: dict[str, str], statuses
     return out
 
 
+DISPLAY_POINTS = 1000  # at most this many points of one series go into a figure
+
+
+def decimate(x, y, points: int = DISPLAY_POINTS) -> tuple[list, list]:
+    """The points a figure draws of a long series (sorted by x): per bucket of x (a pixel column
+    at print size) the lowest and the highest y, so no peak or dip disappears; short series are
+    drawn whole. Cost linear in the series; the data files keep every point."""
+    import numpy as np
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+    if len(x) <= points:
+        return list(x), list(y)
+    span = x.max() - x.min() or 1.0
+    bucket = np.minimum(((x - x.min()) / span * (points // 2)).astype(int), points // 2 - 1)
+    frame = pd.DataFrame({"b": bucket, "y": y})
+    chosen = np.union1d(frame.groupby("b").y.idxmin().to_numpy(), frame.groupby("b").y.idxmax())
+    return list(x[chosen]), list(y[chosen])
+
+
+def coordinates(x, y) -> str:
+    """A decimated series as pgfplots coordinates."""
+    xs, ys = decimate(x, y)
+    return " ".join(f"({a:.6g},{b:.6g})" for a, b in zip(xs, ys))
+
+
 def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
     """Adds the column invalid: True for the metrics a data set's own limits say are not what
     their names claim (c18n_ae.common.config.invalid_metrics). Figures leave them out; tables
@@ -74,7 +101,7 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
     if row is None:
         ran = ((summary.target == target) & (summary.variant == variant)).any()
         return "not recorded" if ran else "not run"  # a data set may lack a metric our runs record
-    if row.get("invalid", False) is True:
+    if bool(row.get("invalid", False)):
         return "invalid"
     if row["n"] == 0:
         return "failed"

@@ -71,6 +71,14 @@ def tidy_rows(raw, rows):
     return out
 
 
+def derive(df: pd.DataFrame) -> pd.DataFrame:
+    """Adds strings_visible: 1 when a reader found at least one of the strings in the process."""
+    found = df[df.metric == "strings_found_distinct"].copy()
+    found["value"] = (found["value"] > 0).astype(float)
+    found["metric"], found["unit"] = "strings_visible", "flag"
+    return pd.concat([df, found], ignore_index=True)
+
+
 def per_role(tidy: pd.DataFrame) -> list[dict]:
     out = []
     for target, variant in series(tidy):
@@ -197,6 +205,7 @@ EXPERIMENT = Experiment(
     raw_columns=RAW,
     trials=lambda p: 2,
     tidy_rows=tidy_rows,
+    derive=derive,
     table=table,
     macros=macros,
     preview=preview,

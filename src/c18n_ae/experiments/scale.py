@@ -8,7 +8,13 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.common import by_target, group_pgfplots, series
+from c18n_ae.experiments.common import (
+    by_target,
+    coordinates,
+    decimate,
+    group_pgfplots,
+    series,
+)
 
 RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 REASONS = ("memory_fraction", "budget", "max_instances")
@@ -157,7 +163,8 @@ def preview(summary, pdf, png):
         for variant in variants:
             s = summary[(summary.target == target) & (summary.variant == variant)]
             mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
-            ax.plot(mem.parameter_value, mem["mean"], marker="o", ms=2, label=variant)
+            x, y = decimate(mem.parameter_value, mem["mean"])
+            ax.plot(x, y, marker="o" if len(x) <= 200 else None, ms=2, label=variant)
         ax.set_xlabel("instances running")
         ax.set_ylabel("memory in use (MB)")
         ax.set_title(target, fontsize=9)
@@ -180,10 +187,13 @@ def pgfplots(summary, series_csv, data):
                 & (summary.metric == "memory_used_mb")
             ]
             key = f"{target}-{variant}"
+            s = s.sort_values("parameter_value")
             cols[f"memory_mb-{key}"] = s.set_index("parameter_value")["mean"]
+            # the CSV keeps every instance; the figure draws a decimated series
+            marks = "mark size=0.8pt" if len(s) <= 200 else "no marks"
+            points = coordinates(s.parameter_value, s["mean"])
             plots.append(
-                f"\\addplot+[mark size=0.8pt] table[x=instances, y=memory_mb-{key}, col "
-                f"sep=comma] {{{data}}};\n"
+                f"\\addplot+[{marks}] coordinates {{{points}}};\n"
                 f"\\addlegendentry{{{escape(variant)}}}"
             )
         panels.append((escape(target), "\n".join(plots)))

@@ -32,6 +32,17 @@ def _measured(r) -> str:
     return r.detail if not has else f"{r.measured} ({r.detail})"
 
 
+def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tuple[str, str]]:
+    """(claim, 'holds on a and fails on b') for each claim decided differently on two data sets
+    (releases); verdicts 'not applicable' do not count."""
+    out = []
+    mine = results[results.target.isin(sources) & (results.result != "not applicable")]
+    for claim, g in mine.groupby("claim", sort=False):
+        if g.result.nunique() > 1:
+            out.append((claim, " and ".join(f"{r.result} on {r.target}" for r in g.itertuples())))
+    return out
+
+
 def latex_table(results: pd.DataFrame) -> str:
     rag = r">{\raggedright\arraybackslash}"
     lines = [
@@ -61,8 +72,9 @@ def latex_table(results: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown_table(results: pd.DataFrame) -> str:
-    """The README's results table; the evidence column maps each claim to its outputs."""
+def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
+    """The README's results table; the evidence column maps each claim to its outputs. releases:
+    the data sets whose verdicts are set side by side below the table."""
     lines = [
         "| claim | target | statistic | result | measured here | published | evidence |",
         "|---|---|---|---|---|---|---|",
@@ -76,6 +88,10 @@ def markdown_table(results: pd.DataFrame) -> str:
             f"| {r.claim}: {r.text} | {r.target} | {r.statistic} | **{result_text(r)}** | "
             f"{_measured(r)} | {r.published} | {evidence} |"
         )
+    differ = release_disagreements(results, list(releases))
+    if differ:
+        lines += ["", "Claims decided differently on the data sets (releases):", ""]
+        lines += [f"- {claim}: {text}." for claim, text in differ]
     return "\n".join(lines) + "\n"
 
 
@@ -93,11 +109,12 @@ def main(argv=None) -> None:
     ap.add_argument("--claims", required=True, type=Path, help="results/claims.csv")
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--markdown", required=True, type=Path)
+    ap.add_argument("--release", action="append", default=[], help="a data set (release)")
     a = ap.parse_args(argv)
     results = pd.read_csv(a.claims, keep_default_na=False, na_values=[""])
     results["measured"] = results["measured"].fillna("")
     write_text_atomic(a.tex, latex_table(results))
-    write_text_atomic(a.markdown, markdown_table(results))
+    write_text_atomic(a.markdown, markdown_table(results, a.release))
 
 
 if __name__ == "__main__":

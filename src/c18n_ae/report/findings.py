@@ -16,6 +16,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, newcommand, ratio_point, ratio_text
+from c18n_ae.report.claim_tables import release_disagreements
 from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -239,6 +240,11 @@ def main(argv=None) -> None:
         t for t in verdicts.target.unique() if t in releases
     ]
     text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
+    differ = release_disagreements(verdicts, list(releases))
+    text += newcommand(
+        "ReleaseClaims",
+        "; ".join(f"\\texttt{{{escape(c)}}} {escape(t)}" for c, t in differ) or "none",
+    )
     for e in cfg.enabled_experiments(config):
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))

@@ -1,0 +1,164 @@
+"""What changed between releases: each headline contrast (a variant against its data set's
+reference) on every release that has it, and the ratio of a release's contrast to the first
+release's, with intervals. Read from the comparisons (rows of kind "release" and "variant"); a
+third data set joins every row and column without code."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from c18n_ae import experiments as exp
+from c18n_ae.analysis.comparisons import lookup
+from c18n_ae.common import config as cfg
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.latex import escape, newcommand, ratio_text
+from c18n_ae.report.findings import MAX_WORDS, sentences
+
+COLUMNS = [
+    "experiment",
+    "metric",
+    "label",
+    "contrast",
+    "release",
+    "first",
+    "contrast_ratio",
+    "contrast_low",
+    "contrast_high",
+    "ratio",
+    "ci95_low",
+    "ci95_high",
+]
+
+
+def _largest(rows: pd.DataFrame) -> pd.DataFrame:
+    p = pd.to_numeric(rows.parameter_value, errors="coerce")
+    return rows if p.isna().all() else rows[p == p.max()]
+
+
+def rows(comparisons: dict[str, pd.DataFrame], references: dict[str, str]) -> pd.DataFrame:
+    """One row per headline metric, contrast and release (the first release's own row has no
+    ratio between releases)."""
+    out = []
+    for e, comp in comparisons.items():
+        rel = comp[comp.get("comparison", pd.Series(dtype=str)) == "release"]
+        for h in exp.get(e).headline:
+            mine = _largest(rel[rel.metric == h.metric])
+            for (contrast, first), group in mine.groupby(
+                ["variant", "reference_target"], sort=False
+            ):
+                subject, baseline = contrast.split("/", 1)
+                for release in [first, *dict.fromkeys(group.target)]:
+                    own = _largest(lookup(comp, release, subject, baseline, h.metric))
+                    if own.empty:
+                        continue
+                    r = own.iloc[0]
+                    between = group[group.target == release]
+                    b = between.iloc[0] if len(between) else None
+                    out.append(
+                        {
+                            "experiment": e,
+                            "metric": h.metric,
+                            "label": h.label,
+                            "contrast": contrast,
+                            "release": release,
+                            "first": first,
+                            "contrast_ratio": r.ratio,
+                            "contrast_low": r.ci95_low,
+                            "contrast_high": r.ci95_high,
+                            "ratio": b.ratio if b is not None else float("nan"),
+                            "ci95_low": b.ci95_low if b is not None else float("nan"),
+                            "ci95_high": b.ci95_high if b is not None else float("nan"),
+                        }
+                    )
+    return pd.DataFrame(out, columns=COLUMNS).drop_duplicates(["metric", "contrast", "release"])
+
+
+def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
+    if table.empty:
+        return "% Fewer than two data sets share a contrast: no release comparison.\n"
+    releases = list(dict.fromkeys(table.release))
+    later = [r for r in releases if r != table["first"].iloc[0]]
+    head = (
+        ["Metric (largest setting)", "Contrast"]
+        + [
+            f"\\texttt{{{escape(r)}}}" + (f" ({escape(names[r])})" if names.get(r) else "")
+            for r in releases
+        ]
+        + [f"\\texttt{{{escape(r)}}} / \\texttt{{{escape(table['first'].iloc[0])}}}" for r in later]
+    )
+    lines = [
+        r"\begin{tabular}{>{\raggedright\arraybackslash}p{0.18\textwidth}l"
+        + r">{\raggedright\arraybackslash}p{0.17\textwidth}" * (len(releases) + len(later))
+        + "}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+    ]
+    for (metric, contrast), g in table.groupby(["metric", "contrast"], sort=False):
+        cells = [escape(g.label.iloc[0]), f"\\texttt{{{escape(contrast)}}}"]
+        for r in releases:
+            x = g[g.release == r]
+            cells.append(
+                ratio_text(*x[["contrast_ratio", "contrast_low", "contrast_high"]].iloc[0])
+                if len(x)
+                else "not measured"
+            )
+        for r in later:
+            x = g[g.release == r]
+            cells.append(
+                ratio_text(*x[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(x) else "--"
+            )
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
+    """Per later release: how each contrast moved against the first release."""
+    out = []
+    for release, g in table[table.release != table["first"]].groupby("release", sort=False):
+        first = g["first"].iloc[0]
+        items = []
+        for x in g.itertuples():
+            if pd.isna(x.ratio):
+                continue
+            items.append(f"{ratio_text(x.ratio, x.ci95_low, x.ci95_high)} for {escape(x.label)}")
+        if items:
+            out += sentences(
+                f"The contrast \\texttt{{{escape(g.contrast.iloc[0])}}} on "
+                f"\\texttt{{{escape(release)}}} ({escape(names.get(release, ''))}) against "
+                f"\\texttt{{{escape(first)}}} ({escape(names.get(first, ''))}) gives",
+                items,
+            )
+    assert all(len(s.split()) <= MAX_WORDS for s in out)
+    return " ".join(out) or "Fewer than two data sets share a contrast in this run."
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    cfg.add_arguments(ap)
+    cfg.add_experiment_arguments(ap, "comparisons")
+    ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument("--macros", required=True, type=Path)
+    a = ap.parse_args(argv)
+    config = cfg.from_arguments(a)
+    names = {d["name"]: d.get("release", "") for d in cfg.datasets(config)}
+    comps = {
+        k: pd.read_csv(v)
+        for k, v in cfg.experiment_files(a, "comparisons").items()
+        if exp.get(k).headline
+    }
+    table = rows(comps, cfg.references(config))
+    write_text_atomic(a.tex, latex_table(table, names))
+    write_text_atomic(
+        a.macros,
+        "% Generated by c18n_ae.report.releases; do not edit.\n"
+        + newcommand("ReleaseFindings", prose(table, names)),
+    )
+
+
+if __name__ == "__main__":
+    main()
