@@ -66,6 +66,9 @@ def load(name: str, root: Path = ROOT) -> dict:
             )
         if not (d / f["path"]).exists():
             raise RawDataError(f"{path}: files[{i}].path {f['path']}: file not found in {d}")
+    for i, doc in enumerate(meta.get("documents", [])):
+        if not (d / doc["path"]).exists():
+            raise RawDataError(f"{path}: documents[{i}].path {doc['path']}: file not found in {d}")
     meta["directory"] = str(d)
     return meta
 
