@@ -197,8 +197,9 @@ def test_findings_come_first_in_one_format(built):
     first = pages(project, 1, 4)
     assert "What a compartment costs" in first
     assert "alloc-10x: inconclusive (median: fails)" in first
-    # the study's attribution once, in the set-up
+    # the study's attribution once, in the set-up; its second data set refers to the first
     assert text.count("measured by the original study’s authors") == 1
+    assert "by the same authors and from the same repository and commit as morello-2024" in text
     # no percent interval beyond ±1000 %, and one ratio format
     for low, high in re.findall(r"\[([+-]?[\d.]+), ([+-]?[\d.]+)\] ?%", text):
         assert abs(float(low)) <= 1000 and abs(float(high)) <= 1000
@@ -306,3 +307,60 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
             verdict,
             second[key],
         )
+
+
+def test_a_data_set_of_100000_e1_instances_builds_the_paper(built, tmp_path):
+    """E1 at board scale: 10^5 instances in the study's layout draw a decimated figure, and the
+    CSV beside it keeps every point."""
+    import shutil
+
+    import numpy as np
+    import yaml
+
+    project, _ = built
+    copy = tmp_path / "project"
+    shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(".snakemake"))
+    big = copy / "datasets" / "big-e1"
+    big.mkdir()
+    n = 100_000
+    rng = np.random.default_rng(0)
+    memory = 1600 + 1.4 * np.arange(1, n + 1) + rng.normal(0, 5, n)
+    rows = "\n".join(f"{i},{m:.3f},{i * 510.5:.3f}" for i, m in zip(range(1, n + 1), memory))
+    (big / "scale.csv").write_text(
+        "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n" + rows + "\n"
+    )
+    meta = {
+        "name": "big-e1",
+        "title": "a generated E1 run of 100,000 instances",
+        "measured_by": "this test",
+        "measured_when": "generated",
+        "source": {"repository": "none", "commit": "0000000", "license": "none"},
+        "host": {"model": "generated", "os": "generated", "arch": "none"},
+        "reference_variant": "purecap-c18n",
+        "variants": {"purecap-c18n": {"description": "d", "abi": "purecap", "c18n": True}},
+        "files": [{"path": "scale.csv", "variant": "purecap-c18n", "layout": "scale"}],
+    }
+    (big / "dataset.yaml").write_text(yaml.safe_dump(meta))
+    (copy / "config" / "big.yaml").write_text(
+        yaml.safe_dump({"datasets": ["morello-2024", "cheribsd-22.12", "big-e1"]})
+    )
+    done = subprocess.run(
+        [
+            *SNAKEMAKE,
+            "--cores",
+            "2",
+            "paper/main.pdf",
+            "--configfile",
+            "config/quick.yaml",
+            "config/big.yaml",
+        ],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    series = pd.read_csv(copy / "paper" / "generated" / "scale-series.csv")
+    assert len(series) >= n  # every instance in the data beside the figure
+    figure = (copy / "paper" / "generated" / "fig-scale.tex").read_text()
+    assert "big-e1" in figure and figure.count("(") < 6 * 1000  # decimated for display
+    assert "reached 100000 instances" in pdf_words(copy)

@@ -104,7 +104,7 @@ def test_cpu_pipe_and_scale_layouts(tmp_path):
         (
             "Trial,Op,Time (hours)\n1,math,3\n",
             r"cpu.csv:1: header 'Trial,Op,Time \(hours\)' matches none of the original "
-            r"study's layouts; columns expected .*cpu: TrialNum, Operation, CPU Time \(ms\)",
+            r"study's layouts; closest layout: cpu \(TrialNum, Operation, CPU Time \(ms\)\)",
         ),
         (
             "TrialNum,Operation,CPU Time (ms),Colour\n1,math,3,red\n",
@@ -132,6 +132,8 @@ def test_every_shipped_file_imports_and_reproduces_the_printed_tables():
         ("pipe", "benchmark-c18n"),
         ("scale", "purecap-c18n"),
         ("scale", "benchmark-c18n"),
+        ("isolation", "purecap-c18n"),
+        ("isolation", "benchmark-c18n"),
     }
     tidy = {
         e: check_tidy(collect(e, [], [p for x, _, p in files if x == e]))
@@ -156,10 +158,28 @@ def test_shipped_files_are_the_study_files_byte_for_byte():
     shared = ROOT.parent / "shared" / "reference" / "original-raw"
     if not shared.exists():
         pytest.skip("../shared is not beside this checkout")
-    meta = datasets.load("morello-2024")
-    for f in meta["files"]:
-        assert (ROOT / "datasets" / "morello-2024" / f["path"]).read_bytes() == (
-            shared / f["path"]
+    copies = {  # shipped path -> path in ../shared (renamed to say what each file is)
+        "isolation/purecap-c18n-pipe.csv": "isolation/purecap-c18n/pipe-in-experiment-results.csv",
+        "isolation/benchmark-c18n-pipe.csv": (
+            "isolation/benchmark-c18n/pipe-in-experiment-purecap-benchmark-results.csv"
+        ),
+    }
+    for name, folder in (("morello-2024", ""), ("cheribsd-22.12", "cheribsd-22.12/")):
+        meta = datasets.load(name)
+        for f in meta["files"] + meta.get("documents", []):
+            mine = ROOT / "datasets" / name / f["path"]
+            if mine.is_dir():  # the E6 logs: byte-identical in both of the study's folders
+                for log in mine.iterdir():
+                    for variant in ("purecap-c18n", "benchmark-c18n"):
+                        assert (
+                            log.read_bytes()
+                            == (shared / "isolation" / variant / log.name).read_bytes()
+                        )
+                continue
+            original = copies.get(f["path"], folder + f["path"].replace("study-logs/", ""))
+            assert mine.read_bytes() == (shared / original).read_bytes(), f["path"]
+        assert (ROOT / "datasets" / name / "LICENSE").read_bytes() == (
+            shared / "LICENSE"
         ).read_bytes()
     assert (ROOT / "datasets" / "morello-2024" / "LICENSE").read_bytes() == (
         shared / "LICENSE"
@@ -177,14 +197,20 @@ def test_a_data_set_with_a_bad_metadata_file_names_it(tmp_path):
     with pytest.raises(RawDataError, match=r"mine/dataset.yaml not found"):
         datasets.load(str(d))
     (d / "dataset.yaml").write_text("name: mine\ntitle: t\n")
-    with pytest.raises(
-        RawDataError, match=r"dataset.yaml: missing measured_by, measured_when, source, host"
-    ):
+    with pytest.raises(RawDataError, match=r"dataset.yaml: \(top level\): 'measured_by' is a"):
         datasets.load(str(d))
     base = (
-        "name: mine\ntitle: t\nmeasured_by: me\nmeasured_when: now\nsource: {}\nhost: {}\n"
-        "reference_variant: a\nvariants: {a: {}}\n"
+        "name: mine\ntitle: t\nmeasured_by: me\nmeasured_when: now\n"
+        "source: {repository: r, commit: abcdef0, license: MIT}\n"
+        "host: {model: m, os: o, arch: a}\n"
+        "reference_variant: a\nvariants: {a: {description: d, abi: hybrid, c18n: false}}\n"
     )
+    # one message per mistake, naming the key
+    (d / "dataset.yaml").write_text(base + "files: [{path: x.csv, variant: a, layout: guess}]\n")
+    with pytest.raises(
+        RawDataError, match=r"files\[0\]\.layout: 'guess' is not allowed; allowed: "
+    ):
+        datasets.load(str(d))
     (d / "dataset.yaml").write_text(base + "files: [{path: x.csv, variant: b}]\n")
     with pytest.raises(RawDataError, match=r"files\[0\].variant 'b' is not among variants \(a\)"):
         datasets.load(str(d))

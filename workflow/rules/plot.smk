@@ -116,15 +116,15 @@ rule findings:
         code="src/c18n_ae/report/findings.py",
         headline="results/headline.csv",
         verdicts="results/claims.csv",
-        scale=expand("results/summary/{experiment}.csv", experiment=[e for e in ["scale"] if e in EXPERIMENTS]),
+        summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ["scale", "isolation"] if e in EXPERIMENTS]),
         meta=DATASET_META,
     output:
         "paper/generated/findings.tex",
     params:
         settings=settings(cfg.c18n_variants(config)),
-        scale=" ".join(f"--scale-summary results/summary/{e}.csv" for e in ["scale"] if e in EXPERIMENTS),
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ["scale", "isolation"] if e in EXPERIMENTS),
     log:
         "logs/findings.log",
     shell:
         f"python -m c18n_ae.report.findings --config {CONFIG_FILES} --headline {{input.headline}}"
-        " --verdicts {input.verdicts} {params.scale} --out {output} 2> {log}"
+        " --verdicts {input.verdicts} {params.summaries} --out {output} 2> {log}"

@@ -195,15 +195,75 @@ def scale_sentences(source: str, summary: pd.DataFrame) -> list[str]:
     return out
 
 
-def attribution(meta: dict) -> str:
-    """The one full attribution of a data set (the set-up section)."""
+def isolation_sentences(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
+    """E6 on a board or data set: what a reader of the process found, and the pipe between the
+    two libraries (means of the trials)."""
+    out = []
+    mine = summary[summary.target == source]
+    for variant in dict.fromkeys(mine.variant):
+        s = mine[mine.variant == variant]
+
+        def get(metric, value=None, field="mean"):
+            r = s[s.metric == metric]
+            if value is not None:
+                r = r[r.parameter_value.astype(str) == value]
+            return float(r[field].iloc[0]) if len(r) else None
+
+        sent = get("strings_sent", "parent")
+        if sent is not None:
+            rw = get("region_rw", "parent") * get("region_rw", "parent", "n")
+            read = get("region_read", "parent") * get("region_read", "parent", "n")
+            out.append(
+                f"On \\texttt{{{escape(source)}}}, a reader running as the owner of the "
+                f"\\texttt{{{escape(variant)}}} process, without root, read {read:.0f} of its "
+                f"{rw:.0f} readable-writable regions and found "
+                f"{get('strings_found_distinct', 'parent'):.0f} of the {sent:.0f} strings its "
+                "libraries exchanged whole."
+            )
+        write, read_ns = get("pipe_write_ns"), get("pipe_read_ns")
+        if write is not None and read_ns is not None:
+            out.append(
+                f"The pipe between the two libraries of \\texttt{{{escape(variant)}}} took "
+                f"{fmt(write / 1e3)}\\,\\si{{\\micro\\second}} for a write and "
+                f"{fmt(read_ns / 1e3)}\\,\\si{{\\micro\\second}} for a read (means of "
+                f"{get('pipe_write_ns', field='n'):.0f} trials)."
+            )
+    decided = verdicts[
+        (verdicts.target == source)
+        & (verdicts.experiment == "isolation")
+        & (verdicts.result != "not applicable")
+    ]
+    out += [
+        f"Claim \\texttt{{{escape(r.claim)}}}: {escape(r.result)}." for r in decided.itertuples()
+    ]
+    return out
+
+
+def attribution(meta: dict, earlier: list[dict] = ()) -> str:
+    """The one full attribution of a data set (the set-up section); a data set from the same
+    people and source as an earlier one says so instead of repeating it."""
     h, src = meta["host"], meta["source"]
+    same = next(
+        (
+            m
+            for m in earlier
+            if m["measured_by"] == meta["measured_by"] and m["source"] == meta["source"]
+        ),
+        None,
+    )
+    where = f"a {escape(h['model'])} running {escape(h['os'])}"
+    if same is not None:
+        return (
+            f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, by the same authors "
+            f"and from the same repository and commit as \\texttt{{{escape(same['name'])}}}, "
+            f"measured on {where} (when: {escape(meta['measured_when'])})."
+        )
     return (
         f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
-        f"{escape(meta['measured_by'])} in {escape(meta['measured_when'])} on a "
-        f"{escape(h['model'])} running {escape(h['os'])}. Its files come from "
-        f"\\texttt{{{escape(src['repository'])}}} at commit \\texttt{{{src['commit'][:12]}}} "
-        f"({escape(src['license'])}); this package re-analysed them and did not measure them."
+        f"{escape(meta['measured_by'])} on {where} (when: {escape(meta['measured_when'])}). "
+        f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
+        f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
+        "them and did not measure them."
     )
 
 
@@ -212,7 +272,9 @@ def main(argv=None) -> None:
     cfg.add_arguments(ap)
     ap.add_argument("--headline", required=True, type=Path, help="results/headline.csv")
     ap.add_argument("--verdicts", required=True, type=Path, help="results/claims.csv")
-    ap.add_argument("--scale-summary", type=Path, help="results/summary/scale.csv")
+    ap.add_argument(
+        "--summary", action="append", default=[], help="EXPERIMENT=path (scale, isolation)"
+    )
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
     config = cfg.from_arguments(a)
@@ -249,18 +311,26 @@ def main(argv=None) -> None:
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
             text += newcommand(f"Findings{name}", experiment_paragraph(e, table, releases, limits))
-    scale = []
-    if a.scale_summary and a.scale_summary.exists():
-        summary = pd.read_csv(a.scale_summary)
-        for s in sources_of(config):
-            scale += scale_sentences(s["name"], summary)
+    summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
+    names = [s["name"] for s in sources_of(config)]
+    scale = [x for n in names for x in scale_sentences(n, summaries.get("scale", table[:0]))]
     text += newcommand(
         "FindingsScale",
         " ".join(scale) or "No data set or board target in this run measured E1 with compartments.",
     )
+    iso = summaries.get("isolation")
+    isolation = (
+        [x for n in names for x in isolation_sentences(n, iso, verdicts)] if iso is not None else []
+    )
+    text += newcommand(
+        "FindingsIsolation",
+        " ".join(isolation)
+        or "No data set or board target in this run measured E6 with compartments.",
+    )
     text += newcommand(
         "DatasetAttributions",
-        " ".join(attribution(m) for m in metas) or "This run included no data set.",
+        " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))
+        or "This run included no data set.",
     )
     write_text_atomic(a.out, text)
 

@@ -19,7 +19,8 @@ from c18n_ae.common.latex import escape, macro_name, newcommand
 def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
     targets = sorted({m["target"] for m in metas})
     variants = sorted({(m["target"], m["variant"]) for m in metas})
-    out = [
+    # \IfRanOn{LocalOTwo}{...}{...}: the paper's text about one target's variant
+    out = [newcommand(f"RanOn{macro_name(t, v)}", "") for t, v in variants] + [
         newcommand("TargetsRun", escape(", ".join(targets))),
         newcommand("TargetCount", str(len(targets))),
         newcommand("VariantsRun", escape(", ".join(f"{t}/{v}" for t, v in variants))),

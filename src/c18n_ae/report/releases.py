@@ -38,14 +38,17 @@ def _largest(rows: pd.DataFrame) -> pd.DataFrame:
     return rows if p.isna().all() else rows[p == p.max()]
 
 
-def rows(comparisons: dict[str, pd.DataFrame], references: dict[str, str]) -> pd.DataFrame:
+def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataFrame:
     """One row per headline metric, contrast and release (the first release's own row has no
-    ratio between releases)."""
+    ratio between releases). A metric that a release's own limits call invalid is left out."""
+    invalid = invalid or {}
     out = []
     for e, comp in comparisons.items():
         rel = comp[comp.get("comparison", pd.Series(dtype=str)) == "release"]
         for h in exp.get(e).headline:
             mine = _largest(rel[rel.metric == h.metric])
+            bad = {n for n, by in invalid.items() if h.metric in by.get(e, {})}
+            mine = mine[~mine.target.isin(bad) & ~mine.reference_target.isin(bad)]
             for (contrast, first), group in mine.groupby(
                 ["variant", "reference_target"], sort=False
             ):
@@ -151,7 +154,7 @@ def main(argv=None) -> None:
         for k, v in cfg.experiment_files(a, "comparisons").items()
         if exp.get(k).headline
     }
-    table = rows(comps, cfg.references(config))
+    table = rows(comps, cfg.invalid_metrics(config))
     write_text_atomic(a.tex, latex_table(table, names))
     write_text_atomic(
         a.macros,

@@ -1,0 +1,152 @@
+"""The study's second release (CheriBSD 22.12) and its E6 board logs: imported by meaning from
+the real files, compared release against release, and decided claim by claim."""
+
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+from c18n_ae.analysis.claims import evaluate, load
+from c18n_ae.analysis.collect import collect
+from c18n_ae.analysis.comparisons import compare, ratio_of_ratios
+from c18n_ae.analysis.imports import dataset_files, import_file
+from c18n_ae.analysis.isolation_logs import import_logs
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common import datasets
+from c18n_ae.common.rawcsv import RawDataError
+from c18n_ae.report.claim_tables import release_disagreements
+from conftest import ROOT, SNAKEMAKE
+
+NAMES = ["morello-2024", "cheribsd-22.12"]
+METAS = [datasets.load(n) for n in NAMES]
+REFS = {n: "hybrid" for n in NAMES}
+
+
+def tidy(experiment):
+    paths = [p for m in METAS for e, _, p in dataset_files(m) if e == experiment]
+    return collect(experiment, [], paths)
+
+
+def mean(summary, target, variant, metric, value=None):
+    s = summary[
+        (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
+    ]
+    if value is not None:
+        s = s[s.parameter_value == value]
+    return float(s["mean"].iloc[0])
+
+
+def test_22_12_headers_are_read_by_meaning_and_give_the_raw_means():
+    header = (ROOT / "datasets/cheribsd-22.12/cpu/hybrid.csv").read_text().splitlines()[0]
+    assert header == "Test Number,Test Type,CPU Time (ms)"  # 24.05: TrialNum,Operation,...
+    cpu = summary_table(tidy("cpu"))
+    assert round(mean(cpu, "cheribsd-22.12", "purecap-c18n", "math_cpu_ns") / 1e6, 2) == 66043.87
+    assert round(mean(cpu, "cheribsd-22.12", "hybrid", "math_cpu_ns") / 1e6, 2) == 49831.29
+    memory = summary_table(tidy("memory"))
+    assert round(mean(memory, "cheribsd-22.12", "hybrid", "write_ns", 100) / 1e6, 3) == 490.470
+    scale = tidy("scale")
+    mine = scale[(scale.target == "cheribsd-22.12") & (scale.metric == "memory_used_mb")]
+    assert len(mine) == 8991 and mine.parameter_value.max() == 8991
+    # the variant carries its real launcher
+    assert METAS[1]["variants"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
+
+
+def test_a_declared_layout_that_the_header_contradicts_is_named(tmp_path):
+    f = tmp_path / "x.csv"
+    f.write_text("Test Number,Test Type,CPU Time (ms)\n1,math,3\n")
+    with pytest.raises(RawDataError, match=r"x.csv:1: header .* matches not its declared layout"):
+        import_file(f, "memory")
+    assert import_file(f, "cpu")[0] == "cpu"
+
+
+def test_e6_logs_strings_sent_against_found_on_the_real_files(tmp_path):
+    logs = ROOT / "datasets/morello-2024/isolation/study-logs"
+    rows, meta = import_logs(logs)
+    assert meta["pid"] == "25998" and meta["strings_sent"] == 100
+    assert meta["regions_read"] == 23 and meta["strings_found"] == 1
+    totals = {m: v for t, _, _, m, v, _, _ in rows if t == 0}
+    assert totals["strings_sent"] == 100 and totals["strings_found_distinct"] == 1
+    regions = [r for r in rows if r[0] > 0 and r[3] == "region_rw"]
+    assert len(regions) == 67 and sum(r[4] for r in regions) == 27
+    # the count follows the reading log: take the one string found out of it, and none is found
+    copy = tmp_path / "logs"
+    shutil.copytree(logs, copy)
+    sent = (copy / "execution-results.txt").read_text().split("msg received from child process ")
+    found = [
+        s.split(" :")[0]
+        for s in sent[1:]
+        if s.split(" :")[0].encode() in (copy / "memory-reading-results.txt").read_bytes()
+    ]
+    assert len(found) == 1
+    data = (copy / "memory-reading-results.txt").read_bytes().replace(found[0].encode(), b"x")
+    (copy / "memory-reading-results.txt").write_bytes(data)
+    assert import_logs(copy)[1]["strings_found"] == 0
+
+
+def test_e6_rows_and_a_decided_claim_on_the_board():
+    iso = tidy("isolation")
+    board = iso[iso.target == "morello-2024"]
+    assert {"pipe_write_ns", "pipe_read_ns", "strings_found_distinct"} <= set(board.metric)
+    assert set(board[board.metric == "pipe_write_ns"].variant) == {"purecap-c18n", "benchmark-c18n"}
+    claims = [c for c in load(ROOT / "config/claims.yaml") if c["experiment"] == "isolation"]
+    summary = summary_table(iso)
+    targets = {m["name"]: {v: s["c18n"] for v, s in m["variants"].items()} for m in METAS}
+    r = evaluate(claims, {"isolation": summary}, targets).set_index(["claim", "target"])
+    row = r.loc[("owner-reads-compartments", "morello-2024")]
+    assert row.result == "holds", row.detail
+    assert r.loc[("owner-reads-compartments", "cheribsd-22.12"), "result"] == "not applicable"
+
+
+def test_release_against_release_with_intervals_and_claims_per_release():
+    cpu = tidy("cpu")
+    comps = compare(cpu, REFS, NAMES)
+    rel = comps[comps.comparison == "release"].set_index("metric")
+    math = rel.loc["math_cpu_ns"]
+    assert math.target == "cheribsd-22.12" and math.reference_target == "morello-2024"
+    assert math.variant == "purecap-c18n/hybrid"
+    expected = (66043.87 / 49831.29) / 1.51374
+    assert math.ratio == pytest.approx(expected, rel=1e-3)
+    assert math.ci95_low < math.ratio < math.ci95_high < 0.9  # c18n cost less on 22.12
+    claims = load(ROOT / "config/claims.yaml")
+    summaries = {"cpu": summary_table(cpu)}
+    targets = {m["name"]: {v: s["c18n"] for v, s in m["variants"].items()} for m in METAS}
+    verdicts = evaluate(claims, summaries, targets, {"cpu": comps}, {"cpu": cpu})
+    v = verdicts.set_index(["claim", "target"]).result
+    assert v[("math-cost-purecap", "morello-2024")] == "holds"
+    assert v[("math-cost-purecap", "cheribsd-22.12")] == "fails"
+    differ = dict(release_disagreements(verdicts, NAMES))
+    assert differ["math-cost-purecap"] == "holds on morello-2024 and fails on cheribsd-22.12"
+
+
+def test_ratio_of_ratios_interval_covers_its_point_and_a_third_release_joins():
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    a1, b1, a2, b2 = (rng.normal(m, 1, 50) for m in (150, 100, 120, 100))
+    r = ratio_of_ratios(a1, b1, a2, b2)
+    assert r["ci95_low"] < r["ratio"] < r["ci95_high"]
+    assert r["ratio"] == pytest.approx(1.25, rel=0.02)
+    cpu = tidy("cpu")
+    third = cpu[cpu.target == "cheribsd-22.12"].assign(target="release-three")
+    comps = compare(
+        pd.concat([cpu, third]), {**REFS, "release-three": "hybrid"}, [*NAMES, "release-three"]
+    )
+    rel = comps[comps.comparison == "release"]
+    assert set(rel.target) == {"cheribsd-22.12", "release-three"}
+    assert set(rel.reference_target) == {"morello-2024"}
+
+
+def test_a_malformed_dataset_yaml_gives_one_message_and_no_jobs(project_copy):
+    meta = project_copy / "datasets" / "cheribsd-22.12" / "dataset.yaml"
+    meta.write_text(meta.read_text().replace("layout: cpu", "layout: cpus", 1))
+    done = subprocess.run(
+        [*SNAKEMAKE, "-n", "--cores", "1", "--configfile", "config/quick.yaml"],
+        cwd=project_copy,
+        capture_output=True,
+        text=True,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "cheribsd-22.12/dataset.yaml: files[2].layout: 'cpus' is not allowed" in out
+    assert "Job stats" not in out
