@@ -107,3 +107,61 @@ def test_board_side_modules_use_the_standard_library_only():
         assert names <= set(sys.stdlib_module_names), (
             f"{rel}: {sorted(names - set(sys.stdlib_module_names))}"
         )
+
+
+SRC = ROOT / "src" / "c18n_ae"
+REPORT_JOBS = ("figures", "tables", "macros", "headline", "findings", "releases", "claim_tables")
+STATISTICS = {"compare", "ratio_ci", "ratio_of_ratios", "ratio_ci_large", "summary_table"}
+
+
+def test_no_report_job_recomputes_a_statistic():
+    """The report stage reads results/comparisons*.csv and the summaries; it never calls the
+    functions that compute them (c18n-ae readme, which is no workflow job, may)."""
+    import ast
+
+    for name in REPORT_JOBS:
+        tree = ast.parse((SRC / "report" / f"{name}.py").read_text())
+        used = {n.name for n in ast.walk(tree) if isinstance(n, ast.alias)}
+        used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert not used & STATISTICS, (name, used & STATISTICS)
+
+
+def test_the_table_job_reads_the_comparisons_it_is_given(tmp_path):
+    """Alter the comparisons file: the table prints the altered ratio, so nothing recomputed it."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.comparisons import compare
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.summarise import summary_table
+    from c18n_ae.common import datasets
+
+    files = [p for e, _, p in dataset_files(datasets.load("morello-2024")) if e == "cpu"]
+    tidy = collect("cpu", [], files)
+    comps = compare(tidy, {"morello-2024": "hybrid"})
+    math = (comps.variant == "purecap-c18n") & (comps.metric == "math_cpu_ns")
+    comps.loc[math, ["ratio", "ci95_low", "ci95_high"]] = [7.77, 7.70, 7.80]
+    for kind, frame in (("tidy", tidy), ("summary", summary_table(tidy)), ("comparisons", comps)):
+        frame.to_csv(tmp_path / f"{kind}.csv", index=False)
+    out = tmp_path / "tab.tex"
+    args = [f"--{k}={tmp_path / k}.csv" for k in ("tidy", "summary", "comparisons")]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "c18n_ae.report.tables",
+            "experiment",
+            "--experiment",
+            "cpu",
+            *args,
+            "--reference",
+            "morello-2024=hybrid",
+            "--out",
+            str(out),
+        ],
+        check=True,
+    )
+    assert r"7.77$\times$ [7.70, 7.80]" in out.read_text()

@@ -127,6 +127,12 @@ def test_ratio_of_ratios_interval_covers_its_point_and_a_third_release_joins():
     r = ratio_of_ratios(a1, b1, a2, b2)
     assert r["ci95_low"] < r["ratio"] < r["ci95_high"]
     assert r["ratio"] == pytest.approx(1.25, rel=0.02)
+    # large samples take the linear-cost interval; it agrees with the bootstrap's shape
+    big = [rng.normal(m, 1, 6000) for m in (150, 100, 120, 100)]
+    fast, boot = ratio_of_ratios(*big), ratio_of_ratios(*[x[:4000] for x in big])
+    assert fast["ci95_low"] < fast["ratio"] < fast["ci95_high"]
+    width = lambda r: r["ci95_high"] - r["ci95_low"]  # noqa: E731
+    assert 0.6 < width(fast) / width(boot) < 1.0  # 1.5 times the trials: sqrt(1/1.5) = 0.82
     cpu = tidy("cpu")
     third = cpu[cpu.target == "cheribsd-22.12"].assign(target="release-three")
     comps = compare(

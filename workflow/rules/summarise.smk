@@ -35,11 +35,12 @@ rule spread:
         tex="paper/generated/tab-spread.tex",
     params:
         experiments=" ".join(EXPERIMENTS),
+        exclude=" ".join(f"--exclude {d}" for d in config.get("datasets", [])),
     log:
         "logs/spread.log",
     shell:
         "python -m c18n_ae.analysis.spread --experiments {params.experiments} --csv {output.csv}"
-        " --tex {output.tex} 2> {log}"
+        " --tex {output.tex} {params.exclude} 2> {log}"
 
 
 # comparisons: every ratio (variant against variant, target against target) with a 95 % interval.

@@ -39,34 +39,35 @@ COLUMNS = [
 ]
 
 
-def spread(summaries: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    rows = []
+def spread(summaries: dict[str, pd.DataFrame], exclude: set[str] = frozenset()) -> pd.DataFrame:
+    """One row per experiment, variant, parameter value and metric measured on two or more
+    targets. exclude: data sets (other releases, not other machines). One grouped aggregation:
+    linear in the summary rows."""
+    keys = ["variant", "parameter_value", "metric", "unit"]
+    frames = []
     for name, s in summaries.items():
-        for (variant, param, metric, unit), g in s.groupby(
-            ["variant", "parameter_value", "metric", "unit"]
-        ):
-            g = g.dropna(subset=["mean"])
-            if g.target.nunique() < 2:
-                continue
-            avg = g["mean"].mean()
-            rows.append(
-                {
-                    "experiment": name,
-                    "variant": variant,
-                    "parameter_value": param,
-                    "metric": metric,
-                    "unit": unit,
-                    "targets": " ".join(sorted(g.target)),
-                    "n_targets": g.target.nunique(),
-                    "min_mean": g["mean"].min(),
-                    "max_mean": g["mean"].max(),
-                    "mean_of_means": avg,
-                    "spread_pct": 100 * (g["mean"].max() - g["mean"].min()) / avg
-                    if avg
-                    else float("nan"),
-                }
-            )
-    return pd.DataFrame(rows, columns=COLUMNS)
+        s = s[~s.target.isin(exclude)].dropna(subset=["mean"])
+        if s.empty:
+            continue
+        g = s.groupby(keys, sort=True)
+        agg = g.agg(
+            n_targets=("target", "nunique"),
+            min_mean=("mean", "min"),
+            max_mean=("mean", "max"),
+            mean_of_means=("mean", "mean"),
+        ).reset_index()
+        agg = agg[agg.n_targets >= 2]
+        if agg.empty:
+            continue
+        names = g.target.apply(lambda t: " ".join(sorted(t))).rename("targets").reset_index()
+        agg = agg.merge(names, on=keys)
+        agg["spread_pct"] = (
+            100 * (agg.max_mean - agg.min_mean) / agg.mean_of_means.where(agg.mean_of_means != 0)
+        )
+        frames.append(agg.assign(experiment=name))
+    return (
+        pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
+    )
 
 
 def latex_table(sp: pd.DataFrame) -> str:
@@ -116,8 +117,12 @@ def main(argv=None) -> None:
     config.add_experiment_arguments(ap, "summary")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument("--exclude", action="append", default=[], help="a data set: not a machine")
     a = ap.parse_args(argv)
-    sp = spread({k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()})
+    sp = spread(
+        {k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()},
+        set(a.exclude),
+    )
     write_text_atomic(a.csv, sp.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(sp))
 
