@@ -36,3 +36,30 @@ def test_nan_is_ignored_and_single_value_has_no_spread():
 def test_empty_sample():
     s = summarise([])
     assert s["n"] == 0 and math.isnan(s["mean"])
+
+
+def test_the_grouped_summary_equals_summarise_group_by_group():
+    """summary_table aggregates all groups at once; each row must equal summarise() of its group,
+    on the study's real files (heavy tails, failed allocations, warm-up rows, E6 categories)."""
+    import pandas as pd
+
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.summarise import KEYS, summary_table, with_derived
+    from c18n_ae.common import datasets
+
+    files = dataset_files(datasets.load("morello-2024"))
+    for experiment in ("memory", "pipe", "isolation"):
+        tidy = collect(experiment, [], [p for e, _, p in files if e == experiment])
+        table = summary_table(tidy).set_index(KEYS)
+        derived = with_derived(tidy)
+        for key, group in derived.groupby(KEYS, sort=True, dropna=False):
+            row = table.loc[key]
+            expected = summarise(group[group.status == "ok"]["value"])
+            assert row["n_excluded"] == int((group.status != "ok").sum())
+            for field, value in expected.items():
+                got = row[field]
+                if isinstance(value, float) and math.isnan(value):
+                    assert pd.isna(got), (key, field)
+                else:
+                    assert got == pytest.approx(value, rel=1e-9, abs=1e-12), (key, field)
