@@ -109,3 +109,19 @@ def test_number_format(value, text):
 def test_macro_names_are_letters_only():
     assert macro_name("local", "O2") == "LocalOTwo"
     assert macro_name("morello-1", "purecap-c18n") == "MorelloOnePurecapCOneEightn"
+
+
+def test_invalid_metrics_are_marked_for_their_experiment_only():
+    import pandas as pd
+
+    from c18n_ae.experiments.common import mark_invalid
+
+    summary = pd.DataFrame(
+        {
+            "target": ["set", "set", "set", "other"],
+            "experiment": ["memory", "pipe", "memory", "memory"],
+            "metric": ["write_ns", "write_ns", "malloc_ns", "write_ns"],
+        }
+    )
+    marked = mark_invalid(summary, {"set": {"memory": {"write_ns": "no stores"}}})
+    assert list(marked.invalid) == [True, False, False, False]

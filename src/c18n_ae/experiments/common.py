@@ -76,8 +76,12 @@ def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
     print 'invalid'."""
     bad = pd.Series(False, index=summary.index)
     for source, experiments in invalid.items():
-        for metrics in experiments.values():
-            bad |= (summary.target == source) & summary.metric.isin(list(metrics))
+        for experiment, metrics in experiments.items():
+            bad |= (
+                (summary.target == source)
+                & (summary.experiment == experiment)
+                & summary.metric.isin(list(metrics))
+            )
     return summary.assign(invalid=bad)
 
 
