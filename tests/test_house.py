@@ -131,8 +131,6 @@ def test_the_table_job_reads_the_comparisons_it_is_given(tmp_path):
     import subprocess
     import sys
 
-    import pandas as pd
-
     from c18n_ae.analysis.collect import collect
     from c18n_ae.analysis.comparisons import compare
     from c18n_ae.analysis.imports import dataset_files
