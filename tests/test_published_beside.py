@@ -92,10 +92,13 @@ def test_readme_results_block_is_the_data_sets_verdicts():
     """The committed README shows the claims on the shipped data set; refresh with python -m
     c18n_ae.report.readme."""
     from c18n_ae.report.claim_tables import markdown_table
-    from c18n_ae.report.readme import block, dataset_claims
+    from c18n_ae.report.readme import block, dataset_claims, shipped
 
-    results = dataset_claims(["morello-2024"])
-    assert markdown_table(results) == block()
+    assert shipped() == ["morello-2024", "cheribsd-22.12"]
+    both = dataset_claims(shipped())
+    assert markdown_table(both, shipped()) == block()
+    assert "- math-cost-purecap: holds on morello-2024 and fails on cheribsd-22.12." in block()
+    results = both[both.target == "morello-2024"]
     verdicts = results.set_index("claim").result
     # the study's write loop did no stores: its claims rest on an invalid measurement
     assert verdicts["write-slower-in-compartment"] == "invalid measurement"
