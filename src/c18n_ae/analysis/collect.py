@@ -88,6 +88,8 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
         + (f"; footer kept: {meta['footer']}" if meta["footer"] else ""),
         file=sys.stderr,
     )
+    if isinstance(rows, pd.DataFrame):  # a clean file, read column-wise
+        return rows.assign(target=target, variant=variant, experiment=experiment)[TIDY_COLUMNS]
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )
