@@ -197,10 +197,15 @@ def grouped_bars_pgfplots(
         f"\\begin{{axis}}[ybar, width=\\columnwidth, height=5.2cm, bar width=4pt, "
         f"ylabel={{{ylabel}}},\n"
         f"  symbolic x coords={{{','.join(categories)}}}, xtick=data, enlarge x limits=0.15,\n"
-        + ("  x tick label style={rotate=30, anchor=east, font=\\tiny},\n" if rotate_labels else "")
+        + (
+            "  x tick label style={rotate=40, anchor=north east, font=\\scriptsize},\n"
+            if rotate_labels
+            else ""
+        )
         + ("  ymode=log, log origin=infty,\n" if ymode_log else "  ymin=0,\n")
-        + "  unbounded coords=discard, legend style={font=\\scriptsize, at={(0.5,-0.2)}, "
-        "anchor=north},\n"
+        # rotated labels hang lower: the legend goes below them, not over them
+        + "  unbounded coords=discard, legend style={font=\\scriptsize, "
+        + f"at={{(0.5,{-0.75 if rotate_labels else -0.2})}}, anchor=north}},\n"
         "  legend columns=2, grid=major, grid style={gray!25}]\n"
         + plots
         + "\n\\end{axis}\n\\end{tikzpicture}\n"
