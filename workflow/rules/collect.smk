@@ -1,19 +1,36 @@
-# collect: every run of an experiment -> one tidy long table, schema-checked.
+# analyse: one experiment's runs and data set files -> tidy table, summary and comparisons, in one
+# process (c18n_ae.analysis.analyse); each output is re-made when the experiment's module, the
+# analysis code or the data change.
+ANALYSIS_CODE = [
+    "src/c18n_ae/analysis/analyse.py",
+    "src/c18n_ae/analysis/collect.py",
+    "src/c18n_ae/analysis/imports.py",
+    "src/c18n_ae/analysis/isolation_logs.py",
+    "src/c18n_ae/analysis/stats.py",
+    "src/c18n_ae/analysis/summarise.py",
+    "src/c18n_ae/analysis/comparisons.py",
+]
 
 
-rule collect:
+rule analyse:
     input:
         raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
         meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
         code="src/c18n_ae/experiments/{experiment}.py",
+        analysis=ANALYSIS_CODE,
         dataset_files=lambda w: files_in(DATASET_FILES.get(w.experiment, [])),
         dataset_meta=DATASET_META,
     output:
-        "results/tidy/{experiment}.csv",
+        tidy="results/tidy/{experiment}.csv",
+        summary=report("results/summary/{experiment}.csv", category="{experiment}", caption="../report/summary.rst"),
+        comparisons="results/comparisons/{experiment}.csv",
     log:
-        "logs/collect/{experiment}.log",
+        "logs/analyse/{experiment}.log",
     params:
         dataset_files=lambda w: " ".join(f"--dataset-file {p}" for p in DATASET_FILES.get(w.experiment, [])),
+        references=REFERENCES,
+        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
     shell:
-        "python -m c18n_ae.analysis.collect --experiment {wildcards.experiment} {params.dataset_files} --out {output}"
-        " {input.raw} 2> {log}"
+        "python -m c18n_ae.analysis.analyse --experiment {wildcards.experiment} {params.dataset_files}"
+        " {params.references} {params.releases} --tidy {output.tidy} --summary {output.summary}"
+        " --comparisons {output.comparisons} {input.raw} 2> {log}"

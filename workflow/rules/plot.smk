@@ -1,41 +1,35 @@
 # plot: previews and pgfplots sources, booktabs tables and the macros file the paper reads.
 
 
-rule figure:
-    input:
-        summary="results/summary/{experiment}.csv",
-        comparisons="results/comparisons/{experiment}.csv",
-        code="src/c18n_ae/experiments/{experiment}.py",
-        datasets=DATASET_META,
-    output:
-        pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
-        png="results/plots/{experiment}.png",
-        pgfplots="paper/generated/fig-{experiment}.tex",
-        series="paper/generated/{experiment}-series.csv",
-    log:
-        "logs/plot/{experiment}.log",
-    shell:
-        "python -m c18n_ae.report.figures --experiment {wildcards.experiment} --summary {input.summary} --pdf {output.pdf}"
-        " --png {output.png} --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper"
-        f" --comparisons {{input.comparisons}} --config {CONFIG_FILES} 2> {{log}}"
-
-
-rule table:
+# One experiment's booktabs table, matplotlib preview and pgfplots source, in one process.
+rule experiment_outputs:
     input:
         summary="results/summary/{experiment}.csv",
         tidy="results/tidy/{experiment}.csv",
         comparisons="results/comparisons/{experiment}.csv",
         code="src/c18n_ae/experiments/{experiment}.py",
+        report_code=[
+            "src/c18n_ae/report/experiment_outputs.py",
+            "src/c18n_ae/report/tables.py",
+            "src/c18n_ae/report/figures.py",
+            "src/c18n_ae/experiments/common.py",
+            "src/c18n_ae/common/latex.py",
+        ],
         datasets=DATASET_META,
     output:
-        "paper/generated/tab-{experiment}.tex",
+        table="paper/generated/tab-{experiment}.tex",
+        pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
+        png="results/plots/{experiment}.png",
+        pgfplots="paper/generated/fig-{experiment}.tex",
+        series="paper/generated/{experiment}-series.csv",
     params:
         settings=settings(cfg.references(config)),
     log:
-        "logs/tables/{experiment}.log",
+        "logs/plot/{experiment}.log",
     shell:
-        f"python -m c18n_ae.report.tables experiment --config {CONFIG_FILES}"
-        " --experiment {wildcards.experiment} --out {output} 2> {log}"
+        f"python -m c18n_ae.report.experiment_outputs --config {CONFIG_FILES}"
+        " --experiment {wildcards.experiment} --table {output.table} --pdf {output.pdf} --png {output.png}"
+        " --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
 
 
 rule table_setup:

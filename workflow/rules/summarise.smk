@@ -1,16 +1,4 @@
-# summarise: tidy table -> statistics per target, variant, parameter value and metric.
-
-
-rule summarise:
-    input:
-        tidy="results/tidy/{experiment}.csv",
-        code="src/c18n_ae/experiments/{experiment}.py",
-    output:
-        report("results/summary/{experiment}.csv", category="{experiment}", caption="../report/summary.rst"),
-    log:
-        "logs/summarise/{experiment}.log",
-    shell:
-        "python -m c18n_ae.analysis.summarise --tidy {input.tidy} --out {output} 2> {log}"
+# summaries beyond one experiment: spread between machines, all comparisons in one file.
 
 
 # One target per experiment: `snakemake --cores 1 memory` runs, summarises and draws E2 alone.
@@ -43,23 +31,7 @@ rule spread:
         " --tex {output.tex} {params.exclude} 2> {log}"
 
 
-# comparisons: every ratio (variant against variant, target against target) with a 95 % interval.
-rule comparisons:
-    input:
-        tidy="results/tidy/{experiment}.csv",
-        code="src/c18n_ae/analysis/comparisons.py",
-    output:
-        "results/comparisons/{experiment}.csv",
-    params:
-        references=REFERENCES,
-        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
-    log:
-        "logs/comparisons/{experiment}.log",
-    shell:
-        "python -m c18n_ae.analysis.comparisons --tidy {input.tidy} {params.references} {params.releases}"
-        " --out {output} 2> {log}"
-
-
+# comparisons: every experiment's comparisons in one file (made by the analyse rule).
 rule comparisons_all:
     input:
         expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),

@@ -1,0 +1,45 @@
+"""One experiment's analysis in one process: collect (raw runs and data set files -> tidy table),
+summarise, and every comparison with its interval. The workflow runs this once per experiment, so
+the interpreter and pandas start once for the three steps and the tidy table is not read back;
+each step is also a command of its own (c18n_ae.analysis.collect, .summarise, .comparisons)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from c18n_ae.analysis.collect import collect
+from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.rawcsv import RawDataError
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--experiment", required=True)
+    ap.add_argument("--dataset-file", action="append", default=[], type=Path)
+    ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
+    ap.add_argument("--release", action="append", default=[], help="a data set, in config order")
+    ap.add_argument("--tidy", required=True, type=Path)
+    ap.add_argument("--summary", required=True, type=Path)
+    ap.add_argument("--comparisons", required=True, type=Path)
+    ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<e>/raw.csv")
+    a = ap.parse_args(argv)
+    runs = []
+    for raw in a.raw:
+        meta = json.loads((raw.parent / "meta.json").read_text())
+        runs.append((meta["target"], meta["variant"], raw))
+    try:
+        tidy = collect(a.experiment, runs, a.dataset_file)
+    except RawDataError as e:
+        raise SystemExit(f"error: {e}")
+    write_text_atomic(a.tidy, tidy.to_csv(index=False))
+    write_text_atomic(a.summary, summary_table(tidy).to_csv(index=False))
+    references = dict(r.split("=", 1) for r in a.reference)
+    write_text_atomic(a.comparisons, compare(tidy, references, a.release).to_csv(index=False))
+
+
+if __name__ == "__main__":
+    main()
