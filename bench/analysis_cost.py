@@ -5,8 +5,9 @@ study's layouts, wall time and peak memory per stage, and how each grows with th
   variant (--largest 6; the largest is 2 x 10^6 trials in all);
 - E1, one variant: 10^3, 10^4 and 10^5 instances, to a compiled LaTeX page with the figure.
 
-Each stage is the command its rule runs (python -m c18n_ae....), in a fresh process, on files in a
-scratch folder; peak memory is that process's maximum resident set. The growth exponent between
+Each stage is the command its rule runs (python -m c18n_ae....: analyse is collect, summarise and
+compare in one process), in a fresh process, on files in a scratch folder; peak memory is that
+process's maximum resident set. The growth exponent between
 two sizes is log(t2 / t1) / log(n2 / n1): 1 is linear.
 
 usage: .venv/bin/python bench/analysis_cost.py [--largest 6] [--e1-largest 5]"""
@@ -103,52 +104,26 @@ def write_meta(folder: Path, name: str, files: list[dict], variants: list[str]) 
     (folder / "dataset.yaml").write_text(yaml.safe_dump(meta))
 
 
+def analyse(work: Path, data: Path, experiment: str, references: list[str]) -> list[str]:
+    """The analyse rule's command: collect, summarise and compare in one process."""
+    return [
+        sys.executable, "-m", "c18n_ae.analysis.analyse", "--experiment", experiment,
+        *[f"--dataset-file={p}" for p in sorted(data.glob("*.csv"))], *references,
+        "--tidy", str(work / "tidy.csv"), "--summary", str(work / "summary.csv"),
+        "--comparisons", str(work / "comparisons.csv"),
+    ]  # fmt: skip
+
+
 def stages_memory(work: Path, data: Path) -> dict[str, list[str]]:
-    py = [sys.executable, "-m"]
-    files = [f"--dataset-file={p}" for p in sorted(data.glob("*.csv"))]
     ref = ["--reference", "bench-memory=hybrid"]
     return {
-        "collect": py
-        + [
-            "c18n_ae.analysis.collect",
-            "--experiment",
-            "memory",
-            *files,
-            "--out",
-            str(work / "tidy.csv"),
-        ],
-        "summarise": py
-        + [
-            "c18n_ae.analysis.summarise",
-            "--tidy",
-            str(work / "tidy.csv"),
-            "--out",
-            str(work / "summary.csv"),
-        ],
-        "comparisons": py
-        + [
-            "c18n_ae.analysis.comparisons",
-            "--tidy",
-            str(work / "tidy.csv"),
-            *ref,
-            "--out",
-            str(work / "comparisons.csv"),
-        ],
-        "table": py
-        + [
-            "c18n_ae.report.tables",
-            "experiment",
-            "--experiment",
-            "memory",
-            f"--tidy={work / 'tidy.csv'}",
-            f"--summary={work / 'summary.csv'}",
-            f"--comparisons={work / 'comparisons.csv'}",
-            *ref,
-            "--out",
-            str(work / "tab.tex"),
-        ],
+        "analyse": analyse(work, data, "memory", ref),
+        "table": [sys.executable, "-m", "c18n_ae.report.tables", "experiment", "--experiment",
+                  "memory", f"--tidy={work / 'tidy.csv'}", f"--summary={work / 'summary.csv'}",
+                  f"--comparisons={work / 'comparisons.csv'}", *ref,
+                  "--out", str(work / "tab.tex")],
         "figure": figure(work, "memory"),
-    }
+    }  # fmt: skip
 
 
 def figure(work: Path, experiment: str) -> list[str]:
@@ -176,33 +151,8 @@ def figure(work: Path, experiment: str) -> list[str]:
 
 
 def stages_scale(work: Path, data: Path) -> dict[str, list[str]]:
-    py = [sys.executable, "-m"]
     return {
-        "collect": py
-        + [
-            "c18n_ae.analysis.collect",
-            "--experiment",
-            "scale",
-            f"--dataset-file={data / 'purecap-c18n.csv'}",
-            "--out",
-            str(work / "tidy.csv"),
-        ],
-        "summarise": py
-        + [
-            "c18n_ae.analysis.summarise",
-            "--tidy",
-            str(work / "tidy.csv"),
-            "--out",
-            str(work / "summary.csv"),
-        ],
-        "comparisons": py
-        + [
-            "c18n_ae.analysis.comparisons",
-            "--tidy",
-            str(work / "tidy.csv"),
-            "--out",
-            str(work / "comparisons.csv"),
-        ],
+        "analyse": analyse(work, data, "scale", []),
         "figure": figure(work, "scale"),
         "latex": ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "page.tex"],
     }
