@@ -267,17 +267,18 @@ def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, st
 
 
 def compare(
-    tidy: pd.DataFrame, references: dict[str, str], releases: list[str] = ()
+    tidy: pd.DataFrame, references: dict[str, str], releases: list[str] = (), derived: bool = False
 ) -> pd.DataFrame:
     """Variant against variant and target against target; releases (data sets, in config order):
-    each one's contrasts against the same contrasts on the first release (release_rows)."""
+    each one's contrasts against the same contrasts on the first release (release_rows).
+    derived: the experiment's derived metrics are already in the table."""
     if tidy.empty:
         return pd.DataFrame(columns=COLUMNS)
-    tidy = with_derived(tidy)
-    ok = tidy[(tidy.status == "ok") & tidy.value.notna()]
-    groups = {
-        k: g.to_numpy() for k, g in ok.groupby(["target", "variant", *GROUP], sort=False)["value"]
-    }
+    if not derived:
+        tidy = with_derived(tidy)
+    keys = ["target", "variant", *GROUP]
+    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*keys, "value"]]
+    groups = {k: g.to_numpy() for k, g in ok.groupby(keys, sort=False, observed=True)["value"]}
     keys_by_series: dict[tuple[str, str], list[tuple]] = {}
     for k in groups:
         keys_by_series.setdefault(k[:2], []).append(k[2:])
