@@ -260,7 +260,8 @@ def test_the_column_wise_reader_equals_the_row_by_row_one():
                 imports._fast_rows = original
             slow = pd.DataFrame(slow, columns=list(fast.columns))
             key = ["metric", "trial", "parameter_value"]
-            a = fast.astype({"parameter_value": str}).sort_values(key).reset_index(drop=True)
-            b = slow.astype({"parameter_value": str}).sort_values(key).reset_index(drop=True)
+            text = {c: str for c in ("parameter", "parameter_value", "metric", "unit", "status")}
+            a = fast.astype(text).sort_values(key).reset_index(drop=True)
+            b = slow.astype(text).sort_values(key).reset_index(drop=True)
             pd.testing.assert_frame_equal(a, b, check_dtype=False)
             assert mapped is not None

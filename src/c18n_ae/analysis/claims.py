@@ -347,7 +347,9 @@ def _metrics(
         t = t[(t.target == target) & (t.status == "ok")]
         for v in chosen:
             mine = t[t.variant == v]
-            for (param, value), g in mine.groupby(["parameter", "parameter_value"], sort=True):
+            for (param, value), g in mine.groupby(
+                ["parameter", "parameter_value"], sort=True, observed=True
+            ):
                 a, b = (
                     g[g.metric == claim["metric"]]["value"],
                     g[g.metric == claim["baseline_metric"]]["value"],

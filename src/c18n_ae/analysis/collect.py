@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import imports
@@ -27,6 +29,8 @@ TIDY_COLUMNS = [
     "unit",
     "status",
 ]
+# Columns of few distinct values, held as categories in memory (one byte a row, not a pointer)
+CATEGORICAL = ("target", "variant", "experiment", "parameter", "metric", "unit", "status")
 UNIT_SUFFIX = {
     "ns": "_ns",
     "GB/s": "_GBps",
@@ -67,8 +71,7 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
         suffix = UNIT_SUFFIX.get(unit)
         if suffix is None or not metric.endswith(suffix):
             raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")
-    ok = df[df["status"] == "ok"]
-    if ok["value"].isna().any():
+    if ((df["status"] == "ok") & df["value"].isna()).any():
         raise RawDataError(f"{source}: a successful trial has no value")
     return df
 
@@ -89,10 +92,42 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
         file=sys.stderr,
     )
     if isinstance(rows, pd.DataFrame):  # a clean file, read column-wise
-        return rows.assign(target=target, variant=variant, experiment=experiment)[TIDY_COLUMNS]
+        n = len(rows)
+        return rows.assign(
+            target=constant(target, n),
+            variant=constant(variant, n),
+            experiment=constant(experiment, n),
+        )[TIDY_COLUMNS]
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )
+
+
+def constant(value: str, n: int) -> pd.Categorical:
+    """A column of one repeated text value, at one byte a row."""
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
+
+
+def _categories(column: pd.Series) -> pd.Categorical:
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.array
+    return pd.Categorical(column.to_numpy(dtype=object).astype(str))
+
+
+def concat_tidy(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Tidy frames (all with the same columns) joined with their text columns as categories
+    (pd.concat would turn categories that differ between frames into text objects, a pointer a
+    row)."""
+    if not frames:
+        return pd.DataFrame(columns=TIDY_COLUMNS)
+    columns = list(frames[0].columns)
+    out = {}
+    for c in columns:
+        if c in CATEGORICAL:
+            out[c] = union_categoricals([_categories(f[c]) for f in frames], ignore_order=True)
+        else:
+            out[c] = pd.concat([f[c] for f in frames], ignore_index=True)
+    return pd.DataFrame(out)[columns]
 
 
 def collect(
@@ -100,8 +135,7 @@ def collect(
 ) -> pd.DataFrame:
     frames = [tidy_run(raw, t, v, experiment) for t, v, raw in runs]
     frames += [tidy_dataset_file(p, experiment) for p in dataset_files]
-    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY_COLUMNS)
-    return check_tidy(df, f"collected {experiment}")
+    return check_tidy(concat_tidy(frames), f"collected {experiment}")
 
 
 def main(argv=None) -> None:

@@ -285,14 +285,22 @@ def _fast_rows(path: Path, experiment: str, cols: dict, layout: str | None, widt
     value: a board's 10^6 trials fit in memory). None when the file needs the row-by-row reader:
     a failed allocation, a short or long row, a value that is not a number, data after the
     footer; that reader then names the file and line."""
+    import io
+
     import pandas as pd
 
-    try:
+    data = path.read_bytes()
+    body, _, last = data.rstrip().rpartition(b"\n")
+    footer = None
+    if last.strip().startswith(b"Total execution time"):  # the study's footer: the last line
+        footer, data = last.strip().decode("utf-8", "replace"), body
+    text_columns = {cols["operation"][0]} if "operation" in cols else set()
+    try:  # numbers parsed as numbers: a few bytes a value, no text object per cell
         raw = pd.read_csv(
-            path,
+            io.BytesIO(data),
             header=None,
             skiprows=1,
-            dtype=str,
+            dtype={i: (str if i in text_columns else float) for i in range(width)},
             keep_default_na=False,
             skip_blank_lines=True,
             names=range(width),
@@ -300,20 +308,12 @@ def _fast_rows(path: Path, experiment: str, cols: dict, layout: str | None, widt
         )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError):
         return None
-    first = raw[0].str.strip()
-    is_footer = first.str.startswith("Total execution time")
-    footer = None
-    if is_footer.any():
-        if not is_footer.iloc[-1] or is_footer.sum() > 1:
-            return None
-        footer = first.iloc[-1]
-        raw = raw.iloc[:-1]
-    if raw.empty or (raw == "").any().any() or raw.isin(["Allocation failed"]).any().any():
+    del data
+    if raw.empty or raw.isna().any().any():
         return None
 
     def num(role):
-        values = pd.to_numeric(raw[cols[role][0]].str.strip(), errors="coerce")
-        return None if values.isna().any() else values.to_numpy(dtype=float)
+        return raw[cols[role][0]].to_numpy(dtype=float)
 
     def ns(role):
         values = num(role)
@@ -350,23 +350,31 @@ def _fast_rows(path: Path, experiment: str, cols: dict, layout: str | None, widt
             return None
         frames.append((n, "instances", n, "memory_used_mb", memory, "MB", "ok"))
         frames.append((n, "instances", n, "elapsed_ms", elapsed / 1e6, "ms", "ok"))
-    out = pd.concat(
-        [
+
+    def text(value, n):  # a category column: one byte a row
+        if isinstance(value, str):
+            return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
+        return pd.Categorical(value)
+
+    parts = []
+    for t, p, v, m, x, u, st in frames:
+        n = len(x)
+        parts.append(
             pd.DataFrame(
                 {
                     "trial": np.asarray(t, dtype=int),
-                    "parameter": p,
-                    "parameter_value": v,
-                    "metric": m,
+                    "parameter": text(p, n),
+                    "parameter_value": v if not isinstance(v, str) else np.full(n, v, dtype=object),
+                    "metric": text(m, n),
                     "value": x,
-                    "unit": u,
-                    "status": st,
+                    "unit": text(u, n),
+                    "status": text(st, n),
                 }
             )
-            for t, p, v, m, x, u, st in frames
-        ],
-        ignore_index=True,
-    )
+        )
+    from c18n_ae.analysis.collect import concat_tidy  # the one way tidy frames are joined
+
+    out = concat_tidy(parts)
     out.attrs["footer"] = footer
     return out
 
