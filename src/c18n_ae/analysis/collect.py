@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from pandas.api.types import union_categoricals
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import imports
 from c18n_ae.common import datasets
+from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.rawcsv import RawDataError, read_rows
 
@@ -108,26 +108,13 @@ def constant(value: str, n: int) -> pd.Categorical:
     return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
 
 
-def _categories(column: pd.Series) -> pd.Categorical:
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.array
-    return pd.Categorical(column.to_numpy(dtype=object).astype(str))
-
-
 def concat_tidy(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """Tidy frames (all with the same columns) joined with their text columns as categories
-    (pd.concat would turn categories that differ between frames into text objects, a pointer a
-    row)."""
+    """Tidy frames joined, their text columns as categories (c18n_ae.common.frames)."""
     if not frames:
         return pd.DataFrame(columns=TIDY_COLUMNS)
-    columns = list(frames[0].columns)
-    out = {}
-    for c in columns:
-        if c in CATEGORICAL:
-            out[c] = union_categoricals([_categories(f[c]) for f in frames], ignore_order=True)
-        else:
-            out[c] = pd.concat([f[c] for f in frames], ignore_index=True)
-    return pd.DataFrame(out)[columns]
+    first = frames[0]
+    frames = [f.astype({c: "category" for c in CATEGORICAL if c in f}) for f in frames]
+    return concat_frames(frames)[list(first.columns)]
 
 
 def collect(

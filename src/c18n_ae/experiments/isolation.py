@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
@@ -76,7 +77,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     found = df[df.metric == "strings_found_distinct"].copy()
     found["value"] = (found["value"] > 0).astype(float)
     found["metric"], found["unit"] = "strings_visible", "flag"
-    return pd.concat([df, found], ignore_index=True)
+    return concat_frames([df, found])
 
 
 def per_role(tidy: pd.DataFrame) -> list[dict]:

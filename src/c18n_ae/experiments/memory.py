@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.experiments import Experiment, Headline
@@ -39,7 +40,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
         part["metric"] = f"{phase}_GBps"
         part["unit"] = "GB/s"
         extra.append(part)
-    return pd.concat([df, *extra], ignore_index=True)
+    return concat_frames([df, *extra])
 
 
 COLUMNS = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
@@ -102,7 +103,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
         )
         part["metric"] = f"{m}_adjusted_latency_us"
         extra.append(part)
-    return pd.concat([df, *extra], ignore_index=True)
+    return concat_frames([df, *extra])
 
 
 def published() -> pd.DataFrame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline
@@ -59,7 +60,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     extra = df[df.metric.isin(METRICS)].copy()
     extra["metric"] = extra["metric"].str.replace("_ns", "_incl_warmup_ns", regex=False)
     extra["status"] = "ok"
-    return pd.concat([df, extra], ignore_index=True)
+    return concat_frames([df, extra])
 
 
 def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
