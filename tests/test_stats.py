@@ -63,3 +63,35 @@ def test_the_grouped_summary_equals_summarise_group_by_group():
                     assert pd.isna(got), (key, field)
                 else:
                     assert got == pytest.approx(value, rel=1e-9, abs=1e-12), (key, field)
+
+
+def test_categories_in_memory_give_the_same_summary_and_comparisons():
+    """The analyse step keeps text columns as categories (board-scale memory); its summary and
+    comparisons equal those of a table of plain text columns, row for row, on the shipped data."""
+    import pandas as pd
+
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.comparisons import compare
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.summarise import summary_table, with_derived
+    from c18n_ae.common import datasets
+
+    names = ["morello-2024", "cheribsd-22.12"]
+    files = [f for n in names for f in dataset_files(datasets.load(n))]
+    refs = {n: "hybrid" for n in names}
+    for experiment in ("memory", "pipe", "isolation"):
+        tidy = collect(experiment, [], [p for e, _, p in files if e == experiment])
+        assert isinstance(tidy.metric.dtype, pd.CategoricalDtype)
+        plain = tidy.astype({c: object for c in tidy.columns if tidy[c].dtype == "category"})
+        derived = with_derived(tidy)
+        assert isinstance(derived.metric.dtype, pd.CategoricalDtype)
+        pd.testing.assert_frame_equal(
+            summary_table(plain), summary_table(derived, derived=True), check_dtype=False
+        )
+        key = ["target", "variant", "reference_target", "reference_variant", "parameter_value",
+               "metric"]  # fmt: skip
+        a = compare(plain, refs, names).astype({"parameter_value": str}).sort_values(key)
+        b = compare(derived, refs, names, derived=True).astype({"parameter_value": str})
+        pd.testing.assert_frame_equal(
+            a.reset_index(drop=True), b.sort_values(key).reset_index(drop=True), check_dtype=False
+        )

@@ -22,7 +22,9 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     out = {}
     for c in columns:
         if any(isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames):
-            out[c] = union_categoricals([_categories(f[c]) for f in frames], ignore_order=True)
+            out[c] = union_categoricals(
+                [_categories(f[c]) for f in frames], sort_categories=True, ignore_order=True
+            )
         else:
             out[c] = pd.concat([f[c] for f in frames], ignore_index=True)
     return pd.DataFrame(out)[columns]
