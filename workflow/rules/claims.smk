@@ -1,42 +1,48 @@
-# claims: the paper's claims (config/claims.yaml) evaluated on the summaries for every target;
-# a table for the paper's appendix, a CSV, and results/claims.md (the reviewer's own verdicts).
+# verdicts_and_findings: the paper's claims (config/claims.yaml) evaluated for every target and data
+# set (results/claims.csv, .md, the appendix table), the headline table, the release comparison and
+# the generated prose, in one process.
 
 
-rule claims:
+rule verdicts_and_findings:
     input:
         claims="config/claims.yaml",
         schema="workflow/schemas/claims.schema.yaml",
-        code="src/c18n_ae/analysis/claims.py",
+        code=[
+            "src/c18n_ae/report/verdicts_and_findings.py",
+            "src/c18n_ae/analysis/claims.py",
+            "src/c18n_ae/report/claim_tables.py",
+            "src/c18n_ae/report/headline.py",
+            "src/c18n_ae/report/releases.py",
+            "src/c18n_ae/report/findings.py",
+            "src/c18n_ae/common/latex.py",
+        ],
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
         datasets=DATASET_META,
     output:
         csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
+        tab_claims="paper/generated/tab-claims.tex",
+        markdown="results/claims.md",
+        headline="results/headline.csv",
+        tab_headline="paper/generated/tab-headline.tex",
+        tab_releases="paper/generated/tab-releases.tex",
+        releases="paper/generated/releases.tex",
+        findings="paper/generated/findings.tex",
     params:
         settings=settings(cfg.c18n_variants(config)),
         experiments=" ".join(EXPERIMENTS),
-    log:
-        "logs/claims.log",
-    shell:
-        f"python -m c18n_ae.analysis.claims --config {CONFIG_FILES} --claims {{input.claims}}"
-        " --experiments {params.experiments} --csv {output.csv} 2> {log}"
-
-
-rule claim_tables:
-    input:
-        claims="results/claims.csv",
-        code="src/c18n_ae/report/claim_tables.py",
-    output:
-        tex="paper/generated/tab-claims.tex",
-        markdown="results/claims.md",
-    params:
+        headline=" ".join(HEADLINE_EXPERIMENTS),
+        summaries=" ".join(f"{e}=results/summary/{e}.csv" for e in ["scale", "isolation"] if e in EXPERIMENTS),
         releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
     log:
-        "logs/claim_tables.log",
+        "logs/verdicts_and_findings.log",
     shell:
-        "python -m c18n_ae.report.claim_tables --claims {input.claims} --tex {output.tex}"
-        " --markdown {output.markdown} {params.releases} 2> {log}"
+        f"python -m c18n_ae.report.verdicts_and_findings --config {CONFIG_FILES}"
+        " --experiments {params.experiments} --headline-experiments {params.headline}"
+        " --summaries {params.summaries} {params.releases} --claims {input.claims}"
+        " --out {output.csv} {output.tab_claims} {output.markdown} {output.headline}"
+        " {output.tab_headline} {output.tab_releases} {output.releases} {output.findings} 2> {log}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios.
