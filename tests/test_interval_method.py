@@ -71,3 +71,24 @@ def test_large_samples_switch_to_the_linear_intervals_and_stay_reproducible():
         first["ci95_low"] < 2 < first["ci95_high"] and first["ci95_high"] / first["ci95_low"] < 1.1
     )
     assert first["median_ci95_low"] < first["median_ratio"] < first["median_ci95_high"]
+
+
+def test_a_huge_sample_beside_a_small_one_costs_its_length_once():
+    """A board's 10^5 trials against a data set's 100: the huge side's normal distribution stands
+    in for its resamples (bench/analysis_cost.py measures the cost); the interval agrees with the
+    full bootstrap's within 10 % of its width."""
+    from c18n_ae.analysis import comparisons
+
+    rng = np.random.default_rng(5)
+    small, huge = rng.lognormal(0, 0.5, 100), 1.4 * rng.lognormal(0, 0.5, 20_000)
+    mixed = ratio_ci(huge, small)
+    limit = comparisons.LARGE_SAMPLE
+    comparisons.LARGE_SAMPLE = 10**9  # the bootstrap alone, for reference
+    try:
+        boot = ratio_ci(huge, small)
+    finally:
+        comparisons.LARGE_SAMPLE = limit
+    for prefix in ("", "median_"):
+        width = boot[f"{prefix}ci95_high"] - boot[f"{prefix}ci95_low"]
+        for end in ("ci95_low", "ci95_high"):
+            assert abs(mixed[f"{prefix}{end}"] - boot[f"{prefix}{end}"]) <= 0.1 * width

@@ -64,12 +64,25 @@ def _resampling(n: int, role: int, resamples: int) -> tuple[np.ndarray, np.ndarr
     return counts.astype(float), lo, hi
 
 
+# Above this many trials on the smaller side, intervals come from large-sample theory, whose cost
+# is linear in the trials, instead of the bootstrap, whose cost is resamples x trials; a test
+# checks that the two agree where both apply (tests/test_interval_method.py).
+LARGE_SAMPLE = 5000
+Z95 = 1.959963984540054
 CACHED_CELLS = 4_000_000  # resamples x n above this (32 MB) are drawn in chunks, never kept
 
 
 def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
-    """Means and medians of `resamples` bootstrap resamples of x."""
+    """Means and medians of `resamples` bootstrap resamples of x; above LARGE_SAMPLE trials, draws
+    from the normal distributions of its mean and median (delta method, order statistics), so a
+    huge sample beside a small one costs its length once, not resamples times."""
     n = len(x)
+    if n > LARGE_SAMPLE:  # its large-sample distribution stands in for resamples: linear in n
+        rng = np.random.default_rng(_seed("normal", n, role, resamples))
+        mean, median = x.mean(), np.median(x)
+        sd_mean = x.std(ddof=1) / math.sqrt(n)
+        sd_median = abs(median) * _log_se_of_median(x) if median > 0 else math.nan
+        return rng.normal(mean, sd_mean, resamples), rng.normal(median, sd_median, resamples)
     if n * resamples > CACHED_CELLS:  # a large sample: bounded memory, chunk by chunk
         rng = np.random.default_rng(_seed("bootstrap", n, role, resamples))
         means, medians = [], []
@@ -82,13 +95,6 @@ def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np
     counts, lo, hi = _resampling(n, role, resamples)
     s = np.sort(x)
     return counts @ s / n, (s[lo] + s[hi]) / 2
-
-
-# Above this many trials on the smaller side, intervals come from large-sample theory, whose cost
-# is linear in the trials, instead of the bootstrap, whose cost is resamples x trials; a test
-# checks that the two agree where both apply (tests/test_interval_method.py).
-LARGE_SAMPLE = 5000
-Z95 = 1.959963984540054
 
 
 def _log_se_of_mean(x: np.ndarray) -> float:
