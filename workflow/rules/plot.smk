@@ -37,6 +37,7 @@ rule table_setup:
         provenance=[f"results/{t}/provenance.json" for t in targets_that_run()],
         meta=all_metas(),
         datasets=DATASET_META,
+        code="src/c18n_ae/report/tables.py",
     output:
         "paper/generated/tab-setup.tex",
     log:
@@ -50,6 +51,11 @@ rule macros:
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         claims="config/claims.yaml",
         meta=all_metas(),
+        code=[
+            "src/c18n_ae/report/macros.py",
+            "src/c18n_ae/common/latex.py",
+            *expand("src/c18n_ae/experiments/{experiment}.py", experiment=EXPERIMENTS),
+        ],
     output:
         "paper/generated/macros.tex",
     params:

@@ -34,10 +34,11 @@ rule spread:
 # comparisons: every experiment's comparisons in one file (made by the analyse rule).
 rule comparisons_all:
     input:
-        expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+        code="src/c18n_ae/analysis/comparisons.py",
     output:
         report("results/comparisons.csv", category="comparisons", caption="../report/comparisons.rst"),
     log:
         "logs/comparisons/all.log",
     shell:
-        "python -m c18n_ae.analysis.comparisons --merge {input} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.comparisons --merge {input.comparisons} --out {output} 2> {log}"
