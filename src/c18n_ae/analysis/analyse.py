@@ -6,14 +6,12 @@ each step is also a command of its own (c18n_ae.analysis.collect, .summarise, .c
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from c18n_ae.analysis.collect import collect
+from c18n_ae.analysis.collect import collect_runs
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table, with_derived
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.rawcsv import RawDataError
 
 CATEGORICAL = ("target", "variant", "experiment", "parameter", "metric", "unit", "status")
 
@@ -29,14 +27,7 @@ def main(argv=None) -> None:
     ap.add_argument("--comparisons", required=True, type=Path)
     ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<e>/raw.csv")
     a = ap.parse_args(argv)
-    runs = []
-    for raw in a.raw:
-        meta = json.loads((raw.parent / "meta.json").read_text())
-        runs.append((meta["target"], meta["variant"], raw))
-    try:
-        tidy = collect(a.experiment, runs, a.dataset_file)
-    except RawDataError as e:
-        raise SystemExit(f"error: {e}")
+    tidy = collect_runs(a.experiment, a.raw, a.dataset_file)
     write_text_atomic(a.tidy, tidy.to_csv(index=False))
     # the key columns as categories, and the derived metrics made once: a board's 10^6 trials
     # stay within a few bytes per value

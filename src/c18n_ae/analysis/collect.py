@@ -125,6 +125,19 @@ def collect(
     return check_tidy(concat_tidy(frames), f"collected {experiment}")
 
 
+def collect_runs(experiment: str, raws: list[Path], dataset_files: list[Path]) -> pd.DataFrame:
+    """collect() for the command line: each run named by the meta.json beside its raw.csv; bad
+    input stops with its message."""
+    runs = []
+    for raw in raws:
+        meta = json.loads((raw.parent / "meta.json").read_text())
+        runs.append((meta["target"], meta["variant"], raw))
+    try:
+        return collect(experiment, runs, dataset_files)
+    except RawDataError as e:
+        raise SystemExit(f"error: {e}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--experiment", required=True)
@@ -140,15 +153,7 @@ def main(argv=None) -> None:
         "raw", nargs="*", type=Path, help="results/<target>/<variant>/<experiment>/raw.csv"
     )
     a = ap.parse_args(argv)
-    runs = []
-    for raw in a.raw:
-        meta = json.loads((raw.parent / "meta.json").read_text())
-        runs.append((meta["target"], meta["variant"], raw))
-    try:
-        df = collect(a.experiment, runs, a.dataset_file)
-    except RawDataError as e:
-        raise SystemExit(f"error: {e}")
-    write_text_atomic(a.out, df.to_csv(index=False))
+    write_text_atomic(a.out, collect_runs(a.experiment, a.raw, a.dataset_file).to_csv(index=False))
 
 
 if __name__ == "__main__":

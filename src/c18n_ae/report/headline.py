@@ -13,12 +13,17 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import load
+from c18n_ae.analysis.comparisons import COLUMNS as comparisons_columns
 from c18n_ae.analysis.comparisons import lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, ratio_text
 
+# the comparison fields each headline row carries over
+FROM_COMPARISONS = ["parameter", "parameter_value"] + [
+    c for c in comparisons_columns if c.startswith(("ratio", "ci95", "median", "n"))
+]
 COLUMNS = [
     "source",
     "experiment",
@@ -29,16 +34,7 @@ COLUMNS = [
     "baseline",
     "contrast",
     "share",
-    "parameter",
-    "parameter_value",
-    "ratio",
-    "ci95_low",
-    "ci95_high",
-    "median_ratio",
-    "median_ci95_low",
-    "median_ci95_high",
-    "n",
-    "n_reference",
+    *FROM_COMPARISONS,
     "tail_trials",
     "tail_n",
     "tail_share",
@@ -109,7 +105,8 @@ def contrasts(source: dict) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(out))
 
 
-def _largest(rows: pd.DataFrame) -> pd.DataFrame:
+def largest_setting(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows at the largest numeric parameter value (all of them when it is not numeric)."""
     p = pd.to_numeric(rows.parameter_value, errors="coerce")
     return rows if p.isna().all() else rows[p == p.max()]
 
@@ -163,7 +160,7 @@ def rows(
             summary = summaries.get(e, pd.DataFrame(columns=["target"]))
             for h in exp.get(e).headline:
                 for subject, baseline, share in contrasts(source):
-                    r = _largest(lookup(comp, name, subject, baseline, h.metric))
+                    r = largest_setting(lookup(comp, name, subject, baseline, h.metric))
                     if r.empty:
                         continue
                     r = r.iloc[0]
@@ -179,7 +176,7 @@ def rows(
                             "baseline": baseline,
                             "contrast": contrast_words(source, subject, baseline),
                             "share": share,
-                            **{k: r[k] for k in COLUMNS[9:19]},
+                            **{k: r[k] for k in FROM_COMPARISONS},
                             "tail_trials": tail[0],
                             "tail_n": tail[1],
                             "tail_share": tail[2],

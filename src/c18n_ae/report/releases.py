@@ -16,6 +16,7 @@ from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, newcommand, ratio_text
 from c18n_ae.report.findings import MAX_WORDS, sentences
+from c18n_ae.report.headline import largest_setting
 
 COLUMNS = [
     "experiment",
@@ -33,11 +34,6 @@ COLUMNS = [
 ]
 
 
-def _largest(rows: pd.DataFrame) -> pd.DataFrame:
-    p = pd.to_numeric(rows.parameter_value, errors="coerce")
-    return rows if p.isna().all() else rows[p == p.max()]
-
-
 def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataFrame:
     """One row per headline metric, contrast and release (the first release's own row has no
     ratio between releases). A metric that a release's own limits call invalid is left out."""
@@ -46,7 +42,7 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
     for e, comp in comparisons.items():
         rel = comp[comp.get("comparison", pd.Series(dtype=str)) == "release"]
         for h in exp.get(e).headline:
-            mine = _largest(rel[rel.metric == h.metric])
+            mine = largest_setting(rel[rel.metric == h.metric])
             bad = {n for n, by in invalid.items() if h.metric in by.get(e, {})}
             mine = mine[~mine.target.isin(bad) & ~mine.reference_target.isin(bad)]
             for (contrast, first), group in mine.groupby(
@@ -54,7 +50,7 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
             ):
                 subject, baseline = contrast.split("/", 1)
                 for release in [first, *dict.fromkeys(group.target)]:
-                    own = _largest(lookup(comp, release, subject, baseline, h.metric))
+                    own = largest_setting(lookup(comp, release, subject, baseline, h.metric))
                     if own.empty:
                         continue
                     r = own.iloc[0]
