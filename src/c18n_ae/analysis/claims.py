@@ -58,28 +58,34 @@ class ClaimError(ValueError):
     pass
 
 
-def load(path: Path) -> list[dict]:
-    """The claims, checked against the schema (one message per mistake, naming the claim and key);
-    each claim carries min_trials (its own, else the file's, else 10)."""
+def _schema() -> dict:
+    return yaml.safe_load(SCHEMA.read_text())
+
+
+def _validated(path: Path) -> dict:
+    """The claims file, checked against the schema (one message per mistake, naming the claim
+    and key), with the file's min_trials filled in from the schema's default when it names none."""
     try:
         data = yaml.safe_load(Path(path).read_text()) or {}
     except yaml.YAMLError as e:
         raise ClaimError(f"{path}: not valid YAML: {e}") from e
-    schema = yaml.safe_load(SCHEMA.read_text())
+    schema = _schema()
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if errors:
         raise ClaimError("\n".join(_describe(path, data, e) for e in errors))
-    default = data.get("min_trials", schema["properties"]["min_trials"]["default"])
-    return [{"min_trials": default, **c} for c in data["claims"]]
+    return {"min_trials": schema["properties"]["min_trials"]["default"], **data}
+
+
+def load(path: Path) -> list[dict]:
+    """The claims, validated; each carries min_trials (its own, else the file's, else the
+    schema's default)."""
+    data = _validated(path)
+    return [{"min_trials": data["min_trials"], **c} for c in data["claims"]]
 
 
 def min_trials(path: Path) -> int:
     """The file's minimum of trials per side (the schema's default when it names none)."""
-    load(path)
-    data = yaml.safe_load(Path(path).read_text()) or {}
-    return data.get(
-        "min_trials", yaml.safe_load(SCHEMA.read_text())["properties"]["min_trials"]["default"]
-    )
+    return _validated(path)["min_trials"]
 
 
 def _describe(path: Path, data: dict, error: jsonschema.ValidationError) -> str:
@@ -400,7 +406,8 @@ def evaluate(
     from the data. invalid: target -> experiment -> metric -> reason (c18n_ae.common.config
     .invalid_metrics)."""
     comparisons, tidies, invalid = comparisons or {}, tidies or {}, invalid or {}
-    claims = [{"min_trials": 10, **c} for c in claims]
+    default = _schema()["properties"]["min_trials"]["default"]
+    claims = [{"min_trials": default, **c} for c in claims]
     rows = []
     for claim in claims:
         e = claim["experiment"]

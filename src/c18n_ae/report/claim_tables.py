@@ -17,14 +17,19 @@ README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
 def result_text(r) -> str:
     """The verdict, and the other statistic's when it differs ('inconclusive; median: fails')."""
     text = r.result
-    if not _agree(r):
-        other = "median" if r.statistic == "mean" else "mean"
+    if not agrees(r.statistics_agree):
+        other = other_statistic(r.statistic)
         text += f"; {other}: {getattr(r, f'{other}_result')}"
     return text
 
 
-def _agree(r) -> bool:
-    return str(r.statistics_agree).lower() not in ("false", "0")
+def agrees(value) -> bool:
+    """A claims.csv statistics_agree cell (a bool, or its text once read back) as a bool."""
+    return str(value).lower() not in ("false", "0")
+
+
+def other_statistic(statistic: str) -> str:
+    return "median" if statistic == "mean" else "mean"
 
 
 def _measured(r) -> str:

@@ -16,7 +16,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, newcommand, ratio_point, ratio_text
-from c18n_ae.report.claim_tables import release_disagreements
+from c18n_ae.report.claim_tables import agrees, release_disagreements
 from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -105,7 +105,7 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     if counts["invalid measurement"]:
         parts.append(f"{counts['invalid measurement']} rest on invalid measurements")
     parts.append(f"{counts['not applicable']} were not measured there")
-    disagree = mine[mine.statistics_agree.astype(str).str.lower().isin(["false", "0"])]
+    disagree = mine[~mine.statistics_agree.map(agrees)]
     text = (
         f"Of the {len(mine)} claims on \\texttt{{{escape(source)}}}, "
         + ", ".join(parts[:-1])

@@ -19,6 +19,7 @@ from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, ratio_text
+from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
 FROM_COMPARISONS = ["parameter", "parameter_value"] + [
@@ -138,9 +139,8 @@ def _claims_on(claims: list[dict], verdicts: pd.DataFrame, source, e, metric, su
         v = verdicts[(verdicts.claim == cid) & (verdicts.target == source)]
         if len(v):
             r = v.iloc[0]
-            agree = str(r.statistics_agree).lower() not in ("false", "0")
-            other = "median" if r.statistic == "mean" else "mean"
-            note = "" if agree else f" ({other}: {r[f'{other}_result']})"
+            other = other_statistic(r.statistic)
+            note = "" if agrees(r.statistics_agree) else f" ({other}: {r[f'{other}_result']})"
             out.append(f"{cid}: {r.result}{note}")
     return "; ".join(out)
 
@@ -245,21 +245,14 @@ def latex_table(table: pd.DataFrame) -> str:
         )
         + r" \\",
     ]
-    keys = ["experiment", "metric", "subject", "baseline"]
-    order = list(dict.fromkeys(map(tuple, table[keys].to_numpy())))
     last_e = None
-    for e, metric, subject, baseline in order:
+    keys = ["experiment", "metric", "subject", "baseline"]
+    for (e, _, subject, baseline), mine in table.groupby(keys, sort=False):
         if e != last_e:
             lines.append(r"\midrule")
             title = escape(exp.get(e).title)
             lines.append(rf"\multicolumn{{{3 + 3 * len(sources)}}}{{l}}{{\textbf{{{title}}}}} \\")
             last_e = e
-        mine = table[
-            (table.experiment == e)
-            & (table.metric == metric)
-            & (table.subject == subject)
-            & (table.baseline == baseline)
-        ]
         first = mine.iloc[0]
         cells = [
             escape(first.label),
