@@ -20,7 +20,7 @@ def test_quick_profile_with_an_aarch64_variant_under_qemu(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-4000:]
     root = project / "results" / "local" / "aarch64-qemu"
-    for name in exp.NAMES:
+    for name in exp.names():
         meta = json.loads((root / name / "meta.json").read_text())
         assert meta["launcher"] == ["qemu-aarch64"] and meta["status"] == "ok", name
         assert meta["abi"] == "hybrid", name

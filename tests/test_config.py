@@ -122,5 +122,5 @@ def test_schema_and_registry_name_the_same_experiments():
     from c18n_ae import experiments as exp
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
-    assert set(schema["properties"]["experiments"]["properties"]) == set(exp.NAMES)
-    assert set(BASE["experiments"]) == set(exp.NAMES)
+    assert set(schema["properties"]["experiments"]["properties"]) == set(exp.names())
+    assert set(BASE["experiments"]) == set(exp.names())

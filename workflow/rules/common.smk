@@ -12,9 +12,12 @@ from c18n_ae.common import datasets
 from c18n_ae.experiments import programs
 
 try:
-    cfg.validate(config)
+    # each experiment's settings: its module's values for the profile, then the config's overrides
+    _resolved = exps.resolved_config(config)
 except cfg.ConfigError as err:
     raise WorkflowError(str(err))
+config.clear()
+config.update(_resolved)
 
 # Rules call the installed package as `python -m c18n_ae.<stage>`, with the interpreter snakemake
 # runs under (.venv) first on PATH.
@@ -97,5 +100,5 @@ REFERENCES = " ".join(f"--reference {t}={v}" for t, v in cfg.references(config).
 
 wildcard_constraints:
     variant="[A-Za-z][A-Za-z0-9_-]*",
-    experiment="|".join(exps.NAMES),
+    experiment="|".join(exps.names()),
     output="[A-Za-z0-9_.]+",

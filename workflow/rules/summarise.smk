@@ -2,7 +2,7 @@
 
 
 # One target per experiment: `snakemake --cores 1 memory` runs, summarises and draws E2 alone.
-for _name in exps.NAMES:
+for _name in exps.names():
 
     rule:
         name:

@@ -20,6 +20,7 @@ import pandas as pd
 import yaml
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import _seed, lookup, ratio_ci
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common import config as cfg
@@ -451,7 +452,7 @@ def main(argv=None) -> None:
     def read(kind):
         return {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, kind).items()}
 
-    config = cfg.from_arguments(a)
+    config = exp.config_from_arguments(a)
     targets = json.loads(a.targets) if a.targets else cfg.c18n_variants(config)
     try:
         results = evaluate(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, newcommand
@@ -304,7 +305,7 @@ def main(argv=None) -> None:
     tidies = {
         k: pd.read_csv(v) for k, v in config.experiment_files(a, "tidy").items() if k == "pipe"
     }
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     datasets = set(a.dataset) | {d["name"] for d in (config.datasets(cfg) if cfg else [])}
     b = beside(pub, summaries, tidies, datasets)
     write_text_atomic(a.csv, b.to_csv(index=False))

@@ -55,11 +55,13 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     return f"{where}: {error.message}"
 
 
-def validate(config: dict) -> dict:
-    """Checks config against the schema and the cross-references the schema can't express."""
+def validate(config: dict, experiments_schema: dict) -> None:
+    """Checks config against the schema, whose experiments section the experiment registry makes
+    from the parameters each experiment declares (c18n_ae.experiments.parameters)."""
     if not isinstance(config, dict):
         raise ConfigError("config: expected a mapping at the top level")
     schema = yaml.safe_load(SCHEMA_PATH.read_text())
+    schema["properties"]["experiments"] = experiments_schema
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -67,6 +69,9 @@ def validate(config: dict) -> dict:
             "invalid configuration:\n  " + "\n  ".join(_describe(e, config) for e in errors)
         )
 
+
+def check_references(config: dict) -> None:
+    """The cross-references the schema can't express: names used once, variants that exist."""
     problems = []
     names = [t["name"] for t in config["targets"]]
     for dup in sorted({n for n in names if names.count(n) > 1}):
@@ -102,20 +107,19 @@ def validate(config: dict) -> dict:
                 )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
-    return config
 
 
-def load(*paths: Path) -> dict:
+def merged(*paths: Path) -> dict:
     """Reads config files in order, later ones overriding earlier (as snakemake --configfile
     does)."""
-    merged: dict = {}
+    out: dict = {}
     for p in paths:
         try:
             data = yaml.safe_load(Path(p).read_text()) or {}
         except yaml.YAMLError as e:
             raise ConfigError(f"{p}: not valid YAML: {e}") from e
-        merged = deep_merge(merged, data)
-    return validate(merged)
+        out = deep_merge(out, data)
+    return out
 
 
 def deep_merge(base: dict, over: dict) -> dict:
@@ -211,15 +215,6 @@ def add_arguments(ap) -> None:
         metavar="FILE",
         help="config files in effect, e.g. config/config.yaml config/quick.yaml",
     )
-
-
-def from_arguments(a) -> dict | None:
-    if not a.config:
-        return None
-    try:
-        return load(*a.config)
-    except ConfigError as e:
-        raise SystemExit(f"error: {e}") from None
 
 
 def target_from(config: dict | None, arg: str) -> dict:

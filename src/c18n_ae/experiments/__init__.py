@@ -1,29 +1,22 @@
 """The experiment registry: what each experiment builds, runs, collects and reports, the programs
 and their commands, and the drivers. May import common only.
 
-Each experiment is one module in this package exposing EXPERIMENT; adding one means a module
-here, its programs in src/benchmarks/ (listed in c18n_ae.experiments.programs) and its schema
-properties."""
+Each experiment is one module in this package exposing EXPERIMENT (see README, "Adding an
+experiment"); the registry finds them, in the order of their E-numbers (the paper's order)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-NAMES = (
-    "scale",
-    "memory",
-    "cpu",
-    "pipe",
-    "trust",
-    "isolation",
-    "packet",
-    "ipc",
-    "alloc",
-)  # order of sections in the paper
+from c18n_ae.common import config as common_config
+from c18n_ae.experiments import parameters
+from c18n_ae.experiments.parameters import Param
 
 
 @dataclass(frozen=True)
@@ -40,6 +33,7 @@ class Headline:
 @dataclass(frozen=True)
 class Experiment:
     name: str
+    number: int  # E-number: the order of sections, tables and figures in the paper
     title: str
     programs: tuple[str, ...]  # built per target and variant (see c18n_ae.experiments.programs)
     raw_columns: tuple[str, ...]
@@ -52,9 +46,7 @@ class Experiment:
     pgfplots: (
         Callable  # (summary, series csv path, path of that csv as LaTeX sees it) -> tikzpicture
     )
-    args: Callable[[dict], list[str]] | None = (
-        None  # program experiments: params -> arguments before --out
-    )
+    params: tuple[Param, ...] = ()  # the settings, with both profiles' values and their ranges
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
@@ -83,13 +75,47 @@ class Experiment:
         return [
             *recipe.get("launcher", []),
             str(bin_dir / self.programs[0]),
-            *self.args(params),
+            *parameters.arguments(self.params, params),
             "--out",
             str(out),
         ]
 
 
+@functools.cache
+def registry() -> dict[str, Experiment]:
+    """name -> Experiment, every module of this package that declares one, by E-number."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if isinstance(getattr(module, "EXPERIMENT", None), Experiment):
+            found.append(module.EXPERIMENT)
+    return {e.name: e for e in sorted(found, key=lambda e: e.number)}
+
+
+def names() -> tuple[str, ...]:
+    return tuple(registry())
+
+
 def get(name: str) -> Experiment:
-    if name not in NAMES:
-        raise KeyError(f"unknown experiment {name!r}; known: {', '.join(NAMES)}")
-    return importlib.import_module(f"{__name__}.{name}").EXPERIMENT
+    if name not in registry():
+        raise KeyError(f"unknown experiment {name!r}; known: {', '.join(registry())}")
+    return registry()[name]
+
+
+def resolved_config(config: dict) -> dict:
+    """A config checked against the schema, each experiment's settings filled in."""
+    return parameters.resolved(config, registry())
+
+
+def load_config(*paths: Path) -> dict:
+    return parameters.load(registry(), *paths)
+
+
+def config_from_arguments(a) -> dict | None:
+    """The config named by --config FILE... (common.config.add_arguments), or None."""
+    if not a.config:
+        return None
+    try:
+        return load_config(*a.config)
+    except common_config.ConfigError as e:
+        raise SystemExit(f"error: {e}") from None

@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.common import by_target, group_pgfplots, series, stat
 
 RAW = (
@@ -181,16 +181,32 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="alloc",
+    number=9,
+    params=(
+        # the SGX study's: 1 to 128 workers, 10 s each
+        Param(
+            "threads",
+            [1, 2, 4, 8, 16, 32, 64, 128],
+            [1, 2, 8],
+            "worker thread counts",
+            minimum=1,
+            maximum=4096,
+            max_items=16,
+        ),
+        Param(
+            "seconds",
+            10,
+            0.2,
+            "duration of one trial",
+            exclusive_minimum=0,
+            flag="millis",
+            to_arg=lambda s: str(int(s * 1000)),
+        ),
+        Param("trials", 3, 1, minimum=1),
+        Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E9 allocation under threads",
     programs=("alloc_threads",),
-    args=lambda p: [
-        "--threads",
-        ",".join(map(str, p["threads"])),
-        "--millis",
-        str(int(p["seconds"] * 1000)),
-        "--trials",
-        str(p["trials"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: len(p["threads"]) * p["trials"],
     tidy_rows=tidy_rows,

@@ -8,7 +8,7 @@ import pandas as pd
 
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Headline
+from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.common import (
     UNIT_TEX,
     bars_panels_pgfplots,
@@ -175,16 +175,21 @@ def pgfplots(summary, series_csv, data, comparisons=None, references=None):
 
 EXPERIMENT = Experiment(
     name="cpu",
+    number=3,
+    params=(
+        Param("trials", 100, 5, minimum=1),
+        Param(
+            "iterations",
+            100_000_000,
+            1_000_000,
+            "loop iterations of math, int and float",
+            minimum=1,
+        ),
+        Param("array_size", 100_000_000, 1_000_000, "ints in the array workload", minimum=1),
+        Param("timeout_s", 14400, 300, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E3 CPU-bound work",
     programs=("cpu",),
-    args=lambda p: [
-        "--trials",
-        str(p["trials"]),
-        "--iterations",
-        str(p["iterations"]),
-        "--array-size",
-        str(p["array_size"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: 4 * p["trials"],
     tidy_rows=tidy_rows,

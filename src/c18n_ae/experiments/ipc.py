@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.common import (
     bars_panels_pgfplots,
     grouped_bars_preview_panels,
@@ -149,16 +149,24 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="ipc",
+    number=8,
+    params=(
+        # the Flask/Fluke sizes (Null = 8 bytes)
+        Param(
+            "sizes",
+            [8, 16, 128, 1024, 4096, 8192, 65536],
+            [8, 1024, 65536],
+            "message sizes (bytes)",
+            minimum=1,
+            maximum=1048576,
+            max_items=32,
+        ),
+        Param("samples", 50, 3, minimum=1),
+        Param("round_trips", 1000, 100, "round trips per sample", minimum=1),
+        Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E8 IPC round trip by message size",
     programs=("ipc",),
-    args=lambda p: [
-        "--sizes",
-        ",".join(map(str, p["sizes"])),
-        "--samples",
-        str(p["samples"]),
-        "--round-trips",
-        str(p["round_trips"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
     tidy_rows=tidy_rows,

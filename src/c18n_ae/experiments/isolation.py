@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
 from c18n_ae.experiments.drivers.isolation import COLUMNS
 
@@ -200,6 +200,19 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="isolation",
+    number=6,
+    params=(
+        Param(
+            "strings",
+            100,
+            20,
+            "random strings library A sends to library B",
+            minimum=1,
+            maximum=1024,
+        ),
+        Param("max_seconds", 60, 20, "time budget of one scrape", exclusive_minimum=0),
+        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
+    ),
     title="E6 memory isolation with two libraries",
     programs=("isolation",),
     driver="c18n_ae.experiments.drivers.isolation",

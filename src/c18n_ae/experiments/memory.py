@@ -9,7 +9,7 @@ import pandas as pd
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
-from c18n_ae.experiments import Experiment, Headline
+from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.common import (
     NS_PER,
     UNIT_TEX,
@@ -204,14 +204,22 @@ def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
 
 EXPERIMENT = Experiment(
     name="memory",
+    number=2,
+    params=(
+        # the study's blocks: 100 MB to 1000 MB in steps of 100 MB (MB taken as MiB, 2^20 bytes)
+        Param(
+            "block_sizes_mib",
+            list(range(100, 1001, 100)),
+            [16, 32, 64, 128],
+            minimum=1,
+            maximum=65536,
+            flag="sizes-mib",
+        ),
+        Param("trials", 100, 5, "trials per block", minimum=1),
+        Param("timeout_s", 14400, 600, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E2 memory",
     programs=("memory",),
-    args=lambda p: [
-        "--sizes-mib",
-        ",".join(map(str, p["block_sizes_mib"])),
-        "--trials",
-        str(p["trials"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
     tidy_rows=tidy_rows,

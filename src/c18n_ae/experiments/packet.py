@@ -12,7 +12,7 @@ from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.common import (
     bars_panels_pgfplots,
     grouped_bars_preview_panels,
@@ -239,20 +239,39 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="packet",
+    number=7,
+    params=(
+        # Pytilia's sweeps: counts 20,000 to 200,000 at 512 B; sizes 512 B to 8 KiB at 100,000
+        Param(
+            "counts",
+            list(range(20000, 200001, 20000)),
+            [2000, 4000],
+            "packet counts of the count sweep",
+            minimum=1,
+            max_items=32,
+        ),
+        Param(
+            "count_size",
+            512,
+            help="packet size (bytes) of the count sweep",
+            minimum=16,
+            maximum=65000,
+        ),
+        Param(
+            "sizes",
+            [512, 1024, 2048, 4096, 8192],
+            [512, 2048],
+            "packet sizes (bytes) of the size sweep",
+            minimum=16,
+            maximum=65000,
+            max_items=32,
+        ),
+        Param("size_count", 100000, 2000, "packets per run of the size sweep", minimum=1),
+        Param("repeats", 5, 2, minimum=1),
+        Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E7 packet processing",
     programs=("packet",),
-    args=lambda p: [
-        "--counts",
-        ",".join(map(str, p["counts"])),
-        "--count-size",
-        str(p["count_size"]),
-        "--sizes",
-        ",".join(map(str, p["sizes"])),
-        "--size-count",
-        str(p["size_count"]),
-        "--repeats",
-        str(p["repeats"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
     tidy_rows=tidy_rows,

@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Headline
+from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.common import (
     UNIT_TEX,
     bars_panels_pgfplots,
@@ -191,16 +191,17 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="pipe",
+    number=4,
+    params=(
+        Param("trials", 100, 20, minimum=2),
+        Param(
+            "message_bytes", 1024, help="size of the message", minimum=1, maximum=65536, flag="size"
+        ),
+        Param("batch", 1000, 200, "round trips per trial for the batched latency", minimum=1),
+        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
     title="E4 pipe communication",
     programs=("pipe",),
-    args=lambda p: [
-        "--trials",
-        str(p["trials"]),
-        "--size",
-        str(p["message_bytes"]),
-        "--batch",
-        str(p["batch"]),
-    ],
     raw_columns=RAW,
     trials=lambda p: p["trials"],
     tidy_rows=tidy_rows,

@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment
+from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
 from c18n_ae.experiments.drivers.trust import COLUMNS
 
@@ -220,6 +220,25 @@ def pgfplots(summary, series_csv, data):
 
 EXPERIMENT = Experiment(
     name="trust",
+    number=5,
+    params=(
+        Param(
+            "records",
+            100,
+            20,
+            "encrypted purchase records the feeder sends",
+            minimum=1,
+            maximum=4096,
+        ),
+        Param("threshold", 300, help="amount above which a taxi is booked", minimum=0),
+        Param(
+            "user",
+            "c18n-scraper",
+            help="the dedicated unprivileged account of the ordinary-user trial",
+        ),
+        Param("max_seconds", 60, 20, "time budget of one scrape", exclusive_minimum=0),
+        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
+    ),
     title="E5 trust model",
     programs=("integration",),
     driver="c18n_ae.experiments.drivers.trust",

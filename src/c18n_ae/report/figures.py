@@ -28,7 +28,7 @@ def main(argv=None) -> None:
     config.add_arguments(ap)
     a = ap.parse_args(argv)
     e = exp.get(a.experiment)
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     summary = mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg) if cfg else {})
     summary = summary[~summary.invalid].reset_index(drop=True)  # never drawn
     extra = {}

@@ -277,7 +277,7 @@ def main(argv=None) -> None:
     )
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
-    config = cfg.from_arguments(a)
+    config = exp.config_from_arguments(a)
     metas = cfg.datasets(config)
     releases = {m["name"]: m.get("release", "") for m in metas}
     limits = {m["name"]: m.get("limitations", {}) for m in metas}

@@ -276,7 +276,7 @@ def main(argv=None) -> None:
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     a = ap.parse_args(argv)
-    config = cfg.from_arguments(a)
+    config = exp.config_from_arguments(a)
     comps = {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, "comparisons").items()}
     summaries = {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, "summary").items()}
     comps = {k: v for k, v in comps.items() if exp.get(k).headline}

@@ -50,7 +50,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("meta", nargs="*", type=Path, help="default: every run's meta.json (--config)")
     a = ap.parse_args(argv)
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     refs = {**(config.references(cfg) if cfg else {}), **dict(r.split("=", 1) for r in a.reference)}
     meta_files = a.meta or [
         a.results / t / v / e / "meta.json" for e in a.experiments for t, v in config.runs(cfg, e)

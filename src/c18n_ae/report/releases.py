@@ -143,7 +143,7 @@ def main(argv=None) -> None:
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--macros", required=True, type=Path)
     a = ap.parse_args(argv)
-    config = cfg.from_arguments(a)
+    config = exp.config_from_arguments(a)
     names = {d["name"]: d.get("release", "") for d in cfg.datasets(config)}
     comps = {
         k: pd.read_csv(v)

@@ -122,7 +122,7 @@ def main(argv=None) -> None:
     s.add_argument("meta", nargs="*", type=Path)
     config.add_arguments(s)
     a = ap.parse_args(argv)
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     if a.which == "experiment":
         refs = {
             **(config.references(cfg) if cfg else {}),

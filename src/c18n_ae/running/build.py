@@ -10,6 +10,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.experiments import programs
@@ -57,7 +58,7 @@ def main(argv=None) -> None:
     ap.add_argument("--bin-dir", type=Path, help="default: results/<target>/<variant>/bin")
     a = ap.parse_args(argv)
     program = programs.get(a.program)
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     target = config.target_from(cfg, a.target)
     recipe = json.loads(a.recipe) if a.recipe else config.variant(cfg, target["name"], a.variant)
     a.bin_dir = a.bin_dir or Path("results") / target["name"] / recipe["name"] / "bin"

@@ -204,7 +204,7 @@ def main(argv=None) -> None:
     ap.add_argument("--results", type=Path, default=Path("results"), help="results folder")
     ap.add_argument("--log", required=True, type=Path)
     a = ap.parse_args(argv)
-    cfg = config.from_arguments(a)
+    cfg = exp.config_from_arguments(a)
     target = config.target_from(cfg, a.target)
     if a.recipes:
         recipes = json.loads(a.recipes)

@@ -8,6 +8,7 @@ import shlex
 from datetime import datetime, timezone
 from pathlib import Path
 
+from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.targets.transport import for_target
@@ -69,7 +70,7 @@ def main(argv=None) -> None:
     ap.add_argument("--target", required=True, help="a target's name (with --config), or its JSON")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
-    write_json_atomic(a.out, describe(config.target_from(config.from_arguments(a), a.target)))
+    write_json_atomic(a.out, describe(config.target_from(exp.config_from_arguments(a), a.target)))
 
 
 if __name__ == "__main__":
