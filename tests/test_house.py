@@ -150,7 +150,7 @@ def test_the_table_job_reads_the_comparisons_it_is_given(tmp_path):
         [
             sys.executable,
             "-m",
-            "c18n_ae.report.tables",
+            "c18n_ae.report.setup_table",
             "experiment",
             "--experiment",
             "cpu",

@@ -8,7 +8,7 @@ from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common.latex import fmt, macro_name
 from c18n_ae.experiments.memory import macros as memory_macros
 from c18n_ae.experiments.memory import table as memory_table
-from c18n_ae.report.tables import setup_table
+from c18n_ae.report.setup_table import setup_table
 
 MIB = 2**20
 
@@ -114,7 +114,7 @@ def test_macro_names_are_letters_only():
 def test_invalid_metrics_are_marked_for_their_experiment_only():
     import pandas as pd
 
-    from c18n_ae.experiments.common import mark_invalid
+    from c18n_ae.experiments.rows import mark_invalid
 
     summary = pd.DataFrame(
         {

@@ -34,6 +34,18 @@ PAPER_SOURCES = sorted(
 )
 
 
+# The registry's shared modules (rows, outputs, parameters, ...) and LaTeX helpers: a change to
+# any of them re-makes what the experiments' modules make.
+EXPERIMENT_CODE = sorted(
+    str(p) for p in Path("src/c18n_ae/experiments").glob("*.py") if p.stem not in exps.names()
+) + ["src/c18n_ae/common/latex.py"]
+
+
+def published_of(experiment):
+    """The published tables an experiment's table or figure sits beside (its module says which)."""
+    return [f"results/published/{name}.csv" for name in exps.get(experiment).published]
+
+
 def run_dirs(experiment):
     return [f"results/{t}/{v}/{experiment}" for t, v in cfg.runs(config, experiment)]
 

@@ -1,19 +1,20 @@
 # plot: previews and pgfplots sources, booktabs tables and the macros file the paper reads.
 
 
-# One experiment's booktabs table, matplotlib preview and pgfplots source, in one process.
+# One experiment's table and figure, made as data by its module and rendered once (booktabs,
+# pgfplots with its points, matplotlib preview), in one process.
 rule experiment_outputs:
     input:
         summary="results/summary/{experiment}.csv",
         tidy="results/tidy/{experiment}.csv",
         comparisons="results/comparisons/{experiment}.csv",
+        published=lambda w: published_of(w.experiment),
         code="src/c18n_ae/experiments/{experiment}.py",
         report_code=[
             "src/c18n_ae/report/experiment_outputs.py",
-            "src/c18n_ae/report/tables.py",
-            "src/c18n_ae/report/figures.py",
-            "src/c18n_ae/experiments/common.py",
-            "src/c18n_ae/common/latex.py",
+            "src/c18n_ae/report/render_table.py",
+            "src/c18n_ae/report/render_figure.py",
+            *EXPERIMENT_CODE,
         ],
         datasets=DATASET_META,
     output:
@@ -28,8 +29,10 @@ rule experiment_outputs:
         "logs/plot/{experiment}.log",
     shell:
         f"python -m c18n_ae.report.experiment_outputs --config {CONFIG_FILES}"
-        " --experiment {wildcards.experiment} --table {output.table} --pdf {output.pdf} --png {output.png}"
-        " --pgfplots {output.pgfplots} --series {output.series} --paper-dir paper 2> {log}"
+        " --experiment {wildcards.experiment} --summary {input.summary} --tidy {input.tidy}"
+        " --comparisons {input.comparisons} --published {input.published}"
+        " --table {output.table} --pdf {output.pdf} --png {output.png}"
+        " --pgfplots {output.pgfplots} --series {output.series} 2> {log}"
 
 
 rule table_setup:
@@ -37,13 +40,13 @@ rule table_setup:
         provenance=[f"results/{t}/provenance.json" for t in targets_that_run()],
         meta=all_metas(),
         datasets=DATASET_META,
-        code="src/c18n_ae/report/tables.py",
+        code="src/c18n_ae/report/setup_table.py",
     output:
         "paper/generated/tab-setup.tex",
     log:
         "logs/tables/setup.log",
     shell:
-        f"python -m c18n_ae.report.tables setup --config {CONFIG_FILES} --out {{output}} 2> {{log}}"
+        f"python -m c18n_ae.report.setup_table --config {CONFIG_FILES} --out {{output}} 2> {{log}}"
 
 
 rule macros:

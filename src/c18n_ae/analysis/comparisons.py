@@ -20,7 +20,7 @@ import pandas as pd
 
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.experiments.common import lookup  # noqa: F401  (where callers look it up)
+from c18n_ae.experiments.rows import lookup  # noqa: F401  (where callers look it up)
 
 COLUMNS = [
     "target",

@@ -40,16 +40,14 @@ class Experiment:
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
     # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
     tidy_rows: Callable
-    table: Callable  # (summary, tidy, references, comparisons) -> booktabs tabular
-    macros: Callable  # (summary, references) -> \newcommand lines
-    preview: Callable  # (summary, pdf path, png path) -> None
-    pgfplots: (
-        Callable  # (summary, series csv path, path of that csv as LaTeX sees it) -> tikzpicture
-    )
+    table: Callable  # Inputs -> outputs.Table (rendered by c18n_ae.report.render_table)
+    figure: Callable  # Inputs -> outputs.Figure (rendered by c18n_ae.report.render_figure)
+    macros: Callable  # (summary of this package's runs, references) -> \newcommand lines
     params: tuple[Param, ...] = ()  # the settings, with both profiles' values and their ranges
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
+    published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
 
     def command(
         self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None

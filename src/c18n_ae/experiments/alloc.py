@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import by_target, group_pgfplots, series, stat
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.rows import by_target, series, stat
 
 RAW = (
     "threads",
@@ -22,7 +22,8 @@ RAW = (
     "free_ns",
     "cores",
 )
-PUBLISHED = PROJECT_ROOT / "results" / "published" / "sgx_alloc_2023.csv"
+METRICS = ("throughput_ops_per_s", "alloc_ns", "free_ns")  # the table's
+PUBLISHED = "sgx_alloc_2023"  # results/published/sgx_alloc_2023.csv, beside our table
 
 
 def tidy_rows(raw, rows):
@@ -43,48 +44,27 @@ def tidy_rows(raw, rows):
     return out
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    pub = pd.read_csv(PUBLISHED)
-    lines = [
-        r"\begin{tabular}{lrrrr}",
-        r"\toprule",
-        r"Source & Threads & Throughput (ops/\si{\second}) & allocate (\si{\nano\second}) & "
-        r"release (\si{\nano\second}) \\",
-        r"\midrule",
+def table(data: Inputs) -> Table:
+    summary, pub = data.summary, data.published[PUBLISHED]
+    groups = [
+        [
+            [f"{escape(target)}/{escape(variant)}", f"{n:.0f}"]
+            + [fmt(stat(summary, target, variant, m, n)) for m in METRICS]
+            for n in sorted(pd.to_numeric(summary.parameter_value).unique())
+        ]
+        for target, variant in series(summary)
     ]
-    for target, variant in series(summary):
-        for n in sorted(pd.to_numeric(summary.parameter_value).unique()):
-            lines.append(
-                " & ".join(
-                    [
-                        f"{escape(target)}/{escape(variant)}",
-                        f"{n:.0f}",
-                        fmt(stat(summary, target, variant, "throughput_ops_per_s", n)),
-                        fmt(stat(summary, target, variant, "alloc_ns", n)),
-                        fmt(stat(summary, target, variant, "free_ns", n)),
-                    ]
-                )
-                + r" \\"
-            )
-        lines.append(r"\midrule")
+    groups.append([])
     for mode in ("normal", "enclave"):
         p = pub[pub["mode"] == mode]
         for n in sorted(p.workers.unique()):
             v = p[p.workers == n].set_index("metric")["value"]
-            lines.append(
-                " & ".join(
-                    [
-                        f"published SGX 2023, {mode}",
-                        f"{n}",
-                        fmt(v.get("throughput")),
-                        fmt(v.get("latency_new")),
-                        fmt(v.get("latency_delete")),
-                    ]
-                )
-                + r" \\"
+            groups[-1].append(
+                [f"published SGX 2023, {mode}", f"{n}"]
+                + [fmt(v.get(m)) for m in ("throughput", "latency_new", "latency_delete")]
             )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    columns = (Column("Source", align="l"), Column("Threads"), Column("Throughput", "ops/s"))
+    return Table((*columns, Column("allocate", "ns"), Column("release", "ns")), groups)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -106,76 +86,35 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _series_values(summary):
-    """thread counts, and target -> variant -> throughput per thread count: one panel per target."""
-    ns = sorted(pd.to_numeric(summary.parameter_value).unique())
-    return ns, {
-        t: {v: [stat(summary, t, v, "throughput_ops_per_s", n) for n in ns] for v in vs}
-        for t, vs in by_target(summary)
-    }
-
-
-def _published(ns):
-    pub = pd.read_csv(PUBLISHED)
-    return {
-        mode: pub[(pub["mode"] == mode) & (pub.metric == "throughput")].set_index("workers")[
-            "value"
-        ]
-        for mode in ("normal", "enclave")
-    }
-
-
-def preview(summary, pdf, png):
-    from c18n_ae.experiments.plotting import plt, save
-
-    ns, vals = _series_values(summary)
-    fig, axes = plt.subplots(
-        len(vals), 1, figsize=(6, 3 * len(vals)), constrained_layout=True, squeeze=False
-    )
-    for ax, (target, series_) in zip(axes[:, 0], vals.items()):
-        for label, ys in series_.items():
-            ax.plot(ns, ys, marker="o", label=f"{label} (ours)")
-        for mode, p in _published(ns).items():
-            ax.plot(p.index, p.values, ls="--", marker="x", label=f"SGX 2023 {mode} (published)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("worker threads")
-        ax.set_ylabel("throughput (ops/s)")
-        ax.legend(fontsize=7)
-        ax.set_title(target, fontsize=9)
-    fig.suptitle("E9 allocation under threads")
-    save(fig, pdf, png)
-
-
-def pgfplots(summary, series_csv, data):
+def figure(data: Inputs) -> Figure:
     """Our throughput per target (one panel each) with the SGX study's published curves in every
     panel."""
-    from c18n_ae.common.fsutil import write_text_atomic
-
-    ns, vals = _series_values(summary)
-    cols = {"threads": ns}
-    for mode, p in _published(ns).items():
-        cols[f"pub_{mode}"] = [p.get(int(n), float("nan")) for n in ns]
-    panels = []
-    for t_i, (target, series_) in enumerate(vals.items()):
-        plots = []
-        for v_i, (label, ys) in enumerate(series_.items()):
-            cols[f"t{t_i}v{v_i}"] = ys
-            plots.append(
-                f"\\addplot+[solid] table[x=threads, y=t{t_i}v{v_i}, col sep=comma] {{{data}}};\n"
-                f"\\addlegendentry{{{escape(label)} (ours)}}"
-            )
-        for mode in ("normal", "enclave"):
-            plots.append(
-                f"\\addplot+[dashed] table[x=threads, y=pub_{mode}, col sep=comma] {{{data}}};\n"
-                f"\\addlegendentry{{SGX 2023 {mode} (published)}}"
-            )
-        panels.append((escape(target), "\n".join(plots)))
-    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
-    return group_pgfplots(
+    summary, pub = data.valid, data.published[PUBLISHED]
+    ns = sorted(pd.to_numeric(summary.parameter_value).unique())
+    published = [
+        Series(f"SGX 2023 {mode} (published)", list(p.workers), list(p.value), style="dashed")
+        for mode in ("normal", "enclave")
+        for p in [pub[(pub["mode"] == mode) & (pub.metric == "throughput")]]
+    ]
+    panels = [
+        Panel(
+            t,
+            [
+                Series(f"{v} (ours)", ns, [stat(summary, t, v, METRICS[0], n) for n in ns])
+                for v in vs
+            ]
+            + published,
+        )
+        for t, vs in by_target(summary)
+    ]
+    return Figure(
+        "lines",
+        "E9 allocation under threads",
         panels,
-        "xmode=log, log basis x=2, ymode=log, xlabel={worker threads}, "
-        "ylabel={throughput (ops/s)}, unbounded coords=jump",
+        "throughput (ops/s)",
+        "worker threads",
+        ylog=True,
+        xlog_base=2,
     )
 
 
@@ -212,6 +151,6 @@ EXPERIMENT = Experiment(
     tidy_rows=tidy_rows,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
+    published=(PUBLISHED,),
 )

@@ -9,11 +9,10 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
-from c18n_ae.experiments.common import (
-    UNIT_TEX,
-    bars_panels_pgfplots,
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import (
+    bar_panels,
     cell,
-    grouped_bars_preview_panels,
     lookup,
     pick,
     ratio_bars,
@@ -64,50 +63,32 @@ def _ratio(summary, target, variant, ref, metric):
     return stat(summary, target, variant, metric) / stat(summary, target, ref, metric)
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    """Every variant with its CPU time and its overhead against the target's reference variant,
-    with the 95 % bootstrap interval of that ratio."""
-    comps = comparisons
-    lines = [
-        r"\begin{tabular}{lllrrl}",
-        r"\toprule",
-        f"Target & Variant & Workload & CPU time ({UNIT_TEX['ms']}) & wall time ({UNIT_TEX['ms']}) "
-        r"& CPU time against reference [95\,\% CI] \\",
-        r"\midrule",
+def overhead(data: Inputs, target, variant, workload) -> str:
+    """CPU time against the target's reference variant, with the 95 % interval of that ratio."""
+    ref = data.references.get(target)
+    if variant == ref:
+        return "reference"
+    if data.comparisons is None or not ref:
+        return fmt(_ratio(data.summary, target, variant, ref, f"{workload}_cpu_ns"))
+    rows = lookup(data.comparisons, target, variant, ref, f"{workload}_cpu_ns")
+    return ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(rows) else "--"
+
+
+def table(data: Inputs) -> Table:
+    """Every variant with its CPU time and its overhead against the target's reference variant."""
+    s = data.summary
+    groups = [
+        [
+            [escape(t), escape(v), w, cell(s, t, v, f"{w}_cpu_ns", scale=1e6)]
+            + [cell(s, t, v, f"{w}_wall_ns", scale=1e6, with_sd=False), overhead(data, t, v, w)]
+            for w in WORKLOADS
+            if pick(s, t, v, f"{w}_cpu_ns") is not None
+        ]
+        for t, v in series(s)
     ]
-    for i, (target, variant) in enumerate(series(summary)):
-        if i:
-            lines.append(r"\midrule")
-        ref = references.get(target)
-        for w in WORKLOADS:
-            if pick(summary, target, variant, f"{w}_cpu_ns") is None:
-                continue
-            if variant == ref:
-                overhead = "reference"
-            elif comps is not None and ref:
-                rows = lookup(comps, target, variant, ref, f"{w}_cpu_ns")
-                overhead = (
-                    ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0])
-                    if len(rows)
-                    else "--"
-                )
-            else:
-                overhead = fmt(_ratio(summary, target, variant, ref, f"{w}_cpu_ns"))
-            lines.append(
-                " & ".join(
-                    [
-                        escape(target),
-                        escape(variant),
-                        w,
-                        cell(summary, target, variant, f"{w}_cpu_ns", scale=1e6),
-                        cell(summary, target, variant, f"{w}_wall_ns", scale=1e6, with_sd=False),
-                        overhead,
-                    ]
-                )
-                + r" \\"
-            )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    columns = [Column("Target", align="l"), Column("Variant", align="l")]
+    columns += [Column("Workload", align="l"), Column("CPU time", "ms"), Column("wall time", "ms")]
+    return Table((*columns, Column(r"CPU time against reference [95\,\% CI]", align="l")), groups)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -140,36 +121,17 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _ratios(comparisons, references):
-    """Each variant's CPU time against its target's reference, per workload (linear axis: a
-    +51 % difference must be visible)."""
-    return ratio_bars(comparisons, references, [f"{w}_cpu_ns" for w in WORKLOADS])
-
-
-def preview(summary, pdf, png, comparisons=None, references=None):
-    bars, plus, minus = _ratios(comparisons, references or {})
-    grouped_bars_preview_panels(
-        list(WORKLOADS),
-        bars,
-        {t: {v: [minus[t][v], plus[t][v]] for v in vs} for t, vs in plus.items()},
-        pdf,
-        png,
-        "CPU time against reference (×)",
+def figure(data: Inputs) -> Figure:
+    """Each variant's CPU time against its target's reference, per workload, with the 95 %
+    interval (linear axis: a +51 % difference must be visible)."""
+    metrics = [f"{w}_cpu_ns" for w in WORKLOADS]
+    bars, plus, minus = ratio_bars(data.comparisons, data.references, metrics)
+    return Figure(
+        "bars",
         "E3 CPU: ratio of mean CPU time to the target's reference variant, 95 % CI",
-    )
-
-
-def pgfplots(summary, series_csv, data, comparisons=None, references=None):
-    bars, plus, minus = _ratios(comparisons, references or {})
-    return bars_panels_pgfplots(
-        list(WORKLOADS),
-        bars,
-        series_csv,
-        data,
-        "CPU time against reference ($\\times$)",
-        errors=plus,
-        errors_minus=minus,
-        extra_options="extra y ticks={1}, extra y tick style={grid=major, grid style={black}}",
+        bar_panels(list(WORKLOADS), bars, plus, minus),
+        "CPU time against reference (×)",
+        unit_line=True,
     )
 
 
@@ -195,8 +157,7 @@ EXPERIMENT = Experiment(
     tidy_rows=tidy_rows,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
     headline=(
         Headline("math_cpu_ns", "the math workload's CPU time", "libm"),
         Headline("int_cpu_ns", "the int workload's CPU time"),

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import (
-    bars_panels_pgfplots,
-    grouped_bars_preview_panels,
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import (
+    bar_panels,
     series,
     stat,
 )
 
 RAW = ("transport", "message_bytes", "sample", "round_trips", "status", "roundtrip_ns")
 TRANSPORTS = ("pipe", "unix_socket")
-PUBLISHED = PROJECT_ROOT / "results" / "published" / "flask_ipc_1999.csv"
+PUBLISHED = "flask_ipc_1999"  # results/published/flask_ipc_1999.csv, beside our table
 LABELS = {
     8: "Null",
     16: "16-byte",
@@ -51,34 +50,18 @@ def tidy_rows(raw, rows):
     return out
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+def table(data: Inputs) -> Table:
     """Published shape: absolute µs for the reference variant, % over it for the others; Fluke and
     Flask (naive) beside."""
-    pub = pd.read_csv(PUBLISHED)
-    pub2 = pub[pub.table == "Table 2"]
+    summary = data.summary
+    pub2 = data.published[PUBLISHED][lambda p: p.table == "Table 2"]
     cols = []
     for target, variant in series(summary):
-        ref = references.get(target, variant)
-        for tr in TRANSPORTS:
-            cols.append((target, variant, ref, tr))
+        ref = data.references.get(target, variant)
+        cols += [(target, variant, ref, tr) for tr in TRANSPORTS]
     cols.sort(key=lambda c: (c[0], c[1] != c[2]))  # each target's reference variant first
-    head = (
-        ["Size"]
-        + [
-            f"{escape(t)}/{escape(v)} {tr.replace('_', ' ')} "
-            + (r"(\si{\micro\second})" if v == ref else r"(\%)")
-            for t, v, ref, tr in cols
-        ]
-        + [r"Fluke (\si{\micro\second})", r"Flask naive (\%)"]
-    )
-    lines = [
-        r"\begin{tabular}{l" + "r" * (len(cols) + 2) + "}",
-        r"\toprule",
-        " & ".join(head) + r" \\",
-        r"\midrule",
-    ]
-    sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
-    for size in sizes:
+    rows = []
+    for size in sorted(pd.to_numeric(summary.parameter_value).unique()):
         cells = [f"{LABELS.get(int(size), int(size))} ({size:.0f} B)"]
         for t, v, ref, tr in cols:
             m = f"{tr}_roundtrip_us"
@@ -88,10 +71,15 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, compariso
                 pct = 100 * (stat(summary, t, v, m, size) / stat(summary, t, ref, m, size) - 1)
                 cells.append(("+" if pct >= 0 else "") + fmt(pct))
         p = pub2[pub2.message_size == LABELS.get(int(size), "")].set_index("configuration")["value"]
-        cells += [fmt(p.get("Fluke")), fmt(p.get("naive"))]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+        rows.append([*cells, fmt(p.get("Fluke")), fmt(p.get("naive"))])
+    columns = [Column("Size", align="l")] + [
+        Column(
+            f"{escape(t)}/{escape(v)} {tr.replace('_', ' ')}" + ("" if v == ref else r" (\%)"),
+            "us" if v == ref else None,
+        )
+        for t, v, ref, tr in cols
+    ]
+    return Table((*columns, Column("Fluke", "us"), Column(r"Flask naive (\%)")), [rows])
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -114,8 +102,9 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _bars(summary):
-    """target -> 'variant transport' -> round trip per message size: one panel per target."""
+def figure(data: Inputs) -> Figure:
+    """Round trip per message size, one panel per target."""
+    summary = data.valid
     sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
     bars = {}
     for t, v in series(summary):
@@ -123,27 +112,12 @@ def _bars(summary):
             bars.setdefault(t, {})[f"{v} {tr.replace('_', ' ')}"] = [
                 stat(summary, t, v, f"{tr}_roundtrip_us", s) for s in sizes
             ]
-    return [f"{s:.0f}" for s in sizes], bars
-
-
-def preview(summary, pdf, png):
-    cats, bars = _bars(summary)
-    grouped_bars_preview_panels(
-        cats,
-        bars,
-        {},
-        pdf,
-        png,
-        "round trip (µs)",
+    return Figure(
+        "bars",
         "E8 IPC: round trip by message size (B)",
-        log=True,
-    )
-
-
-def pgfplots(summary, series_csv, data):
-    cats, bars = _bars(summary)
-    return bars_panels_pgfplots(
-        cats, bars, series_csv, data, r"round trip (\si{\micro\second})", ymode_log=True
+        bar_panels([f"{s:.0f}" for s in sizes], bars),
+        "round trip (µs)",
+        ylog=True,
     )
 
 
@@ -172,6 +146,6 @@ EXPERIMENT = Experiment(
     tidy_rows=tidy_rows,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
+    published=(PUBLISHED,),
 )

@@ -9,8 +9,9 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
 from c18n_ae.experiments.drivers.isolation import COLUMNS
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import sent_found_figure, series
 
 RAW = COLUMNS  # what the driver writes, column by column
 
@@ -109,34 +110,21 @@ def per_role(tidy: pd.DataFrame) -> list[dict]:
     return out
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    lines = [
-        r"\begin{tabular}{lllrrrrrr}",
-        r"\toprule",
-        r"Target & Variant & Process & Regions & rw & Read & Read (\si{\mebi\byte}) & With "
-        r"strings & Strings found/sent \\",
-        r"\midrule",
+def table(data: Inputs) -> Table:
+    rows = [
+        [escape(r["target"]), escape(r["variant"])]
+        + ["parent (library A)" if r["role"] == "parent" else "child (library B)"]
+        + [str(r[k]) for k in ("regions", "rw", "read")]
+        + [fmt(r["mib"]), str(r["with_strings"]), f"{r['found']}/{r['sent']}"]
+        for r in per_role(data.tidy)
     ]
-    for r in per_role(tidy):
-        role = "parent (library A)" if r["role"] == "parent" else "child (library B)"
-        lines.append(
-            " & ".join(
-                [
-                    escape(r["target"]),
-                    escape(r["variant"]),
-                    role,
-                    str(r["regions"]),
-                    str(r["rw"]),
-                    str(r["read"]),
-                    fmt(r["mib"]),
-                    str(r["with_strings"]),
-                    f"{r['found']}/{r['sent']}",
-                ]
-            )
-            + r" \\"
-        )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    columns = (
+        Column("Target", align="l"),
+        Column("Variant", align="l"),
+        Column("Process", align="l"),
+    )
+    columns += (Column("Regions"), Column("rw"), Column("Read"), Column("Read", "MiB"))
+    return Table((*columns, Column("With strings"), Column("Strings found/sent")), [rows])
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -176,26 +164,14 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-SENT_FOUND = (
-    ("parent", "child"),
-    "strings_sent",
-    "strings_found_distinct",
-)  # parameter values, what was sent, what a reader found
-
-
-def preview(summary, pdf, png):
-    sent_found_preview(
-        summary,
-        *SENT_FOUND,
-        pdf,
-        png,
-        ("strings sent by library A", "found in the process's memory"),
+def figure(data: Inputs) -> Figure:
+    return sent_found_figure(
+        data.valid,
+        ("parent", "child"),
+        ("strings_sent", "strings_found_distinct"),
+        "strings",
         "E6 isolation: strings of library A found in memory",
     )
-
-
-def pgfplots(summary, series_csv, data):
-    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "strings")
 
 
 EXPERIMENT = Experiment(
@@ -222,6 +198,5 @@ EXPERIMENT = Experiment(
     derive=derive,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
 )

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.experiments import Experiment, Headline, Param
-from c18n_ae.experiments.common import (
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.rows import (
     NS_PER,
-    UNIT_TEX,
     by_target,
     cell,
-    group_pgfplots,
     ratio,
     series,
     stat,
@@ -51,28 +47,26 @@ COLUMNS = [
 ]
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+def table(data: Inputs) -> Table:
     """Mean ± sd per block size and variant, every target and variant that ran."""
-    head = " & ".join(
-        ["Target", "Variant", r"Block (\si{\mebi\byte})"]
-        + [f"{label} ({UNIT_TEX[u]})" for _, u, label in COLUMNS]
-        + [f"write ({UNIT_TEX['GB/s']})", f"read ({UNIT_TEX['GB/s']})"]
-    )
-    lines = [r"\begin{tabular}{lllrrrrrr}", r"\toprule", head + r" \\", r"\midrule"]
-    for i, (target, variant) in enumerate(series(summary)):
-        if i:
-            lines.append(r"\midrule")
+    summary = data.summary
+    groups = []
+    for target, variant in series(summary):
         mine = summary[(summary.target == target) & (summary.variant == variant)]
-        for block in sorted(mine.parameter_value.unique()):
-            cells = [escape(target), escape(variant), f"{block:.0f}"]
-            cells += [cell(summary, target, variant, m, block, NS_PER[u]) for m, u, _ in COLUMNS]
-            cells += [
-                cell(summary, target, variant, f"{p}_GBps", block, with_sd=False)
-                for p in ("write", "read")
+        groups.append(
+            [
+                [escape(target), escape(variant), f"{block:.0f}"]
+                + [cell(summary, target, variant, m, block, NS_PER[u]) for m, u, _ in COLUMNS]
+                + [
+                    cell(summary, target, variant, f"{p}_GBps", block, with_sd=False)
+                    for p in ("write", "read")
+                ]
+                for block in sorted(mine.parameter_value.unique())
             ]
-            lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+        )
+    columns = [Column("Target", align="l"), Column("Variant", align="l")]
+    columns += [Column("Block", "MiB", "l")] + [Column(label, u) for _, u, label in COLUMNS]
+    return Table((*columns, Column("write", "GB/s"), Column("read", "GB/s")), groups)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -127,78 +121,30 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-PANELS = [
-    ("malloc_ns", 1e3, "malloc (µs)"),
-    ("write_ns", 1e6, "write (ms)"),
-    ("read_ns", 1e6, "read (ms)"),
-    ("free_ns", 1e6, "free (ms)"),
-]
-
-
-def preview(summary: pd.DataFrame, pdf: Path, png: Path) -> None:
-    """One row of four panels (malloc, write, read, free) per target or data set."""
-    from c18n_ae.experiments.plotting import plt, save
-
-    panels = by_target(summary)
-    fig, axes = plt.subplots(
-        len(panels), 4, figsize=(12, 2.8 * len(panels)), constrained_layout=True, squeeze=False
-    )
-    for row, (target, variants) in zip(axes, panels):
-        for ax, (metric, scale, label) in zip(row, PANELS):
-            for variant in variants:
+def figure(data: Inputs) -> Figure:
+    """Write and read bandwidth against block size, one panel per target or data set."""
+    summary = data.valid
+    panels = []
+    for target, variants in by_target(summary):
+        lines = []
+        for variant in variants:
+            for phase, style in (("write", ""), ("read", "dashed")):
                 s = summary[
                     (summary.target == target)
                     & (summary.variant == variant)
-                    & (summary.metric == metric)
-                ]
-                s = s.sort_values("parameter_value")
-                err = [(s["mean"] - s["ci95_low"]) / scale, (s["ci95_high"] - s["mean"]) / scale]
-                ax.errorbar(
-                    s["parameter_value"],
-                    s["mean"] / scale,
-                    yerr=err,
-                    marker="o",
-                    ms=3,
-                    capsize=2,
-                    label=variant,
-                )
-            ax.set_xlabel("block size (MiB)")
-            ax.set_ylabel(f"mean {label}")
-            ax.set_title(target, fontsize=9)
-            ax.grid(alpha=0.3)
-        row[0].legend(fontsize=8)
-    fig.suptitle("E2 memory: mean time per trial, 95 % CI, one row per target or data set")
-    save(fig, pdf, png)
-
-
-def pgfplots(summary: pd.DataFrame, series_csv: Path, data: str) -> str:
-    """A wide CSV (block size, one column per series and metric) and one panel per target or data
-    set."""
-    cols, panels = {}, []
-    for target, variants in by_target(summary):
-        plots = []
-        for variant in variants:
-            wide = summary[(summary.target == target) & (summary.variant == variant)].pivot(
-                index="parameter_value", columns="metric", values="mean"
-            )
-            key = f"{target}-{variant}"
-            for phase, style in (("write", "solid"), ("read", "dashed")):
-                if f"{phase}_GBps" not in wide:  # left out: not a valid measurement there
-                    continue
-                cols[f"{phase}_GBps-{key}"] = wide[f"{phase}_GBps"]
-                plots.append(
-                    f"\\addplot+[{style}, mark size=1.2pt] table[x=block_mib, "
-                    f"y={phase}_GBps-{key}, col sep=comma] {{{data}}};\n"
-                    f"\\addlegendentry{{{escape(variant)} {phase}}}"
-                )
-        if plots:
-            panels.append((escape(target), "\n".join(plots)))
-    frame = pd.DataFrame(cols).sort_index()
-    frame.index.name = "block_mib"
-    write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
-    return group_pgfplots(
+                    & (summary.metric == f"{phase}_GBps")
+                ].sort_values("parameter_value")
+                if len(s):  # left out: not a valid measurement there
+                    x, y = list(s.parameter_value), list(s["mean"])
+                    lines.append(Series(f"{variant} {phase}", x, y, style=style))
+        if lines:
+            panels.append(Panel(target, lines))
+    return Figure(
+        "lines",
+        "E2 memory: mean bandwidth per block size",
         panels,
-        "xlabel={block size (MiB)}, ylabel={mean bandwidth (GB/s)}, ymin=0, unbounded coords=jump",
+        "mean bandwidth (GB/s)",
+        "block size (MiB)",
     )
 
 
@@ -226,8 +172,7 @@ EXPERIMENT = Experiment(
     derive=derive,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
     headline=(
         Headline("malloc_ns", "a malloc of the largest block", "libc"),
         Headline("write_ns", "writing the largest block"),

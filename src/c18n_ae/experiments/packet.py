@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import (
-    bars_panels_pgfplots,
-    grouped_bars_preview_panels,
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import (
+    bar_panels,
     series,
     stat,
 )
@@ -36,7 +35,14 @@ RAW = (
     "latency_packets",
 )
 MODES = ("none", "plugin", "ipc")
-PUBLISHED = PROJECT_ROOT / "results" / "published" / "pytilia_packet_2023.csv"
+SHOWN = (  # the table's measured columns
+    "plugin_adjusted_latency_us",
+    "ipc_adjusted_latency_us",
+    "plugin_cpu_utilisation",
+    "ipc_cpu_utilisation",
+    "ipc_lost",
+)
+PUBLISHED = "pytilia_packet_2023"  # results/published/pytilia_packet_2023.csv, beside our table
 
 
 def tidy_rows(raw, rows):
@@ -110,17 +116,10 @@ def published() -> pd.DataFrame:
     return pd.read_csv(PUBLISHED)
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    pub = published()
-    lines = [
-        r"\begin{tabular}{llrrrrrr}",
-        r"\toprule",
-        r"Source & Sweep & Value & plugin adj. (\si{\micro\second}) & ipc adj. "
-        r"(\si{\micro\second}) & "
-        r"plugin CPU & ipc CPU & ipc lost \\",
-        r"\midrule",
-    ]
+def table(data: Inputs) -> Table:
+    summary, groups = data.summary, []
     for target, variant in series(summary):
+        rows = []
         for param in ("packets", "packet_bytes"):
             s = summary[
                 (summary.target == target)
@@ -128,44 +127,24 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, compariso
                 & (summary.parameter == param)
             ]
             for v in sorted(pd.to_numeric(s.parameter_value).unique()):
-                get = lambda m: stat(s, target, variant, m, v)  # noqa: E731
-                lines.append(
-                    " & ".join(
-                        [
-                            f"{escape(target)}/{escape(variant)}",
-                            "count" if param == "packets" else "size (B)",
-                            f"{v:.0f}",
-                            fmt(get("plugin_adjusted_latency_us")),
-                            fmt(get("ipc_adjusted_latency_us")),
-                            fmt(get("plugin_cpu_utilisation")),
-                            fmt(get("ipc_cpu_utilisation")),
-                            fmt(get("ipc_lost")),
-                        ]
-                    )
-                    + r" \\"
+                rows.append(
+                    [f"{escape(target)}/{escape(variant)}"]
+                    + ["count" if param == "packets" else "size (B)", f"{v:.0f}"]
+                    + [fmt(stat(s, target, variant, m, v)) for m in SHOWN]
                 )
-        lines.append(r"\midrule")
+        groups.append(rows)
+    pub, published = data.published[PUBLISHED], []
     for param, label in (("packet_count", "count"), ("packet_size_bytes", "size (B)")):
         p = pub[pub.parameter == param]
         for v in sorted(p.parameter_value.unique()):
             row = p[p.parameter_value == v].set_index("mode")["value"]
-            lines.append(
-                " & ".join(
-                    [
-                        "published (Pytilia 2023)",
-                        label,
-                        f"{v:.0f}",
-                        fmt(row.get("CHERI")),
-                        fmt(row.get("IPC")),
-                        "--",
-                        "--",
-                        "--",
-                    ]
-                )
-                + r" \\"
+            published.append(
+                ["published (Pytilia 2023)", label, f"{v:.0f}"]
+                + [fmt(row.get("CHERI")), fmt(row.get("IPC")), "--", "--", "--"]
             )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    columns = (Column("Source", align="l"), Column("Sweep", align="l"), Column("Value"))
+    columns += (Column("plugin adj.", "us"), Column("ipc adj.", "us"), Column("plugin CPU"))
+    return Table((*columns, Column("ipc CPU"), Column("ipc lost")), [*groups, published])
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -203,37 +182,22 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def _bars(summary):
-    """target -> 'variant mode' -> adjusted latency per packet size: one panel per target."""
-    s = summary[summary.parameter == "packet_bytes"]
+def figure(data: Inputs) -> Figure:
+    """Latency minus the no-consumer floor by packet size, one panel per target."""
+    s = data.valid[data.valid.parameter == "packet_bytes"]
     sizes = sorted(pd.to_numeric(s.parameter_value).unique())
     bars = {}
-    for target, variant in series(summary):
+    for target, variant in series(data.valid):
         for m in ("plugin", "ipc"):
             bars.setdefault(target, {})[f"{variant} {m}"] = [
                 stat(s, target, variant, f"{m}_adjusted_latency_us", v) for v in sizes
             ]
-    return [f"{v:.0f}" for v in sizes], bars
-
-
-def preview(summary, pdf, png):
-    cats, bars = _bars(summary)
-    grouped_bars_preview_panels(
-        cats,
-        bars,
-        {},
-        pdf,
-        png,
-        "adjusted latency per packet (µs)",
+    return Figure(
+        "bars",
         "E7 packets: latency minus the no-consumer floor, by packet size (B)",
-        log=True,
-    )
-
-
-def pgfplots(summary, series_csv, data):
-    cats, bars = _bars(summary)
-    return bars_panels_pgfplots(
-        cats, bars, series_csv, data, r"adjusted latency (\si{\micro\second})", ymode_log=True
+        bar_panels([f"{v:.0f}" for v in sizes], bars),
+        "adjusted latency (µs)",
+        ylog=True,
     )
 
 
@@ -278,6 +242,6 @@ EXPERIMENT = Experiment(
     derive=derive,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
+    published=(PUBLISHED,),
 )

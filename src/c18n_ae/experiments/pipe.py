@@ -9,11 +9,10 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
-from c18n_ae.experiments.common import (
-    UNIT_TEX,
-    bars_panels_pgfplots,
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import (
+    bar_panels,
     cell,
-    grouped_bars_preview_panels,
     means_by_target,
     pick,
     series,
@@ -32,6 +31,7 @@ RAW = (
     "roundtrip_ns",
 )
 METRICS = ("write_ns", "read_ns", "total_ns", "roundtrip_ns")
+SHOWN = METRICS[:3]  # the table's columns
 
 
 def tidy_rows(raw, rows):
@@ -63,59 +63,30 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     return concat_frames([df, extra])
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
+def table(data: Inputs) -> Table:
     """The study's shape (trials 1-4 and the last, in µs), then summary rows per series."""
-    us = UNIT_TEX["us"]
-    lines = [
-        r"\begin{tabular}{llrrrr}",
-        r"\toprule",
-        f"Target & Variant & Trial & write ({us}) & read ({us}) & total ({us}) \\\\",
-        r"\midrule",
-    ]
-    for i, (target, variant) in enumerate(series(summary)):
-        if i:
-            lines.append(r"\midrule")
+    summary, tidy, groups = data.summary, data.tidy, []
+    for target, variant in series(summary):
         mine = tidy[(tidy.target == target) & (tidy.variant == variant)]
         last = int(mine.trial.max())
+        head, rows = [escape(target), escape(variant)], []
         for t in sorted({1, 2, 3, 4, last} & set(mine.trial)):
             vals = mine[mine.trial == t].set_index("metric")["value"]
             label = f"{t} (warm-up)" if t == 1 else str(t)
-            lines.append(
-                " & ".join(
-                    [escape(target), escape(variant), label]
-                    + [fmt(vals[m] / 1e3) for m in ("write_ns", "read_ns", "total_ns")]
-                )
-                + r" \\"
-            )
-        for suffix, label in (
-            ("_ns", r"mean $\pm$ sd, 2..{}".format(last)),
-            ("_incl_warmup_ns", r"mean $\pm$ sd, 1..{}".format(last)),
-        ):
-            lines.append(
-                " & ".join(
-                    [escape(target), escape(variant), label]
-                    + [
-                        cell(summary, target, variant, m.replace("_ns", suffix), scale=1e3)
-                        for m in ("write_ns", "read_ns", "total_ns")
-                    ]
-                )
-                + r" \\"
-            )
-        lines.append(
-            " & ".join(
-                [
-                    escape(target),
-                    escape(variant),
-                    "round trip, mean of batch",
-                    r"\multicolumn{3}{r}{"
-                    + cell(summary, target, variant, "roundtrip_ns", scale=1e3)
-                    + "}",
+            rows.append([*head, label] + [fmt(vals[m] / 1e3) for m in SHOWN])
+        for suffix, first in (("_ns", 2), ("_incl_warmup_ns", 1)):
+            rows.append(
+                [*head, rf"mean $\pm$ sd, {first}..{last}"]
+                + [
+                    cell(summary, target, variant, m.replace("_ns", suffix), scale=1e3)
+                    for m in SHOWN
                 ]
             )
-            + r" \\"
-        )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+        roundtrip = cell(summary, target, variant, "roundtrip_ns", scale=1e3)
+        rows.append([*head, "round trip, mean of batch", rf"\multicolumn{{3}}{{r}}{{{roundtrip}}}"])
+        groups.append(rows)
+    columns = [Column("Target", align="l"), Column("Variant", align="l"), Column("Trial")]
+    return Table((*columns, *(Column(m.split("_")[0], "us") for m in SHOWN)), groups)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -155,37 +126,16 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-CATEGORIES = ["write", "read", "total", "roundtrip"]
-
-
-def _bars(summary):
-    return means_by_target(summary, [f"{c}_ns" for c in CATEGORIES], 1e3)
-
-
-def preview(summary, pdf, png):
-    bars, errs = _bars(summary)
-    grouped_bars_preview_panels(
-        CATEGORIES,
-        bars,
-        errs,
-        pdf,
-        png,
-        "mean time (µs)",
+def figure(data: Inputs) -> Figure:
+    """Mean time per operation without warm-up, the upper half of its 95 % interval as error."""
+    categories = ["write", "read", "total", "roundtrip"]
+    bars, errs = means_by_target(data.valid, [f"{c}_ns" for c in categories], 1e3)
+    return Figure(
+        "bars",
         "E4 pipe: mean per operation without warm-up, 95 % CI",
-        log=True,
-    )
-
-
-def pgfplots(summary, series_csv, data):
-    bars, errs = _bars(summary)  # error bars: the upper half of each mean's 95 % interval
-    return bars_panels_pgfplots(
-        CATEGORIES,
-        bars,
-        series_csv,
-        data,
-        r"mean time (\si{\micro\second})",
-        ymode_log=True,
-        errors=errs,
+        bar_panels(categories, bars, errs),
+        "mean time (µs)",
+        ylog=True,
     )
 
 
@@ -208,8 +158,7 @@ EXPERIMENT = Experiment(
     derive=derive,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
     headline=(
         Headline("write_ns", "a pipe write", "libc"),
         Headline("read_ns", "a pipe read", "libc"),

@@ -8,11 +8,9 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import (
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.rows import (
     by_target,
-    coordinates,
-    decimate,
-    group_pgfplots,
     series,
 )
 
@@ -100,15 +98,8 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     }
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    lines = [
-        r"\begin{tabular}{llrrrrrl}",
-        r"\toprule",
-        r"Target & Variant & Instances & Added (\si{\mega\byte}) & \si{\mega\byte} per instance "
-        r"(system) & "
-        r"\si{\mega\byte} per instance (RSS) & \si{\milli\second} per instance & Stopped by \\",
-        r"\midrule",
-    ]
+def table(data: Inputs) -> Table:
+    summary, rows = data.summary, []
     for target, variant in series(summary):
         f = fit(summary, target, variant)
         # a data set may record neither the instances' own memory nor why it stopped
@@ -117,23 +108,23 @@ def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, compariso
             & (summary.variant == variant)
             & (summary.metric == "instances_rss_mb")
         ).any()
-        lines.append(
-            " & ".join(
-                [
-                    escape(target),
-                    escape(variant),
-                    str(f["instances"]),
-                    fmt(f["added_mb"]),
-                    fmt(f["mb_per_instance"]),
-                    fmt(f["rss_mb_per_instance"]) if recorded else "not recorded",
-                    fmt(f["ms_per_instance"]),
-                    REASON_TEXT[f["reason"]] if recorded else "not recorded",
-                ]
-            )
-            + r" \\"
+        rows.append(
+            [escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"])]
+            + [fmt(f["mb_per_instance"])]
+            + [fmt(f["rss_mb_per_instance"]) if recorded else "not recorded"]
+            + [fmt(f["ms_per_instance"]), REASON_TEXT[f["reason"]] if recorded else "not recorded"]
         )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    columns = (
+        Column("Target", align="l"),
+        Column("Variant", align="l"),
+        Column("Instances"),
+        Column("Added", "MB"),
+        Column(r"\si{\mega\byte} per instance (system)"),
+        Column(r"\si{\mega\byte} per instance (RSS)"),
+        Column(r"\si{\milli\second} per instance"),
+        Column("Stopped by", align="l"),
+    )
+    return Table(columns, [rows])
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -151,57 +142,27 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def preview(summary, pdf, png):
-    """Memory in use against instances, one panel per target or data set."""
-    from c18n_ae.experiments.plotting import plt, save
-
-    panels = by_target(summary)
-    fig, axes = plt.subplots(
-        len(panels), 1, figsize=(6, 2.8 * len(panels)), constrained_layout=True, squeeze=False
-    )
-    for ax, (target, variants) in zip(axes[:, 0], panels):
-        for variant in variants:
-            s = summary[(summary.target == target) & (summary.variant == variant)]
-            mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
-            x, y = decimate(mem.parameter_value, mem["mean"])
-            ax.plot(x, y, marker="o" if len(x) <= 200 else None, ms=2, label=variant)
-        ax.set_xlabel("instances running")
-        ax.set_ylabel("memory in use (MB)")
-        ax.set_title(target, fontsize=9)
-        ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle("E1 scale: memory in use against instances")
-    save(fig, pdf, png)
-
-
-def pgfplots(summary, series_csv, data):
-    """Memory in use against instances, one panel per target or data set (elapsed time: Table)."""
-    from c18n_ae.common.fsutil import write_text_atomic
-
-    cols, panels = {}, []
-    for target, variants in by_target(summary):
-        plots = []
-        for variant in variants:
-            s = summary[
-                (summary.target == target)
-                & (summary.variant == variant)
-                & (summary.metric == "memory_used_mb")
-            ]
-            key = f"{target}-{variant}"
-            s = s.sort_values("parameter_value")
-            cols[f"memory_mb-{key}"] = s.set_index("parameter_value")["mean"]
-            # the CSV keeps every instance; the figure draws a decimated series
-            marks = "mark size=0.8pt" if len(s) <= 200 else "no marks"
-            points = coordinates(s.parameter_value, s["mean"])
-            plots.append(
-                f"\\addplot+[{marks}] coordinates {{{points}}};\n"
-                f"\\addlegendentry{{{escape(variant)}}}"
-            )
-        panels.append((escape(target), "\n".join(plots)))
-    frame = pd.DataFrame(cols).sort_index()
-    frame.index.name = "instances"
-    write_text_atomic(series_csv, frame.to_csv(na_rep="nan"))
-    return group_pgfplots(
-        panels, "xlabel={instances running}, ylabel={memory in use (MB)}, unbounded coords=jump"
+def figure(data: Inputs) -> Figure:
+    """Memory in use against instances, one panel per target or data set (elapsed time: table)."""
+    summary = data.valid
+    mem = summary[summary.metric == "memory_used_mb"].sort_values("parameter_value")
+    panels = [
+        Panel(
+            target,
+            [
+                Series(variant, list(s.parameter_value), list(s["mean"]))
+                for variant in variants
+                for s in [mem[(mem.target == target) & (mem.variant == variant)]]
+            ],
+        )
+        for target, variants in by_target(summary)
+    ]
+    return Figure(
+        "lines",
+        "E1 scale: memory in use against instances",
+        panels,
+        "memory in use (MB)",
+        "instances running",
     )
 
 
@@ -237,6 +198,5 @@ EXPERIMENT = Experiment(
     tidy_rows=tidy_rows,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
 )

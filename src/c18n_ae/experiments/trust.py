@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.latex import escape, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.common import sent_found_pgfplots, sent_found_preview, series
 from c18n_ae.experiments.drivers.trust import COLUMNS
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.rows import sent_found_figure, series
 
 RAW = COLUMNS  # what the driver writes, column by column
-PUBLISHED = PROJECT_ROOT / "results" / "published" / "morello_trust_model_2024.csv"
+PUBLISHED = (
+    "morello_trust_model_2024"  # results/published/morello_trust_model_2024.csv, beside our table
+)
 
 
 def tidy_rows(raw, rows):
@@ -121,36 +123,23 @@ def rows(tidy: pd.DataFrame) -> list[dict]:
     return out
 
 
-def table(summary: pd.DataFrame, tidy: pd.DataFrame, references: dict, comparisons=None) -> str:
-    lines = [
-        r"\begin{tabular}{rllllllll}",
-        r"\toprule",
-        r"Trial & Source & Environment & Privileges & Access & Data visible & Records found & Key "
-        r"found \\",
-        r"\midrule",
-    ]
-    for trial, r in enumerate(rows(tidy), start=1):
-        src = f"{escape(r['target'])}/{escape(r['variant'])}"
-        priv = "Root" if r["privileges"] == "root" else "Ordinary user"
+def table(data: Inputs) -> Table:
+    ours = []
+    for trial, r in enumerate(rows(data.tidy), start=1):
+        head = [str(trial), f"{escape(r['target'])}/{escape(r['variant'])}", r["environment"]]
+        head.append("Root" if r["privileges"] == "root" else "Ordinary user")
         if r["status"] != "ok":
-            lines.append(
-                f"{trial} & {src} & {r['environment']} & {priv} & "
-                f"\\multicolumn{{4}}{{l}}{{not run: this run was not root}} \\\\"
-            )
+            ours.append([*head, r"\multicolumn{4}{l}{not run: this run was not root}"])
         else:
-            lines.append(
-                f"{trial} & {src} & {r['environment']} & {priv} & {r['access']} & {r['visible']} "
-                f"& {r['records']} & {r['key']} \\\\"
-            )
-    lines.append(r"\midrule")
-    for p in pd.read_csv(PUBLISHED).itertuples(index=False):
-        lines.append(
-            f"{p.trial} & published (Morello) & {escape(p.execution_env)} & "
-            f"{escape(p.user_privileges)} & {escape(p.access)} & "
-            f"{escape(p.sensitive_data_visible)} & -- & -- \\\\"
-        )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+            ours.append([*head, r["access"], r["visible"], str(r["records"]), str(r["key"])])
+    published = [
+        [str(p.trial), "published (Morello)", escape(p.execution_env), escape(p.user_privileges)]
+        + [escape(p.access), escape(p.sensitive_data_visible), "--", "--"]
+        for p in data.published[PUBLISHED].itertuples(index=False)
+    ]
+    labels = ("Source", "Environment", "Privileges", "Access", "Data visible", "Records found")
+    columns = (Column("Trial"), *(Column(x, align="l") for x in (*labels, "Key found")))
+    return Table(columns, [ours, published])
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -196,26 +185,14 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-SENT_FOUND = (
-    ("root", "ordinary"),
-    "records_sent",
-    "records_found",
-)  # parameter values, what was sent, what a reader found
-
-
-def preview(summary, pdf, png):
-    sent_found_preview(
-        summary,
-        *SENT_FOUND,
-        pdf,
-        png,
-        ("records sent", "records visible to the scraper"),
+def figure(data: Inputs) -> Figure:
+    return sent_found_figure(
+        data.valid,
+        ("root", "ordinary"),
+        ("records_sent", "records_found"),
+        "records",
         "E5 trust model: plaintext records a memory scraper found",
     )
-
-
-def pgfplots(summary, series_csv, data):
-    return sent_found_pgfplots(summary, *SENT_FOUND, series_csv, data, "records")
 
 
 EXPERIMENT = Experiment(
@@ -247,6 +224,6 @@ EXPERIMENT = Experiment(
     tidy_rows=tidy_rows,
     table=table,
     macros=macros,
-    preview=preview,
-    pgfplots=pgfplots,
+    figure=figure,
+    published=(PUBLISHED,),
 )

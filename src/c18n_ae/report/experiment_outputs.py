@@ -1,39 +1,45 @@
-"""One experiment's table and figures in one process (the interpreter, pandas and matplotlib start
-once): c18n_ae.report.tables experiment and c18n_ae.report.figures, with the arguments of each."""
+"""One experiment's table and figure in one process: the experiment's module makes them as data
+from its results (c18n_ae.experiments.outputs), the renderers write booktabs LaTeX, the pgfplots
+source with its points, and the matplotlib preview. Every file read is named by the rule."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from c18n_ae.report import figures, tables
+import pandas as pd
+
+from c18n_ae import experiments as exp
+from c18n_ae.common import config
+from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.experiments.outputs import Inputs
+from c18n_ae.experiments.rows import mark_invalid
+from c18n_ae.report import render_figure, render_table
+
+
+def inputs(a, cfg) -> Inputs:
+    tidy = pd.read_csv(a.tidy)
+    return Inputs(
+        summary=mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg)),
+        tidy=tidy,
+        comparisons=pd.read_csv(a.comparisons) if len(tidy) else None,
+        references=config.references(cfg),
+        published={Path(p).stem: pd.read_csv(p) for p in a.published},
+    )
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--experiment", required=True)
-    ap.add_argument("--config", nargs="+", required=True)
-    ap.add_argument("--table", required=True, type=Path)
-    ap.add_argument("--pdf", required=True, type=Path)
-    ap.add_argument("--png", required=True, type=Path)
-    ap.add_argument("--pgfplots", required=True, type=Path)
-    ap.add_argument("--series", required=True, type=Path)
-    ap.add_argument("--paper-dir", required=True, type=Path)
+    config.add_arguments(ap)
+    for name in ("summary", "tidy", "comparisons", "table", "pdf", "png", "pgfplots", "series"):
+        ap.add_argument(f"--{name}", required=True, type=Path)
+    ap.add_argument("--published", nargs="*", default=[], type=Path, help="published tables read")
     a = ap.parse_args(argv)
-    results = Path("results")
-    summary = results / "summary" / f"{a.experiment}.csv"
-    comparisons = results / "comparisons" / f"{a.experiment}.csv"
-    tables.main(
-        ["experiment", "--config", *a.config, "--experiment", a.experiment, "--out", str(a.table)]
-    )
-    figures.main(
-        [
-            "--experiment", a.experiment, "--summary", str(summary),
-            "--comparisons", str(comparisons), "--config", *a.config,
-            "--pdf", str(a.pdf), "--png", str(a.png), "--pgfplots", str(a.pgfplots),
-            "--series", str(a.series), "--paper-dir", str(a.paper_dir),
-        ]
-    )  # fmt: skip
+    e = exp.get(a.experiment)
+    data = inputs(a, exp.config_from_arguments(a))
+    write_text_atomic(a.table, render_table.booktabs(e.table(data)))
+    render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)
 
 
 if __name__ == "__main__":

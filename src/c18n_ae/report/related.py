@@ -12,7 +12,7 @@ import pandas as pd
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
-from c18n_ae.experiments.common import series, stat
+from c18n_ae.experiments.rows import series, stat
 
 PUB = PROJECT_ROOT / "results" / "published"
 STUDIES = {

@@ -1,4 +1,4 @@
-"""Booktabs tables for the paper, with units in every header."""
+"""The setup table: one column per target that ran and per data set."""
 
 from __future__ import annotations
 
@@ -6,13 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
-import pandas as pd
-
 from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
-from c18n_ae.experiments.common import mark_invalid
 
 
 def dataset_column(meta: dict) -> dict:
@@ -104,58 +101,33 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    sub = ap.add_subparsers(dest="which", required=True)
-    m = sub.add_parser("experiment")
-    m.add_argument("--experiment", required=True)
-    m.add_argument("--results", type=Path, default=Path("results"))
-    m.add_argument("--summary", type=Path, help="default: results/summary/EXPERIMENT.csv")
-    m.add_argument("--tidy", type=Path, help="default: results/tidy/EXPERIMENT.csv")
-    m.add_argument("--comparisons", type=Path, help="default: results/comparisons/EXPERIMENT.csv")
-    m.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
-    m.add_argument("--out", required=True, type=Path)
-    config.add_arguments(m)
-    s = sub.add_parser("setup")
-    s.add_argument("--out", required=True, type=Path)
-    s.add_argument("--results", type=Path, default=Path("results"))
-    s.add_argument("--provenance", action="append", default=[], type=Path)
-    s.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
-    s.add_argument("meta", nargs="*", type=Path)
-    config.add_arguments(s)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--provenance", action="append", default=[], type=Path)
+    ap.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
+    ap.add_argument("meta", nargs="*", type=Path)
+    config.add_arguments(ap)
     a = ap.parse_args(argv)
     cfg = exp.config_from_arguments(a)
-    if a.which == "experiment":
-        refs = {
-            **(config.references(cfg) if cfg else {}),
-            **dict(r.split("=", 1) for r in a.reference),
-        }
-        a.summary = a.summary or a.results / "summary" / f"{a.experiment}.csv"
-        tidy = pd.read_csv(a.tidy or a.results / "tidy" / f"{a.experiment}.csv")
-        # overheads with their intervals, computed once by the comparisons rule
-        path = a.comparisons or a.results / "comparisons" / f"{a.experiment}.csv"
-        comparisons = pd.read_csv(path) if len(tidy) else None
-        summary = mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg) if cfg else {})
-        table = exp.get(a.experiment).table(summary, tidy, refs, comparisons)
-        write_text_atomic(a.out, table)
-    else:
-        # with --config: every run's provenance and metadata, and the data sets the run includes
-        runs = (
-            [(t, v, e) for e in config.enabled_experiments(cfg) for t, v in config.runs(cfg, e)]
-            if cfg
-            else []
-        )
-        metas = a.meta or [a.results / t / v / e / "meta.json" for t, v, e in runs]
-        provenance = a.provenance or [
-            a.results / t / "provenance.json" for t in dict.fromkeys(t for t, _, _ in runs)
-        ]
-        sets = [datasets.load(d) for d in a.dataset] or (config.datasets(cfg) if cfg else [])
-        write_text_atomic(
-            a.out,
-            setup_table(
-                [json.loads(p.read_text()) for p in provenance],
-                [json.loads(p.read_text()) for p in metas],
-                sets,
-            ),
-        )
+    # with --config: every run's provenance and metadata, and the data sets the run includes
+    runs = (
+        [(t, v, e) for e in config.enabled_experiments(cfg) for t, v in config.runs(cfg, e)]
+        if cfg
+        else []
+    )
+    metas = a.meta or [a.results / t / v / e / "meta.json" for t, v, e in runs]
+    provenance = a.provenance or [
+        a.results / t / "provenance.json" for t in dict.fromkeys(t for t, _, _ in runs)
+    ]
+    sets = [datasets.load(d) for d in a.dataset] or (config.datasets(cfg) if cfg else [])
+    write_text_atomic(
+        a.out,
+        setup_table(
+            [json.loads(p.read_text()) for p in provenance],
+            [json.loads(p.read_text()) for p in metas],
+            sets,
+        ),
+    )
 
 
 if __name__ == "__main__":

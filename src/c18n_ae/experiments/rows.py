@@ -1,4 +1,4 @@
-"""Helpers the experiment modules share: wide raw rows to tidy rows, and summary look-ups."""
+"""Helpers the experiment modules share: wide raw rows to tidy rows, summary look-ups, cells."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pandas as pd
 
 from c18n_ae.common.latex import fmt
 from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments.outputs import Figure, Panel, Series
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 UNIT_TEX = {
@@ -329,10 +330,10 @@ def grouped_bars_preview_panels(
     save(fig, pdf, png)
 
 
-def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found: str):
-    """Per target, variant and parameter value (root/ordinary, parent/child): what was sent and
-    what a reader found. Returns (keys, labels, sent, found)."""
-    keys, labels, sent_v, found_v = [], [], [], []
+def sent_found_figure(summary, values: tuple, metrics: tuple[str, str], what: str, title: str):
+    """Per target, variant and parameter value (root/ordinary, parent/child): what was sent beside
+    what a reader found, one bar pair each."""
+    keys, sent, found = [], [], []
     for target, variant in series(summary):
         for value in values:
             s = summary[
@@ -340,40 +341,12 @@ def sent_found(summary: pd.DataFrame, values: tuple[str, ...], sent: str, found:
                 & (summary.variant == variant)
                 & (summary.parameter_value == value)
             ]
-            if s.empty:
-                continue
-            keys.append(f"{target}-{variant}-{value}")
-            labels.append(f"{target}/{variant}\n{value}")
-            sent_v.append(s[s.metric == sent]["mean"].iloc[0])
-            found_v.append(s[s.metric == found]["mean"].iloc[0])
-    return keys, labels, sent_v, found_v
-
-
-def sent_found_preview(
-    summary, values, sent, found, pdf, png, labels_text: tuple[str, str], title: str
-) -> None:
-    from c18n_ae.experiments.plotting import plt, save
-
-    _, labels, sent_v, found_v = sent_found(summary, values, sent, found)
-    fig, ax = plt.subplots(figsize=(6, 3), constrained_layout=True)
-    ax.bar(range(len(labels)), sent_v, color="lightgray", label=labels_text[0])
-    ax.bar(range(len(labels)), found_v, color="tab:red", label=labels_text[1])
-    ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.legend(fontsize=8)
-    ax.set_title(title)
-    save(fig, pdf, png)
-
-
-def sent_found_pgfplots(summary, values, sent, found, series_csv, data, what: str) -> str:
-    keys, _, sent_v, found_v = sent_found(summary, values, sent, found)
-    return grouped_bars_pgfplots(
-        keys,
-        {f"{what} sent": sent_v, f"{what} found": found_v},
-        series_csv,
-        data,
-        what,
-        rotate_labels=True,
-    )
+            if len(s):
+                keys.append(f"{target}-{variant}-{value}")
+                sent.append(s[s.metric == metrics[0]]["mean"].iloc[0])
+                found.append(s[s.metric == metrics[1]]["mean"].iloc[0])
+    bars = {"": {f"{what} sent": sent, f"{what} found": found}}
+    return Figure("bars", title, bar_panels(keys, bars), what, slanted=True)
 
 
 def lookup(
@@ -423,3 +396,24 @@ def lookup(
         reference_variant,
     )
     return r
+
+
+def bar_panels(categories: list[str], bars: dict, plus: dict | None = None, minus=None):
+    """Panels of bars from target -> series label -> one value per category (and the halves of
+    each error bar, when given)."""
+    return [
+        Panel(
+            target,
+            [
+                Series(
+                    label,
+                    list(categories),
+                    values,
+                    None if minus is None else minus[target][label],
+                    None if plus is None else plus.get(target, {}).get(label),
+                )
+                for label, values in by_label.items()
+            ],
+        )
+        for target, by_label in bars.items()
+    ]

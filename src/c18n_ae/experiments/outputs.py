@@ -1,0 +1,74 @@
+"""What an experiment's table and figure are, as data: the experiment's module makes them from its
+results (Inputs), and c18n_ae.report renders them once (booktabs LaTeX; pgfplots source and a
+matplotlib preview from the same Figure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything an experiment's table, figure and macros may read, loaded by the job from the
+    paths its rule names."""
+
+    summary: pd.DataFrame  # with the column invalid (a data set's measurement that is not valid)
+    tidy: pd.DataFrame | None = None
+    comparisons: pd.DataFrame | None = None
+    references: dict = field(default_factory=dict)  # target -> its reference variant
+    published: dict = field(default_factory=dict)  # a published study's name -> its table
+
+    @property
+    def valid(self) -> pd.DataFrame:
+        """The summary without invalid measurements: figures never draw them."""
+        return self.summary[~self.summary.invalid].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str  # LaTeX
+    unit: str | None = None  # a key of UNIT_TEX, printed after the label
+    align: str = "r"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A booktabs table: its columns, and its rows in groups (a rule between groups); each row is
+    one cell of LaTeX per column."""
+
+    columns: tuple[Column, ...]
+    groups: list[list[list[str]]]
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    x: list  # numbers (lines) or category names (bars)
+    y: list
+    minus: list | None = None  # the lower half of each error bar
+    plus: list | None = None  # the upper half
+    style: str = ""  # "dashed" or "" (solid)
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str  # the target or data set (plain text)
+    series: list[Series]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of the paper: bars (x are categories) or lines, one panel per target or data
+    set; labels in plain text with units."""
+
+    kind: str  # "bars" or "lines"
+    title: str  # the preview's title
+    panels: list[Panel]
+    ylabel: str
+    xlabel: str = ""
+    ylog: bool = False
+    xlog_base: int | None = None
+    unit_line: bool = False  # a black grid line at y = 1 (figures of ratios)
+    slanted: bool = False  # long category names, set at an angle

@@ -1,0 +1,26 @@
+"""The one renderer of experiment tables: a Table (c18n_ae.experiments.outputs) as booktabs LaTeX,
+with each column's unit in its header."""
+
+from __future__ import annotations
+
+from c18n_ae.experiments.outputs import Table
+from c18n_ae.experiments.rows import UNIT_TEX
+
+
+def header(column) -> str:
+    return f"{column.label} ({UNIT_TEX[column.unit]})" if column.unit else column.label
+
+
+def booktabs(table: Table) -> str:
+    lines = [
+        rf"\begin{{tabular}}{{{''.join(c.align for c in table.columns)}}}",
+        r"\toprule",
+        " & ".join(header(c) for c in table.columns) + r" \\",
+        r"\midrule",
+    ]
+    for i, group in enumerate(table.groups):
+        if i:
+            lines.append(r"\midrule")
+        lines += [" & ".join(row) + r" \\" for row in group]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
