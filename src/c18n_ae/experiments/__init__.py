@@ -18,6 +18,11 @@ from c18n_ae.common import config as common_config
 from c18n_ae.experiments import parameters
 from c18n_ae.experiments.parameters import Param
 
+# The parts of the paper that hold experiments' sections (paper/main.tex), in its order: what a
+# compartment costs, what compartments at scale and in isolation show, and the experiments beside
+# other isolation mechanisms.
+PARTS = ("cost", "compartments", "beside")
+
 
 @dataclass(frozen=True)
 class Headline:
@@ -47,6 +52,9 @@ class Experiment:
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
+    part: str = "cost"  # where its section sits: one of PARTS
+    caption: str = ""  # the caption of its table in the appendix (LaTeX)
+    table_size: str = "small"  # the font size of that table
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
 
     def command(

@@ -120,6 +120,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="alloc",
+    part="beside",
+    caption=(
+        r"E9 allocation: throughput and mean latency per thread count; published SGX figures "
+        r"(normal and enclave) below ours."
+    ),
     number=9,
     params=(
         # the SGX study's: 1 to 128 workers, 10 s each

@@ -137,6 +137,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="cpu",
+    part="cost",
+    caption=(
+        r"E3 CPU: CPU time per trial (mean $\pm$ sd), wall time (mean) and the ratio of mean "
+        r"CPU time to the target's reference variant with its 95\,\% interval."
+    ),
     number=3,
     params=(
         Param("trials", 100, 5, minimum=1),

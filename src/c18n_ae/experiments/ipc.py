@@ -123,6 +123,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="ipc",
+    part="beside",
+    caption=(
+        r"E8 IPC: mean round trip (\si{\micro\second}) for the reference variant, overhead (\%) "
+        r"for the others; published Fluke times and Flask (naive) overheads, 1999."
+    ),
     number=8,
     params=(
         # the Flask/Fluke sizes (Null = 8 bytes)

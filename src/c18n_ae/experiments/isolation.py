@@ -176,6 +176,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="isolation",
+    part="compartments",
+    caption=(
+        r"E6 isolation: regions of the parent (library A) and the child (library B), those "
+        r"read, and the strings of library A found in each process."
+    ),
     number=6,
     params=(
         Param(

@@ -150,6 +150,12 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="memory",
+    part="cost",
+    caption=(
+        r"E2 memory: mean $\pm$ standard deviation per trial; bandwidth is block size over mean "
+        r"time per trial, in \si{\giga\byte\per\second}. \emph{invalid}: the data set's own "
+        r"limits say the loop did no stores or loads."
+    ),
     number=2,
     params=(
         # the study's blocks: 100 MB to 1000 MB in steps of 100 MB (MB taken as MiB, 2^20 bytes)

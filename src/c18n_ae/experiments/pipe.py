@@ -141,6 +141,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="pipe",
+    part="cost",
+    caption=(
+        r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "
+        r"without and with the warm-up trial, and the batched round trip."
+    ),
     number=4,
     params=(
         Param("trials", 100, 20, minimum=2),

@@ -168,6 +168,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="scale",
+    part="compartments",
+    caption=(
+        r"E1 scale: instances started, memory added, slopes of memory and elapsed time per "
+        r"instance, and the condition that stopped the run."
+    ),
     number=1,
     params=(
         # instances start interval_s apart until memory in use passes 90 % of total (the study's

@@ -197,6 +197,11 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="trust",
+    part="compartments",
+    caption=(
+        r"E5 trust model: access of a memory scraper to the integration process, on every "
+        r"target and variant that ran, and as published for a Morello board."
+    ),
     number=5,
     params=(
         Param(

@@ -38,7 +38,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     e = exp.get(a.experiment)
     data = inputs(a, exp.config_from_arguments(a))
-    write_text_atomic(a.table, render_table.booktabs(e.table(data)))
+    write_text_atomic(a.table, render_table.appendix_table(e, e.table(data)))
     render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)
 
 

@@ -41,6 +41,25 @@ def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
     return "".join(out)
 
 
+def paper_order() -> str:
+    """Each part's experiment sections (\\SectionsCost, ...) and the appendix's tables, in the
+    paper's order, from the registry: an experiment added there joins the paper."""
+    ordered = [e for part in exp.PARTS for e in exp.registry().values() if e.part == part]
+    sections = [
+        newcommand(
+            f"Sections{part.title()}",
+            "".join(
+                rf"\experimentsection{{{e.name}}}{{E{e.number}}}" for e in ordered if e.part == part
+            ),
+        )
+        for part in exp.PARTS
+    ]
+    tables = "".join(
+        rf"\IfRan{{{e.name}}}{{\input{{generated/tab-{e.name}.tex}}}}{{}}" for e in ordered
+    )
+    return "".join(sections) + newcommand("ExhaustiveTables", tables)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     config.add_arguments(ap)
@@ -65,6 +84,7 @@ def main(argv=None) -> None:
         text += newcommand("ClaimMinTrials", str(claims_min_trials(a.claims)))
     # \IfRan{experiment}{...}{...} in the paper: the experiments this edition ran
     text += "".join(newcommand(f"Ran{e}", "") for e in a.experiments)
+    text += paper_order()
     # the prose's own-run macros describe this package's runs; data sets speak through findings.tex
     ran = {m["target"] for m in metas}
     for name, path in config.experiment_files(a, "summary").items():

@@ -24,3 +24,13 @@ def booktabs(table: Table) -> str:
         lines += [" & ".join(row) + r" \\" for row in group]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def appendix_table(experiment, table: Table) -> str:
+    """The experiment's table as the appendix sets it: caption, label tab:<name>, font size."""
+    return (
+        "\\begin{table*}[!tp]\n"
+        f"  \\caption{{{experiment.caption}}}\n"
+        f"  \\label{{tab:{experiment.name}}}\n"
+        f"  \\{experiment.table_size}\n" + booktabs(table) + "\\end{table*}\n"
+    )
