@@ -33,7 +33,7 @@ rule verdicts_and_findings:
         settings=settings(cfg.c18n_variants(config)),
         experiments=" ".join(EXPERIMENTS),
         headline=" ".join(HEADLINE_EXPERIMENTS),
-        summaries=" ".join(f"{e}=results/summary/{e}.csv" for e in ["scale", "isolation"] if e in EXPERIMENTS),
+        summaries=" ".join(f"{e}=results/summary/{e}.csv" for e in EXPERIMENTS if exps.get(e).findings),
         releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
     log:
         "logs/verdicts_and_findings.log",

@@ -65,10 +65,10 @@ def unit_inputs(target, experiment, variants):
     run is re-made when its driver changes."""
     e = exps.get(experiment)
     outputs = []
-    for name in e.programs:
-        prog = programs.get(name)
+    for prog in e.programs:
         outputs += [programs.get(lib).output for lib in prog.links] + [prog.output]
     extra = [f"src/{e.driver.replace('.', '/')}.py"] if e.driver else []
+    outputs = list(dict.fromkeys(outputs))
     return [f"results/{target}/{v}/bin/{o}" for v in variants for o in outputs] + extra
 
 

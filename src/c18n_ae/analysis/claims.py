@@ -70,6 +70,10 @@ def _validated(path: Path) -> dict:
         data = yaml.safe_load(Path(path).read_text()) or {}
     except yaml.YAMLError as e:
         raise ClaimError(f"{path}: not valid YAML: {e}") from e
+    # an experiment's own claims, declared in its module, are checked alike and follow the file's
+    own = [{**c, "experiment": e.name} for e in exp.registry().values() for c in e.claims]
+    if own:
+        data = {**data, "claims": [*(data.get("claims") or []), *own]}
     schema = _schema()
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if errors:

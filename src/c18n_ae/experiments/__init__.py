@@ -17,6 +17,7 @@ from typing import Callable
 from c18n_ae.common import config as common_config
 from c18n_ae.experiments import parameters
 from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.programs import Program
 
 # The parts of the paper that hold experiments' sections (paper/main.tex), in its order: what a
 # compartment costs, what compartments at scale and in isolation show, and the experiments beside
@@ -40,7 +41,7 @@ class Experiment:
     name: str
     number: int  # E-number: the order of sections, tables and figures in the paper
     title: str
-    programs: tuple[str, ...]  # built per target and variant (see c18n_ae.experiments.programs)
+    programs: tuple[Program, ...]  # built per target and variant; the first is the one started
     raw_columns: tuple[str, ...]
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
     # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
@@ -55,6 +56,9 @@ class Experiment:
     part: str = "cost"  # where its section sits: one of PARTS
     caption: str = ""  # the caption of its table in the appendix (LaTeX)
     table_size: str = "small"  # the font size of that table
+    claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)
+    # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
+    findings: Callable | None = None
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
 
     def command(
@@ -80,7 +84,7 @@ class Experiment:
             ]
         return [
             *recipe.get("launcher", []),
-            str(bin_dir / self.programs[0]),
+            str(bin_dir / self.programs[0].output),
             *parameters.arguments(self.params, params),
             "--out",
             str(out),

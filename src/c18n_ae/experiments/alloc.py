@@ -9,6 +9,7 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, series, stat
 
 RAW = (
@@ -150,7 +151,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     title="E9 allocation under threads",
-    programs=("alloc_threads",),
+    programs=(Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),),
     raw_columns=RAW,
     trials=lambda p: len(p["threads"]) * p["trials"],
     tidy_rows=tidy_rows,

@@ -9,6 +9,7 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
     series,
@@ -145,7 +146,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     title="E8 IPC round trip by message size",
-    programs=("ipc",),
+    programs=(Program("ipc", ("ipc.c",)),),
     raw_columns=RAW,
     trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
     tidy_rows=tidy_rows,

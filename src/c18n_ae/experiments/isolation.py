@@ -11,6 +11,7 @@ from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.drivers.isolation import COLUMNS
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import sent_found_figure, series
 
 RAW = COLUMNS  # what the driver writes, column by column
@@ -174,6 +175,50 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
+    """E6 on a board or data set: what a reader of the process found, and the pipe between the
+    two libraries (means of the trials)."""
+    out = []
+    mine = summary[summary.target == source]
+    for variant in dict.fromkeys(mine.variant):
+        s = mine[mine.variant == variant]
+
+        def get(metric, value=None, field="mean"):
+            r = s[s.metric == metric]
+            if value is not None:
+                r = r[r.parameter_value.astype(str) == value]
+            return float(r[field].iloc[0]) if len(r) else None
+
+        sent = get("strings_sent", "parent")
+        if sent is not None:
+            rw = get("region_rw", "parent") * get("region_rw", "parent", "n")
+            read = get("region_read", "parent") * get("region_read", "parent", "n")
+            out.append(
+                f"On \\texttt{{{escape(source)}}}, a reader running as the owner of the "
+                f"\\texttt{{{escape(variant)}}} process, without root, read {read:.0f} of its "
+                f"{rw:.0f} readable-writable regions and found "
+                f"{get('strings_found_distinct', 'parent'):.0f} of the {sent:.0f} strings its "
+                "libraries exchanged whole."
+            )
+        write, read_ns = get("pipe_write_ns"), get("pipe_read_ns")
+        if write is not None and read_ns is not None:
+            out.append(
+                f"The pipe between the two libraries of \\texttt{{{escape(variant)}}} took "
+                f"{fmt(write / 1e3)}\\,\\si{{\\micro\\second}} for a write and "
+                f"{fmt(read_ns / 1e3)}\\,\\si{{\\micro\\second}} for a read (means of "
+                f"{get('pipe_write_ns', field='n'):.0f} trials)."
+            )
+    decided = verdicts[
+        (verdicts.target == source)
+        & (verdicts.experiment == "isolation")
+        & (verdicts.result != "not applicable")
+    ]
+    out += [
+        f"Claim \\texttt{{{escape(r.claim)}}}: {escape(r.result)}." for r in decided.itertuples()
+    ]
+    return out
+
+
 EXPERIMENT = Experiment(
     name="isolation",
     part="compartments",
@@ -195,7 +240,11 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
     ),
     title="E6 memory isolation with two libraries",
-    programs=("isolation",),
+    programs=(
+        Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
+        Program("isolation_a", ("isolation_a.c",), shared=True),
+        Program("isolation_b", ("isolation_b.c",), shared=True),
+    ),
     driver="c18n_ae.experiments.drivers.isolation",
     raw_columns=RAW,
     trials=lambda p: 2,
@@ -204,4 +253,5 @@ EXPERIMENT = Experiment(
     table=table,
     macros=macros,
     figure=figure,
+    findings=findings,
 )

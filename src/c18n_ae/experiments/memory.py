@@ -8,6 +8,7 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     NS_PER,
     by_target,
@@ -171,7 +172,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 14400, 600, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     title="E2 memory",
-    programs=("memory",),
+    programs=(Program("memory", ("memory.c",)),),
     raw_columns=RAW,
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
     tidy_rows=tidy_rows,

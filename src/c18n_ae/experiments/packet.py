@@ -13,6 +13,7 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
     series,
@@ -242,7 +243,10 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     title="E7 packet processing",
-    programs=("packet",),
+    programs=(
+        Program("packet", ("packet.c",), links=("packet_plugin",)),
+        Program("packet_plugin", ("packet_plugin.c",), shared=True),
+    ),
     raw_columns=RAW,
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
     tidy_rows=tidy_rows,

@@ -10,6 +10,7 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
     cell,
@@ -156,7 +157,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     title="E4 pipe communication",
-    programs=("pipe",),
+    programs=(Program("pipe", ("pipe.c",)),),
     raw_columns=RAW,
     trials=lambda p: p["trials"],
     tidy_rows=tidy_rows,

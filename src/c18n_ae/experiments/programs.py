@@ -1,5 +1,6 @@
 """How each C program in src/benchmarks/ is built: its sources, whether it is a shared library,
-and the libraries it links (built in the same bin directory, found through the run path)."""
+and the libraries it links (built in the same bin directory, found through the run path). Each
+experiment's module declares its programs, the one it starts first."""
 
 from __future__ import annotations
 
@@ -19,30 +20,29 @@ class Program:
         return f"lib{self.name}.so" if self.shared else self.name
 
 
-PROGRAMS = {
-    p.name: p
-    for p in (
-        Program("memory", ("memory.c",)),
-        Program("cpu", ("cpu.c",), libs=("-lm",)),
-        Program("pipe", ("pipe.c",)),
-        Program("integration", ("integration.c",), libs=("-lcrypto",)),
-        Program("isolation_a", ("isolation_a.c",), shared=True),
-        Program("isolation_b", ("isolation_b.c",), shared=True),
-        Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
-        Program("packet_plugin", ("packet_plugin.c",), shared=True),
-        Program("packet", ("packet.c",), links=("packet_plugin",)),
-        Program("ipc", ("ipc.c",)),
-        Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),
-    )
-}
+# the OpenSSL workload that E1 starts many times and E5 scrapes
+INTEGRATION = Program("integration", ("integration.c",), libs=("-lcrypto",))
+
+
+def catalogue() -> dict[str, Program]:
+    """Every program the experiments' modules declare, by name (one declaration per name: two
+    experiments that run the same program declare it alike)."""
+    from c18n_ae import experiments
+
+    out: dict[str, Program] = {}
+    for e in experiments.registry().values():
+        for prog in e.programs:
+            if out.setdefault(prog.name, prog) != prog:
+                raise ValueError(f"program {prog.name!r} is declared differently by {e.name}")
+    return out
 
 
 def get(name: str) -> Program:
     try:
-        return PROGRAMS[name]
+        return catalogue()[name]
     except KeyError:
-        raise KeyError(f"unknown program {name!r}; known: {', '.join(PROGRAMS)}") from None
+        raise KeyError(f"unknown program {name!r}; known: {', '.join(catalogue())}") from None
 
 
 def by_output(output: str) -> Program:
-    return next(p for p in PROGRAMS.values() if p.output == output)
+    return next(p for p in catalogue().values() if p.output == output)

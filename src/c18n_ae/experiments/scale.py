@@ -9,6 +9,7 @@ from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import (
     by_target,
     series,
@@ -166,6 +167,30 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
+    """Instances reached and memory per instance (least-squares slope with its 95 % interval)."""
+    from scipy import stats
+
+    out = []
+    for variant in dict.fromkeys(summary[summary.target == source].variant):
+        s = summary[
+            (summary.target == source)
+            & (summary.variant == variant)
+            & (summary.metric == "memory_used_mb")
+        ].sort_values("parameter_value")
+        if len(s) < 3:
+            continue
+        fit = stats.linregress(s.parameter_value.astype(float), s["mean"])
+        half = stats.t.ppf(0.975, len(s) - 2) * fit.stderr
+        out.append(
+            f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
+            f"{int(s.parameter_value.max())} instances, each adding {fmt(fit.slope)}\\,MB "
+            f"[{fmt(fit.slope - half)}, {fmt(fit.slope + half)}] of memory in use "
+            "(least-squares slope, 95\\,\\% interval)."
+        )
+    return out
+
+
 EXPERIMENT = Experiment(
     name="scale",
     part="compartments",
@@ -196,7 +221,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0),
     ),
     title="E1 compartments at scale",
-    programs=("integration",),
+    programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.scale",
     raw_columns=RAW,
     trials=lambda p: p["max_instances"],
@@ -204,4 +229,5 @@ EXPERIMENT = Experiment(
     table=table,
     macros=macros,
     figure=figure,
+    findings=findings,
 )

@@ -10,6 +10,7 @@ from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.drivers.trust import COLUMNS
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import sent_found_figure, series
 
 RAW = COLUMNS  # what the driver writes, column by column
@@ -222,7 +223,7 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
     ),
     title="E5 trust model",
-    programs=("integration",),
+    programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.trust",
     raw_columns=RAW,
     trials=lambda p: 2,

@@ -15,7 +15,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, newcommand, ratio_point, ratio_text
+from c18n_ae.common.latex import escape, newcommand, ratio_point, ratio_text
 from c18n_ae.report.claim_tables import agrees, release_disagreements
 from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
 
@@ -171,74 +171,6 @@ def experiment_paragraph(
     return " ".join(out)
 
 
-def scale_sentences(source: str, summary: pd.DataFrame) -> list[str]:
-    """Instances reached and memory per instance (least-squares slope with its 95 % interval)."""
-    from scipy import stats
-
-    out = []
-    for variant in dict.fromkeys(summary[summary.target == source].variant):
-        s = summary[
-            (summary.target == source)
-            & (summary.variant == variant)
-            & (summary.metric == "memory_used_mb")
-        ].sort_values("parameter_value")
-        if len(s) < 3:
-            continue
-        fit = stats.linregress(s.parameter_value.astype(float), s["mean"])
-        half = stats.t.ppf(0.975, len(s) - 2) * fit.stderr
-        out.append(
-            f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
-            f"{int(s.parameter_value.max())} instances, each adding {fmt(fit.slope)}\\,MB "
-            f"[{fmt(fit.slope - half)}, {fmt(fit.slope + half)}] of memory in use "
-            "(least-squares slope, 95\\,\\% interval)."
-        )
-    return out
-
-
-def isolation_sentences(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
-    """E6 on a board or data set: what a reader of the process found, and the pipe between the
-    two libraries (means of the trials)."""
-    out = []
-    mine = summary[summary.target == source]
-    for variant in dict.fromkeys(mine.variant):
-        s = mine[mine.variant == variant]
-
-        def get(metric, value=None, field="mean"):
-            r = s[s.metric == metric]
-            if value is not None:
-                r = r[r.parameter_value.astype(str) == value]
-            return float(r[field].iloc[0]) if len(r) else None
-
-        sent = get("strings_sent", "parent")
-        if sent is not None:
-            rw = get("region_rw", "parent") * get("region_rw", "parent", "n")
-            read = get("region_read", "parent") * get("region_read", "parent", "n")
-            out.append(
-                f"On \\texttt{{{escape(source)}}}, a reader running as the owner of the "
-                f"\\texttt{{{escape(variant)}}} process, without root, read {read:.0f} of its "
-                f"{rw:.0f} readable-writable regions and found "
-                f"{get('strings_found_distinct', 'parent'):.0f} of the {sent:.0f} strings its "
-                "libraries exchanged whole."
-            )
-        write, read_ns = get("pipe_write_ns"), get("pipe_read_ns")
-        if write is not None and read_ns is not None:
-            out.append(
-                f"The pipe between the two libraries of \\texttt{{{escape(variant)}}} took "
-                f"{fmt(write / 1e3)}\\,\\si{{\\micro\\second}} for a write and "
-                f"{fmt(read_ns / 1e3)}\\,\\si{{\\micro\\second}} for a read (means of "
-                f"{get('pipe_write_ns', field='n'):.0f} trials)."
-            )
-    decided = verdicts[
-        (verdicts.target == source)
-        & (verdicts.experiment == "isolation")
-        & (verdicts.result != "not applicable")
-    ]
-    out += [
-        f"Claim \\texttt{{{escape(r.claim)}}}: {escape(r.result)}." for r in decided.itertuples()
-    ]
-    return out
-
-
 def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     """The one full attribution of a data set (the set-up section); a data set from the same
     people and source as an earlier one says so instead of repeating it."""
@@ -273,7 +205,10 @@ def main(argv=None) -> None:
     ap.add_argument("--headline", required=True, type=Path, help="results/headline.csv")
     ap.add_argument("--verdicts", required=True, type=Path, help="results/claims.csv")
     ap.add_argument(
-        "--summary", action="append", default=[], help="EXPERIMENT=path (scale, isolation)"
+        "--summary",
+        action="append",
+        default=[],
+        help="EXPERIMENT=path (experiments with findings)",
     )
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
@@ -311,22 +246,21 @@ def main(argv=None) -> None:
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
             text += newcommand(f"Findings{name}", experiment_paragraph(e, table, releases, limits))
+    # an experiment's own sentences (its module's findings) about each data set and board target
     summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
     names = [s["name"] for s in sources_of(config)]
-    scale = [x for n in names for x in scale_sentences(n, summaries.get("scale", table[:0]))]
-    text += newcommand(
-        "FindingsScale",
-        " ".join(scale) or "No data set or board target in this run measured E1 with compartments.",
-    )
-    iso = summaries.get("isolation")
-    isolation = (
-        [x for n in names for x in isolation_sentences(n, iso, verdicts)] if iso is not None else []
-    )
-    text += newcommand(
-        "FindingsIsolation",
-        " ".join(isolation)
-        or "No data set or board target in this run measured E6 with compartments.",
-    )
+    for e in exp.registry().values():
+        if e.findings is None:
+            continue
+        summary = summaries.get(e.name)
+        said = (
+            [] if summary is None else [x for n in names for x in e.findings(n, summary, verdicts)]
+        )
+        text += newcommand(
+            f"Findings{e.name.title()}",
+            " ".join(said)
+            or f"No data set or board target in this run measured E{e.number} with compartments.",
+        )
     text += newcommand(
         "DatasetAttributions",
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))

@@ -87,11 +87,11 @@ def run_unit(
             "cflags": recipe["cflags"],
             "host": hostinfo.describe_local(),
             "program": describe_program(
-                results / target / recipe["name"] / "bin" / e.programs[0], recipe
+                results / target / recipe["name"] / "bin" / e.programs[0].output, recipe
             ),
             "git_revision": hostinfo.git_revision(),
             "started_at": _now(),
-            "abi": abi.of_build(results / target / recipe["name"] / "bin" / e.programs[0]),
+            "abi": abi.of_build(results / target / recipe["name"] / "bin" / e.programs[0].output),
             "run_unit": plan_description(plan),
         }
     last = {"progress": ""}

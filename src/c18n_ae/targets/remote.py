@@ -273,7 +273,7 @@ def run_remote(
             "segments": history,
             "run_unit": plan_description(plan),
             "git_revision": git_revision(),
-            "abi": abi.of_build(results / name / recipe["name"] / "bin" / e.programs[0]),
+            "abi": abi.of_build(results / name / recipe["name"] / "bin" / e.programs[0].output),
         }
         if not ok:
             meta["status"] = "failed"
@@ -282,7 +282,7 @@ def run_remote(
         meta.update(
             status="ok", host=host, compiler_version=host["compilers"].get(recipe["cc"], "")
         )
-        prog = f"results/{name}/{recipe['name']}/bin/{e.programs[0]}"
+        prog = f"results/{name}/{recipe['name']}/bin/{e.programs[0].output}"
         described = t.run(
             f"cd {shlex.quote(t.workdir)} && "
             f"{shlex.join([*recipe.get('launcher', []), prog, '--describe'])}",
