@@ -66,16 +66,19 @@ rule published:
         " --csv {output.csv} --tex {output.tex} --macros {output.macros} 2> {log}"
 
 
-# related: one table per published study beside our E7 to E9.
+# related: one table per published study an experiment sits beside (its module's related pairs).
 rule related:
     input:
         code="src/c18n_ae/report/related.py",
-        summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS]),
+        modules=expand("src/c18n_ae/experiments/{experiment}.py", experiment=RELATED),
+        summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in RELATED if e in EXPERIMENTS]),
+        published=[published_of(e)[0] for e in RELATED],
     output:
         "paper/generated/tab-related.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in ("packet", "ipc", "alloc") if e in EXPERIMENTS),
+        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in RELATED if e in EXPERIMENTS),
     log:
         "logs/related.log",
     shell:
-        "python -m c18n_ae.report.related {params.summaries} --out {output} 2> {log}"
+        "python -m c18n_ae.report.related {params.summaries} --published {input.published}"
+        " --out {output} 2> {log}"

@@ -41,6 +41,10 @@ EXPERIMENT_CODE = sorted(
 ) + ["src/c18n_ae/common/latex.py"]
 
 
+# The experiments whose appendix sets a published study beside them (their module says which).
+RELATED = [e for e in exps.names() if exps.get(e).related]
+
+
 def published_of(experiment):
     """The published tables an experiment's table or figure sits beside (its module says which)."""
     return [f"results/published/{name}.csv" for name in exps.get(experiment).published]

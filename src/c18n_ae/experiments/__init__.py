@@ -16,6 +16,7 @@ from typing import Callable
 
 from c18n_ae.common import config as common_config
 from c18n_ae.experiments import parameters
+from c18n_ae.experiments.outputs import Related
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 
@@ -60,6 +61,7 @@ class Experiment:
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
     findings: Callable | None = None
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
+    related: Related | None = None  # the first published table, set beside ours in the appendix
 
     def command(
         self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None

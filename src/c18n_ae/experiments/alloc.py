@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, series, stat
 
@@ -119,6 +119,29 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def related_pairs(df: pd.DataFrame) -> list[dict]:
+    """The SGX study's throughput and latencies at 1, 8 and 128 workers beside ours."""
+    out = []
+    ours = {
+        "throughput": "throughput_ops_per_s",
+        "latency_new": "alloc_ns",
+        "latency_delete": "free_ns",
+    }
+    units = {"throughput": "ops/s", "latency_new": "ns", "latency_delete": "ns"}
+    for r in df[df.workers.isin([1, 8, 128])].itertuples(index=False):
+        out.append(
+            {
+                "label": f"{r.mode}, {r.metric.replace('_', ' ')}, {r.workers} workers",
+                "value": r.value,
+                "unit": units[r.metric],
+                "metric": ours[r.metric],
+                "parameter": "threads",
+                "at": r.workers,
+            }
+        )
+    return out
+
+
 EXPERIMENT = Experiment(
     name="alloc",
     part="beside",
@@ -159,4 +182,5 @@ EXPERIMENT = Experiment(
     macros=macros,
     figure=figure,
     published=(PUBLISHED,),
+    related=Related("new/delete inside Intel SGX enclaves, 2023", related_pairs),
 )

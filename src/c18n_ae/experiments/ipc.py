@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
@@ -28,6 +28,7 @@ LABELS = {
     8192: "8k-byte",
     65536: "64k-byte",
 }
+BYTES = {label: size for size, label in LABELS.items()}  # "Null" -> 8
 
 
 def tidy_rows(raw, rows):
@@ -122,6 +123,24 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def related_pairs(df: pd.DataFrame) -> list[dict]:
+    """Fluke's round trips beside ours over each transport, at the same message size."""
+    out = []
+    for r in df[(df.table == "Table 2") & (df.configuration == "Fluke")].itertuples(index=False):
+        for tr in ("pipe", "unix_socket"):
+            out.append(
+                {
+                    "label": f"Fluke {r.message_size} vs our {tr.replace('_', ' ')}",
+                    "value": r.value,
+                    "unit": "us",
+                    "metric": f"{tr}_roundtrip_us",
+                    "parameter": "message_bytes",
+                    "at": BYTES[r.message_size],
+                }
+            )
+    return out
+
+
 EXPERIMENT = Experiment(
     name="ipc",
     part="beside",
@@ -154,4 +173,5 @@ EXPERIMENT = Experiment(
     macros=macros,
     figure=figure,
     published=(PUBLISHED,),
+    related=Related("Flask/Fluke IPC operations (USENIX Security), 1999", related_pairs),
 )

@@ -5,6 +5,7 @@ matplotlib preview from the same Figure)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import pandas as pd
 
@@ -72,3 +73,13 @@ class Figure:
     xlog_base: int | None = None
     unit_line: bool = False  # a black grid line at y = 1 (figures of ratios)
     slanted: bool = False  # long category names, set at an angle
+
+
+@dataclass(frozen=True)
+class Related:
+    """A published study set beside an experiment in the appendix: its title, and the pairs of
+    a published figure and the metric and parameter value of ours that measure the same thing
+    (published table -> [{label, value, unit, metric, parameter, at}])."""
+
+    title: str
+    pairs: Callable

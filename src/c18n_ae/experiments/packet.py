@@ -12,7 +12,7 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
@@ -202,6 +202,25 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def related_pairs(df: pd.DataFrame) -> list[dict]:
+    """The published latencies beside our adjusted latencies of the same sweep."""
+    out = []
+    ours = {"CHERI": "plugin_adjusted_latency_us", "IPC": "ipc_adjusted_latency_us"}
+    for r in df.itertuples(index=False):
+        param = "packets" if r.parameter == "packet_count" else "packet_bytes"
+        out.append(
+            {
+                "label": f"{r.mode}, {r.parameter.replace('_', ' ')} {r.parameter_value}",
+                "value": r.value,
+                "unit": "us",
+                "metric": ours[r.mode],
+                "parameter": param,
+                "at": r.parameter_value,
+            }
+        )
+    return out
+
+
 EXPERIMENT = Experiment(
     name="packet",
     part="beside",
@@ -255,4 +274,5 @@ EXPERIMENT = Experiment(
     macros=macros,
     figure=figure,
     published=(PUBLISHED,),
+    related=Related("Pytilia, CHERI packet processing (DSbD Cohort 2), 2023", related_pairs),
 )

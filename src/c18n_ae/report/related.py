@@ -1,6 +1,6 @@
-"""The related section: one table per published study (CHERI packet processing 2023, Flask/Fluke
-1999, SGX allocation 2023), each published figure beside ours on every target and variant that
-ran, with the ratio ours / published where the quantities match."""
+"""The related section: one table per published study an experiment sits beside (its module's
+related pairs), each published figure beside ours on every target and variant that ran, with the
+ratio ours / published where the quantities match."""
 
 from __future__ import annotations
 
@@ -9,92 +9,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
+from c18n_ae import experiments as exp
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
 from c18n_ae.experiments.rows import series, stat
 
-PUB = PROJECT_ROOT / "results" / "published"
-STUDIES = {
-    "packet": ("Pytilia, CHERI packet processing (DSbD Cohort 2), 2023", "pytilia_packet_2023.csv"),
-    "ipc": ("Flask/Fluke IPC operations (USENIX Security), 1999", "flask_ipc_1999.csv"),
-    "alloc": ("new/delete inside Intel SGX enclaves, 2023", "sgx_alloc_2023.csv"),
-}
 HARDWARE = "not given in the transcription; see the source document"
-SIZES = {
-    "Null": 8,
-    "16-byte": 16,
-    "128-byte": 128,
-    "1k-byte": 1024,
-    "4k-byte": 4096,
-    "8k-byte": 8192,
-    "64k-byte": 65536,
-}
 
 
-def pairs(study: str) -> list[dict]:
-    """Published figures with the metric and parameter value of ours that measures the same
-    thing."""
-    df = pd.read_csv(PUB / STUDIES[study][1])
-    out = []
-    if study == "packet":
-        ours = {"CHERI": "plugin_adjusted_latency_us", "IPC": "ipc_adjusted_latency_us"}
-        for r in df.itertuples(index=False):
-            param = "packets" if r.parameter == "packet_count" else "packet_bytes"
-            out.append(
-                {
-                    "label": f"{r.mode}, {r.parameter.replace('_', ' ')} {r.parameter_value}",
-                    "value": r.value,
-                    "unit": "us",
-                    "metric": ours[r.mode],
-                    "parameter": param,
-                    "at": r.parameter_value,
-                }
-            )
-    elif study == "ipc":
-        for r in df[(df.table == "Table 2") & (df.configuration == "Fluke")].itertuples(
-            index=False
-        ):
-            for tr in ("pipe", "unix_socket"):
-                out.append(
-                    {
-                        "label": f"Fluke {r.message_size} vs our {tr.replace('_', ' ')}",
-                        "value": r.value,
-                        "unit": "us",
-                        "metric": f"{tr}_roundtrip_us",
-                        "parameter": "message_bytes",
-                        "at": SIZES[r.message_size],
-                    }
-                )
-    else:
-        ours = {
-            "throughput": "throughput_ops_per_s",
-            "latency_new": "alloc_ns",
-            "latency_delete": "free_ns",
-        }
-        units = {"throughput": "ops/s", "latency_new": "ns", "latency_delete": "ns"}
-        for r in df[df.workers.isin([1, 8, 128])].itertuples(index=False):
-            out.append(
-                {
-                    "label": f"{r.mode}, {r.metric.replace('_', ' ')}, {r.workers} workers",
-                    "value": r.value,
-                    "unit": units[r.metric],
-                    "metric": ours[r.metric],
-                    "parameter": "threads",
-                    "at": r.workers,
-                }
-            )
-    return out
-
-
-def table(study: str, summary: pd.DataFrame | None) -> str:
+def table(pairs: list[dict], summary: pd.DataFrame | None) -> str:
     cols = series(summary) if summary is not None else []
     spec = "lrl" + "rr" * len(cols)
     head = ["Published figure", "Value", "Unit"] + [
         x for t, v in cols for x in (f"{escape(t)}/{escape(v)}", "ratio")
     ]
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(head) + r" \\", r"\midrule"]
-    for p in pairs(study):
+    for p in pairs:
         cells = [escape(p["label"]), fmt(p["value"]), escape(p["unit"])]
         for t, v in cols:
             s = summary[summary.parameter == p["parameter"]]
@@ -109,19 +39,22 @@ def table(study: str, summary: pd.DataFrame | None) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument(
-        "--summary", action="append", default=[], help="EXPERIMENT=path (packet, ipc, alloc)"
-    )
-    ap.add_argument("--out", required=True, type=Path, help="LaTeX file with the three tables")
+    ap.add_argument("--summary", action="append", default=[], help="EXPERIMENT=path")
+    ap.add_argument("--published", nargs="*", default=[], type=Path, help="the studies' tables")
+    ap.add_argument("--out", required=True, type=Path, help="LaTeX file with one table a study")
     a = ap.parse_args(argv)
     summaries = {k: pd.read_csv(v) for k, v in (s.split("=", 1) for s in a.summary)}
+    published = {p.stem: p for p in a.published}
     parts = ["% Generated by c18n_ae.report.related; do not edit.\n"]
-    for study, (title, _) in STUDIES.items():
+    for e in exp.registry().values():
+        if e.related is None:
+            continue
+        pairs = e.related.pairs(pd.read_csv(published[e.published[0]]))
         parts.append(
-            f"\\begin{{table*}}[!tp]\n\\caption{{Published: {escape(title)}; hardware: {HARDWARE}. "
-            f"Ours: every target and variant that ran, and ours / published.}}\n"
-            f"\\label{{tab:related-{study}}}\n\\scriptsize\n"
-            f"{table(study, summaries.get(study))}\\end{{table*}}\n"
+            f"\\begin{{table*}}[!tp]\n\\caption{{Published: {escape(e.related.title)}; hardware: "
+            f"{HARDWARE}. Ours: every target and variant that ran, and ours / published.}}\n"
+            f"\\label{{tab:related-{e.name}}}\n\\scriptsize\n"
+            f"{table(pairs, summaries.get(e.name))}\\end{{table*}}\n"
         )
     write_text_atomic(a.out, "".join(parts))
 
