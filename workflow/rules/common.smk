@@ -41,6 +41,8 @@ EXPERIMENT_CODE = sorted(
 ) + ["src/c18n_ae/common/latex.py"]
 
 
+# The experiments whose modules say how the original study's printed rows read into theirs.
+STUDY = [e for e in exps.names() if exps.get(e).study]
 # The experiments whose appendix sets a published study beside them (their module says which).
 RELATED = [e for e in exps.names() if exps.get(e).related]
 

@@ -1,10 +1,9 @@
 """The original study's published tables (results/published/morello_c18n_2024.csv) read into our
 metric names and units, and shown beside our summaries for the same variant, with ratios.
 
-Units are converted explicitly, never silently: CPU and pipe times are milliseconds as printed;
-the memory tables print "ms", but their values only make sense as microseconds (a 100 MB write of
-282584 ms would be 4.7 minutes, 0.35 MB/s), so they are read as microseconds, and every table that
-shows them says so."""
+Units are converted explicitly, never silently, as each experiment's module says (its study
+rows): a unit the study printed that its values cannot be in is read as the one they make sense
+in, and every table that shows them says so."""
 
 from __future__ import annotations
 
@@ -13,45 +12,33 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, newcommand
+from c18n_ae.common.latex import escape, fmt
 
-SOURCE = PROJECT_ROOT / "results" / "published" / "morello_c18n_2024.csv"
-# unit as printed -> unit as read, per experiment, and ns per unit as read
-AS_READ = {"memory": ("ms", "us"), "cpu": ("ms", "ms"), "pipe": ("ms", "ms")}
 NS = {"ms": 1e6, "us": 1e3}
-METRICS = {
-    ("memory", "allocation"): "malloc_ns",
-    ("memory", "write"): "write_ns",
-    ("memory", "read"): "read_ns",
-    ("memory", "free"): "free_ns",
-    ("pipe", "write_time"): "write_ns",
-    ("pipe", "read_time"): "read_ns",
-    ("pipe", "total_time"): "total_ns",
-}
 
 
-def load(path: Path = SOURCE) -> pd.DataFrame:
+def _readings() -> dict:
+    """experiment -> how the study's rows of it read (its module's study)."""
+    return {e.name: e.study for e in exp.registry().values() if e.study}
+
+
+def load(path: Path) -> pd.DataFrame:
     """One row per published number (duplicates across documents removed), in ns as read."""
     df = pd.read_csv(path)
     df = df.drop_duplicates(
         subset=["experiment", "variant", "parameter_value", "metric", "statistic"]
     )
-    rows = []
+    rows, reading = [], _readings()
     for r in df.itertuples(index=False):
-        printed, read_as = AS_READ[r.experiment]
+        printed, read_as = reading[r.experiment].printed_unit, reading[r.experiment].read_unit
         if r.unit_as_published != printed:
             raise ValueError(
                 f"{path}: {r.experiment} value in {r.unit_as_published!r}, expected {printed!r}"
             )
-        if r.experiment == "cpu":
-            op = {"maths": "math"}.get(r.parameter_value, r.parameter_value)
-            metric, param = f"{op}_cpu_ns", op
-        else:
-            metric, param = METRICS[(r.experiment, r.metric)], r.parameter_value
+        metric, param = reading[r.experiment].metric(r)
         rows.append(
             {
                 "experiment": r.experiment,
@@ -79,17 +66,17 @@ def _ours(
     datasets: set[str],
 ) -> list[tuple[str, float, str]]:
     """(target, value, what the value is) for the variant on every target that ran it: the mean
-    (memory: at the published block size; pipe: without the warm-up trial), except that a data
-    set's pipe value is the same trial as the published one, since the study printed single
-    trials."""
+    (at the printed parameter value where the study's rows say so), except that where the study
+    printed single trials a data set's value is the same trial as the printed one."""
     if summary is None:
         return []
+    reading = _readings()[experiment]
     s = summary[(summary.variant == variant) & (summary.metric == metric)]
-    if experiment == "memory":
+    if reading.ours_at_parameter:
         s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(parameter)]
     out = []
     for target, mean, n in zip(s.target, s["mean"].astype(float), s["n"]):
-        if experiment == "pipe" and target in datasets and tidy is not None:
+        if reading.single_trials and target in datasets and tidy is not None:
             t = tidy[
                 (tidy.target == target)
                 & (tidy.variant == variant)
@@ -103,7 +90,7 @@ def _ours(
             (
                 target,
                 mean,
-                "mean of trials 2 on" if experiment == "pipe" else f"mean of {int(n)} trials",
+                "mean of trials 2 on" if reading.single_trials else f"mean of {int(n)} trials",
             )
         )
     return out
@@ -125,15 +112,14 @@ def as_printed_ratio(published: float, ours_ns: float, unit_as_read: str) -> flo
     return round(ours_ns / NS[unit_as_read], _decimals(published)) / published
 
 
-def _pipe_trials_differing(
-    pub: pd.DataFrame, tidy: pd.DataFrame | None, target: str, variant: str, metric: str
+def _trials_differing(
+    pub: pd.DataFrame, tidy, experiment: str, target: str, variant: str, metric: str
 ) -> list[str]:
-    """The printed pipe trials (1 to 4 and 100) whose value the data set's file does not
-    reproduce."""
+    """The printed single trials whose value the data set's file does not reproduce."""
     if tidy is None:
         return []
     out = []
-    rows = pub[(pub.experiment == "pipe") & (pub.variant == variant) & (pub.metric == metric)]
+    rows = pub[(pub.experiment == experiment) & (pub.variant == variant) & (pub.metric == metric)]
     for r in rows.itertuples(index=False):
         t = tidy[
             (tidy.target == target)
@@ -152,17 +138,13 @@ def beside(
     tidies: dict[str, pd.DataFrame] | None = None,
     datasets: set[str] = frozenset(),
 ) -> pd.DataFrame:
-    """Published means (memory: 100 and 1000 MB; CPU: every workload; pipe: trial 100) beside ours
-    for the same variant on every target and data set that has it; a data set says whether its
-    files reproduce the printed value."""
-    tidies = tidies or {}
+    """The published values each experiment's study rows show beside ours for the same variant,
+    on every target and data set that has it; a data set says whether its files reproduce the
+    printed value."""
+    tidies, reading = tidies or {}, _readings()
+    shown = [reading[r.experiment].shown(r) for r in pub.itertuples(index=False)]
     keep = pub[
-        (pub.statistic.isin(["mean", "value"]))
-        & (
-            ((pub.experiment == "memory") & pub.parameter_value.isin(["100", "1000"]))
-            | (pub.experiment == "cpu")
-            | ((pub.experiment == "pipe") & (pub.parameter_value == "100"))
-        )
+        pub.statistic.isin(["mean", "value"]) & pd.Series(shown, index=pub.index, dtype=bool)
     ]
     rows = []
     for r in keep.itertuples(index=False):
@@ -217,9 +199,9 @@ def beside(
                         f"no: the file's {what} gives {value / NS[r.unit_as_read]:.{d}f} "
                         f"{r.unit_as_read}"
                     )
-                    if r.experiment == "pipe":
-                        differ = _pipe_trials_differing(
-                            pub, tidies.get("pipe"), target, r.variant, r.metric
+                    if reading[r.experiment].single_trials:
+                        differ = _trials_differing(
+                            pub, tidies.get(r.experiment), r.experiment, target, r.variant, r.metric
                         )
                         row["reproduces"] += (
                             f"; printed trials {', '.join(differ)} differ from the file's: the "
@@ -273,21 +255,9 @@ def latex_table(b: pd.DataFrame) -> str:
 
 
 def macros(pub: pd.DataFrame) -> str:
-    """Published numbers the prose quotes, with the conversion that makes them readable."""
-    w = pub[
-        (pub.experiment == "memory")
-        & (pub.variant == "hybrid")
-        & (pub.metric == "write_ns")
-        & (pub.parameter_value == "100")
-        & (pub.statistic == "mean")
-    ].iloc[0]
+    """Published numbers the prose quotes, as each experiment's study rows say."""
     return "".join(
-        [
-            newcommand("PubMemWriteHybridHundredPrinted", f"{w.published:g}"),
-            newcommand("PubMemWriteHybridHundredSecondsIfMs", fmt(w.published / 1e3)),
-            newcommand("PubMemWriteHybridHundredMBpsIfMs", fmt(100 / (w.published / 1e3))),
-            newcommand("PubMemWriteHybridHundredMsIfUs", fmt(w.published / 1e3)),
-        ]
+        r.macros(pub[pub.experiment == name]) for name, r in _readings().items() if r.macros
     )
 
 
@@ -296,15 +266,14 @@ def main(argv=None) -> None:
     config.add_arguments(ap)
     config.add_experiment_arguments(ap, "summary", "tidy")
     ap.add_argument("--dataset", action="append", default=[], help="a target that is a data set")
+    ap.add_argument("--source", required=True, type=Path, help="the study's printed values")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--macros", required=True, type=Path)
     a = ap.parse_args(argv)
     summaries = {k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()}
-    pub = load()
-    tidies = {
-        k: pd.read_csv(v) for k, v in config.experiment_files(a, "tidy").items() if k == "pipe"
-    }
+    pub = load(a.source)
+    tidies = {k: pd.read_csv(v) for k, v in config.experiment_files(a, "tidy").items()}
     cfg = exp.config_from_arguments(a)
     datasets = set(a.dataset) | {d["name"] for d in (config.datasets(cfg) if cfg else [])}
     b = beside(pub, summaries, tidies, datasets)

@@ -16,7 +16,7 @@ from typing import Callable
 
 from c18n_ae.common import config as common_config
 from c18n_ae.experiments import parameters
-from c18n_ae.experiments.outputs import Related
+from c18n_ae.experiments.outputs import Related, StudyRows
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 
@@ -61,6 +61,7 @@ class Experiment:
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
     findings: Callable | None = None
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
+    study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix
 
     def command(

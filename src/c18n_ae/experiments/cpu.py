@@ -9,7 +9,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
@@ -136,6 +136,14 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+def _printed(r) -> tuple[str, str]:
+    workload = {"maths": "math"}.get(r.parameter_value, r.parameter_value)
+    return f"{workload}_cpu_ns", workload
+
+
+STUDY = StudyRows("ms", "ms", metric=_printed, shown=lambda r: True)  # every workload
+
+
 EXPERIMENT = Experiment(
     name="cpu",
     part="cost",
@@ -164,6 +172,8 @@ EXPERIMENT = Experiment(
     table=table,
     macros=macros,
     figure=figure,
+    study=STUDY,
+    published=("morello_c18n_2024",),
     headline=(
         Headline("math_cpu_ns", "the math workload's CPU time", "libm"),
         Headline("int_cpu_ns", "the int workload's CPU time"),

@@ -83,3 +83,17 @@ class Related:
 
     title: str
     pairs: Callable
+
+
+@dataclass(frozen=True)
+class StudyRows:
+    """How the original study's printed rows of an experiment (results/published/
+    morello_c18n_2024.csv) read into our metric names and units, for the table beside ours."""
+
+    printed_unit: str  # the unit the study printed
+    read_unit: str  # the unit its values make sense in (said in every table that shows them)
+    metric: Callable  # a printed row -> (our metric, our parameter value)
+    shown: Callable  # a row as read -> whether the table sets it beside ours
+    ours_at_parameter: bool = False  # our mean at the printed parameter value (not over all)
+    single_trials: bool = False  # the study printed single trials: a data set's same trial
+    macros: Callable | None = None  # its rows as read -> \newcommand lines the prose quotes
