@@ -42,6 +42,7 @@ class Experiment:
     name: str
     number: int  # E-number: the order of sections, tables and figures in the paper
     title: str
+    measures: str  # what it measures, for the README's list of experiments (Markdown)
     programs: tuple[Program, ...]  # built per target and variant; the first is the one started
     raw_columns: tuple[str, ...]
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)

@@ -146,6 +146,9 @@ STUDY = StudyRows("ms", "ms", metric=_printed, shown=lambda r: True)  # every wo
 
 EXPERIMENT = Experiment(
     name="cpu",
+    measures=(  # README's list of experiments (Markdown)
+        "CPU and wall time of math, int, float, array workloads"
+    ),
     part="cost",
     caption=(
         r"E3 CPU: CPU time per trial (mean $\pm$ sd), wall time (mean) and the ratio of mean "

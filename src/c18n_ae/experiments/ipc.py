@@ -143,6 +143,9 @@ def related_pairs(df: pd.DataFrame) -> list[dict]:
 
 EXPERIMENT = Experiment(
     name="ipc",
+    measures=(  # README's list of experiments (Markdown)
+        "round trip by message size (8 B to 64 KiB) over a pipe pair and a Unix socket pair"
+    ),
     part="beside",
     caption=(
         r"E8 IPC: mean round trip (\si{\micro\second}) for the reference variant, overhead (\%) "

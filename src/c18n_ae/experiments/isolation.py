@@ -221,6 +221,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
 
 EXPERIMENT = Experiment(
     name="isolation",
+    measures=(  # README's list of experiments (Markdown)
+        "regions of a parent (library A) and child (library B) and the strings found in them"
+    ),
     part="compartments",
     caption=(
         r"E6 isolation: regions of the parent (library A) and the child (library B), those "

@@ -184,6 +184,9 @@ STUDY = StudyRows(
 
 EXPERIMENT = Experiment(
     name="memory",
+    measures=(  # README's list of experiments (Markdown)
+        "`malloc`, write, read, `free` of large blocks"
+    ),
     part="cost",
     caption=(
         r"E2 memory: mean $\pm$ standard deviation per trial; bandwidth is block size over mean "

@@ -223,6 +223,12 @@ def related_pairs(df: pd.DataFrame) -> list[dict]:
 
 EXPERIMENT = Experiment(
     name="packet",
+    measures=(  # README's list of experiments (Markdown)
+        "per-packet latency, from production to the end of the consumer's checksum, one "
+        "packet at a time, of a plugin in a shared library (pointer, no copy) vs a UDP "
+        "listener process vs no consumer; throughput, CPU utilisation and lost packets "
+        "when sent back to back"
+    ),
     part="beside",
     caption=(
         r"E7 packets: adjusted latency per packet (mean), CPU utilisation and lost packets, for "

@@ -153,6 +153,9 @@ STUDY = StudyRows(
 
 EXPERIMENT = Experiment(
     name="pipe",
+    measures=(  # README's list of experiments (Markdown)
+        "parent write, child read, batched round trip"
+    ),
     part="cost",
     caption=(
         r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "

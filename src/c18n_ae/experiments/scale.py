@@ -193,6 +193,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
 
 EXPERIMENT = Experiment(
     name="scale",
+    measures=(  # README's list of experiments (Markdown)
+        "instances of a compartmentalised workload that fit in memory"
+    ),
     part="compartments",
     caption=(
         r"E1 scale: instances started, memory added, slopes of memory and elapsed time per "

@@ -198,6 +198,9 @@ def figure(data: Inputs) -> Figure:
 
 EXPERIMENT = Experiment(
     name="trust",
+    measures=(  # README's list of experiments (Markdown)
+        "a memory scraper against an OpenSSL workload, as root and as an ordinary user"
+    ),
     part="compartments",
     caption=(
         r"E5 trust model: access of a memory scraper to the integration process, on every "

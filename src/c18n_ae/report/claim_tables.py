@@ -100,13 +100,14 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_readme(readme: Path, table: str) -> None:
+def update_readme(readme: Path, table: str, start=README_START, end=README_END) -> None:
+    """Replaces the README's text between two markers (a generated block)."""
     text = readme.read_text()
-    if README_START not in text or README_END not in text:
-        raise ValueError(f"{readme}: markers {README_START} and {README_END} not found")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    write_text_atomic(readme, f"{head}{README_START}\n{table}{README_END}{tail}")
+    if start not in text or end not in text:
+        raise ValueError(f"{readme}: markers {start} and {end} not found")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    write_text_atomic(readme, f"{head}{start}\n{table}{end}{tail}")
 
 
 def main(argv=None) -> None:

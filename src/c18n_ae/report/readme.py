@@ -1,7 +1,8 @@
-"""The README's committed results: the paper's claims evaluated on the shipped data sets, which
-give the same verdicts on every machine. A workflow run never writes the README (its own verdicts
-go to results/claims.md); the authors refresh this block with `c18n-ae readme`, and a test fails
-when it is out of date (`c18n-ae readme --check`)."""
+"""The README's generated blocks: the list of experiments (from the registry), and the paper's
+claims evaluated on the shipped data sets, which give the same verdicts on every machine. A
+workflow run never writes the README (its own verdicts go to results/claims.md); the authors
+refresh the blocks with `c18n-ae readme`, and a test fails when one is out of date
+(`c18n-ae readme --check`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare
@@ -59,9 +61,45 @@ def shipped() -> list[str]:
     return yaml.safe_load((PROJECT_ROOT / "config" / "config.yaml").read_text())["datasets"]
 
 
-def block(readme: Path = README) -> str:
+EXPERIMENTS_START, EXPERIMENTS_END = "<!-- experiments:start -->", "<!-- experiments:end -->"
+
+
+def block(readme: Path = README, start=README_START, end=README_END) -> str:
     text = readme.read_text()
-    return text.split(README_START, 1)[1].split(README_END, 1)[0].lstrip("\n")
+    return text.split(start, 1)[1].split(end, 1)[0].lstrip("\n")
+
+
+def _value(v) -> str:
+    if isinstance(v, list):
+        return ", ".join(map(str, v)) if len(v) <= 4 else f"{v[0]}, {v[1]}, ..., {v[-1]}"
+    return str(v)
+
+
+def _profile(e, profile: str) -> str:
+    """The parameters of one profile, as the module declares them (the run's time limit apart)."""
+    return "; ".join(
+        f"{p.name} {_value(p.value(profile))}" for p in e.params if p.name != "timeout_s"
+    )
+
+
+def experiments_table() -> str:
+    """One row per experiment of the registry: id, name, what it measures, its programs and
+    driver, and both profiles' parameters."""
+    lines = [
+        "| id | target | what it measures | programs | full profile (the paper's parameters) "
+        "| quick profile |",
+        "|---|---|---|---|---|---|",
+    ]
+    for e in exp.registry().values():
+        sources = [s for prog in e.programs for s in prog.sources]
+        programs = " + ".join(f"`{s}`" for s in sources)
+        if e.driver:
+            programs += f" + `{e.driver.rsplit('.', 2)[-2]}/{e.driver.rsplit('.', 1)[-1]}.py`"
+        lines.append(
+            f"| E{e.number} | `{e.name}` | {e.measures} | {programs} | {_profile(e, 'full')} "
+            f"| {_profile(e, 'quick')} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> None:
@@ -78,14 +116,20 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     names = a.dataset or shipped()
     table = markdown_table(dataset_claims(names), names)
+    listing = experiments_table()
     if a.check:
         if block() != table:
             sys.exit(
                 f"{README}: the claims block differs from the data sets' verdicts; run python -m "
                 f"c18n_ae.report.readme"
             )
+        if block(README, EXPERIMENTS_START, EXPERIMENTS_END) != listing:
+            sys.exit(
+                f"{README}: the list of experiments differs from the registry; run c18n-ae readme"
+            )
         return
     update_readme(README, table)
+    update_readme(README, listing, EXPERIMENTS_START, EXPERIMENTS_END)
 
 
 if __name__ == "__main__":
