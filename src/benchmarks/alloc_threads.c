@@ -56,11 +56,9 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"alloc_threads\", \"clock\": \"CLOCK_MONOTONIC\", "
-                   "\"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu, \"cores\": %ld}\n",
-                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *),
-                   sysconf(_SC_NPROCESSORS_ONLN));
+            char extra[64];
+            snprintf(extra, sizeof extra, ", \"cores\": %ld", sysconf(_SC_NPROCESSORS_ONLN));
+            bench_describe("alloc_threads", HEADER, "--threads --millis --trials", extra);
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];

@@ -50,6 +50,17 @@ static inline void bench_clobber(void *p)
     __asm__ volatile("" : : : "memory");
 }
 
+/* --describe: the raw CSV's columns and the program's options, as JSON (the one place they are
+ * written: the Python side reads the columns from the file's header and checks its parameters
+ * against the options), with the clock and its resolution; extra: more fields (",\"k\": v"). */
+static inline void bench_describe(const char *name, const char *header, const char *options,
+                                  const char *extra)
+{
+    printf("{\"benchmark\": \"%s\", \"columns\": \"started_unix_ns,%s\", \"options\": \"%s\", "
+           "\"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, \"pointer_bytes\": %zu%s}\n",
+           name, header, options, (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *), extra);
+}
+
 static inline _Noreturn void bench_die(const char *what)
 {
     fprintf(stderr, "error: %s: %s\n", what, errno ? strerror(errno) : "failed");

@@ -79,11 +79,11 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf(
-                "{\"benchmark\": \"cpu\", \"clock\": \"CLOCK_PROCESS_CPUTIME_ID+CLOCK_MONOTONIC\", "
-                "\"timer_resolution_ns\": %lld, \"cpu_timer_resolution_ns\": %lld, \"pointer_bytes\": %zu}\n",
-                (long long)bench_resolution_ns(CLOCK_MONOTONIC),
-                (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID), sizeof(void *));
+            char extra[128];
+            snprintf(extra, sizeof extra,
+                     ", \"cpu_clock\": \"CLOCK_PROCESS_CPUTIME_ID\", \"cpu_timer_resolution_ns\": %lld",
+                     (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID));
+            bench_describe("cpu", HEADER, "--trials --iterations --array-size --workloads", extra);
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];

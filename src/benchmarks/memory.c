@@ -50,13 +50,6 @@ static uint64_t read_block(const unsigned char *block, size_t n)
     return s0 + s1 + s2 + s3;
 }
 
-static void describe(void)
-{
-    printf("{\"benchmark\": \"memory\", \"clock\": \"CLOCK_MONOTONIC\", "
-           "\"timer_resolution_ns\": %lld, \"pointer_bytes\": %zu}\n",
-           (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
-}
-
 int main(int argc, char **argv)
 {
     const char *out = NULL;
@@ -68,7 +61,7 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            describe();
+            bench_describe("memory", HEADER, "--sizes-mib --trials --touch-first", "");
             return 0;
         } else if (!strcmp(argv[i], "--touch-first")) {
             touch_first = 1;

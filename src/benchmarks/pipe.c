@@ -99,9 +99,7 @@ int main(int argc, char **argv)
     bench_window_args(&argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"pipe\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu}\n",
-                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
+            bench_describe("pipe", HEADER, "--trials --size --batch", "");
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];

@@ -350,8 +350,15 @@ def _metrics(
     claim: dict, base: dict, target: str, variants: dict[str, bool], tidy: pd.DataFrame | None
 ) -> dict:
     """metric / baseline_metric with a bootstrap interval, on every variant that ran (or those
-    named) and every parameter value."""
-    chosen = [v for v in variants if v in claim.get("variants", variants)]
+    named, or those whose c18n setting is the claim's) and every parameter value."""
+    chosen = [
+        v
+        for v, c18n in variants.items()
+        if v in claim.get("variants", variants) and claim.get("c18n", c18n) == c18n
+    ]
+    if not chosen:
+        where = "in compartments" if claim.get("c18n") else "named by the claim"
+        return {**base, "result": "not applicable", "detail": f"no variant {where} ran here"}
     rows = []
     if tidy is not None and len(tidy):
         t = with_derived(tidy)

@@ -49,7 +49,10 @@ UNIT_SUFFIX = {
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
     e = exp.get(experiment)
-    rows = e.tidy_rows(raw, read_rows(raw, e.raw_columns))
+    try:  # the columns are the ones the program wrote (its --describe lists them)
+        rows = e.tidy_rows(raw, read_rows(raw))
+    except KeyError as missing:
+        raise RawDataError(f"{raw}:1: column {missing} is not in the header") from None
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )

@@ -13,8 +13,9 @@ class RawDataError(ValueError):
     pass
 
 
-def read_rows(path: Path, expected_header: tuple[str, ...]) -> list[tuple[int, dict]]:
-    """Returns (line number, row) pairs; the header must match exactly, every row must be full."""
+def read_rows(path: Path, expected_header: tuple[str, ...] | None = None) -> list[tuple[int, dict]]:
+    """Returns (line number, row) pairs; every row must be full. expected_header: the header must
+    match it exactly; None: the file's own header, as the program that wrote it describes it."""
     path = Path(path)
     if not path.exists():
         raise RawDataError(f"{path}: file not found")
@@ -26,6 +27,8 @@ def read_rows(path: Path, expected_header: tuple[str, ...]) -> list[tuple[int, d
             raise RawDataError(
                 f"{path}: empty file, expected header {','.join(expected_header)}"
             ) from None
+        if expected_header is None:
+            expected_header = tuple(h.strip() for h in header)
         # a benchmark's rows start with the time their unit started; drivers' rows may not
         if header and header[0].strip() == STARTED and tuple(expected_header[:1]) != (STARTED,):
             expected_header = (STARTED, *expected_header)

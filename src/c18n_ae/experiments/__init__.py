@@ -44,7 +44,6 @@ class Experiment:
     title: str
     measures: str  # what it measures, for the README's list of experiments (Markdown)
     programs: tuple[Program, ...]  # built per target and variant; the first is the one started
-    raw_columns: tuple[str, ...]
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
     # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
     tidy_rows: Callable

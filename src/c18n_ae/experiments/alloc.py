@@ -12,17 +12,6 @@ from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, 
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, series, stat
 
-RAW = (
-    "threads",
-    "trial",
-    "status",
-    "duration_ns",
-    "operations",
-    "throughput_ops_per_s",
-    "alloc_ns",
-    "free_ns",
-    "cores",
-)
 METRICS = ("throughput_ops_per_s", "alloc_ns", "free_ns")  # the table's
 PUBLISHED = "sgx_alloc_2023"  # results/published/sgx_alloc_2023.csv, beside our table
 
@@ -178,7 +167,6 @@ EXPERIMENT = Experiment(
     ),
     title="E9 allocation under threads",
     programs=(Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),),
-    raw_columns=RAW,
     trials=lambda p: len(p["threads"]) * p["trials"],
     tidy_rows=tidy_rows,
     table=table,

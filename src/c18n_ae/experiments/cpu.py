@@ -22,7 +22,6 @@ from c18n_ae.experiments.rows import (
 )
 
 WORKLOADS = ("math", "int", "float", "array")
-RAW = ("trial", "workload", "iterations", "status", "cpu_ns", "wall_ns", "checksum")
 
 
 def tidy_rows(raw, rows):
@@ -169,7 +168,6 @@ EXPERIMENT = Experiment(
     ),
     title="E3 CPU-bound work",
     programs=(Program("cpu", ("cpu.c",), libs=("-lm",)),),
-    raw_columns=RAW,
     trials=lambda p: 4 * p["trials"],
     tidy_rows=tidy_rows,
     table=table,

@@ -16,7 +16,6 @@ from c18n_ae.experiments.rows import (
     stat,
 )
 
-RAW = ("transport", "message_bytes", "sample", "round_trips", "status", "roundtrip_ns")
 TRANSPORTS = ("pipe", "unix_socket")
 PUBLISHED = "flask_ipc_1999"  # results/published/flask_ipc_1999.csv, beside our table
 LABELS = {
@@ -169,7 +168,6 @@ EXPERIMENT = Experiment(
     ),
     title="E8 IPC round trip by message size",
     programs=(Program("ipc", ("ipc.c",)),),
-    raw_columns=RAW,
     trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
     tidy_rows=tidy_rows,
     table=table,

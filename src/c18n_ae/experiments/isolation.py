@@ -9,12 +9,9 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.drivers.isolation import COLUMNS
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import sent_found_figure, series
-
-RAW = COLUMNS  # what the driver writes, column by column
 
 
 def tidy_rows(raw, rows):
@@ -249,7 +246,6 @@ EXPERIMENT = Experiment(
         Program("isolation_b", ("isolation_b.c",), shared=True),
     ),
     driver="c18n_ae.experiments.drivers.isolation",
-    raw_columns=RAW,
     trials=lambda p: 2,
     tidy_rows=tidy_rows,
     derive=derive,

@@ -20,7 +20,6 @@ from c18n_ae.experiments.rows import (
 )
 
 BYTES_PER_MIB = 1024 * 1024
-RAW = ("block_mib", "trial", "status", "malloc_ns", "write_ns", "read_ns", "free_ns", "checksum")
 METRICS = {"malloc_ns": "ns", "write_ns": "ns", "read_ns": "ns", "free_ns": "ns"}
 
 
@@ -209,7 +208,6 @@ EXPERIMENT = Experiment(
     ),
     title="E2 memory",
     programs=(Program("memory", ("memory.c",)),),
-    raw_columns=RAW,
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
     tidy_rows=tidy_rows,
     derive=derive,

@@ -20,21 +20,6 @@ from c18n_ae.experiments.rows import (
     stat,
 )
 
-RAW = (
-    "sweep",
-    "mode",
-    "packets",
-    "packet_bytes",
-    "repeat",
-    "status",
-    "wall_ns",
-    "producer_cpu_ns",
-    "consumer_cpu_ns",
-    "received",
-    "lost",
-    "latency_ns_sum",
-    "latency_packets",
-)
 MODES = ("none", "plugin", "ipc")
 SHOWN = (  # the table's measured columns
     "plugin_adjusted_latency_us",
@@ -272,7 +257,6 @@ EXPERIMENT = Experiment(
         Program("packet", ("packet.c",), links=("packet_plugin",)),
         Program("packet_plugin", ("packet_plugin.c",), shared=True),
     ),
-    raw_columns=RAW,
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
     tidy_rows=tidy_rows,
     derive=derive,

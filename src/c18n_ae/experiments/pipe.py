@@ -20,17 +20,6 @@ from c18n_ae.experiments.rows import (
     stat,
 )
 
-RAW = (
-    "trial",
-    "warmup",
-    "message_bytes",
-    "batch",
-    "status",
-    "write_ns",
-    "read_ns",
-    "total_ns",
-    "roundtrip_ns",
-)
 METRICS = ("write_ns", "read_ns", "total_ns", "roundtrip_ns")
 SHOWN = METRICS[:3]  # the table's columns
 
@@ -172,7 +161,6 @@ EXPERIMENT = Experiment(
     ),
     title="E4 pipe communication",
     programs=(Program("pipe", ("pipe.c",)),),
-    raw_columns=RAW,
     trials=lambda p: p["trials"],
     tidy_rows=tidy_rows,
     derive=derive,

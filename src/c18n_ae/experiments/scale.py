@@ -15,7 +15,6 @@ from c18n_ae.experiments.rows import (
     series,
 )
 
-RAW = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
 REASONS = ("memory_fraction", "budget", "max_instances")
 REASON_TEXT = {
     "memory_fraction": "memory fraction reached",
@@ -226,7 +225,6 @@ EXPERIMENT = Experiment(
     title="E1 compartments at scale",
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.scale",
-    raw_columns=RAW,
     trials=lambda p: p["max_instances"],
     tidy_rows=tidy_rows,
     table=table,

@@ -8,12 +8,10 @@ import pandas as pd
 from c18n_ae.common.latex import escape, macro_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
-from c18n_ae.experiments.drivers.trust import COLUMNS
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import sent_found_figure, series
 
-RAW = COLUMNS  # what the driver writes, column by column
 PUBLISHED = (
     "morello_trust_model_2024"  # results/published/morello_trust_model_2024.csv, beside our table
 )
@@ -228,7 +226,6 @@ EXPERIMENT = Experiment(
     title="E5 trust model",
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.trust",
-    raw_columns=RAW,
     trials=lambda p: 2,
     tidy_rows=tidy_rows,
     table=table,
