@@ -78,3 +78,30 @@ def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
 
 
 SNAKEMAKE = [str(Path(sys.executable).parent / "snakemake")]
+
+
+def published_table(name: str):
+    import pandas as pd
+
+    return pd.read_csv(ROOT / "results" / "published" / f"{name}.csv")
+
+
+def table_tex(name, summary, tidy=None, references=None, comparisons=None) -> str:
+    """An experiment's table as the workflow renders it (its module's Table, the one renderer)."""
+    from c18n_ae import experiments as exp
+    from c18n_ae.experiments.outputs import Inputs
+    from c18n_ae.experiments.rows import mark_invalid
+    from c18n_ae.report.render_table import booktabs
+
+    e = exp.get(name)
+    published = {n: published_table(n) for n in e.published}
+    data = Inputs(mark_invalid(summary, {}), tidy, comparisons, references or {}, published)
+    return booktabs(e.table(data))
+
+
+def related_pairs(name: str) -> list[dict]:
+    """The published figures an experiment's module pairs with its own metrics."""
+    from c18n_ae import experiments as exp
+
+    e = exp.get(name)
+    return e.related.pairs(published_table(e.published[0]))

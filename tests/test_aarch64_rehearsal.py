@@ -25,7 +25,7 @@ def test_quick_profile_with_an_aarch64_variant_under_qemu(tmp_path):
         assert meta["launcher"] == ["qemu-aarch64"] and meta["status"] == "ok", name
         assert meta["abi"] == "hybrid", name
         assert (root / name / "raw.csv").stat().st_size > 0, name
-    for prog in programs.PROGRAMS.values():
+    for prog in programs.catalogue().values():
         info = json.loads((root / "bin" / f"{prog.output}.build.json").read_text())
         assert info["abi"] == "hybrid" and "aarch64" in info["file"].lower(), prog.name
     text = subprocess.run(

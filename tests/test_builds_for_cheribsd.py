@@ -79,7 +79,7 @@ def build_all(tmp_path, cc, flags, extra_for=None):
     bin_dir.mkdir()
     variant = {"name": "check", "cc": cc, "cflags": [*flags, "-O2", "-Werror"]}
     order = sorted(
-        programs.PROGRAMS.values(), key=lambda p: (not p.shared, p.name)
+        programs.catalogue().values(), key=lambda p: (not p.shared, p.name)
     )  # libraries first
     for prog in order:
         cmd = compile_command(variant, prog, str(SOURCES), str(bin_dir))
@@ -111,7 +111,7 @@ def test_every_program_builds_for_aarch64_freebsd(tmp_path):
     )
     stub = libcrypto_stub(tmp_path, cc, flags, obj)
     bin_dir = build_all(tmp_path, cc, flags, {"integration": ["-isystem", str(inc), f"-L{stub}"]})
-    for prog in programs.PROGRAMS.values():
+    for prog in programs.catalogue().values():
         with open(bin_dir / prog.output, "rb") as f:
             elf = ELFFile(f)
             assert elf["e_machine"] == "EM_AARCH64", prog.name

@@ -11,7 +11,7 @@ from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common.rawcsv import RawDataError
 from c18n_ae.experiments import cpu, pipe
-from conftest import compile_benchmark
+from conftest import compile_benchmark, table_tex
 
 
 def rows(path):
@@ -48,11 +48,11 @@ def test_cpu_tidy_and_ratio_to_reference(tmp_path):
     assert set(fast.metric) == {"math_cpu_ns", "math_wall_ns"}
     s = summary_table(pd.concat([fast, slow]))
     assert s[(s.variant == "O2") & (s.metric == "math_cpu_ns")].iloc[0]["mean"] == 3e6
-    tex = cpu.table(s, None, {"local": "O2"})
+    tex = table_tex("cpu", s, None, {"local": "O2"})
     assert "3.00 $\\pm$ 1.41" in tex and "reference" in tex and " 3.00 \\\\" in tex
     # with the trials at hand the overhead carries its bootstrap interval
     both = pd.concat([fast, slow])
-    tex = cpu.table(s, both, {"local": "O2"}, compare(both, {"local": "O2"}))
+    tex = table_tex("cpu", s, both, {"local": "O2"}, compare(both, {"local": "O2"}))
     assert r"3.00$\times$ [1.50, 6.00]" in tex  # two trials a side: a wide interval, honestly
     assert r"\newcommand{\CpuMathRatioLocalOZero}{3.00}" in cpu.macros(s, {"local": "O2"})
 
@@ -100,7 +100,7 @@ def test_pipe_statistics_with_and_without_warmup(tmp_path):
     with_warmup = s[s.metric == "write_incl_warmup_ns"].iloc[0]
     assert (without["n"], without["n_excluded"], without["mean"]) == (5, 1, 1000)
     assert (with_warmup["n"], with_warmup["mean"]) == (6, 2500)
-    tex = pipe.table(s, tidy, {})
+    tex = table_tex("pipe", s, tidy)
     assert "1 (warm-up) & 10.0 & 20.0 & 30.0" in tex  # µs
     assert r"mean $\pm$ sd, 2..6 & 1.00 $\pm$ 0 & 2.00 $\pm$ 0 & 3.00 $\pm$ 0" in tex
     assert r"\newcommand{\PipeWriteInclWarmupUsLocalOTwo}{2.50}" in pipe.macros(s, {})

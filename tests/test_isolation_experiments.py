@@ -19,8 +19,11 @@ from c18n_ae.analysis.collect import tidy_run
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common.rawcsv import RawDataError
 from c18n_ae.experiments import isolation, scale, trust
+from c18n_ae.experiments.drivers.isolation import COLUMNS as ISOLATION_COLUMNS
+from c18n_ae.experiments.drivers.scale import COLUMNS as SCALE_COLUMNS
 from c18n_ae.experiments.drivers.scraper import parse_proc_maps, parse_procstat_v
-from conftest import ROOT, compile_benchmark
+from c18n_ae.experiments.drivers.trust import COLUMNS as TRUST_COLUMNS
+from conftest import ROOT, compile_benchmark, table_tex
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 is_root = os.geteuid() == 0
@@ -208,7 +211,7 @@ def test_scale_interrupted_leaves_no_instance_and_keeps_rows(tmp_path, bins):
 
 def test_trust_collector_and_table(tmp_path):
     raw = tmp_path / "raw.csv"
-    cols = ",".join(trust.RAW)
+    cols = ",".join(TRUST_COLUMNS)
     raw.write_text(
         cols + "\n"
         "1,out_of_compartment,root,,0,not_run,this run is not root,,10,,,,,,,\n"
@@ -217,7 +220,7 @@ def test_trust_collector_and_table(tmp_path):
     tidy = tidy_run(raw, "local", "O2", "trust")
     assert set(tidy[tidy.parameter_value == "root"].status) == {"not_run"}
     s = summary_table(tidy)
-    tex = trust.table(s, tidy, {})
+    tex = table_tex("trust", s, tidy)
     assert "not run: this run was not root" in tex
     assert "2 & local/O2 & out of compartment & Ordinary user & Granted & Yes & 10/10 & yes" in tex
     assert "published (Morello) & in Compartment & Root & Granted & Yes" in tex
@@ -233,7 +236,7 @@ def test_trust_collector_and_table(tmp_path):
 def test_isolation_collector_counts_regions(tmp_path):
     raw = tmp_path / "raw.csv"
     raw.write_text(
-        ",".join(isolation.RAW) + "\n"
+        ",".join(ISOLATION_COLUMNS) + "\n"
         "parent,10,1,0x1000,0x2000,r-xp,/bin/x,skipped,0,0,3\n"
         "parent,10,2,0x2000,0x3000,rw-p,[heap],read,4096,3,3\n"
         "parent,10,3,0x3000,0x4000,rw-p,,failed: I/O error,0,0,3\n"
@@ -249,14 +252,14 @@ def test_isolation_collector_counts_regions(tmp_path):
         3,
         3,
     )
-    assert "parent (library A) & 3 & 2 & 1 & 0.00391 & 1 & 3/3" in isolation.table(
-        summary_table(tidy), tidy, {}
+    assert "parent (library A) & 3 & 2 & 1 & 0.00391 & 1 & 3/3" in table_tex(
+        "isolation", summary_table(tidy), tidy
     )
 
 
 def test_scale_fit_on_a_known_line(tmp_path):
     raw = tmp_path / "raw.csv"
-    lines = [",".join(scale.RAW)] + [
+    lines = [",".join(SCALE_COLUMNS)] + [
         f"{n},{1000 + 5 * n},{2 * n},{400 * n},ok," for n in range(0, 6)
     ]
     lines[-1] += "budget"
@@ -273,8 +276,8 @@ def test_scale_fit_on_a_known_line(tmp_path):
         and f["added_mb"] == pytest.approx(25)
         and f["rss_mb_per_instance"] == pytest.approx(2)
     )
-    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in scale.table(
-        s, None, {}
+    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in table_tex(
+        "scale", s
     )
 
 

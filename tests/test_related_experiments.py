@@ -10,8 +10,14 @@ import pytest
 from c18n_ae.analysis.collect import tidy_run
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common.rawcsv import RawDataError
-from c18n_ae.experiments import alloc, commands, ipc, packet, programs
-from conftest import ROOT, compile_benchmark
+from c18n_ae.experiments import commands, programs
+from conftest import ROOT, compile_benchmark, table_tex
+
+# the header packet.c writes (its --describe lists it), with the column the runner adds
+PACKET_HEADER = (
+    "sweep,mode,packets,packet_bytes,repeat,status,wall_ns,producer_cpu_ns,consumer_cpu_ns,received,"
+    "lost,latency_ns_sum,latency_packets"
+)
 
 
 def rows(path):
@@ -79,7 +85,7 @@ def test_packet_program_all_modes_and_no_loss_accounting_gap(tmp_path, cc):
 def test_packet_adjusted_latency_and_table(tmp_path):
     raw = tmp_path / "raw.csv"
     raw.write_text(
-        ",".join(packet.RAW) + "\n"
+        PACKET_HEADER + "\n"
         "count,none,1000,512,1,ok,1000000,900000,0,0,0,1000000,1000\n"
         "count,plugin,1000,512,1,ok,1500000,1400000,0,1000,0,1500000,1000\n"
         "count,ipc,1000,512,1,ok,4000000,2000000,1000000,990,10,3960000,990\n"
@@ -93,10 +99,10 @@ def test_packet_adjusted_latency_and_table(tmp_path):
         "ipc_cpu_utilisation"
     ) == pytest.approx(0.75)
     assert get("ipc_throughput_packets_per_s") == pytest.approx(250000.0)  # 1000 packets in 4 ms
-    tex = packet.table(s, None, {})
+    tex = table_tex("packet", s)
     assert "local/O2 & count & 1000 & 0.500 & 3.00 & 0.933 & 0.750 & 10.0" in tex
     assert "published (Pytilia 2023) & count & 20000 & 0.0900 & 3.08" in tex
-    raw.write_text(",".join(packet.RAW) + "\ncount,ipc,1,512,1,checksum_mismatch,1,1,1,1,0,1,1\n")
+    raw.write_text(PACKET_HEADER + "\ncount,ipc,1,512,1,checksum_mismatch,1,1,1,1,0,1,1\n")
     with pytest.raises(RawDataError, match=r"raw.csv:2: column status"):
         tidy_run(raw, "local", "O2", "packet")
 
@@ -121,7 +127,7 @@ def test_ipc_program_and_published_shape(tmp_path, cc):
     ref = tidy_run(out, "local", "O2", "ipc")
     slow = ref.assign(variant="O0", value=ref.value * 1.5)
     s = summary_table(pd.concat([ref, slow]))
-    tex = ipc.table(s, None, {"local": "O2"})
+    tex = table_tex("ipc", s, None, {"local": "O2"})
     assert "local/O2 pipe (\\si{\\micro\\second})" in tex and "local/O0 pipe (\\%)" in tex
     assert (
         "Null (8 B) & " in tex and "+50.0" in tex and "& 13.5 & 2.00 \\\\" in tex
@@ -144,5 +150,5 @@ def test_alloc_program_and_table(tmp_path, cc):
         int(r["operations"]) > 0 and float(r["alloc_ns"]) > 0 and int(r["cores"]) >= 1 for r in got
     )
     s = summary_table(tidy_run(out, "local", "O2", "alloc"))
-    tex = alloc.table(s, None, {})
+    tex = table_tex("alloc", s)
     assert "local/O2 & 1 &" in tex and "published SGX 2023, enclave & 128 & " in tex

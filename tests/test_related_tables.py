@@ -3,7 +3,8 @@
 import pandas as pd
 
 from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
-from c18n_ae.report.related import pairs, table
+from c18n_ae.report.related import table as related_table
+from conftest import related_pairs as pairs
 
 
 def frame(rows):
@@ -38,7 +39,7 @@ def test_every_published_figure_is_paired_with_one_of_ours():
 
 def test_ratio_where_quantities_match_and_dashes_where_ours_did_not_run():
     s = frame([("ipc", "message_bytes", 8, "pipe_roundtrip_us", 27.0)])
-    tex = table("ipc", s)
+    tex = related_table(pairs("ipc"), s)
     assert "Fluke Null vs our pipe & 13.5 & us & 27.0 & 2.00" in tex
     assert "Fluke Null vs our unix socket & 13.5 & us & -- & --" in tex
-    assert "did not run in this edition" in table("alloc", None)
+    assert "did not run in this edition" in related_table(pairs("alloc"), None)

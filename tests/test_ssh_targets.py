@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from c18n_ae import experiments as exp_registry
 from c18n_ae.common import config as cfg
 from c18n_ae.experiments import commands, programs
 from c18n_ae.running import unit
@@ -251,7 +252,7 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     assert "local loopback" in spread and "roundtrip_ns" in spread
 
 
-MORELLO = cfg.load(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")
+MORELLO = exp_registry.load_config(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")
 DOCUMENTED = {
     "hybrid": (
         "clang-morello -Wall -Wextra -std=c11 -O2 -o results/morello/hybrid/bin/memory "

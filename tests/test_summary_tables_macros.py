@@ -7,8 +7,8 @@ from c18n_ae.analysis.collect import TIDY_COLUMNS
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common.latex import fmt, macro_name
 from c18n_ae.experiments.memory import macros as memory_macros
-from c18n_ae.experiments.memory import table as memory_table
 from c18n_ae.report.setup_table import setup_table
+from conftest import table_tex
 
 MIB = 2**20
 
@@ -54,7 +54,7 @@ def test_summary_counts_failures_and_derives_bandwidth():
 
 
 def test_memory_table_has_units_and_values():
-    tex = memory_table(summary_table(tidy()), tidy(), {})
+    tex = table_tex("memory", summary_table(tidy()), tidy())
     assert r"\toprule" in tex and r"\bottomrule" in tex
     assert r"write (\si{\milli\second})" in tex and r"(\si{\micro\second})" in tex
     assert r"(\si{\giga\byte\per\second})" in tex
