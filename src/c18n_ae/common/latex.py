@@ -53,6 +53,14 @@ def macro_name(*parts: str) -> str:
     return "".join(out)
 
 
+def gen_name(experiment: str, quantity: str, target="", variant="", parameter="") -> str:
+    """The one way a generated value is named: experiment, quantity (what and its unit), then
+    the target, variant and parameter it is about, e.g. ("crossing", "library ns", "local", "O2")
+    -> CrossingLibraryNsLocalOTwo. Every \\gen{...} of the paper resolves to such a name (a test
+    checks it after a run)."""
+    return macro_name(experiment, quantity, target, variant, str(parameter))
+
+
 def newcommand(name: str, value: str) -> str:
     return f"\\newcommand{{\\{name}}}{{{value}}}\n"
 
