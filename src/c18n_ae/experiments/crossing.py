@@ -1,0 +1,160 @@
+"""E10 the cost of a compartment crossing: a tight loop of calls into a function of a second shared
+library, against the same loop calling the same arithmetic in the program; a call that passes a
+buffer, and one that calls back into the program."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae.common.frames import concat_frames
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments import Experiment, Headline, Param
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.programs import Program
+from c18n_ae.experiments.rows import bar_panels, pick, series
+
+KINDS = {  # the program's kinds of call -> how the paper names them
+    "local": "plain call in the program",
+    "library": "call into another library",
+    "buffer": "the same, passing a 16-byte buffer",
+    "callback": "call that calls back into the program",
+}
+EXTRA = "crossing_extra_ns"  # a library call minus a plain call, per trial
+
+
+def tidy_rows(raw, rows):
+    out = []
+    for line, row in rows:
+        if row["kind"] not in KINDS or row["status"] != "ok":
+            bad = "kind" if row["kind"] not in KINDS else "status"
+            raise RawDataError(f"{raw}:{line}: column {bad}: unexpected {row[bad]!r}")
+        trial = int(number(raw, line, "trial", row["trial"]))
+        calls = number(raw, line, "calls", row["calls"])
+        value = number(raw, line, "ns_per_call", row["ns_per_call"])
+        out.append((trial, "calls", calls, f"{row['kind']}_call_ns", value, "ns", "ok"))
+    return out
+
+
+def derive(df: pd.DataFrame) -> pd.DataFrame:
+    """The extra time of a call into another library over a plain call, paired by trial (the two
+    loops run one after the other in the same trial)."""
+    keys = ["target", "variant", "experiment", "trial", "parameter", "parameter_value"]
+    plain = df[df.metric == "local_call_ns"].set_index(keys)["value"]
+    library = df[df.metric == "library_call_ns"].set_index(keys)["value"]
+    extra = (library - plain).dropna().rename("value").reset_index()
+    extra = extra.assign(metric=EXTRA, unit="ns", status="ok")[df.columns]
+    return concat_frames([df, extra])
+
+
+def _interval(row) -> str:
+    return f"{fmt(row['mean'])} [{fmt(row['ci95_low'])}, {fmt(row['ci95_high'])}]"
+
+
+def table(data: Inputs) -> Table:
+    """Per variant: each kind's mean time of one call with its interval, the median, and the
+    ratio to the plain call; then the extra time of a crossing, paired by trial."""
+    s, groups = data.summary, []
+    for target, variant in series(s):
+        plain = pick(s, target, variant, "local_call_ns")
+        rows = []
+        for kind, label in KINDS.items():
+            row = pick(s, target, variant, f"{kind}_call_ns")
+            if row is not None:
+                ratio = fmt(row["mean"] / plain["mean"]) if plain is not None else "--"
+                cells = [label, _interval(row), fmt(row["median"]), ratio]
+                rows.append([escape(target), escape(variant), *cells])
+        extra = pick(s, target, variant, EXTRA)
+        if extra is not None:
+            cells = ["library call minus plain call", _interval(extra), fmt(extra["median"]), ""]
+            rows.append([escape(target), escape(variant), *cells])
+        groups.append(rows)
+    columns = (Column("Target", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
+    columns += (Column(r"mean [95\,\% CI]", "ns"), Column("median", "ns"))
+    return Table((*columns, Column(r"against a plain call ($\times$)")), groups)
+
+
+def figure(data: Inputs) -> Figure:
+    """Mean time of one call per kind, one bar per variant, one panel per target."""
+    s, bars, plus, minus = data.valid, {}, {}, {}
+    for target, variant in series(s):
+        rows = [pick(s, target, variant, f"{k}_call_ns") for k in KINDS]
+        bars.setdefault(target, {})[variant] = [r["mean"] for r in rows]
+        plus.setdefault(target, {})[variant] = [r["ci95_high"] - r["mean"] for r in rows]
+        minus.setdefault(target, {})[variant] = [r["mean"] - r["ci95_low"] for r in rows]
+    return Figure(
+        "bars",
+        "E10: mean time of one call, 95 % CI of the mean",
+        bar_panels(list(KINDS), bars, plus, minus),
+        "time per call (ns)",
+    )
+
+
+def macros(summary: pd.DataFrame, references: dict) -> str:
+    out = []
+    for target, variant in series(summary):
+        for metric in ("local_call_ns", "library_call_ns", "callback_call_ns", EXTRA):
+            row = pick(summary, target, variant, metric)
+            if row is not None:
+                what = metric.removeprefix("crossing_").removesuffix("_ns").removesuffix("_call")
+                quantity = f"{what} ns"  # CrossingLibraryNs..., CrossingExtraNs...
+                out.append(
+                    newcommand(gen_name("crossing", quantity, target, variant), fmt(row["mean"]))
+                )
+    plain = summary[summary.metric == "local_call_ns"]
+    if len(plain):
+        out.append(newcommand(gen_name("crossing", "calls"), f"{plain.parameter_value.max():.0f}"))
+        out.append(newcommand(gen_name("crossing", "trials"), str(int(plain.n.max()))))
+    return "".join(out)
+
+
+EXPERIMENT = Experiment(
+    name="crossing",
+    number=10,
+    title="E10 cost of a compartment crossing",
+    measures=(
+        "time of one call into another shared library (under c18n a compartment crossing) "
+        "against a plain call in the program; a call passing a buffer; a call that calls back"
+    ),
+    part="cost",
+    caption=(
+        r"E10 crossing: mean time of one call with the 95\,\% interval of the mean, the median, "
+        r"and the ratio of means to a plain call in the program; last, a call into the other "
+        r"library minus a plain call, paired by trial."
+    ),
+    programs=(
+        Program("crossing", ("crossing.c",), links=("crossing_callee",)),
+        Program("crossing_callee", ("crossing_callee.c",), shared=True),
+    ),
+    params=(
+        Param("calls", 10_000_000, 200_000, "calls timed together in one loop", minimum=1),
+        Param("trials", 100, 10, "loops of each kind", minimum=2),
+        Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+    ),
+    trials=lambda p: len(KINDS) * p["trials"],
+    tidy_rows=tidy_rows,
+    derive=derive,
+    table=table,
+    figure=figure,
+    macros=macros,
+    headline=(
+        Headline("library_call_ns", "a call into another library", "libcrossing_callee"),
+        Headline("callback_call_ns", "a call that calls back", "libcrossing_callee"),
+        Headline("local_call_ns", "a plain call in the program"),
+    ),
+    claims=(
+        {
+            "id": "crossing-costs-more",
+            "text": "Inside a compartment, a call into another library costs more than a plain "
+            "call in the program.",
+            "kind": "metrics",
+            "statistic": "mean",
+            "metric": "library_call_ns",
+            "baseline_metric": "local_call_ns",
+            "c18n": True,
+            "op": ">",
+            "threshold": 1,
+            "restates": "none: E10 is this package's own experiment",
+        },
+    ),
+)
