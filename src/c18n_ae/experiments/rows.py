@@ -65,12 +65,6 @@ def decimate(x, y, points: int = DISPLAY_POINTS) -> tuple[list, list]:
     return list(x[chosen]), list(y[chosen])
 
 
-def coordinates(x, y) -> str:
-    """A decimated series as pgfplots coordinates."""
-    xs, ys = decimate(x, y)
-    return " ".join(f"({a:.6g},{b:.6g})" for a, b in zip(xs, ys))
-
-
 def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
     """Adds the column invalid: True for the metrics a data set's own limits say are not what
     their names claim (c18n_ae.common.config.invalid_metrics). Figures leave them out; tables
@@ -138,130 +132,9 @@ def means_by_target(summary: pd.DataFrame, metrics: list[str], scale: float):
     return bars, errs
 
 
-def targets_of(summary: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(summary.target))
-
-
 def by_target(summary: pd.DataFrame) -> list[tuple[str, list[str]]]:
     """(target, its variants) in the summary's order: one figure panel each."""
-    return [(t, [v for tt, v in series(summary) if tt == t]) for t in targets_of(summary)]
-
-
-def group_pgfplots(panels: list[tuple[str, str]], axis_options: str, columns: int = 1) -> str:
-    """One pgfplots groupplot panel per target or data set: (title, plots with legend entries).
-    Panels share axis labels (the quantities match); each keeps its own y range, since a board and
-    the development machine differ by orders of magnitude."""
-    # the options go to every panel: some (bar width) are not accepted by groupplot itself
-    body = "\n".join(
-        f"\\nextgroupplot[title={{{title}}}, {axis_options}]\n{plots}" for title, plots in panels
-    )
-    rows = max(1, -(-len(panels) // columns))
-    return (
-        "\\begin{tikzpicture}\n"
-        f"\\begin{{groupplot}}[group "
-        f"style={{group size={columns} by {rows}, vertical sep=3.2cm}},\n"
-        "  width=\\columnwidth, height=4cm,\n"
-        "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},\n"
-        "  at={(0.5,-0.42)}, anchor=north}, legend columns=2, grid=major, grid style={gray!25}]\n"
-        + body
-        + "\n\\end{groupplot}\n\\end{tikzpicture}\n"
-    )
-
-
-def grouped_bars_pgfplots(
-    categories: list[str],
-    bars: dict[str, list[float]],
-    series_csv: Path,
-    data: str,
-    ylabel: str,
-    ymode_log: bool = False,
-    rotate_labels: bool = False,
-) -> str:
-    """A ybar chart, one bar per series in each category; values go to series_csv, which pgfplots
-    reads."""
-    from c18n_ae.common.fsutil import write_text_atomic
-    from c18n_ae.common.latex import escape
-
-    cols = {"category": categories}
-    keys = []
-    for i, (label, values) in enumerate(bars.items()):
-        cols[f"s{i}"] = values
-        keys.append((f"s{i}", label))
-    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
-    plots = "\n".join(
-        f"\\addplot table[x=category, y={k}, col sep=comma] "
-        f"{{{data}}};\n\\addlegendentry{{{escape(label)}}}"
-        for k, label in keys
-    )
-    return (
-        "\\begin{tikzpicture}\n"
-        f"\\begin{{axis}}[ybar, width=\\columnwidth, height=5.2cm, bar width=4pt, "
-        f"ylabel={{{ylabel}}},\n"
-        f"  symbolic x coords={{{','.join(categories)}}}, xtick=data, enlarge x limits=0.15,\n"
-        + (
-            "  x tick label style={rotate=40, anchor=north east, font=\\scriptsize},\n"
-            if rotate_labels
-            else ""
-        )
-        + ("  ymode=log, log origin=infty,\n" if ymode_log else "  ymin=0,\n")
-        # rotated labels hang lower: the legend goes below them, not over them
-        + "  unbounded coords=discard, legend style={font=\\scriptsize, "
-        + f"at={{(0.5,{-0.75 if rotate_labels else -0.2})}}, anchor=north}},\n"
-        "  legend columns=2, grid=major, grid style={gray!25}]\n"
-        + plots
-        + "\n\\end{axis}\n\\end{tikzpicture}\n"
-    )
-
-
-def bars_panels_pgfplots(
-    categories: list[str],
-    bars: dict[str, dict[str, list[float]]],
-    series_csv: Path,
-    data: str,
-    ylabel: str,
-    ymode_log: bool = False,
-    errors: dict[str, dict[str, list[float]]] | None = None,
-    errors_minus: dict[str, dict[str, list[float]]] | None = None,
-    extra_options: str = "",
-) -> str:
-    """Grouped bars, one panel per target or data set (bars: target -> variant -> one value per
-    category), each with its 95 % confidence interval as an error bar when errors gives it (the
-    upper half; errors_minus, when given, the lower half)."""
-    from c18n_ae.common.fsutil import write_text_atomic
-    from c18n_ae.common.latex import escape
-
-    cols = {"category": categories}
-    panels = []
-    for t_i, (target, series_) in enumerate(bars.items()):
-        plots = []
-        for v_i, (label, values) in enumerate(series_.items()):
-            key = f"t{t_i}v{v_i}"
-            cols[key] = values
-            err = (errors or {}).get(target, {}).get(label)
-            bar_opts = ""
-            low = (errors_minus or {}).get(target, {}).get(label)
-            columns = ""
-            if err is not None:
-                cols[f"{key}e"] = [0.0 if pd.isna(e) else e for e in err]
-                bar_opts = "+[error bars/.cd, y dir=plus, y explicit]"
-                columns = f", y error={key}e"
-            if err is not None and low is not None:
-                cols[f"{key}m"] = [0.0 if pd.isna(e) else e for e in low]
-                bar_opts = "+[error bars/.cd, y dir=both, y explicit]"
-                columns = f", y error plus={key}e, y error minus={key}m"
-            plots.append(
-                f"\\addplot{bar_opts} table[x=category, y={key}{columns}"
-                + f", col sep=comma] {{{data}}};\n\\addlegendentry{{{escape(label)}}}"
-            )
-        panels.append((escape(target), "\n".join(plots)))
-    write_text_atomic(series_csv, pd.DataFrame(cols).to_csv(index=False, na_rep="nan"))
-    options = (
-        f"ybar, bar width=4pt, ylabel={{{ylabel}}}, symbolic x coords={{{','.join(categories)}}}, "
-        "xtick=data, enlarge x limits=0.15, unbounded coords=discard, "
-        + ("ymode=log, log origin=infty" if ymode_log else "ymin=0")
-        + (f", {extra_options}" if extra_options else "")
-    )
-    return group_pgfplots(panels, options)
+    return [(t, [v for tt, v in series(summary) if tt == t]) for t in dict.fromkeys(summary.target)]
 
 
 def ratio_bars(comparisons, references: dict, metrics: list[str]):
@@ -287,47 +160,6 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
             plus.setdefault(target, {})[variant] = hi
             minus.setdefault(target, {})[variant] = lo
     return bars, plus, minus
-
-
-def grouped_bars_preview_panels(
-    categories: list[str],
-    bars: dict[str, dict[str, list[float]]],
-    errors: dict[str, dict[str, list[float]]],
-    pdf: Path,
-    png: Path,
-    ylabel: str,
-    title: str,
-    log: bool = False,
-) -> None:
-    """The preview of bars_panels_pgfplots: one subplot per target or data set."""
-    import numpy as np
-
-    from c18n_ae.experiments.plotting import plt, save
-
-    fig, axes = plt.subplots(
-        len(bars), 1, figsize=(7, 2.8 * len(bars)), constrained_layout=True, squeeze=False
-    )
-    for ax, (target, series_) in zip(axes[:, 0], bars.items()):
-        width = 0.8 / max(1, len(series_))
-        x = np.arange(len(categories))
-        for i, (label, values) in enumerate(series_.items()):
-            ax.bar(
-                x + i * width,
-                values,
-                width,
-                yerr=errors.get(target, {}).get(label),
-                capsize=2,
-                label=label,
-            )
-        ax.set_xticks(x + width * (len(series_) - 1) / 2, categories)
-        ax.set_ylabel(ylabel)
-        if log:
-            ax.set_yscale("log")
-        ax.grid(alpha=0.3, axis="y")
-        ax.legend(fontsize=8)
-        ax.set_title(target, fontsize=9)
-    fig.suptitle(title)
-    save(fig, pdf, png)
 
 
 def sent_found_figure(summary, values: tuple, metrics: tuple[str, str], what: str, title: str):
