@@ -6,6 +6,7 @@ experiment"); the registry finds them, in the order of their E-numbers (the pape
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import pkgutil
@@ -45,21 +46,22 @@ class Experiment:
     measures: str  # what it measures, for the README's list of experiments (Markdown)
     programs: tuple[Program, ...]  # built per target and variant; the first is the one started
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
-    # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
-    tidy_rows: Callable
-    table: Callable  # Inputs -> outputs.Table (rendered by c18n_ae.report.render_table)
-    figure: Callable  # Inputs -> outputs.Figure (rendered by c18n_ae.report.render_figure)
-    macros: Callable  # (summary of this package's runs, references) -> \newcommand lines
     params: tuple[Param, ...] = ()  # the settings, with both profiles' values and their ranges
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
-    derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics
+    # The module's functions of these names (HOOKS), which the registry attaches:
+    # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
+    tidy_rows: Callable | None = None
+    table: Callable | None = None  # Inputs -> outputs.Table (rendered by report.render_table)
+    figure: Callable | None = None  # Inputs -> outputs.Figure (rendered by report.render_figure)
+    macros: Callable | None = None  # (summary of this package's runs, references) -> \newcommand
+    derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics (optional)
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
     part: str = "cost"  # where its section sits: one of PARTS
     caption: str = ""  # the caption of its table in the appendix (LaTeX)
     table_size: str = "small"  # the font size of that table
     claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
-    findings: Callable | None = None
+    findings: Callable | None = None  # (optional)
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
     study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix
@@ -94,14 +96,20 @@ class Experiment:
         ]
 
 
+HOOKS = ("tidy_rows", "derive", "table", "figure", "macros", "findings")
+
+
 @functools.cache
 def registry() -> dict[str, Experiment]:
-    """name -> Experiment, every module of this package that declares one, by E-number."""
+    """name -> Experiment, every module of this package that declares one, by E-number, with the
+    module's functions named as HOOKS attached."""
     found = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
-        if isinstance(getattr(module, "EXPERIMENT", None), Experiment):
-            found.append(module.EXPERIMENT)
+        e = getattr(module, "EXPERIMENT", None)
+        if isinstance(e, Experiment):
+            hooks = {h: getattr(module, h, None) for h in HOOKS if getattr(e, h) is None}
+            found.append(dataclasses.replace(e, **{h: f for h, f in hooks.items() if f}))
     return {e.name: e for e in sorted(found, key=lambda e: e.number)}
 
 

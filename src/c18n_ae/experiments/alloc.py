@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table
 from c18n_ae.experiments.programs import Program
-from c18n_ae.experiments.rows import by_target, series, stat
+from c18n_ae.experiments.rows import by_target, quote, series, stat
 
 METRICS = ("throughput_ops_per_s", "alloc_ns", "free_ns")  # the table's
 PUBLISHED = "sgx_alloc_2023"  # results/published/sgx_alloc_2023.csv, beside our table
@@ -58,22 +58,18 @@ def table(data: Inputs) -> Table:
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
-    out = []
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        ns = sorted(pd.to_numeric(summary.parameter_value).unique())
-        out += [
-            newcommand(
-                f"AllocThroughputOne{name}",
-                fmt(stat(summary, target, variant, "throughput_ops_per_s", ns[0])),
-            ),
-            newcommand(
-                f"AllocThroughputMost{name}",
-                fmt(stat(summary, target, variant, "throughput_ops_per_s", ns[-1])),
-            ),
-            newcommand(f"AllocThreadsMost{name}", f"{ns[-1]:.0f}"),
+    ns = sorted(pd.to_numeric(summary.parameter_value).unique())
+    most = [
+        newcommand(gen_name("Alloc", "threads most", t, v), f"{ns[-1]:.0f}")
+        for t, v in series(summary)
+    ]
+    return "".join(
+        [
+            quote(summary, "Alloc", [("throughput one", METRICS[0])], ns[0]),
+            quote(summary, "Alloc", [("throughput most", METRICS[0])], ns[-1]),
+            *most,
         ]
-    return "".join(out)
+    )
 
 
 def figure(data: Inputs) -> Figure:
@@ -168,10 +164,6 @@ EXPERIMENT = Experiment(
     title="E9 allocation under threads",
     programs=(Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),),
     trials=lambda p: len(p["threads"]) * p["trials"],
-    tidy_rows=tidy_rows,
-    table=table,
-    macros=macros,
-    figure=figure,
     published=(PUBLISHED,),
     related=Related("new/delete inside Intel SGX enclaves, 2023", related_pairs),
 )

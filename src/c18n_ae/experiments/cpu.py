@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand, ratio_text
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
@@ -16,6 +16,8 @@ from c18n_ae.experiments.rows import (
     cell,
     lookup,
     pick,
+    quote,
+    quote_ratio,
     ratio_bars,
     series,
     stat,
@@ -92,32 +94,21 @@ def table(data: Inputs) -> Table:
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
-    out = []
     first = summary[summary.metric == "math_cpu_ns"]
+    out = [quote(summary, "Cpu", [(f"{w} ms", f"{w}_cpu_ns") for w in WORKLOADS], scale=1e6)]
+    out.append(
+        quote_ratio(summary, references, "Cpu", [(f"{w} ratio", f"{w}_cpu_ns") for w in WORKLOADS])
+    )
     if len(first):
-        out.append(newcommand("CpuTrials", str(int((first["n"] + first["n_excluded"]).max()))))
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        ref = references.get(target)
-        for w in WORKLOADS:
-            m = f"{w}_cpu_ns"
-            if pick(summary, target, variant, m) is None:
-                continue
-            out.append(
-                newcommand(f"Cpu{w.title()}Ms{name}", fmt(stat(summary, target, variant, m) / 1e6))
-            )
-            if ref and ref != variant:
-                out.append(
-                    newcommand(
-                        f"Cpu{w.title()}Ratio{name}", fmt(_ratio(summary, target, variant, ref, m))
-                    )
-                )
-        row = pick(summary, target, variant, "math_cpu_ns")
-        items = pd.to_numeric(
-            pd.Series([None if row is None else row["parameter_value"]]), errors="coerce"
-        )[0]
-        if pd.notna(items):  # a data set may not record its work items ("as published")
-            out.append(newcommand(f"CpuWorkItems{name}", f"{items:.0f}"))
+        out.append(newcommand("CpuTrials", str(int(first.eval("n + n_excluded").max()))))
+    # a data set may not record its work items ("as published")
+    items = first.assign(items=pd.to_numeric(first.parameter_value, errors="coerce")).dropna(
+        subset=["items"]
+    )
+    out += [
+        newcommand(gen_name("Cpu", "work items", r.target, r.variant), f"{r.items:.0f}")
+        for r in items.itertuples()
+    ]
     return "".join(out)
 
 
@@ -169,10 +160,6 @@ EXPERIMENT = Experiment(
     title="E3 CPU-bound work",
     programs=(Program("cpu", ("cpu.c",), libs=("-lm",)),),
     trials=lambda p: 4 * p["trials"],
-    tidy_rows=tidy_rows,
-    table=table,
-    macros=macros,
-    figure=figure,
     study=STUDY,
     published=("morello_c18n_2024",),
     headline=(

@@ -132,11 +132,6 @@ EXPERIMENT = Experiment(
         Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
     ),
     trials=lambda p: len(KINDS) * p["trials"],
-    tidy_rows=tidy_rows,
-    derive=derive,
-    table=table,
-    figure=figure,
-    macros=macros,
     headline=(
         Headline("library_call_ns", "a call into another library", "libcrossing_callee"),
         Headline("callback_call_ns", "a call that calls back", "libcrossing_callee"),

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
+    quote,
     series,
     stat,
 )
@@ -84,23 +85,9 @@ def table(data: Inputs) -> Table:
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
-    out = []
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        for tr in TRANSPORTS:
-            out.append(
-                newcommand(
-                    f"Ipc{macro_name(tr)}NullUs{name}",
-                    fmt(stat(summary, target, variant, f"{tr}_roundtrip_us", 8)),
-                )
-            )
-            out.append(
-                newcommand(
-                    f"Ipc{macro_name(tr)}SixtyFourKUs{name}",
-                    fmt(stat(summary, target, variant, f"{tr}_roundtrip_us", 65536)),
-                )
-            )
-    return "".join(out)
+    null = [(f"{tr} null us", f"{tr}_roundtrip_us") for tr in TRANSPORTS]
+    largest = [(f"{tr} sixty four k us", f"{tr}_roundtrip_us") for tr in TRANSPORTS]
+    return quote(summary, "Ipc", null, 8) + quote(summary, "Ipc", largest, 65536)
 
 
 def figure(data: Inputs) -> Figure:
@@ -169,10 +156,6 @@ EXPERIMENT = Experiment(
     title="E8 IPC round trip by message size",
     programs=(Program("ipc", ("ipc.c",)),),
     trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
-    tidy_rows=tidy_rows,
-    table=table,
-    macros=macros,
-    figure=figure,
     published=(PUBLISHED,),
     related=Related("Flask/Fluke IPC operations (USENIX Security), 1999", related_pairs),
 )

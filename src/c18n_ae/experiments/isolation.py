@@ -6,12 +6,12 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.programs import Program
-from c18n_ae.experiments.rows import sent_found_figure, series
+from c18n_ae.experiments.rows import quote, sent_found_figure, series
 
 
 def tidy_rows(raw, rows):
@@ -127,38 +127,39 @@ def table(data: Inputs) -> Table:
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
     out = []
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        for role in ("parent", "child"):
-            s = summary[
-                (summary.target == target)
-                & (summary.variant == variant)
-                & (summary.parameter_value == role)
+    for role in ("parent", "child"):
+        r = role.title()
+        out.append(
+            quote(
+                summary,
+                "Iso",
+                [
+                    (f"strings found {r}", "strings_found_distinct"),
+                    (f"strings sent {r}", "strings_sent"),
+                ],
+                role,
+                form=lambda x: f"{x:.0f}",
+            )
+        )
+        out.append(
+            quote(
+                summary,
+                "Iso",
+                [(f"regions {r}", "region_rw")],
+                role,
+                field="n",
+                form=lambda x: f"{x:.0f}",
+            )
+        )
+        for quantity, metric in (
+            (f"regions rw {r}", "region_rw"),
+            (f"regions read {r}", "region_read"),
+        ):
+            s = summary[(summary.metric == metric) & (summary.parameter_value == role)]
+            out += [
+                newcommand(gen_name("Iso", quantity, x.target, x.variant), f"{x.mean * x.n:.0f}")
+                for x in s.itertuples()
             ]
-            if s.empty:
-                continue
-            get = lambda m: s[s.metric == m]  # noqa: E731
-            r = role.title()
-            out.append(
-                newcommand(
-                    f"IsoStringsFound{r}{name}",
-                    f"{get('strings_found_distinct')['mean'].iloc[0]:.0f}",
-                )
-            )
-            out.append(
-                newcommand(f"IsoStringsSent{r}{name}", f"{get('strings_sent')['mean'].iloc[0]:.0f}")
-            )
-            rw = get("region_rw")
-            out.append(newcommand(f"IsoRegions{r}{name}", f"{rw['n'].iloc[0]:.0f}"))
-            out.append(
-                newcommand(f"IsoRegionsRw{r}{name}", f"{rw['mean'].iloc[0] * rw['n'].iloc[0]:.0f}")
-            )
-            read = get("region_read")
-            out.append(
-                newcommand(
-                    f"IsoRegionsRead{r}{name}", f"{read['mean'].iloc[0] * read['n'].iloc[0]:.0f}"
-                )
-            )
     return "".join(out)
 
 
@@ -247,10 +248,4 @@ EXPERIMENT = Experiment(
     ),
     driver="c18n_ae.experiments.drivers.isolation",
     trials=lambda p: 2,
-    tidy_rows=tidy_rows,
-    derive=derive,
-    table=table,
-    macros=macros,
-    figure=figure,
-    findings=findings,
 )

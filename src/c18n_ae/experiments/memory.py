@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, StudyRows, Table
 from c18n_ae.experiments.programs import Program
@@ -13,9 +13,9 @@ from c18n_ae.experiments.rows import (
     NS_PER,
     by_target,
     cell,
-    ratio,
+    quote,
+    quote_ratio,
     series,
-    stat,
     wide_tidy,
 )
 
@@ -71,54 +71,35 @@ def table(data: Inputs) -> Table:
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
     blocks = sorted(summary.parameter_value.unique())
-    largest = blocks[-1]
+    at = blocks[-1]  # the text quotes the largest block
     writes = summary[summary.metric == "write_ns"]
-    out = [
-        newcommand("MemBlockMinMiB", fmt(blocks[0])),
-        newcommand("MemBlockMaxMiB", fmt(largest)),
-        newcommand("MemBlockCount", str(len(blocks))),
-        newcommand("MemTrialsPerBlock", str(int((writes["n"] + writes["n_excluded"]).max()))),
-    ]
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        for phase in ("write", "read"):
-            out.append(
-                newcommand(
-                    f"Mem{phase.title()}GBps{name}",
-                    fmt(stat(summary, target, variant, f"{phase}_GBps", largest)),
-                )
-            )
-            out.append(
-                newcommand(
-                    f"Mem{phase.title()}Ms{name}",
-                    fmt(stat(summary, target, variant, f"{phase}_ns", largest) / 1e6),
-                )
-            )
-        out.append(
+    failed = writes.groupby(["target", "variant"], sort=False).n_excluded.sum()
+    return "".join(
+        [
+            newcommand(gen_name("Mem", "block min MiB"), fmt(blocks[0])),
+            newcommand(gen_name("Mem", "block max MiB"), fmt(at)),
+            newcommand(gen_name("Mem", "block count"), str(len(blocks))),
             newcommand(
-                f"MemMallocMedianUs{name}",
-                fmt(stat(summary, target, variant, "malloc_ns", largest, "median") / 1e3),
-            )
-        )
-        out.append(
-            newcommand(
-                f"MemFreeMs{name}", fmt(stat(summary, target, variant, "free_ns", largest) / 1e6)
-            )
-        )
-        failed = int(
-            writes[(writes.target == target) & (writes.variant == variant)]["n_excluded"].sum()
-        )
-        out.append(newcommand(f"MemFailedAllocs{name}", str(failed)))
-        ref = references.get(target)
-        if ref and ref != variant:
-            for phase in ("write", "read"):
-                out.append(
-                    newcommand(
-                        f"Mem{phase.title()}Ratio{name}",
-                        fmt(ratio(summary, target, variant, ref, f"{phase}_ns", largest)),
-                    )
-                )
-    return "".join(out)
+                gen_name("Mem", "trials per block"), str(int(writes.eval("n + n_excluded").max()))
+            ),
+            quote(summary, "Mem", [("write GBps", "write_GBps"), ("read GBps", "read_GBps")], at),
+            quote(
+                summary, "Mem", [(f"{m} ms", f"{m}_ns") for m in ("write", "read", "free")], at, 1e6
+            ),
+            quote(summary, "Mem", [("malloc median us", "malloc_ns")], at, 1e3, "median"),
+            *(
+                newcommand(gen_name("Mem", "failed allocs", *k), str(int(n)))
+                for k, n in failed.items()
+            ),
+            quote_ratio(
+                summary,
+                references,
+                "Mem",
+                [("write ratio", "write_ns"), ("read ratio", "read_ns")],
+                at,
+            ),
+        ]
+    )
 
 
 def figure(data: Inputs) -> Figure:
@@ -209,11 +190,6 @@ EXPERIMENT = Experiment(
     title="E2 memory",
     programs=(Program("memory", ("memory.c",)),),
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
-    tidy_rows=tidy_rows,
-    derive=derive,
-    table=table,
-    macros=macros,
-    figure=figure,
     study=STUDY,
     published=("morello_c18n_2024",),
     headline=(

@@ -9,13 +9,14 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     bar_panels,
+    quote,
     series,
     stat,
 )
@@ -134,37 +135,15 @@ def table(data: Inputs) -> Table:
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
-    out = []
-    for target, variant in series(summary):
-        s = summary[
-            (summary.target == target)
-            & (summary.variant == variant)
-            & (summary.parameter == "packet_bytes")
-        ]
-        if s.empty:
-            continue
+    """The smallest packet size of the size sweep, and the lost packets of every run."""
+    sizes = summary[summary.parameter == "packet_bytes"]
+    lost = summary[summary.metric == "ipc_lost"].groupby(["target", "variant"], sort=False)["mean"]
+    out = [newcommand(gen_name("Packet", "ipc lost", *k), fmt(n)) for k, n in lost.sum().items()]
+    for (target, variant), s in sizes.groupby(["target", "variant"], sort=False):
         v = pd.to_numeric(s.parameter_value).min()
-        name = macro_name(target, variant)
-        out += [
-            newcommand(f"PacketSizeBytes{name}", f"{v:.0f}"),
-            newcommand(
-                f"PacketPluginAdjUs{name}",
-                fmt(stat(s, target, variant, "plugin_adjusted_latency_us", v)),
-            ),
-            newcommand(
-                f"PacketIpcAdjUs{name}", fmt(stat(s, target, variant, "ipc_adjusted_latency_us", v))
-            ),
-            newcommand(
-                f"PacketIpcLost{name}",
-                fmt(
-                    summary[
-                        (summary.target == target)
-                        & (summary.variant == variant)
-                        & (summary.metric == "ipc_lost")
-                    ]["mean"].sum()
-                ),
-            ),
-        ]
+        out.append(newcommand(gen_name("Packet", "size bytes", target, variant), f"{v:.0f}"))
+        adjusted = [(f"{m} adj us", f"{m}_adjusted_latency_us") for m in ("plugin", "ipc")]
+        out.append(quote(s, "Packet", adjusted, v))
     return "".join(out)
 
 
@@ -258,11 +237,6 @@ EXPERIMENT = Experiment(
         Program("packet_plugin", ("packet_plugin.c",), shared=True),
     ),
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
-    tidy_rows=tidy_rows,
-    derive=derive,
-    table=table,
-    macros=macros,
-    figure=figure,
     published=(PUBLISHED,),
     related=Related("Pytilia, CHERI packet processing (DSbD Cohort 2), 2023", related_pairs),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
@@ -15,9 +15,9 @@ from c18n_ae.experiments.rows import (
     bar_panels,
     cell,
     means_by_target,
-    pick,
+    quote,
+    quote_ratio,
     series,
-    stat,
 )
 
 METRICS = ("write_ns", "read_ns", "total_ns", "roundtrip_ns")
@@ -80,40 +80,38 @@ def table(data: Inputs) -> Table:
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
-    out = []
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        for m, label in (
-            ("write_ns", "Write"),
-            ("read_ns", "Read"),
-            ("total_ns", "Total"),
-            ("roundtrip_ns", "RoundTrip"),
-        ):
-            out.append(
-                newcommand(f"Pipe{label}Us{name}", fmt(stat(summary, target, variant, m) / 1e3))
-            )
-            out.append(
+    names = [
+        ("write", "write_ns"),
+        ("read", "read_ns"),
+        ("total", "total_ns"),
+        ("round trip", "roundtrip_ns"),
+    ]
+    rows = summary[summary.metric == "roundtrip_ns"]
+    return "".join(
+        [
+            quote(summary, "Pipe", [(f"{q} us", m) for q, m in names], scale=1e3),
+            quote(
+                summary,
+                "Pipe",
+                [(f"{q} incl warmup us", m.replace("_ns", "_incl_warmup_ns")) for q, m in names],
+                scale=1e3,
+            ),
+            quote(
+                summary,
+                "Pipe",
+                [("message bytes", "roundtrip_ns")],
+                field="parameter_value",
+                form=lambda x: f"{x:.0f}",
+            ),
+            *(
                 newcommand(
-                    f"Pipe{label}InclWarmupUs{name}",
-                    fmt(stat(summary, target, variant, m.replace("_ns", "_incl_warmup_ns")) / 1e3),
+                    gen_name("Pipe", "trials", r.target, r.variant), str(int(r.n + r.n_excluded))
                 )
-            )
-        row = pick(summary, target, variant, "roundtrip_ns")
-        if row is not None:
-            out.append(newcommand(f"PipeMessageBytes{name}", f"{row['parameter_value']:.0f}"))
-            out.append(newcommand(f"PipeTrials{name}", str(int(row["n"] + row["n_excluded"]))))
-        ref = references.get(target)
-        if ref and ref != variant:
-            out.append(
-                newcommand(
-                    f"PipeRoundTripRatio{name}",
-                    fmt(
-                        stat(summary, target, variant, "roundtrip_ns")
-                        / stat(summary, target, ref, "roundtrip_ns")
-                    ),
-                )
-            )
-    return "".join(out)
+                for r in rows.itertuples()
+            ),
+            quote_ratio(summary, references, "Pipe", [("round trip ratio", "roundtrip_ns")]),
+        ]
+    )
 
 
 def figure(data: Inputs) -> Figure:
@@ -162,11 +160,6 @@ EXPERIMENT = Experiment(
     title="E4 pipe communication",
     programs=(Program("pipe", ("pipe.c",)),),
     trials=lambda p: p["trials"],
-    tidy_rows=tidy_rows,
-    derive=derive,
-    table=table,
-    macros=macros,
-    figure=figure,
     study=STUDY,
     published=("morello_c18n_2024",),
     headline=(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae.common.latex import fmt
+from c18n_ae.common.latex import fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments.outputs import Figure, Panel, Series
 
@@ -249,3 +249,29 @@ def bar_panels(categories: list[str], bars: dict, plus: dict | None = None, minu
         )
         for target, by_label in bars.items()
     ]
+
+
+def quote(summary, experiment: str, items, at=None, scale=1.0, field="mean", form=fmt) -> str:
+    """The numbers the text quotes: one \\newcommand per target and variant for each (quantity,
+    metric), the summary's field at parameter value `at` over scale, named by gen_name."""
+    out = []
+    for target, variant in series(summary):
+        for quantity, metric in items:
+            row = pick(summary, target, variant, metric, at)
+            if row is not None:
+                name = gen_name(experiment, quantity, target, variant)
+                out.append(newcommand(name, form(row[field] / scale)))
+    return "".join(out)
+
+
+def quote_ratio(summary, references: dict, experiment: str, items, at=None) -> str:
+    """Each variant's mean over its target's reference variant's, per (quantity, metric)."""
+    return "".join(
+        newcommand(
+            gen_name(experiment, quantity, target, variant),
+            fmt(ratio(summary, target, variant, references[target], metric, at)),
+        )
+        for target, variant in series(summary)
+        if references.get(target) not in (None, variant)
+        for quantity, metric in items
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from c18n_ae.common.latex import escape, fmt, macro_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
@@ -131,14 +131,14 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     out = []
     for target, variant in series(summary):
         f = fit(summary, target, variant)
-        name = macro_name(target, variant)
-        out += [
-            newcommand(f"ScaleInstances{name}", str(f["instances"])),
-            newcommand(f"ScaleMbPerInstance{name}", fmt(f["mb_per_instance"])),
-            newcommand(f"ScaleRssMbPerInstance{name}", fmt(f["rss_mb_per_instance"])),
-            newcommand(f"ScaleMsPerInstance{name}", fmt(f["ms_per_instance"])),
-            newcommand(f"ScaleStoppedBy{name}", REASON_TEXT[f["reason"]]),
-        ]
+        quoted = {
+            "instances": str(f["instances"]),
+            "mb per instance": fmt(f["mb_per_instance"]),
+            "rss mb per instance": fmt(f["rss_mb_per_instance"]),
+            "ms per instance": fmt(f["ms_per_instance"]),
+            "stopped by": REASON_TEXT[f["reason"]],
+        }
+        out += [newcommand(gen_name("Scale", q, target, variant), v) for q, v in quoted.items()]
     return "".join(out)
 
 
@@ -226,9 +226,4 @@ EXPERIMENT = Experiment(
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.scale",
     trials=lambda p: p["max_instances"],
-    tidy_rows=tidy_rows,
-    table=table,
-    macros=macros,
-    figure=figure,
-    findings=findings,
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.common.latex import escape, macro_name, newcommand
+from c18n_ae.common.latex import escape, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.programs import INTEGRATION
-from c18n_ae.experiments.rows import sent_found_figure, series
+from c18n_ae.experiments.rows import quote, sent_found_figure, series
 
 PUBLISHED = (
     "morello_trust_model_2024"  # results/published/morello_trust_model_2024.csv, beside our table
@@ -143,44 +143,22 @@ def table(data: Inputs) -> Table:
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
     # The table is read from the tidy data; the prose quotes counts from the summary.
-    out = []
-    for target, variant in series(summary):
-        name = macro_name(target, variant)
-        for privileges in ("root", "ordinary"):
-            s = summary[
-                (summary.target == target)
-                & (summary.variant == variant)
-                & (summary.parameter_value == privileges)
-            ]
-            get = lambda m: s[s.metric == m]["mean"]  # noqa: E731
-            p = privileges.title()
-            if len(get("access_granted")) and pd.notna(get("access_granted").iloc[0]):
-                out.append(
-                    newcommand(
-                        f"TrustAccess{p}{name}",
-                        "granted" if get("access_granted").iloc[0] == 1 else "denied",
-                    )
-                )
-                out.append(
-                    newcommand(f"TrustRecordsFound{p}{name}", f"{get('records_found').iloc[0]:.0f}")
-                )
-                out.append(
-                    newcommand(f"TrustRecordsSent{p}{name}", f"{get('records_sent').iloc[0]:.0f}")
-                )
-                out.append(
-                    newcommand(
-                        f"TrustKeyFound{p}{name}",
-                        "was" if get("key_found").iloc[0] == 1 else "was not",
-                    )
-                )
-                out.append(
-                    newcommand(f"TrustRegionsRead{p}{name}", f"{get('regions_read').iloc[0]:.0f}")
-                )
-                out.append(
-                    newcommand(f"TrustRegionsRw{p}{name}", f"{get('regions_rw').iloc[0]:.0f}")
-                )
-            else:
-                out.append(newcommand(f"TrustAccess{p}{name}", "not run (this run was not root)"))
+    out, ran = [], summary.dropna(subset=["mean"])  # a trial not run quotes no count
+    counts = ("records found", "records sent", "regions read", "regions rw")
+    for privileges in ("root", "ordinary"):
+        p = privileges.title()
+        access = summary[
+            (summary.parameter_value == privileges) & (summary.metric == "access_granted")
+        ]
+        for r in access.itertuples():
+            text = {1: "granted", 0: "denied"}.get(r.mean, "not run (this run was not root)")
+            out.append(newcommand(gen_name("Trust", f"access {p}", r.target, r.variant), text))
+        items = [(f"{q} {p}", q.replace(" ", "_")) for q in counts]
+        out.append(quote(ran, "Trust", items, privileges, form=lambda x: f"{x:.0f}"))
+        key = [(f"key found {p}", "key_found")]
+        out.append(
+            quote(ran, "Trust", key, privileges, form=lambda x: "was" if x == 1 else "was not")
+        )
     return "".join(out)
 
 
@@ -227,9 +205,5 @@ EXPERIMENT = Experiment(
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.trust",
     trials=lambda p: 2,
-    tidy_rows=tidy_rows,
-    table=table,
-    macros=macros,
-    figure=figure,
     published=(PUBLISHED,),
 )
