@@ -5,7 +5,7 @@ ANALYSIS_CODE = [
     "src/c18n_ae/analysis/analyse.py",
     "src/c18n_ae/analysis/collect.py",
     "src/c18n_ae/analysis/imports.py",
-    "src/c18n_ae/analysis/isolation_logs.py",
+    "src/c18n_ae/experiments/isolation_logs.py",
     "src/c18n_ae/analysis/stats.py",
     "src/c18n_ae/analysis/summarise.py",
     "src/c18n_ae/analysis/comparisons.py",

@@ -52,7 +52,7 @@ def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFr
     try:  # the columns are the ones the program wrote (its --describe lists them)
         rows = e.tidy_rows(raw, read_rows(raw))
     except KeyError as missing:
-        raise RawDataError(f"{raw}:1: column {missing} is not in the header") from None
+        raise RawDataError(f"{raw}:1: header has no column {missing}") from None
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )

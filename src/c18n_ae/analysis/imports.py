@@ -2,80 +2,34 @@
 
 A layout is recognised by the meaning of its columns, not by exact header text: each column is a
 name and a unit in parentheses ("Write Time (ms)"), the name is compared without case, spaces or
-underscores against the synonyms below (the study's older CheriBSD release says "Test Number" for
-"Trial Num" and "Test Type" for "Operation"), and times are converted from the unit their header
-states. A header that maps to no layout is an error listing the columns each layout expects."""
+underscores against the synonyms its experiment's module declares (the study's older CheriBSD
+release says "Test Number" for "Trial Num" and "Test Type" for "Operation"), and times are
+converted from the unit their header states. A header that maps to no layout is an error listing
+the columns the closest layout expects."""
 
 from __future__ import annotations
 
 import csv
-import math
+import io
 import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
+from c18n_ae import experiments as exp
 from c18n_ae.common import datasets
 from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.experiments.layouts import Columns, Layout, LayoutCheck
 
-NS = {"ms": 1e6, "us": 1e3, "µs": 1e3, "ns": 1.0, "s": 1e9}
-TRIAL = ("trialnum", "trialnumber", "trial", "testnumber", "testnum", "test", "testno", "run")
 
-# experiment -> role -> (synonyms of the column name, units allowed (None: any), shown as)
-LAYOUTS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, str]]] = {
-    "memory": {
-        "block": (("blocksize", "block", "size"), ("mb", "mib"), "Block Size (MB)"),
-        "trial": (TRIAL, None, "Trial Num"),
-        "malloc": (
-            ("allocationtime", "alloctime", "malloctime", "allocation"),
-            tuple(NS),
-            "Allocation Time (ms)",
-        ),
-        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
-        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
-        "free": (("freetime", "free", "deallocationtime"), tuple(NS), "Free Time (ms)"),
-    },
-    "cpu": {
-        "trial": (TRIAL, None, "TrialNum"),
-        "operation": (("operation", "testtype", "workload", "op", "type"), None, "Operation"),
-        "cpu": (("cputime", "time"), tuple(NS), "CPU Time (ms)"),
-    },
-    "pipe": {
-        "trial": (TRIAL, None, "Test"),
-        "size": (("messagesize", "size", "messagebytes"), ("bytes", "b"), "Message Size (Bytes)"),
-        "write": (("writetime", "write"), tuple(NS), "Write Time (ms)"),
-        "read": (("readtime", "read"), tuple(NS), "Read Time (ms)"),
-        "total": (("totaltime", "total"), tuple(NS), "Total Time (ms)"),
-    },
-    "scale": {
-        "instances": (
-            ("numberofprocesses", "processes", "numberofcompartments", "instances"),
-            None,
-            "Number of Processes",
-        ),
-        "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
-        "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), tuple(NS), "Time Elapsed (ms)"),
-    },
-}
-# A file's layout (declared in dataset.yaml, or recognised from its header) -> its experiment. The
-# study's two-library program (E6) wrote its pipe timings in the pipe layout; its logs are a folder.
-LAYOUT_EXPERIMENT = {
-    "memory": "memory",
-    "cpu": "cpu",
-    "pipe": "pipe",
-    "scale": "scale",
-    "isolation-pipe": "isolation",
-    "isolation-logs": "isolation",
-}
-CSV_LAYOUT = {"isolation-pipe": "pipe"}  # layouts that read another layout's columns
-WORKLOAD_NAMES = {
-    "maths": "math",
-    "math": "math",
-    "int": "int",
-    "integer": "int",
-    "float": "float",
-    "array": "array",
-}
+def layouts() -> dict[str, tuple[str, Layout]]:
+    """layout name -> (its experiment, the layout), from the experiments' modules."""
+    return {x.name: (e.name, x) for e in exp.registry().values() for x in e.layouts}
+
+
+def _recognised() -> dict[str, Layout]:
+    return {n: x for n, (_, x) in layouts().items() if x.recognised and x.columns}
 
 
 def _split(cell: str) -> tuple[str, str]:
@@ -86,17 +40,18 @@ def _split(cell: str) -> tuple[str, str]:
 
 
 def expected_columns() -> str:
-    return "; ".join(
-        f"{e}: {', '.join(r[2] for r in roles.values())}" for e, roles in LAYOUTS.items()
-    )
+    return "; ".join(f"{n}: {x.expected()}" for n, x in _recognised().items())
 
 
-def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | None:
-    """(experiment, role -> (column index, unit)) when every column has one meaning in one
-    layout."""
+def map_header(header: list[str], candidates=None) -> tuple[str, dict] | None:
+    """(layout, role -> (column index, unit)) when every column has one meaning in one layout of
+    the candidates (default: every layout told apart by its header)."""
     cells = [_split(h) for h in header]
     found = []
-    for experiment, roles in LAYOUTS.items():
+    for layout_name, layout in (
+        {c.name: c for c in candidates} if candidates else _recognised()
+    ).items():
+        roles = layout.columns
         mapping: dict[str, tuple[int, str]] = {}
         for i, (name, unit) in enumerate(cells):
             role = next(
@@ -112,7 +67,7 @@ def map_header(header: list[str]) -> tuple[str, dict[str, tuple[int, str]]] | No
             mapping[role] = (i, unit)
         else:
             if set(mapping) == set(roles):
-                found.append((experiment, mapping))
+                found.append((layout_name, mapping))
     return found[0] if len(found) == 1 else None
 
 
@@ -123,8 +78,9 @@ def closest_layout(header: list[str]) -> str:
     def score(roles):
         return sum(any(name in names for names, _, _ in roles.values()) for name, _ in cells)
 
-    best = max(LAYOUTS, key=lambda e: score(LAYOUTS[e]))
-    return f"{best} ({', '.join(r[2] for r in LAYOUTS[best].values())})"
+    known = _recognised()
+    best = max(known, key=lambda n: score(known[n].columns))
+    return f"{best} ({known[best].expected()})"
 
 
 def layout_of(path: Path) -> str | None:
@@ -155,23 +111,22 @@ def _rows(path: Path, ncols: int):
     return header, out, footer
 
 
-def import_file(path: Path, layout: str | None = None) -> tuple[str, list[tuple], dict]:
+def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dict]:
     """Returns (experiment, tidy rows without target/variant/experiment, metadata). layout: as
     dataset.yaml declares it; None: recognised from the header (the metadata says which)."""
     path = Path(path)
     if not path.exists():
         raise RawDataError(f"{path}: file not found")
-    if layout == "isolation-logs":
-        from c18n_ae.analysis.isolation_logs import import_logs
-
-        rows, meta = import_logs(path)
-        return "isolation", rows, meta
+    known = layouts()
+    if layout is not None and known[layout][1].folder is not None:
+        rows, meta = known[layout][1].folder(path)
+        return known[layout][0], rows, meta
     header, rows, footer = _rows(path, 0)
-    mapped = map_header(header)
-    wanted = CSV_LAYOUT.get(layout, layout)
-    if mapped is None or (wanted and mapped[0] != wanted):
+    wanted = known[layout][1] if layout else None
+    mapped = map_header(header, [wanted] if wanted else None)
+    if mapped is None:
         expected = (
-            f"declared layout {layout}: columns {', '.join(r[2] for r in LAYOUTS[wanted].values())}"
+            f"declared layout {layout}: columns {wanted.expected()}"
             if wanted
             else f"closest layout: {closest_layout(header)}"
         )
@@ -181,91 +136,63 @@ def import_file(path: Path, layout: str | None = None) -> tuple[str, list[tuple]
             + f"; {expected} (any order; names may vary in case and spacing, 'Test Number' may "
             "stand for 'Trial Num', 'Test Type' for 'Operation')"
         )
-    experiment, cols = mapped
-    width = len(header)
-    fast = _fast_rows(path, experiment, cols, layout, width)
-    if fast is not None:
-        return (
-            LAYOUT_EXPERIMENT[layout or experiment],
-            fast,
-            _meta(path, layout, experiment, cols, header, fast.attrs["footer"]),
-        )
+    name, cols = mapped
+    experiment, chosen = known[name]
+    try:
+        tidy = _fast_rows(path, chosen, cols, len(header))
+    except LayoutCheck:
+        tidy = None  # the row-by-row reader names the line
+    if tidy is None:
+        tidy = _slow_rows(path, chosen, cols, header, rows)
+    return experiment, tidy, _meta(path, layout, name, cols, header, footer)
 
-    def get(c, line, role):
-        i, _ = cols[role]
-        return number(path, line, header[i].strip(), c[i])
 
-    def ns(c, line, role):
-        return get(c, line, role) * NS[cols[role][1]]
+def _columns(layout: Layout, cols: dict, values: dict, status) -> Columns:
+    frame = pd.DataFrame(values)
+    return Columns(frame, {r: u for r, (_, u) in cols.items()}, np.asarray(status, dtype=object))
 
-    out = []
+
+def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str], rows) -> list[tuple]:
+    """Row by row: each cell checked, a failure row (e.g. 'Allocation failed') kept with its
+    status, every problem named by file and line."""
+    values = {r: [] for r in cols}
+    status, lines = [], []
     for line, c, _ in rows:
-        if experiment == "memory" and any(x == "Allocation failed" for x in c):
-            i = cols["trial"][0]
-            trial = (
-                int(number(path, line, header[i].strip(), c[i])) if len(c) > i and c[i] else line
-            )
-            block = get(c, line, "block")
-            for m in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
-                out.append((trial, "block_mib", block, m, math.nan, "ns", "alloc_failed"))
-            continue
-        if len(c) != width:
-            raise RawDataError(f"{path}:{line}: expected {width} fields, found {len(c)}")
-        if experiment == "memory":
-            block, trial = get(c, line, "block"), int(get(c, line, "trial"))
-            for role in ("malloc", "write", "read", "free"):
-                out.append((trial, "block_mib", block, f"{role}_ns", ns(c, line, role), "ns", "ok"))
-        elif experiment == "cpu":
-            text = c[cols["operation"][0]]
-            op = WORKLOAD_NAMES.get(text.lower())
-            if op is None:
-                raise RawDataError(
-                    f"{path}:{line}: column {header[cols['operation'][0]].strip()}: unexpected "
-                    f"{text!r} (allowed: math, int, float, array)"
-                )
-            out.append(
-                (
-                    int(get(c, line, "trial")),
-                    "work_items",
-                    "as published",
-                    f"{op}_cpu_ns",
-                    ns(c, line, "cpu"),
-                    "ns",
-                    "ok",
-                )
-            )
-        elif experiment == "pipe":
-            trial = int(get(c, line, "trial"))
-            size = get(c, line, "size")
-            prefix = "pipe_" if layout == "isolation-pipe" else ""  # E6's names for them
-            for role in ("write", "read", "total"):
-                out.append(
-                    (
-                        trial,
-                        "message_bytes",
-                        size,
-                        f"{prefix}{role}_ns",
-                        ns(c, line, role),
-                        "ns",
-                        "warmup" if trial == 1 else "ok",
-                    )
-                )
-        else:  # scale
-            n = get(c, line, "instances")
-            out.append(
-                (int(n), "instances", n, "memory_used_mb", get(c, line, "memory"), "MB", "ok")
-            )
-            out.append(
-                (int(n), "instances", n, "elapsed_ms", ns(c, line, "elapsed") / 1e6, "ms", "ok")
-            )
-    meta = _meta(path, layout, experiment, cols, header, footer)
-    return LAYOUT_EXPERIMENT[layout or experiment], out, meta
+        failed = layout.failure is not None and any(x == layout.failure[0] for x in c)
+        if not failed and len(c) != len(header):
+            raise RawDataError(f"{path}:{line}: expected {len(header)} fields, found {len(c)}")
+        for role, (i, _) in cols.items():
+            cell = c[i] if i < len(c) else ""
+            if role in layout.text:
+                values[role].append(cell)
+            elif failed and not re.fullmatch(r"[-+0-9.eE]+", cell):
+                values[role].append(line if role == "trial" else float("nan"))
+            else:
+                values[role].append(number(path, line, header[i].strip(), cell))
+        status.append(layout.failure[1] if failed else "ok")
+        lines.append(line)
+    try:
+        parts = layout.rows(_columns(layout, cols, values, status))
+    except LayoutCheck as bad:
+        index, role, allowed = bad.args
+        column = header[cols[role][0]].strip()
+        raise RawDataError(
+            f"{path}:{lines[index]}: column {column}: unexpected "
+            f"{values[role][index]!r} ({allowed})"
+        ) from None
+    out = []
+    for part in parts:
+        columns = [x if isinstance(x, (np.ndarray, list, pd.Series)) else None for x in part]
+        for k in range(len(lines)):
+            row = [x if c is None else c[k] for x, c in zip(part, columns)]
+            out.append((int(row[0]), *row[1:]))
+    return out
 
 
-def _meta(path, layout, experiment, cols, header, footer) -> dict:
+def _meta(path, layout, name, cols, header, footer) -> dict:
     return {
         "file": str(path),
-        "layout": layout or experiment,
+        "layout": layout or name,
         "declared": layout is not None,
         "footer": footer,
         "units": {r: u for r, (_, u) in cols.items() if u},
@@ -273,28 +200,16 @@ def _meta(path, layout, experiment, cols, header, footer) -> dict:
     }
 
 
-# metric names of each layout's time columns; E6's pipe timings carry a prefix
-TIMES = {
-    "memory": ("malloc", "write", "read", "free"),
-    "pipe": ("write", "read", "total"),
-}
-
-
-def _fast_rows(path: Path, experiment: str, cols: dict, layout: str | None, width: int):
+def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
     """The tidy rows of a clean file as one DataFrame, read column-wise (linear, a few bytes per
     value: a board's 10^6 trials fit in memory). None when the file needs the row-by-row reader:
-    a failed allocation, a short or long row, a value that is not a number, data after the
-    footer; that reader then names the file and line."""
-    import io
-
-    import pandas as pd
-
+    a failure row, a short or long row, a value that is not a number, data after the footer."""
     data = path.read_bytes()
     body, _, last = data.rstrip().rpartition(b"\n")
     footer = None
     if last.strip().startswith(b"Total execution time"):  # the study's footer: the last line
         footer, data = last.strip().decode("utf-8", "replace"), body
-    text_columns = {cols["operation"][0]} if "operation" in cols else set()
+    text_columns = {cols[r][0] for r in layout.text}
     try:  # numbers parsed as numbers: a few bytes a value, no text object per cell
         raw = pd.read_csv(
             io.BytesIO(data),
@@ -311,70 +226,33 @@ def _fast_rows(path: Path, experiment: str, cols: dict, layout: str | None, widt
     del data
     if raw.empty or raw.isna().any().any():
         return None
-
-    def num(role):
-        return raw[cols[role][0]].to_numpy(dtype=float)
-
-    def ns(role):
-        values = num(role)
-        return None if values is None else values * NS[cols[role][1]]
-
-    frames = []
-    if experiment in TIMES:
-        trial, param = num("trial"), num("block" if experiment == "memory" else "size")
-        if trial is None or param is None:
-            return None
-        prefix = "pipe_" if layout == "isolation-pipe" else ""
-        status = (
-            np.where(trial == 1, "warmup", "ok")
-            if experiment == "pipe"
-            else np.full(len(raw), "ok")
-        )
-        parameter = "block_mib" if experiment == "memory" else "message_bytes"
-        for role in TIMES[experiment]:
-            value = ns(role)
-            if value is None:
-                return None
-            frames.append((trial, parameter, param, f"{prefix}{role}_ns", value, "ns", status))
-    elif experiment == "cpu":
-        trial, value = num("trial"), ns("cpu")
-        ops = raw[cols["operation"][0]].str.strip().str.lower().map(WORKLOAD_NAMES)
-        if trial is None or value is None or ops.isna().any():
-            return None
-        frames.append(
-            (trial, "work_items", "as published", ops.to_numpy() + "_cpu_ns", value, "ns", "ok")
-        )
-    else:  # scale
-        n, memory, elapsed = num("instances"), num("memory"), ns("elapsed")
-        if n is None or memory is None or elapsed is None:
-            return None
-        frames.append((n, "instances", n, "memory_used_mb", memory, "MB", "ok"))
-        frames.append((n, "instances", n, "elapsed_ms", elapsed / 1e6, "ms", "ok"))
+    values = {r: raw[i] for r, (i, _) in cols.items()}
+    parts = layout.rows(_columns(layout, cols, values, np.full(len(raw), "ok", dtype=object)))
 
     def text(value, n):  # a category column: one byte a row
         if isinstance(value, str):
             return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
         return pd.Categorical(value)
 
-    parts = []
-    for t, p, v, m, x, u, st in frames:
+    frames = []
+    for t, p, v, m, x, u, st in parts:
         n = len(x)
-        parts.append(
+        frames.append(
             pd.DataFrame(
                 {
                     "trial": np.asarray(t, dtype=int),
                     "parameter": text(p, n),
                     "parameter_value": v if not isinstance(v, str) else np.full(n, v, dtype=object),
-                    "metric": text(m, n),
+                    "metric": text(m if isinstance(m, str) else np.asarray(m, dtype=object), n),
                     "value": x,
                     "unit": text(u, n),
-                    "status": text(st, n),
+                    "status": text(st if isinstance(st, str) else np.asarray(st, dtype=object), n),
                 }
             )
         )
     from c18n_ae.analysis.collect import concat_tidy  # the one way tidy frames are joined
 
-    out = concat_tidy(parts)
+    out = concat_tidy(frames)
     out.attrs["footer"] = footer
     return out
 
@@ -395,7 +273,7 @@ def dataset_files(meta: dict) -> list[tuple[str, str, Path]]:
                 f"{p}:1: header matches none of the original study's layouts; closest layout: "
                 f"{closest_layout(header)}; or declare it (layout: in {d / 'dataset.yaml'})"
             )
-        out.append((LAYOUT_EXPERIMENT[layout], f["variant"], p))
+        out.append((layouts()[layout][0], f["variant"], p))
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Callable
 
 from c18n_ae.common import config as common_config
 from c18n_ae.experiments import parameters
+from c18n_ae.experiments.layouts import Layout
 from c18n_ae.experiments.outputs import Related, StudyRows
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
@@ -65,6 +66,7 @@ class Experiment:
     published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
     study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix
+    layouts: tuple[Layout, ...] = ()  # the original study's raw file layouts it reads
 
     def command(
         self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None

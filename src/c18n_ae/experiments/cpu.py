@@ -9,6 +9,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand, ratio_text
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Headline, Param
+from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
@@ -134,7 +135,37 @@ def _printed(r) -> tuple[str, str]:
 STUDY = StudyRows("ms", "ms", metric=_printed, shown=lambda r: True)  # every workload
 
 
+WORKLOAD_NAMES = {
+    "maths": "math",
+    "math": "math",
+    "int": "int",
+    "integer": "int",
+    "float": "float",
+    "array": "array",
+}
+
+
+def _study_rows(c):
+    ops = c.text("operation").str.lower().map(WORKLOAD_NAMES)
+    c.check(ops.notna(), "operation", "allowed: math, int, float, array")
+    metrics = (ops + "_cpu_ns").to_numpy(dtype=object)
+    return [(c.num("trial"), "work_items", "as published", metrics, c.ns("cpu"), "ns", "ok")]
+
+
+LAYOUT = Layout(  # the study's files: trial, workload and CPU time
+    "cpu",
+    {
+        "trial": (TRIAL, None, "TrialNum"),
+        "operation": (("operation", "testtype", "workload", "op", "type"), None, "Operation"),
+        "cpu": (("cputime", "time"), TIMES, "CPU Time (ms)"),
+    },
+    rows=_study_rows,
+    text=("operation",),
+)
+
+
 EXPERIMENT = Experiment(
+    layouts=(LAYOUT,),
     name="cpu",
     measures=(  # README's list of experiments (Markdown)
         "CPU and wall time of math, int, float, array workloads"

@@ -8,7 +8,9 @@ import pandas as pd
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Param
+from c18n_ae.experiments import Experiment, Param, pipe
+from c18n_ae.experiments.isolation_logs import import_logs
+from c18n_ae.experiments.layouts import Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import quote, sent_found_figure, series
@@ -217,7 +219,21 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
     return out
 
 
+# The study's two-library program wrote its pipe timings in the pipe layout (E6's names for them
+# start with pipe_); its logs are a folder.
+LAYOUTS = (
+    Layout(
+        "isolation-pipe",
+        pipe.LAYOUT.columns,
+        lambda c: pipe.study_rows(c, "pipe_"),
+        recognised=False,
+    ),
+    Layout("isolation-logs", {}, recognised=False, folder=import_logs),
+)
+
+
 EXPERIMENT = Experiment(
+    layouts=LAYOUTS,
     name="isolation",
     measures=(  # README's list of experiments (Markdown)
         "regions of a parent (library A) and child (library B) and the strings found in them"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.experiments import Experiment, Headline, Param
+from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, StudyRows, Table
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
@@ -162,7 +164,40 @@ STUDY = StudyRows(
 )
 
 
+TIME = "Time (ms)"
+# The study's files: block size, trial and the four times, a failed allocation a row of its own.
+LAYOUT = Layout(
+    "memory",
+    {
+        "block": (("blocksize", "block", "size"), ("mb", "mib"), "Block Size (MB)"),
+        "trial": (TRIAL, None, "Trial Num"),
+        "malloc": (
+            ("allocationtime", "alloctime", "malloctime", "allocation"),
+            TIMES,
+            "Allocation " + TIME,
+        ),
+        "write": (("writetime", "write"), TIMES, "Write " + TIME),
+        "read": (("readtime", "read"), TIMES, "Read " + TIME),
+        "free": (("freetime", "free", "deallocationtime"), TIMES, "Free " + TIME),
+    },
+    rows=lambda c: [
+        (
+            c.num("trial"),
+            "block_mib",
+            c.num("block"),
+            f"{r}_ns",
+            np.where(c.status == "ok", c.ns(r), np.nan),
+            "ns",
+            c.status,
+        )
+        for r in ("malloc", "write", "read", "free")
+    ],
+    failure=("Allocation failed", "alloc_failed"),
+)
+
+
 EXPERIMENT = Experiment(
+    layouts=(LAYOUT,),
     name="memory",
     measures=(  # README's list of experiments (Markdown)
         "`malloc`, write, read, `free` of large blocks"

@@ -8,6 +8,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, Param
+from c18n_ae.experiments.layouts import TIMES, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import (
@@ -190,7 +191,42 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     return out
 
 
+LAYOUT = Layout(  # the study's files: instances, memory in use and elapsed time
+    "scale",
+    {
+        "instances": (
+            ("numberofprocesses", "processes", "numberofcompartments", "instances"),
+            None,
+            "Number of Processes",
+        ),
+        "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
+        "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), TIMES, "Time Elapsed (ms)"),
+    },
+    rows=lambda c: [
+        (
+            c.num("instances"),
+            "instances",
+            c.num("instances"),
+            "memory_used_mb",
+            c.num("memory"),
+            "MB",
+            "ok",
+        ),
+        (
+            c.num("instances"),
+            "instances",
+            c.num("instances"),
+            "elapsed_ms",
+            c.ns("elapsed") / 1e6,
+            "ms",
+            "ok",
+        ),
+    ],
+)
+
+
 EXPERIMENT = Experiment(
+    layouts=(LAYOUT,),
     name="scale",
     measures=(  # README's list of experiments (Markdown)
         "instances of a compartmentalised workload that fit in memory"
