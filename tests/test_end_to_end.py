@@ -8,8 +8,12 @@ import subprocess
 import pandas as pd
 import pytest
 
+from c18n_ae import experiments as registry
+from c18n_ae.analysis.claims import load as load_claims
 from c18n_ae.common.latex import fmt
-from conftest import SNAKEMAKE
+from conftest import ROOT, SNAKEMAKE
+
+CLAIMS = ROOT / "config" / "claims.yaml"
 
 
 def snakemake(project, *args):
@@ -91,8 +95,42 @@ def test_pdf_quotes_a_mean_from_the_summary(built):
         "Packet processing",
         "IPC round trip by message size",
         "Allocation under threads",
+        "The cost of a compartment crossing (E10)",
     ):
         assert title in plain, title
+
+
+def test_every_generated_value_the_paper_names_is_made(built):
+    """Each \\gen{Name} in the hand-written LaTeX is a \\newcommand the workflow generated."""
+    project, _ = built
+    made = set()
+    for path in (project / "paper" / "generated").glob("*.tex"):
+        made |= set(re.findall(r"\\newcommand\{\\([A-Za-z]+)\}", path.read_text()))
+    named = set()
+    for path in (project / "paper").rglob("*.tex"):
+        if "generated" not in path.parts:
+            named |= set(re.findall(r"\\gen\{([A-Za-z]+)\}", path.read_text()))
+    named.discard("Name")  # main.tex's comment that explains \\gen
+    assert named and named <= made, sorted(named - made)
+
+
+def test_e10_reaches_the_paper(built):
+    """E10 runs in the quick profile to a PDF holding its table, figure and generated numbers."""
+    project, _ = built
+    generated = project / "paper" / "generated"
+    table = (generated / "tab-crossing.tex").read_text()
+    summary = pd.read_csv(project / "results" / "summary" / "crossing.csv")
+    o2 = summary[(summary.variant == "O2") & (summary.metric == "library_call_ns")].iloc[0]
+    assert f"call into another library & {fmt(o2['mean'])} [" in table
+    assert "\\addplot" in (generated / "fig-crossing.tex").read_text()
+    macros = (generated / "macros.tex").read_text()
+    assert f"\\newcommand{{\\CrossingLibraryNsLocalOTwo}}{{{fmt(o2['mean'])}}}" in macros
+    words = pdf_words(project)
+    assert "E10 crossing: mean time of one call" in words  # the appendix table's caption
+    assert f"call into the other library {fmt(o2['mean'])} ns" in words
+    claims = pd.read_csv(project / "results" / "claims.csv")
+    local = claims[(claims.claim == "crossing-costs-more") & (claims.target == "local")]
+    assert local.result.iloc[0] == "not applicable"  # no variant in compartments here
 
 
 def test_nothing_left_to_do_after_a_complete_run(built):
@@ -124,7 +162,7 @@ def test_no_type3_fonts(built):
 
 def test_metadata_and_progress(built):
     project, done = built
-    for exp in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
+    for exp in registry.names():
         for variant in ("O2", "O0"):
             assert (project / "results" / "local" / variant / exp / "meta.json").exists(), (
                 exp,
@@ -157,9 +195,7 @@ def test_claims_table_in_pdf_with_data_set_verdicts(built):
     row = claims[(claims.claim == "ordinary-denied-plain") & (claims.target == "local")].iloc[0]
     assert row["result"] == "holds"
     assert "ordinary-denied-plain" in plain and "holds" in plain
-    study = claims[
-        (claims.target == "morello-2024") & claims.experiment.isin(["memory", "cpu"])
-    ].set_index("claim")
+    study = claims[claims.target == "morello-2024"].set_index("claim")
     assert study.loc["write-slower-in-compartment", "result"] == "invalid measurement"
     assert study.loc["math-cost-purecap", "result"] == "holds"
     # two packet trials per side on this machine: too few to decide
@@ -251,18 +287,7 @@ def test_report_and_archive(built, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
     assert "Parameters:" in html and "block_sizes_mib" in html  # captions name the parameters
-    for name in (
-        "memory.pdf",
-        "cpu.pdf",
-        "pipe.pdf",
-        "scale.pdf",
-        "trust.pdf",
-        "isolation.pdf",
-        "packet.pdf",
-        "ipc.pdf",
-        "alloc.pdf",
-        "claims.csv",
-    ):
+    for name in [*(f"{e}.pdf" for e in registry.names()), "claims.csv"]:
         assert name in html, name
     done = snakemake(project, "archive")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -297,7 +322,8 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
         project,
         "results/claims.csv",
         "--forcerun",
-        *(f"run_local_{e}" for e in ("memory", "cpu", "pipe", "trust", "packet")),
+        # the runs of every experiment a claim is about
+        *(f"run_local_{e}" for e in sorted({c["experiment"] for c in load_claims(CLAIMS)})),
     )
     assert again.returncode == 0, again.stderr[-3000:]
     second = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result

@@ -4,6 +4,7 @@ measurements named, contrasts named by what differs."""
 
 import pandas as pd
 
+from c18n_ae import experiments as registry
 from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare
@@ -25,7 +26,7 @@ CONFIG = {"targets": [], "datasets": ["morello-2024"]}
 
 def data():
     summaries, comps, tidies = {}, {}, {}
-    for e in ("memory", "cpu", "pipe"):
+    for e in dict.fromkeys(x for x, _, _ in dataset_files(META) if registry.get(x).headline):
         tidy = collect(e, [], [p for x, _, p in dataset_files(META) if x == e])
         tidies[e], summaries[e] = tidy, summary_table(tidy)
         comps[e] = compare(tidy, {"morello-2024": "hybrid"})

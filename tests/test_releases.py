@@ -11,10 +11,10 @@ from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare, ratio_of_ratios
 from c18n_ae.analysis.imports import dataset_files, import_file
-from c18n_ae.experiments.isolation_logs import import_logs
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
 from c18n_ae.common.rawcsv import RawDataError
+from c18n_ae.experiments.isolation_logs import import_logs
 from c18n_ae.report.claim_tables import release_disagreements
 from conftest import ROOT, SNAKEMAKE
 

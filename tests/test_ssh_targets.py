@@ -239,7 +239,7 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
         timeout=1200,
     )
     assert done.returncode == 0, done.stderr[-4000:]
-    for e in ("scale", "memory", "cpu", "pipe", "trust", "isolation", "packet", "ipc", "alloc"):
+    for e in exp_registry.names():
         assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
         assert (tmp_path / "remote" / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
     setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()
@@ -252,7 +252,9 @@ def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
     assert "local loopback" in spread and "roundtrip_ns" in spread
 
 
-MORELLO = exp_registry.load_config(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml")
+MORELLO = exp_registry.load_config(
+    ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml"
+)
 DOCUMENTED = {
     "hybrid": (
         "clang-morello -Wall -Wextra -std=c11 -O2 -o results/morello/hybrid/bin/memory "
