@@ -1,5 +1,6 @@
 """The experiment registry: what each experiment builds, runs, collects and reports, the programs
-and their commands, and the drivers. May import common only.
+and their commands, and the drivers. May import common only. Importing this package needs the
+standard library only: the drivers below it run on boards whose Python has nothing else.
 
 Each experiment is one module in this package exposing EXPERIMENT (see README, "Adding an
 experiment"); the registry finds them, in the order of their E-numbers (the paper's order)."""
@@ -13,14 +14,13 @@ import pkgutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from c18n_ae.common import config as common_config
-from c18n_ae.experiments import parameters
-from c18n_ae.experiments.layouts import Layout
-from c18n_ae.experiments.outputs import Related, StudyRows
-from c18n_ae.experiments.parameters import Param
-from c18n_ae.experiments.programs import Program
+if TYPE_CHECKING:  # their modules need more than the standard library (see the docstring)
+    from c18n_ae.experiments.layouts import Layout
+    from c18n_ae.experiments.outputs import Related, StudyRows
+    from c18n_ae.experiments.parameters import Param
+    from c18n_ae.experiments.programs import Program
 
 # The parts of the paper that hold experiments' sections (paper/main.tex), in its order: what a
 # compartment costs, what compartments at scale and in isolation show, and the experiments beside
@@ -73,6 +73,8 @@ class Experiment:
     ) -> list[str]:
         """The command the runner starts; it writes out.partial row by row, then renames it to
         out."""
+        from c18n_ae.experiments.parameters import arguments
+
         if self.driver:
             import json
 
@@ -92,7 +94,7 @@ class Experiment:
         return [
             *recipe.get("launcher", []),
             str(bin_dir / self.programs[0].output),
-            *parameters.arguments(self.params, params),
+            *arguments(self.params, params),
             "--out",
             str(out),
         ]
@@ -127,18 +129,24 @@ def get(name: str) -> Experiment:
 
 def resolved_config(config: dict) -> dict:
     """A config checked against the schema, each experiment's settings filled in."""
+    from c18n_ae.experiments import parameters
+
     return parameters.resolved(config, registry())
 
 
 def load_config(*paths: Path) -> dict:
+    from c18n_ae.experiments import parameters
+
     return parameters.load(registry(), *paths)
 
 
 def config_from_arguments(a) -> dict | None:
     """The config named by --config FILE... (common.config.add_arguments), or None."""
+    from c18n_ae.common.config import ConfigError
+
     if not a.config:
         return None
     try:
         return load_config(*a.config)
-    except common_config.ConfigError as e:
+    except ConfigError as e:
         raise SystemExit(f"error: {e}") from None

@@ -8,10 +8,11 @@ import pandas as pd
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Param, pipe
+from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs
 from c18n_ae.experiments.layouts import Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import quote, sent_found_figure, series
 

@@ -74,7 +74,7 @@ COMMON = {
 
 def arguments(params: tuple[Param, ...], values: dict) -> list[str]:
     """A program's options from the experiment's settings, in the order declared."""
-    return [x for p in params for x in p.argument(values[p.name])]
+    return [x for p in params if p.flag != NOT_AN_ARGUMENT for x in p.argument(values[p.name])]
 
 
 def schema(registry: dict) -> dict:

@@ -7,9 +7,10 @@ import pandas as pd
 
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Param
+from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.layouts import TIMES, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
+from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import (
     by_target,

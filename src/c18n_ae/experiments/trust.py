@@ -7,8 +7,9 @@ import pandas as pd
 
 from c18n_ae.common.latex import escape, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
-from c18n_ae.experiments import Experiment, Param
+from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import quote, sent_found_figure, series
 

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from c18n_ae.experiments.drivers.common import Lines, Processes, parse_args, ready_pids
+from c18n_ae.experiments.drivers.launch import Lines, Processes, parse_args, ready_pids
 from c18n_ae.experiments.drivers.rowwriter import RowWriter
 from c18n_ae.experiments.drivers.scraper import scrape
 

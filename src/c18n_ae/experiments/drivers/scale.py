@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from c18n_ae.experiments.drivers.common import Lines, Processes, parse_args, ready_pids
+from c18n_ae.experiments.drivers.launch import Lines, Processes, parse_args, ready_pids
 from c18n_ae.experiments.drivers.rowwriter import RowWriter
 from c18n_ae.experiments.drivers.sysmem import meminfo, rss_bytes
 

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from c18n_ae.experiments.drivers.common import (
+from c18n_ae.experiments.drivers.launch import (
     Lines,
     Processes,
     in_compartment,
