@@ -8,7 +8,7 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-include: "workflow/rules/common.smk"
+include: "workflow/rules/wiring.smk"
 include: "workflow/rules/build.smk"
 include: "workflow/rules/run.smk"
 include: "workflow/rules/collect.smk"

@@ -1,7 +1,7 @@
 # run: one run unit per target and experiment: the experiment's variants on that target, interleaved
 # in a seeded order and resumed where a killed run stopped (c18n_ae.running.unit) -> each variant's raw.csv
 # (written segment by segment) + meta.json. The target's `bench_<name>` resource (1, registered in
-# common.smk) means never two benchmark runs at once on the same machine, while different machines
+# wiring.smk) means never two benchmark runs at once on the same machine, while different machines
 # run at the same time. One variant alone: give the experiment `variants: [name]` in a config file.
 
 for _t in TARGETS:

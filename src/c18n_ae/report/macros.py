@@ -57,7 +57,16 @@ def paper_order() -> str:
     tables = "".join(
         rf"\IfRan{{{e.name}}}{{\input{{generated/tab-{e.name}.tex}}}}{{}}" for e in ordered
     )
-    return "".join(sections) + newcommand("ExhaustiveTables", tables)
+    numbers = [e.number for e in ordered]
+    span = newcommand("ExperimentRange", f"E{min(numbers)} to E{max(numbers)}")
+    costs = [f"E{e.number}" for e in exp.registry().values() if e.headline]
+    listed = ", ".join(costs[:-1]) + (" and " if len(costs) > 1 else "") + costs[-1]
+    return (
+        "".join(sections)
+        + newcommand("ExhaustiveTables", tables)
+        + span
+        + newcommand("HeadlineExperiments", listed)
+    )
 
 
 def main(argv=None) -> None:
