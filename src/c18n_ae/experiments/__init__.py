@@ -58,8 +58,6 @@ class Experiment:
     derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics (optional)
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
     part: str = "cost"  # where its section sits: one of PARTS
-    caption: str = ""  # the caption of its table in the appendix (LaTeX)
-    table_size: str = "small"  # the font size of that table
     claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
     findings: Callable | None = None  # (optional)

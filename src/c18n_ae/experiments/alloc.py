@@ -8,7 +8,7 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table, pair
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, quote, series, stat
@@ -35,6 +35,12 @@ def tidy_rows(raw, rows):
     return out
 
 
+CAPTION = (
+    r"E9 allocation: throughput and mean latency per thread count; published SGX figures "
+    r"(normal and enclave) below ours."
+)
+
+
 def table(data: Inputs) -> Table:
     summary, pub = data.summary, data.published[PUBLISHED]
     groups = [
@@ -55,7 +61,7 @@ def table(data: Inputs) -> Table:
                 + [fmt(v.get(m)) for m in ("throughput", "latency_new", "latency_delete")]
             )
     columns = (Column("Source", align="l"), Column("Threads"), Column("Throughput", "ops/s"))
-    return Table((*columns, Column("allocate", "ns"), Column("release", "ns")), groups)
+    return Table((*columns, Column("allocate", "ns"), Column("release", "ns")), groups, CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -107,37 +113,21 @@ def figure(data: Inputs) -> Figure:
 
 def related_pairs(df: pd.DataFrame) -> list[dict]:
     """The SGX study's throughput and latencies at 1, 8 and 128 workers beside ours."""
-    out = []
-    ours = {
-        "throughput": "throughput_ops_per_s",
-        "latency_new": "alloc_ns",
-        "latency_delete": "free_ns",
-    }
+    ours = {"throughput": METRICS[0], "latency_new": "alloc_ns", "latency_delete": "free_ns"}
     units = {"throughput": "ops/s", "latency_new": "ns", "latency_delete": "ns"}
-    for r in df[df.workers.isin([1, 8, 128])].itertuples(index=False):
-        out.append(
-            {
-                "label": f"{r.mode}, {r.metric.replace('_', ' ')}, {r.workers} workers",
-                "value": r.value,
-                "unit": units[r.metric],
-                "metric": ours[r.metric],
-                "parameter": "threads",
-                "at": r.workers,
-            }
+    return [
+        pair(
+            f"{r.mode}, {r.metric.replace('_', ' ')}, {r.workers} workers", r.value, units[r.metric]
         )
-    return out
+        | {"metric": ours[r.metric], "parameter": "threads", "at": r.workers}
+        for r in df[df.workers.isin([1, 8, 128])].itertuples(index=False)
+    ]
 
 
 EXPERIMENT = Experiment(
     name="alloc",
-    measures=(  # README's list of experiments (Markdown)
-        "throughput and latency of 48-byte allocations with 1 to 128 threads"
-    ),
+    measures=("throughput and latency of 48-byte allocations with 1 to 128 threads"),
     part="beside",
-    caption=(
-        r"E9 allocation: throughput and mean latency per thread count; published SGX figures "
-        r"(normal and enclave) below ours."
-    ),
     number=9,
     params=(
         # the SGX study's: 1 to 128 workers, 10 s each

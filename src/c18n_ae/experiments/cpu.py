@@ -7,13 +7,14 @@ import math
 import pandas as pd
 
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand, ratio_text
-from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
+    allowed,
     bar_panels,
     cell,
     lookup,
@@ -31,16 +32,8 @@ WORKLOADS = ("math", "int", "float", "array")
 def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
-        if row["workload"] not in WORKLOADS:
-            raise RawDataError(
-                f"{raw}:{line}: column workload: unexpected {row['workload']!r} (allowed: "
-                f"{', '.join(WORKLOADS)})"
-            )
-        if row["status"] not in ("ok", "alloc_failed"):
-            raise RawDataError(
-                f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok, "
-                f"alloc_failed)"
-            )
+        allowed(raw, line, row, "workload", WORKLOADS)
+        allowed(raw, line, row, "status", ("ok", "alloc_failed"))
         trial = int(number(raw, line, "trial", row["trial"]))
         n = number(raw, line, "iterations", row["iterations"])
         for clock in ("cpu", "wall"):
@@ -78,6 +71,12 @@ def overhead(data: Inputs, target, variant, workload) -> str:
     return ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(rows) else "--"
 
 
+CAPTION = (
+    r"E3 CPU: CPU time per trial (mean $\pm$ sd), wall time (mean) and the ratio of mean "
+    r"CPU time to the target's reference variant with its 95\,\% interval."
+)
+
+
 def table(data: Inputs) -> Table:
     """Every variant with its CPU time and its overhead against the target's reference variant."""
     s = data.summary
@@ -92,7 +91,9 @@ def table(data: Inputs) -> Table:
     ]
     columns = [Column("Target", align="l"), Column("Variant", align="l")]
     columns += [Column("Workload", align="l"), Column("CPU time", "ms"), Column("wall time", "ms")]
-    return Table((*columns, Column(r"CPU time against reference [95\,\% CI]", align="l")), groups)
+    return Table(
+        (*columns, Column(r"CPU time against reference [95\,\% CI]", align="l")), groups, CAPTION
+    )
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -168,14 +169,8 @@ LAYOUT = Layout(  # the study's files: trial, workload and CPU time
 EXPERIMENT = Experiment(
     layouts=(LAYOUT,),
     name="cpu",
-    measures=(  # README's list of experiments (Markdown)
-        "CPU and wall time of math, int, float, array workloads"
-    ),
+    measures=("CPU and wall time of math, int, float, array workloads"),
     part="cost",
-    caption=(
-        r"E3 CPU: CPU time per trial (mean $\pm$ sd), wall time (mean) and the ratio of mean "
-        r"CPU time to the target's reference variant with its 95\,\% interval."
-    ),
     number=3,
     params=(
         Param("trials", 100, 5, minimum=1),

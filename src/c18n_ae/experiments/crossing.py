@@ -8,12 +8,12 @@ import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
-from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
-from c18n_ae.experiments.rows import bar_panels, pick, series
+from c18n_ae.experiments.rows import allowed, bar_panels, pick, series
 
 KINDS = {  # the program's kinds of call -> how the paper names them
     "local": "plain call in the program",
@@ -27,9 +27,8 @@ EXTRA = "crossing_extra_ns"  # a library call minus a plain call, per trial
 def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
-        if row["kind"] not in KINDS or row["status"] != "ok":
-            bad = "kind" if row["kind"] not in KINDS else "status"
-            raise RawDataError(f"{raw}:{line}: column {bad}: unexpected {row[bad]!r}")
+        allowed(raw, line, row, "kind", tuple(KINDS))
+        allowed(raw, line, row, "status", ("ok",))
         trial = int(number(raw, line, "trial", row["trial"]))
         calls = number(raw, line, "calls", row["calls"])
         value = number(raw, line, "ns_per_call", row["ns_per_call"])
@@ -52,6 +51,13 @@ def _interval(row) -> str:
     return f"{fmt(row['mean'])} [{fmt(row['ci95_low'])}, {fmt(row['ci95_high'])}]"
 
 
+CAPTION = (
+    r"E10 crossing: mean time of one call with the 95\,\% interval of the mean, the median, "
+    r"and the ratio of means to a plain call in the program; last, a call into the other "
+    r"library minus a plain call, paired by trial."
+)
+
+
 def table(data: Inputs) -> Table:
     """Per variant: each kind's mean time of one call with its interval, the median, and the
     ratio to the plain call; then the extra time of a crossing, paired by trial."""
@@ -72,7 +78,7 @@ def table(data: Inputs) -> Table:
         groups.append(rows)
     columns = (Column("Target", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
     columns += (Column(r"mean [95\,\% CI]", "ns"), Column("median", "ns"))
-    return Table((*columns, Column(r"against a plain call ($\times$)")), groups)
+    return Table((*columns, Column(r"against a plain call ($\times$)")), groups, CAPTION)
 
 
 def figure(data: Inputs) -> Figure:
@@ -118,11 +124,6 @@ EXPERIMENT = Experiment(
         "against a plain call in the program; a call passing a buffer; a call that calls back"
     ),
     part="cost",
-    caption=(
-        r"E10 crossing: mean time of one call with the 95\,\% interval of the mean, the median, "
-        r"and the ratio of means to a plain call in the program; last, a call into the other "
-        r"library minus a plain call, paired by trial."
-    ),
     programs=(
         Program("crossing", ("crossing.c",), links=("crossing_callee",)),
         Program("crossing_callee", ("crossing_callee.c",), shared=True),

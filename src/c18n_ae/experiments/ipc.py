@@ -8,13 +8,13 @@ import pandas as pd
 from c18n_ae.common.latex import escape, fmt
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
-    bar_panels,
     quote,
     series,
+    setting_figure,
     stat,
 )
 
@@ -53,6 +53,12 @@ def tidy_rows(raw, rows):
     return out
 
 
+CAPTION = (
+    r"E8 IPC: mean round trip (\si{\micro\second}) for the reference variant, overhead (\%) "
+    r"for the others; published Fluke times and Flask (naive) overheads, 1999."
+)
+
+
 def table(data: Inputs) -> Table:
     """Published shape: absolute µs for the reference variant, % over it for the others; Fluke and
     Flask (naive) beside."""
@@ -82,7 +88,7 @@ def table(data: Inputs) -> Table:
         )
         for t, v, ref, tr in cols
     ]
-    return Table((*columns, Column("Fluke", "us"), Column(r"Flask naive (\%)")), [rows])
+    return Table((*columns, Column("Fluke", "us"), Column(r"Flask naive (\%)")), [rows], CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -93,51 +99,31 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 def figure(data: Inputs) -> Figure:
     """Round trip per message size, one panel per target."""
-    summary = data.valid
-    sizes = sorted(pd.to_numeric(summary.parameter_value).unique())
-    bars = {}
-    for t, v in series(summary):
-        for tr in TRANSPORTS:
-            bars.setdefault(t, {})[f"{v} {tr.replace('_', ' ')}"] = [
-                stat(summary, t, v, f"{tr}_roundtrip_us", s) for s in sizes
-            ]
-    return Figure(
-        "bars",
-        "E8 IPC: round trip by message size (B)",
-        bar_panels([f"{s:.0f}" for s in sizes], bars),
-        "round trip (µs)",
-        ylog=True,
+    named = {t.replace("_", " "): f"{t}_roundtrip_us" for t in TRANSPORTS}
+    return setting_figure(
+        data.valid, named, "E8 IPC: round trip by message size (B)", "round trip (µs)"
     )
 
 
 def related_pairs(df: pd.DataFrame) -> list[dict]:
     """Fluke's round trips beside ours over each transport, at the same message size."""
-    out = []
-    for r in df[(df.table == "Table 2") & (df.configuration == "Fluke")].itertuples(index=False):
-        for tr in ("pipe", "unix_socket"):
-            out.append(
-                {
-                    "label": f"Fluke {r.message_size} vs our {tr.replace('_', ' ')}",
-                    "value": r.value,
-                    "unit": "us",
-                    "metric": f"{tr}_roundtrip_us",
-                    "parameter": "message_bytes",
-                    "at": BYTES[r.message_size],
-                }
-            )
-    return out
+    fluke = df[(df.table == "Table 2") & (df.configuration == "Fluke")]
+    return [
+        pair(f"Fluke {r.message_size} vs our {tr.replace('_', ' ')}", r.value, "us")
+        | {
+            "metric": f"{tr}_roundtrip_us",
+            "parameter": "message_bytes",
+            "at": BYTES[r.message_size],
+        }
+        for r in fluke.itertuples(index=False)
+        for tr in ("pipe", "unix_socket")
+    ]
 
 
 EXPERIMENT = Experiment(
     name="ipc",
-    measures=(  # README's list of experiments (Markdown)
-        "round trip by message size (8 B to 64 KiB) over a pipe pair and a Unix socket pair"
-    ),
+    measures=("round trip by message size (8 B to 64 KiB) over a pipe pair and a Unix socket pair"),
     part="beside",
-    caption=(
-        r"E8 IPC: mean round trip (\si{\micro\second}) for the reference variant, overhead (\%) "
-        r"for the others; published Fluke times and Flask (naive) overheads, 1999."
-    ),
     number=8,
     params=(
         # the Flask/Fluke sizes (Null = 8 bytes)

@@ -11,19 +11,16 @@ from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs
 from c18n_ae.experiments.layouts import Layout
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.outputs import Column, Inputs, Table
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
-from c18n_ae.experiments.rows import quote, sent_found_figure, series
+from c18n_ae.experiments.rows import allowed, quote, sent_found, series
 
 
 def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
-        if row["role"] not in ("parent", "child"):
-            raise RawDataError(
-                f"{raw}:{line}: column role: unexpected {row['role']!r} (allowed: parent, child)"
-            )
+        allowed(raw, line, row, "role", ("parent", "child"))
         index = int(number(raw, line, "region_index", row["region_index"]))
         found = number(raw, line, "strings_found", row["strings_found"])
         read = number(raw, line, "bytes_read", row["bytes_read"])
@@ -111,6 +108,12 @@ def per_role(tidy: pd.DataFrame) -> list[dict]:
     return out
 
 
+CAPTION = (
+    r"E6 isolation: regions of the parent (library A) and the child (library B), those "
+    r"read, and the strings of library A found in each process."
+)
+
+
 def table(data: Inputs) -> Table:
     rows = [
         [escape(r["target"]), escape(r["variant"])]
@@ -125,7 +128,7 @@ def table(data: Inputs) -> Table:
         Column("Process", align="l"),
     )
     columns += (Column("Regions"), Column("rw"), Column("Read"), Column("Read", "MiB"))
-    return Table((*columns, Column("With strings"), Column("Strings found/sent")), [rows])
+    return Table((*columns, Column("With strings"), Column("Strings found/sent")), [rows], CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -166,14 +169,10 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def figure(data: Inputs) -> Figure:
-    return sent_found_figure(
-        data.valid,
-        ("parent", "child"),
-        ("strings_sent", "strings_found_distinct"),
-        "strings",
-        "E6 isolation: strings of library A found in memory",
-    )
+# what was sent beside what a reader found, in the parent and in the child
+TITLE = "E6 isolation: strings of library A found in memory"
+SENT_FOUND = ("strings_sent", "strings_found_distinct")
+figure = sent_found(("parent", "child"), SENT_FOUND, "strings", TITLE)
 
 
 def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
@@ -236,14 +235,10 @@ LAYOUTS = (
 EXPERIMENT = Experiment(
     layouts=LAYOUTS,
     name="isolation",
-    measures=(  # README's list of experiments (Markdown)
+    measures=(
         "regions of a parent (library A) and child (library B) and the strings found in them"
     ),
     part="compartments",
-    caption=(
-        r"E6 isolation: regions of the parent (library A) and the child (library B), those "
-        r"read, and the strings of library A found in each process."
-    ),
     number=6,
     params=(
         Param(

@@ -50,6 +50,13 @@ COLUMNS = [
 ]
 
 
+CAPTION = (
+    r"E2 memory: mean $\pm$ standard deviation per trial; bandwidth is block size over mean "
+    r"time per trial, in \si{\giga\byte\per\second}. \emph{invalid}: the data set's own "
+    r"limits say the loop did no stores or loads."
+)
+
+
 def table(data: Inputs) -> Table:
     """Mean ± sd per block size and variant, every target and variant that ran."""
     summary = data.summary
@@ -69,7 +76,7 @@ def table(data: Inputs) -> Table:
         )
     columns = [Column("Target", align="l"), Column("Variant", align="l")]
     columns += [Column("Block", "MiB", "l")] + [Column(label, u) for _, u, label in COLUMNS]
-    return Table((*columns, Column("write", "GB/s"), Column("read", "GB/s")), groups)
+    return Table((*columns, Column("write", "GB/s"), Column("read", "GB/s")), groups, CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -200,15 +207,8 @@ LAYOUT = Layout(
 EXPERIMENT = Experiment(
     layouts=(LAYOUT,),
     name="memory",
-    measures=(  # README's list of experiments (Markdown)
-        "`malloc`, write, read, `free` of large blocks"
-    ),
+    measures=("`malloc`, write, read, `free` of large blocks"),
     part="cost",
-    caption=(
-        r"E2 memory: mean $\pm$ standard deviation per trial; bandwidth is block size over mean "
-        r"time per trial, in \si{\giga\byte\per\second}. \emph{invalid}: the data set's own "
-        r"limits say the loop did no stores or loads."
-    ),
     number=2,
     params=(
         # the study's blocks: 100 MB to 1000 MB in steps of 100 MB (MB taken as MiB, 2^20 bytes)

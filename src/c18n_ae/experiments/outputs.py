@@ -41,6 +41,8 @@ class Table:
 
     columns: tuple[Column, ...]
     groups: list[list[list[str]]]
+    caption: str = ""  # the appendix's caption (LaTeX)
+    size: str = "small"  # its font size
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,12 @@ class Figure:
     xlog_base: int | None = None
     unit_line: bool = False  # a black grid line at y = 1 (figures of ratios)
     slanted: bool = False  # long category names, set at an angle
+
+
+def pair(label: str, value: float, unit: str) -> dict:
+    """A published figure of a Related study: its label, value and unit (the metric, parameter and
+    parameter value of ours that measure the same thing are added with |)."""
+    return {"label": label, "value": value, "unit": unit}
 
 
 @dataclass(frozen=True)

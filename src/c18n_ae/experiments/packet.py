@@ -12,13 +12,13 @@ from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table
+from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
-    bar_panels,
     quote,
     series,
+    setting_figure,
     stat,
 )
 
@@ -104,6 +104,13 @@ def published() -> pd.DataFrame:
     return pd.read_csv(PUBLISHED)
 
 
+CAPTION = (
+    r"E7 packets: adjusted latency per packet (mean), CPU utilisation and lost packets, for "
+    r"the count sweep and the size sweep; the published adjusted latencies of the 2023 "
+    r"CHERI study (Morello) below ours."
+)
+
+
 def table(data: Inputs) -> Table:
     summary, groups = data.summary, []
     for target, variant in series(summary):
@@ -132,7 +139,12 @@ def table(data: Inputs) -> Table:
             )
     columns = (Column("Source", align="l"), Column("Sweep", align="l"), Column("Value"))
     columns += (Column("plugin adj.", "us"), Column("ipc adj.", "us"), Column("plugin CPU"))
-    return Table((*columns, Column("ipc CPU"), Column("ipc lost")), [*groups, published])
+    return Table(
+        (*columns, Column("ipc CPU"), Column("ipc lost")),
+        [*groups, published],
+        CAPTION,
+        "scriptsize",
+    )
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -150,57 +162,32 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 def figure(data: Inputs) -> Figure:
     """Latency minus the no-consumer floor by packet size, one panel per target."""
-    s = data.valid[data.valid.parameter == "packet_bytes"]
-    sizes = sorted(pd.to_numeric(s.parameter_value).unique())
-    bars = {}
-    for target, variant in series(data.valid):
-        for m in ("plugin", "ipc"):
-            bars.setdefault(target, {})[f"{variant} {m}"] = [
-                stat(s, target, variant, f"{m}_adjusted_latency_us", v) for v in sizes
-            ]
-    return Figure(
-        "bars",
-        "E7 packets: latency minus the no-consumer floor, by packet size (B)",
-        bar_panels([f"{v:.0f}" for v in sizes], bars),
-        "adjusted latency (µs)",
-        ylog=True,
-    )
+    sizes = data.valid[data.valid.parameter == "packet_bytes"]
+    named = {m: f"{m}_adjusted_latency_us" for m in ("plugin", "ipc")}
+    title = "E7 packets: latency minus the no-consumer floor, by packet size (B)"
+    return setting_figure(sizes, named, title, "adjusted latency (µs)")
 
 
 def related_pairs(df: pd.DataFrame) -> list[dict]:
     """The published latencies beside our adjusted latencies of the same sweep."""
-    out = []
     ours = {"CHERI": "plugin_adjusted_latency_us", "IPC": "ipc_adjusted_latency_us"}
-    for r in df.itertuples(index=False):
-        param = "packets" if r.parameter == "packet_count" else "packet_bytes"
-        out.append(
-            {
-                "label": f"{r.mode}, {r.parameter.replace('_', ' ')} {r.parameter_value}",
-                "value": r.value,
-                "unit": "us",
-                "metric": ours[r.mode],
-                "parameter": param,
-                "at": r.parameter_value,
-            }
-        )
-    return out
+    sweep = {"packet_count": "packets", "packet_size_bytes": "packet_bytes"}
+    return [
+        pair(f"{r.mode}, {r.parameter.replace('_', ' ')} {r.parameter_value}", r.value, "us")
+        | {"metric": ours[r.mode], "parameter": sweep[r.parameter], "at": r.parameter_value}
+        for r in df.itertuples(index=False)
+    ]
 
 
 EXPERIMENT = Experiment(
     name="packet",
-    measures=(  # README's list of experiments (Markdown)
+    measures=(
         "per-packet latency, from production to the end of the consumer's checksum, one "
         "packet at a time, of a plugin in a shared library (pointer, no copy) vs a UDP "
         "listener process vs no consumer; throughput, CPU utilisation and lost packets "
         "when sent back to back"
     ),
     part="beside",
-    caption=(
-        r"E7 packets: adjusted latency per packet (mean), CPU utilisation and lost packets, for "
-        r"the count sweep and the size sweep; the published adjusted latencies of the 2023 "
-        r"CHERI study (Morello) below ours."
-    ),
-    table_size="scriptsize",
     number=7,
     params=(
         # Pytilia's sweeps: counts 20,000 to 200,000 at 512 B; sizes 512 B to 8 KiB at 100,000

@@ -8,13 +8,14 @@ import pandas as pd
 
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
-from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
+    allowed,
     bar_panels,
     cell,
     means_by_target,
@@ -30,14 +31,8 @@ SHOWN = METRICS[:3]  # the table's columns
 def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
-        if row["status"] != "ok":
-            raise RawDataError(
-                f"{raw}:{line}: column status: unexpected {row['status']!r} (allowed: ok)"
-            )
-        if row["warmup"] not in ("0", "1"):
-            raise RawDataError(
-                f"{raw}:{line}: column warmup: expected 0 or 1, got {row['warmup']!r}"
-            )
+        allowed(raw, line, row, "status", ("ok",))
+        allowed(raw, line, row, "warmup", ("0", "1"))
         status = "warmup" if row["warmup"] == "1" else "ok"
         trial = int(number(raw, line, "trial", row["trial"]))
         size = number(raw, line, "message_bytes", row["message_bytes"])
@@ -54,6 +49,12 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     extra["metric"] = extra["metric"].str.replace("_ns", "_incl_warmup_ns", regex=False)
     extra["status"] = "ok"
     return concat_frames([df, extra])
+
+
+CAPTION = (
+    r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "
+    r"without and with the warm-up trial, and the batched round trip."
+)
 
 
 def table(data: Inputs) -> Table:
@@ -79,7 +80,7 @@ def table(data: Inputs) -> Table:
         rows.append([*head, "round trip, mean of batch", rf"\multicolumn{{3}}{{r}}{{{roundtrip}}}"])
         groups.append(rows)
     columns = [Column("Target", align="l"), Column("Variant", align="l"), Column("Trial")]
-    return Table((*columns, *(Column(m.split("_")[0], "us") for m in SHOWN)), groups)
+    return Table((*columns, *(Column(m.split("_")[0], "us") for m in SHOWN)), groups, CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -167,14 +168,8 @@ LAYOUT = Layout(  # the study's files: trial, message size and three times
 EXPERIMENT = Experiment(
     layouts=(LAYOUT,),
     name="pipe",
-    measures=(  # README's list of experiments (Markdown)
-        "parent write, child read, batched round trip"
-    ),
+    measures=("parent write, child read, batched round trip"),
     part="cost",
-    caption=(
-        r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "
-        r"without and with the warm-up trial, and the batched round trip."
-    ),
     number=4,
     params=(
         Param("trials", 100, 20, minimum=2),

@@ -26,6 +26,28 @@ UNIT_TEX = {
 }
 
 
+def allowed(raw: Path, line: int, row: dict, column: str, values) -> str:
+    """The row's value of column, or an error naming file, line, column and what is allowed."""
+    if row[column] not in values:
+        raise RawDataError(
+            f"{raw}:{line}: column {column}: unexpected {row[column]!r} (allowed: "
+            f"{', '.join(values)})"
+        )
+    return row[column]
+
+
+def setting_figure(summary: pd.DataFrame, named: dict[str, str], title: str, ylabel: str):
+    """Bars of each named metric's mean at each parameter value, one bar per variant and name, one
+    panel per target, on a logarithmic axis (the settings differ by orders of magnitude)."""
+    values = sorted(pd.to_numeric(summary.parameter_value).unique())
+    bars = {}
+    for t, v in series(summary):
+        for name, metric in named.items():
+            bars.setdefault(t, {})[f"{v} {name}"] = [stat(summary, t, v, metric, x) for x in values]
+    panels = bar_panels([f"{x:.0f}" for x in values], bars)
+    return Figure("bars", title, panels, ylabel, ylog=True)
+
+
 def wide_tidy(raw: Path, rows, parameter: str, metrics: dict[str, str], statuses=("ok",)):
     """One tidy row per metric of each raw row; the swept parameter is a raw column."""
     out = []
@@ -162,23 +184,28 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
     return bars, plus, minus
 
 
-def sent_found_figure(summary, values: tuple, metrics: tuple[str, str], what: str, title: str):
-    """Per target, variant and parameter value (root/ordinary, parent/child): what was sent beside
-    what a reader found, one bar pair each."""
-    keys, sent, found = [], [], []
-    for target, variant in series(summary):
-        for value in values:
-            s = summary[
-                (summary.target == target)
-                & (summary.variant == variant)
-                & (summary.parameter_value == value)
-            ]
-            if len(s):
-                keys.append(f"{target}-{variant}-{value}")
-                sent.append(s[s.metric == metrics[0]]["mean"].iloc[0])
-                found.append(s[s.metric == metrics[1]]["mean"].iloc[0])
-    bars = {"": {f"{what} sent": sent, f"{what} found": found}}
-    return Figure("bars", title, bar_panels(keys, bars), what, slanted=True)
+def sent_found(values: tuple, metrics: tuple[str, str], what: str, title: str):
+    """A figure hook: per target, variant and parameter value (root/ordinary, parent/child), what
+    was sent beside what a reader found, one bar pair each."""
+
+    def figure(data) -> Figure:
+        summary = data.valid
+        keys, sent, found = [], [], []
+        for target, variant in series(summary):
+            for value in values:
+                s = summary[
+                    (summary.target == target)
+                    & (summary.variant == variant)
+                    & (summary.parameter_value == value)
+                ]
+                if len(s):
+                    keys.append(f"{target}-{variant}-{value}")
+                    sent.append(s[s.metric == metrics[0]]["mean"].iloc[0])
+                    found.append(s[s.metric == metrics[1]]["mean"].iloc[0])
+        bars = {"": {f"{what} sent": sent, f"{what} found": found}}
+        return Figure("bars", title, bar_panels(keys, bars), what, slanted=True)
+
+    return figure
 
 
 def lookup(

@@ -100,6 +100,12 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     }
 
 
+CAPTION = (
+    r"E1 scale: instances started, memory added, slopes of memory and elapsed time per "
+    r"instance, and the condition that stopped the run."
+)
+
+
 def table(data: Inputs) -> Table:
     summary, rows = data.summary, []
     for target, variant in series(summary):
@@ -126,7 +132,7 @@ def table(data: Inputs) -> Table:
         Column(r"\si{\milli\second} per instance"),
         Column("Stopped by", align="l"),
     )
-    return Table(columns, [rows])
+    return Table(columns, [rows], CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -229,14 +235,8 @@ LAYOUT = Layout(  # the study's files: instances, memory in use and elapsed time
 EXPERIMENT = Experiment(
     layouts=(LAYOUT,),
     name="scale",
-    measures=(  # README's list of experiments (Markdown)
-        "instances of a compartmentalised workload that fit in memory"
-    ),
+    measures=("instances of a compartmentalised workload that fit in memory"),
     part="compartments",
-    caption=(
-        r"E1 scale: instances started, memory added, slopes of memory and elapsed time per "
-        r"instance, and the condition that stopped the run."
-    ),
     number=1,
     params=(
         # instances start interval_s apart until memory in use passes 90 % of total (the study's

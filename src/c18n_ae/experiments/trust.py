@@ -8,10 +8,10 @@ import pandas as pd
 from c18n_ae.common.latex import escape, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
+from c18n_ae.experiments.outputs import Column, Inputs, Table
 from c18n_ae.experiments.parameters import Param
 from c18n_ae.experiments.programs import INTEGRATION
-from c18n_ae.experiments.rows import quote, sent_found_figure, series
+from c18n_ae.experiments.rows import allowed, quote, sent_found, series
 
 PUBLISHED = (
     "morello_trust_model_2024"  # results/published/morello_trust_model_2024.csv, beside our table
@@ -21,15 +21,9 @@ PUBLISHED = (
 def tidy_rows(raw, rows):
     out = []
     for line, row in rows:
-        if row["privileges"] not in ("root", "ordinary"):
-            raise RawDataError(
-                f"{raw}:{line}: column privileges: unexpected {row['privileges']!r} (allowed: "
-                f"root, ordinary)"
-            )
-        if row["environment"] not in ("in_compartment", "out_of_compartment"):
-            raise RawDataError(
-                f"{raw}:{line}: column environment: unexpected {row['environment']!r}"
-            )
+        allowed(raw, line, row, "privileges", ("root", "ordinary"))
+        allowed(raw, line, row, "environment", ("in_compartment", "out_of_compartment"))
+        allowed(raw, line, row, "status", ("ok", "not_run"))
         trial = int(number(raw, line, "trial", row["trial"]))
         env = 1.0 if row["environment"] == "in_compartment" else 0.0
         if row["status"] == "not_run":
@@ -48,11 +42,7 @@ def tidy_rows(raw, rows):
             )
         elif row["status"] == "ok":
             status = "ok"
-            if row["access"] not in ("granted", "denied"):
-                raise RawDataError(
-                    f"{raw}:{line}: column access: unexpected {row['access']!r} (allowed: "
-                    f"granted, denied)"
-                )
+            allowed(raw, line, row, "access", ("granted", "denied"))
             found = number(raw, line, "records_found", row["records_found"])
             key = number(raw, line, "key_found", row["key_found"])
             values = {
@@ -123,6 +113,12 @@ def rows(tidy: pd.DataFrame) -> list[dict]:
     return out
 
 
+CAPTION = (
+    r"E5 trust model: access of a memory scraper to the integration process, on every "
+    r"target and variant that ran, and as published for a Morello board."
+)
+
+
 def table(data: Inputs) -> Table:
     ours = []
     for trial, r in enumerate(rows(data.tidy), start=1):
@@ -139,7 +135,7 @@ def table(data: Inputs) -> Table:
     ]
     labels = ("Source", "Environment", "Privileges", "Access", "Data visible", "Records found")
     columns = (Column("Trial"), *(Column(x, align="l") for x in (*labels, "Key found")))
-    return Table(columns, [ours, published])
+    return Table(columns, [ours, published], CAPTION)
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
@@ -163,26 +159,15 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     return "".join(out)
 
 
-def figure(data: Inputs) -> Figure:
-    return sent_found_figure(
-        data.valid,
-        ("root", "ordinary"),
-        ("records_sent", "records_found"),
-        "records",
-        "E5 trust model: plaintext records a memory scraper found",
-    )
+# what was sent beside what a reader found, in the root and the ordinary-user trial
+TITLE = "E5 trust model: plaintext records a memory scraper found"
+figure = sent_found(("root", "ordinary"), ("records_sent", "records_found"), "records", TITLE)
 
 
 EXPERIMENT = Experiment(
     name="trust",
-    measures=(  # README's list of experiments (Markdown)
-        "a memory scraper against an OpenSSL workload, as root and as an ordinary user"
-    ),
+    measures=("a memory scraper against an OpenSSL workload, as root and as an ordinary user"),
     part="compartments",
-    caption=(
-        r"E5 trust model: access of a memory scraper to the integration process, on every "
-        r"target and variant that ran, and as published for a Morello board."
-    ),
     number=5,
     params=(
         Param(

@@ -30,7 +30,7 @@ def appendix_table(experiment, table: Table) -> str:
     """The experiment's table as the appendix sets it: caption, label tab:<name>, font size."""
     return (
         "\\begin{table*}[!tp]\n"
-        f"  \\caption{{{experiment.caption}}}\n"
+        f"  \\caption{{{table.caption}}}\n"
         f"  \\label{{tab:{experiment.name}}}\n"
-        f"  \\{experiment.table_size}\n" + booktabs(table) + "\\end{table*}\n"
+        f"  \\{table.size}\n" + booktabs(table) + "\\end{table*}\n"
     )
