@@ -116,44 +116,24 @@ def analyse(work: Path, data: Path, experiment: str, references: list[str]) -> l
 
 def stages_memory(work: Path, data: Path) -> dict[str, list[str]]:
     ref = ["--reference", "bench-memory=hybrid"]
-    return {
-        "analyse": analyse(work, data, "memory", ref),
-        "table": [sys.executable, "-m", "c18n_ae.report.tables", "experiment", "--experiment",
-                  "memory", f"--tidy={work / 'tidy.csv'}", f"--summary={work / 'summary.csv'}",
-                  f"--comparisons={work / 'comparisons.csv'}", *ref,
-                  "--out", str(work / "tab.tex")],
-        "figure": figure(work, "memory"),
-    }  # fmt: skip
+    return {"analyse": analyse(work, data, "memory", ref), "outputs": outputs(work, "memory", ref)}
 
 
-def figure(work: Path, experiment: str) -> list[str]:
+def outputs(work: Path, experiment: str, references: list[str]) -> list[str]:
+    """The experiment_outputs rule's command: the table and the figure in one process."""
     return [
-        sys.executable,
-        "-m",
-        "c18n_ae.report.figures",
-        "--experiment",
-        experiment,
-        "--summary",
-        str(work / "summary.csv"),
-        "--comparisons",
-        str(work / "comparisons.csv"),
-        "--pdf",
-        str(work / "fig.pdf"),
-        "--png",
-        str(work / "fig.png"),
-        "--pgfplots",
-        str(work / "paper" / "fig.tex"),
-        "--series",
-        str(work / "paper" / "series.csv"),
-        "--paper-dir",
-        str(work / "paper"),
-    ]
+        sys.executable, "-m", "c18n_ae.report.experiment_outputs", "--experiment", experiment,
+        *references, *(f"--{k}={work / k}.csv" for k in ("tidy", "summary", "comparisons")),
+        "--table", str(work / "tab.tex"), "--pdf", str(work / "fig.pdf"),
+        "--png", str(work / "fig.png"), "--pgfplots", str(work / "paper" / "fig.tex"),
+        "--series", str(work / "paper" / "series.csv"),
+    ]  # fmt: skip
 
 
 def stages_scale(work: Path, data: Path) -> dict[str, list[str]]:
     return {
         "analyse": analyse(work, data, "scale", []),
-        "figure": figure(work, "scale"),
+        "outputs": outputs(work, "scale", []),
         "latex": ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "page.tex"],
     }
 

@@ -18,12 +18,18 @@ from c18n_ae.report import render_figure, render_table
 
 
 def inputs(a, cfg) -> Inputs:
+    """The rule's files; the references and invalid metrics from the config (--reference adds or
+    overrides a target's reference variant, for a call outside the workflow)."""
     tidy = pd.read_csv(a.tidy)
+    references = {
+        **(config.references(cfg) if cfg else {}),
+        **dict(r.split("=", 1) for r in a.reference),
+    }
     return Inputs(
-        summary=mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg)),
+        summary=mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg) if cfg else {}),
         tidy=tidy,
         comparisons=pd.read_csv(a.comparisons) if len(tidy) else None,
-        references=config.references(cfg),
+        references=references,
         published={Path(p).stem: pd.read_csv(p) for p in a.published},
     )
 
@@ -35,6 +41,7 @@ def main(argv=None) -> None:
     for name in ("summary", "tidy", "comparisons", "table", "pdf", "png", "pgfplots", "series"):
         ap.add_argument(f"--{name}", required=True, type=Path)
     ap.add_argument("--published", nargs="*", default=[], type=Path, help="published tables read")
+    ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     a = ap.parse_args(argv)
     e = exp.get(a.experiment)
     data = inputs(a, exp.config_from_arguments(a))
