@@ -22,22 +22,25 @@ def tex_label(text: str) -> str:
 
 
 def points_csv(figure: Figure) -> str:
-    """Every point of every series, long: panel, series, x, y and the error bar's halves."""
-    rows = [
-        (
-            p.title,
-            s.label,
-            x,
-            y,
-            (s.minus or [None] * len(s.y))[i],
-            (s.plus or [None] * len(s.y))[i],
+    """Every point of every series, long: panel, series, x, y and the error bar's halves (one
+    frame a series: linear in the points)."""
+    columns = ["panel", "series", "x", "y", "minus", "plus"]
+    frames = [
+        pd.DataFrame(
+            {
+                "panel": p.title,
+                "series": s.label,
+                "x": s.x,
+                "y": s.y,
+                "minus": s.minus,
+                "plus": s.plus,
+            }
         )
         for p in figure.panels
         for s in p.series
-        for i, (x, y) in enumerate(zip(s.x, s.y))
     ]
-    frame = pd.DataFrame(rows, columns=["panel", "series", "x", "y", "minus", "plus"])
-    return frame.to_csv(index=False, na_rep="nan")
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    return frame.reindex(columns=columns).to_csv(index=False, na_rep="nan")
 
 
 def _number(v) -> str:
