@@ -219,22 +219,20 @@ def lookup(
     """Rows for variant against reference_variant (inverted when only the reverse was computed)."""
     rt = reference_target or target
     c = comparisons
-    s = c[
-        (c.target == target)
-        & (c.variant == variant)
-        & (c.reference_target == rt)
-        & (c.reference_variant == reference_variant)
-        & (c.metric == metric)
-    ]
+
+    def match(t, v, ref_t, ref_v):
+        return c[
+            (c.target == t)
+            & (c.variant == v)
+            & (c.reference_target == ref_t)
+            & (c.reference_variant == ref_v)
+            & (c.metric == metric)
+        ]
+
+    s = match(target, variant, rt, reference_variant)
     if len(s):
         return s
-    r = c[
-        (c.target == rt)
-        & (c.variant == reference_variant)
-        & (c.reference_target == target)
-        & (c.reference_variant == variant)
-        & (c.metric == metric)
-    ].copy()
+    r = match(rt, reference_variant, target, variant).copy()
     if r.empty:
         return r
     r["ratio"], r["ci95_low"], r["ci95_high"] = (
