@@ -11,7 +11,7 @@ import pytest
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import evaluate
-from c18n_ae.analysis.collect import tidy_run
+from c18n_ae.analysis.collect import TIDY_COLUMNS, tidy_run
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.experiments import commands
 from conftest import ROOT, table_tex
@@ -136,21 +136,7 @@ def test_crossing_claim_is_decided_only_on_a_variant_in_compartments():
                 )
                 for t in rng
             ]
-    tidy = pd.DataFrame(
-        rows,
-        columns=[
-            "target",
-            "variant",
-            "experiment",
-            "trial",
-            "parameter",
-            "parameter_value",
-            "metric",
-            "value",
-            "unit",
-            "status",
-        ],
-    )
+    tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
     claim = next(c for c in exp.get("crossing").claims)
     claim = {**claim, "experiment": "crossing", "min_trials": 10}
     summaries = {"crossing": summary_table(tidy)}
