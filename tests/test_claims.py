@@ -18,7 +18,7 @@ def summary(rows):
     for t, v, p, m, mean in rows:
         out.append(
             {
-                "target": t,
+                "source": t,
                 "variant": v,
                 "experiment": "x",
                 "parameter": "p",
@@ -84,7 +84,7 @@ def one(claims, summaries, targets, tidies=None):
         e: compare(df, {t: next(iter(v), "") for t, v in targets.items()})
         for e, df in tidies.items()
     }
-    return evaluate(claims, summaries, targets, comps, tidies).set_index(["claim", "target"])
+    return evaluate(claims, summaries, targets, comps, tidies).set_index(["claim", "source"])
 
 
 def tidy(experiment, rows, spread=0.01, trials=10):

@@ -51,7 +51,7 @@ def test_pairs_within_and_between_targets_and_inverted_lookup():
     )
     c = compare(t, {"board": "hybrid", "b2": "hybrid"})
     assert list(c.columns) == COLUMNS
-    pairs = set(zip(c.variant, c.reference_variant, c.target, c.reference_target))
+    pairs = set(zip(c.variant, c.reference_variant, c.source, c.reference_source))
     assert pairs == {
         ("purecap-c18n", "hybrid", "board", "board"),
         ("benchmark-c18n", "hybrid", "board", "board"),

@@ -58,9 +58,9 @@ def built(tmp_path_factory):
 def test_pdf_quotes_a_mean_from_the_summary(built):
     project, _ = built
     summary = pd.read_csv(project / "results" / "summary" / "memory.csv")
-    largest = summary[summary.target == "local"].parameter_value.max()
+    largest = summary[summary.source == "local"].parameter_value.max()
     row = summary[
-        (summary.target == "local")
+        (summary.source == "local")
         & (summary.variant == "O2")
         & (summary.parameter_value == largest)
         & (summary.metric == "write_ns")
@@ -129,7 +129,7 @@ def test_e10_reaches_the_paper(built):
     assert "E10 crossing: mean time of one call" in words  # the appendix table's caption
     assert f"call into the other library {fmt(o2['mean'])} ns" in words
     claims = pd.read_csv(project / "results" / "claims.csv")
-    local = claims[(claims.claim == "crossing-costs-more") & (claims.target == "local")]
+    local = claims[(claims.claim == "crossing-costs-more") & (claims.source == "local")]
     assert local.result.iloc[0] == "not applicable"  # no variant in compartments here
 
 
@@ -192,14 +192,14 @@ def test_claims_table_in_pdf_with_data_set_verdicts(built):
         or "claims evaluated on this edition" in plain
     )
     claims = pd.read_csv(project / "results" / "claims.csv")
-    row = claims[(claims.claim == "ordinary-denied-plain") & (claims.target == "local")].iloc[0]
+    row = claims[(claims.claim == "ordinary-denied-plain") & (claims.source == "local")].iloc[0]
     assert row["result"] == "holds"
     assert "ordinary-denied-plain" in plain and "holds" in plain
-    study = claims[claims.target == "morello-2024"].set_index("claim")
+    study = claims[claims.source == "morello-2024"].set_index("claim")
     assert study.loc["write-slower-in-compartment", "result"] == "invalid measurement"
     assert study.loc["math-cost-purecap", "result"] == "holds"
     # two packet trials per side on this machine: too few to decide
-    packet = claims[(claims.claim == "plugin-cheaper-than-ipc") & (claims.target == "local")]
+    packet = claims[(claims.claim == "plugin-cheaper-than-ipc") & (claims.source == "local")]
     assert packet.result.iloc[0] == "inconclusive: too few trials", packet.detail.iloc[0]
     assert (
         study.loc["math-cost-purecap", "ci95_low"]
@@ -317,7 +317,7 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
     """Every claim's verdict on this machine's runs holds in a second run, or one of them says
     'inconclusive': a verdict the data cannot carry is never flipped."""
     project, _ = built
-    first = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
+    first = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "source"]).result
     again = snakemake(
         project,
         "results/claims.csv",
@@ -326,7 +326,7 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
         *(f"run_local_{e}" for e in sorted({c["experiment"] for c in load_claims(CLAIMS)})),
     )
     assert again.returncode == 0, again.stderr[-3000:]
-    second = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "target"]).result
+    second = pd.read_csv(project / "results" / "claims.csv").set_index(["claim", "source"]).result
     for key, verdict in first.items():
         assert verdict == second[key] or "inconclusive" in (verdict, second[key]), (
             key,

@@ -151,7 +151,7 @@ def test_every_shipped_file_imports_and_reproduces_the_printed_tables():
         e: check_tidy(collect(e, [], [p for x, _, p in files if x == e]))
         for e in dict.fromkeys(x for x, _, p in files if p.is_file())
     }
-    assert set(tidy["memory"].target) == {"morello-2024"}
+    assert set(tidy["memory"].source) == {"morello-2024"}
     s = summary_table(tidy["memory"])
     w = s[(s.variant == "hybrid") & (s.parameter_value == 100) & (s.metric == "write_ns")].iloc[0]
     assert (

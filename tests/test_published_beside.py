@@ -41,7 +41,7 @@ def test_beside_ours_with_ratio_and_not_run():
         [
             {
                 **row,
-                "target": "board",
+                "source": "board",
                 "variant": "hybrid",
                 "experiment": "cpu",
                 "parameter": "work_items",
@@ -55,9 +55,9 @@ def test_beside_ours_with_ratio_and_not_run():
     )
     b = beside(load(SOURCE), {"cpu": ours})
     math = b[(b.metric == "math_cpu_ns") & (b.variant == "hybrid")].iloc[0]
-    assert math.target == "board" and math.ratio == pytest.approx(2.0)
+    assert math.source == "board" and math.ratio == pytest.approx(2.0)
     other = b[(b.metric == "math_cpu_ns") & (b.variant == "purecap-c18n")].iloc[0]
-    assert other.target == "" and pd.isna(other.ratio)
+    assert other.source == "" and pd.isna(other.ratio)
     tex = latex_table(b)
     assert "cpu & hybrid & math & math\\_cpu & 46759 ms & 46759 ms & 93518 ms (board) & 2.00" in tex
     assert "not run here" in tex and "282584 $\\mu$s" in tex
@@ -79,7 +79,7 @@ def test_the_shipped_data_set_reproduces_the_printed_tables_or_says_why():
     b = beside(
         load(SOURCE), {e: summary_table(t) for e, t in tidies.items()}, tidies, {"morello-2024"}
     )
-    mine = b[b.target == "morello-2024"]
+    mine = b[b.source == "morello-2024"]
     assert (
         len(mine) == 45
     )  # memory 2 sizes x 4 metrics x 3 variants, CPU 12, pipe trial 100 x 3 x 3
@@ -106,7 +106,7 @@ def test_readme_results_block_is_the_data_sets_verdicts():
     both = dataset_claims(shipped())
     assert markdown_table(both, shipped()) == block()
     assert "- math-cost-purecap: holds on morello-2024 and fails on cheribsd-22.12." in block()
-    results = both[both.target == "morello-2024"]
+    results = both[both.source == "morello-2024"]
     verdicts = results.set_index("claim").result
     # the study's write loop did no stores: its claims rest on an invalid measurement
     assert verdicts["write-slower-in-compartment"] == "invalid measurement"

@@ -13,7 +13,7 @@ def frame(rows):
         [
             {
                 **base,
-                "target": "local",
+                "source": "local",
                 "variant": "O2",
                 "experiment": e,
                 "parameter": p,

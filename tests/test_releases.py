@@ -30,7 +30,7 @@ def tidy(experiment):
 
 def mean(summary, target, variant, metric, value=None):
     s = summary[
-        (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
+        (summary.source == target) & (summary.variant == variant) & (summary.metric == metric)
     ]
     if value is not None:
         s = s[s.parameter_value == value]
@@ -46,7 +46,7 @@ def test_22_12_headers_are_read_by_meaning_and_give_the_raw_means():
     memory = summary_table(tidy("memory"))
     assert round(mean(memory, "cheribsd-22.12", "hybrid", "write_ns", 100) / 1e6, 3) == 490.470
     scale = tidy("scale")
-    mine = scale[(scale.target == "cheribsd-22.12") & (scale.metric == "memory_used_mb")]
+    mine = scale[(scale.source == "cheribsd-22.12") & (scale.metric == "memory_used_mb")]
     assert len(mine) == 8991 and mine.parameter_value.max() == 8991
     # the variant carries its real launcher
     assert METAS[1]["variants"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
@@ -86,13 +86,13 @@ def test_e6_logs_strings_sent_against_found_on_the_real_files(tmp_path):
 
 def test_e6_rows_and_a_decided_claim_on_the_board():
     iso = tidy("isolation")
-    board = iso[iso.target == "morello-2024"]
+    board = iso[iso.source == "morello-2024"]
     assert {"pipe_write_ns", "pipe_read_ns", "strings_found_distinct"} <= set(board.metric)
     assert set(board[board.metric == "pipe_write_ns"].variant) == {"purecap-c18n", "benchmark-c18n"}
     claims = [c for c in load(ROOT / "config/claims.yaml") if c["experiment"] == "isolation"]
     summary = summary_table(iso)
     targets = {m["name"]: {v: s["c18n"] for v, s in m["variants"].items()} for m in METAS}
-    r = evaluate(claims, {"isolation": summary}, targets).set_index(["claim", "target"])
+    r = evaluate(claims, {"isolation": summary}, targets).set_index(["claim", "source"])
     row = r.loc[("owner-reads-compartments", "morello-2024")]
     assert row.result == "holds", row.detail
     assert r.loc[("owner-reads-compartments", "cheribsd-22.12"), "result"] == "not applicable"
@@ -103,7 +103,7 @@ def test_release_against_release_with_intervals_and_claims_per_release():
     comps = compare(cpu, REFS, NAMES)
     rel = comps[comps.comparison == "release"].set_index("metric")
     math = rel.loc["math_cpu_ns"]
-    assert math.target == "cheribsd-22.12" and math.reference_target == "morello-2024"
+    assert math.source == "cheribsd-22.12" and math.reference_source == "morello-2024"
     assert math.variant == "purecap-c18n/hybrid"
     expected = (66043.87 / 49831.29) / 1.51374
     assert math.ratio == pytest.approx(expected, rel=1e-3)
@@ -112,7 +112,7 @@ def test_release_against_release_with_intervals_and_claims_per_release():
     summaries = {"cpu": summary_table(cpu)}
     targets = {m["name"]: {v: s["c18n"] for v, s in m["variants"].items()} for m in METAS}
     verdicts = evaluate(claims, summaries, targets, {"cpu": comps}, {"cpu": cpu})
-    v = verdicts.set_index(["claim", "target"]).result
+    v = verdicts.set_index(["claim", "source"]).result
     assert v[("math-cost-purecap", "morello-2024")] == "holds"
     assert v[("math-cost-purecap", "cheribsd-22.12")] == "fails"
     differ = dict(release_disagreements(verdicts, NAMES))
@@ -134,13 +134,13 @@ def test_ratio_of_ratios_interval_covers_its_point_and_a_third_release_joins():
     width = lambda r: r["ci95_high"] - r["ci95_low"]  # noqa: E731
     assert 0.6 < width(fast) / width(boot) < 1.0  # 1.5 times the trials: sqrt(1/1.5) = 0.82
     cpu = tidy("cpu")
-    third = cpu[cpu.target == "cheribsd-22.12"].assign(target="release-three")
+    third = cpu[cpu.source == "cheribsd-22.12"].assign(source="release-three")
     comps = compare(
         pd.concat([cpu, third]), {**REFS, "release-three": "hybrid"}, [*NAMES, "release-three"]
     )
     rel = comps[comps.comparison == "release"]
-    assert set(rel.target) == {"cheribsd-22.12", "release-three"}
-    assert set(rel.reference_target) == {"morello-2024"}
+    assert set(rel.source) == {"cheribsd-22.12", "release-three"}
+    assert set(rel.reference_source) == {"morello-2024"}
 
 
 def test_a_malformed_dataset_yaml_gives_one_message_and_no_jobs(project_copy):

@@ -17,7 +17,7 @@ def frame(rows):
                 "parameter": "message_bytes",
                 "unit": "ns",
                 "n": 10,
-                "target": t,
+                "source": t,
                 "variant": v,
                 "parameter_value": 1024,
                 "metric": "write_ns",

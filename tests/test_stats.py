@@ -88,7 +88,7 @@ def test_categories_in_memory_give_the_same_summary_and_comparisons():
         pd.testing.assert_frame_equal(
             summary_table(plain), summary_table(derived, derived=True), check_dtype=False
         )
-        key = ["target", "variant", "reference_target", "reference_variant", "parameter_value",
+        key = ["source", "variant", "reference_source", "reference_variant", "parameter_value",
                "metric"]  # fmt: skip
         a = compare(plain, refs, names).astype({"parameter_value": str}).sort_values(key)
         b = compare(derived, refs, names, derived=True).astype({"parameter_value": str})

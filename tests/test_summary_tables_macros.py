@@ -118,7 +118,7 @@ def test_invalid_metrics_are_marked_for_their_experiment_only():
 
     summary = pd.DataFrame(
         {
-            "target": ["set", "set", "set", "other"],
+            "source": ["set", "set", "set", "other"],
             "experiment": ["memory", "pipe", "memory", "memory"],
             "metric": ["write_ns", "write_ns", "malloc_ns", "write_ns"],
         }

@@ -13,7 +13,7 @@ from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table, with_derived
 from c18n_ae.common.fsutil import write_text_atomic
 
-CATEGORICAL = ("target", "variant", "experiment", "parameter", "metric", "unit", "status")
+CATEGORICAL = ("source", "variant", "experiment", "parameter", "metric", "unit", "status")
 
 
 def main(argv=None) -> None:

@@ -35,7 +35,7 @@ STATISTICS = {  # statistic -> the comparison columns of its ratio and interval
 }
 RESULT_COLUMNS = [
     "claim",
-    "target",
+    "source",
     "statistic",
     "result",
     "measured",
@@ -259,7 +259,7 @@ def evaluate_one(
     metric -> why the target's (data set's) measurement of it is not what its name claims."""
     base = {
         "claim": claim["id"],
-        "target": target,
+        "source": target,
         "statistic": claim.get("statistic", "flag"),
         "text": claim["text"],
         "experiment": claim["experiment"],
@@ -323,7 +323,7 @@ def evaluate_one(
     values = {}
     for v in chosen:
         s = summary[
-            (summary.target == target)
+            (summary.source == target)
             & (summary.variant == v)
             & (summary.metric == claim["metric"])
             & (summary.parameter_value.astype(str) == str(claim["parameter_value"]))
@@ -362,7 +362,7 @@ def _metrics(
     rows = []
     if tidy is not None and len(tidy):
         t = with_derived(tidy)
-        t = t[(t.target == target) & (t.status == "ok")]
+        t = t[(t.source == target) & (t.status == "ok")]
         for v in chosen:
             mine = t[t.variant == v]
             for (param, value), g in mine.groupby(
@@ -427,7 +427,7 @@ def evaluate(
         for target, variants in targets.items():
             ran = variants
             if summary is not None:
-                present = set(summary[summary.target == target].variant)
+                present = set(summary[summary.source == target].variant)
                 ran = {v: c for v, c in variants.items() if v in present}
                 if not present:
                     rows.append(
@@ -455,7 +455,7 @@ def main(argv=None) -> None:
     cfg.add_arguments(ap)
     cfg.add_experiment_arguments(ap, "summary", "comparisons", "tidy")
     ap.add_argument(
-        "--targets", help='JSON: {"target": {"variant": c18n}} (default: from --config)'
+        "--targets", help='JSON: {"source": {"variant": c18n}} (default: from --config)'
     )
     ap.add_argument("--csv", required=True, type=Path)
     a = ap.parse_args(argv)

@@ -18,7 +18,7 @@ from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.rawcsv import RawDataError, read_rows
 
 TIDY_COLUMNS = [
-    "target",
+    "source",
     "variant",
     "experiment",
     "trial",
@@ -30,7 +30,7 @@ TIDY_COLUMNS = [
     "status",
 ]
 # Columns of few distinct values, held as categories in memory (one byte a row, not a pointer)
-CATEGORICAL = ("target", "variant", "experiment", "parameter", "metric", "unit", "status")
+CATEGORICAL = ("source", "variant", "experiment", "parameter", "metric", "unit", "status")
 UNIT_SUFFIX = {
     "ns": "_ns",
     "GB/s": "_GBps",
@@ -97,7 +97,7 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
     if isinstance(rows, pd.DataFrame):  # a clean file, read column-wise
         n = len(rows)
         return rows.assign(
-            target=constant(target, n),
+            source=constant(target, n),
             variant=constant(variant, n),
             experiment=constant(experiment, n),
         )[TIDY_COLUMNS]

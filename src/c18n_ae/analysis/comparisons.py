@@ -23,9 +23,9 @@ from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.rows import lookup  # noqa: F401  (where callers look it up)
 
 COLUMNS = [
-    "target",
+    "source",
     "variant",
-    "reference_target",
+    "reference_source",
     "reference_variant",
     "experiment",
     "parameter",
@@ -245,7 +245,7 @@ def release_rows(groups: dict, references: dict[str, str], releases: list[str]) 
                 groups[(earlier, ref, *g)],
             )
             contrast = f"{variant}/{ref}"
-            names = ["target", "variant", "reference_target", "reference_variant", *GROUP]
+            names = ["source", "variant", "reference_source", "reference_variant", *GROUP]
             rows.append(
                 dict(zip(names, [target, contrast, earlier, contrast, *g]))
                 | stats
@@ -256,7 +256,7 @@ def release_rows(groups: dict, references: dict[str, str], releases: list[str]) 
 
 def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, str, str, str]]:
     """(target, variant, reference target, reference variant), in the order described above."""
-    series = list(dict.fromkeys(zip(tidy.target, tidy.variant)))
+    series = list(dict.fromkeys(zip(tidy.source, tidy.variant)))
     pairs = []
     for target in dict.fromkeys(t for t, _ in series):
         variants = [v for t, v in series if t == target]
@@ -282,7 +282,7 @@ def compare(
         return pd.DataFrame(columns=COLUMNS)
     if not derived:
         tidy = with_derived(tidy)
-    keys = ["target", "variant", *GROUP]
+    keys = ["source", "variant", *GROUP]
     ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*keys, "value"]]
     groups = {k: g.to_numpy() for k, g in ok.groupby(keys, sort=False, observed=True)["value"]}
     keys_by_series: dict[tuple[str, str], list[tuple]] = {}
@@ -300,14 +300,14 @@ def compare(
             rows.append(
                 dict(
                     zip(
-                        ["target", "variant", "reference_target", "reference_variant", *GROUP],
+                        ["source", "variant", "reference_source", "reference_variant", *GROUP],
                         [target, variant, rtarget, rvariant, *g],
                     )
                 )
                 | stats
                 | {"comparison": "variant" if target == rtarget else "target"}
             )
-    rows += release_rows(groups, references, [r for r in releases if r in set(tidy.target)])
+    rows += release_rows(groups, references, [r for r in releases if r in set(tidy.source)])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -75,10 +75,10 @@ def _ours(
     if reading.ours_at_parameter:
         s = s[pd.to_numeric(s.parameter_value, errors="coerce") == float(parameter)]
     out = []
-    for target, mean, n in zip(s.target, s["mean"].astype(float), s["n"]):
+    for target, mean, n in zip(s.source, s["mean"].astype(float), s["n"]):
         if reading.single_trials and target in datasets and tidy is not None:
             t = tidy[
-                (tidy.target == target)
+                (tidy.source == target)
                 & (tidy.variant == variant)
                 & (tidy.metric == metric)
                 & (tidy.trial == int(parameter))
@@ -122,7 +122,7 @@ def _trials_differing(
     rows = pub[(pub.experiment == experiment) & (pub.variant == variant) & (pub.metric == metric)]
     for r in rows.itertuples(index=False):
         t = tidy[
-            (tidy.target == target)
+            (tidy.source == target)
             & (tidy.variant == variant)
             & (tidy.metric == metric)
             & (tidy.trial == int(r.parameter_value))
@@ -172,7 +172,7 @@ def beside(
             rows.append(
                 {
                     **base,
-                    "target": "",
+                    "source": "",
                     "ours_ns": float("nan"),
                     "ours_is": "",
                     "ratio": float("nan"),
@@ -182,7 +182,7 @@ def beside(
         for target, value, what in ours:
             row = {
                 **base,
-                "target": target,
+                "source": target,
                 "ours_ns": value,
                 "ours_is": what,
                 "ratio": value / r.value_ns,
@@ -225,8 +225,8 @@ def latex_table(b: pd.DataFrame) -> str:
         unit = r.unit_as_read
         ours = (
             "not run here"
-            if not r.target
-            else f"{fmt(r.ours_ns / NS[unit])} {label[unit]} ({escape(r.target)})"
+            if not r.source
+            else f"{fmt(r.ours_ns / NS[unit])} {label[unit]} ({escape(r.source)})"
         )
         read = f"{fmt(r.published_ns / NS[unit])} {label[unit]}"
         lines.append(
@@ -239,7 +239,7 @@ def latex_table(b: pd.DataFrame) -> str:
                     f"{r.published:.10g} {label[r.unit_as_published]}",
                     read,
                     ours,
-                    "--" if not r.target else f"{r.ratio:.3f}",
+                    "--" if not r.source else f"{r.ratio:.3f}",
                     escape(r.reproduces or ""),
                 ]
             )

@@ -35,12 +35,12 @@ def spread(summaries: dict[str, pd.DataFrame], exclude: set[str] = frozenset()) 
     keys = ["variant", "parameter_value", "metric", "unit"]
     frames = []
     for name, s in summaries.items():
-        s = s[~s.target.isin(exclude)].dropna(subset=["mean"])
+        s = s[~s.source.isin(exclude)].dropna(subset=["mean"])
         if s.empty:
             continue
         g = s.groupby(keys, sort=True)
         agg = g.agg(
-            n_targets=("target", "nunique"),
+            n_targets=("source", "nunique"),
             min_mean=("mean", "min"),
             max_mean=("mean", "max"),
             mean_of_means=("mean", "mean"),
@@ -48,7 +48,7 @@ def spread(summaries: dict[str, pd.DataFrame], exclude: set[str] = frozenset()) 
         agg = agg[agg.n_targets >= 2]
         if agg.empty:
             continue
-        names = g.target.apply(lambda t: " ".join(sorted(t))).rename("targets").reset_index()
+        names = g.source.apply(lambda t: " ".join(sorted(t))).rename("targets").reset_index()
         agg = agg.merge(names, on=keys)
         agg["spread_pct"] = (
             100 * (agg.max_mean - agg.min_mean) / agg.mean_of_means.where(agg.mean_of_means != 0)

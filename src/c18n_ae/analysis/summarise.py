@@ -14,7 +14,7 @@ from c18n_ae.analysis.collect import check_tidy
 from c18n_ae.analysis.stats import SUMMARY_FIELDS, TAIL_FACTOR
 from c18n_ae.common.fsutil import write_text_atomic
 
-KEYS = ["target", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
+KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
 # n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never
 # dropped
 SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS

@@ -89,7 +89,7 @@ def table(data: Inputs) -> Table:
         ]
         for t, v in series(s)
     ]
-    columns = [Column("Target", align="l"), Column("Variant", align="l")]
+    columns = [Column("Source", align="l"), Column("Variant", align="l")]
     columns += [Column("Workload", align="l"), Column("CPU time", "ms"), Column("wall time", "ms")]
     return Table(
         (*columns, Column(r"CPU time against reference [95\,\% CI]", align="l")), groups, CAPTION
@@ -109,7 +109,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         subset=["items"]
     )
     out += [
-        newcommand(gen_name("Cpu", "work items", r.target, r.variant), f"{r.items:.0f}")
+        newcommand(gen_name("Cpu", "work items", r.source, r.variant), f"{r.items:.0f}")
         for r in items.itertuples()
     ]
     return "".join(out)

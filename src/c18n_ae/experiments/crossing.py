@@ -39,7 +39,7 @@ def tidy_rows(raw, rows):
 def derive(df: pd.DataFrame) -> pd.DataFrame:
     """The extra time of a call into another library over a plain call, paired by trial (the two
     loops run one after the other in the same trial)."""
-    keys = ["target", "variant", "experiment", "trial", "parameter", "parameter_value"]
+    keys = ["source", "variant", "experiment", "trial", "parameter", "parameter_value"]
     plain = df[df.metric == "local_call_ns"].set_index(keys)["value"]
     library = df[df.metric == "library_call_ns"].set_index(keys)["value"]
     extra = (library - plain).dropna().rename("value").reset_index()
@@ -76,7 +76,7 @@ def table(data: Inputs) -> Table:
             cells = ["library call minus plain call", _interval(extra), fmt(extra["median"]), ""]
             rows.append([escape(target), escape(variant), *cells])
         groups.append(rows)
-    columns = (Column("Target", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
+    columns = (Column("Source", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
     columns += (Column(r"mean [95\,\% CI]", "ns"), Column("median", "ns"))
     return Table((*columns, Column(r"against a plain call ($\times$)")), groups, CAPTION)
 

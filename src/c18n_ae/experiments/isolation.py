@@ -84,7 +84,7 @@ def per_role(tidy: pd.DataFrame) -> list[dict]:
     for target, variant in series(tidy):
         for role in ("parent", "child"):
             t = tidy[
-                (tidy.target == target) & (tidy.variant == variant) & (tidy.parameter_value == role)
+                (tidy.source == target) & (tidy.variant == variant) & (tidy.parameter_value == role)
             ]
             if t.empty:
                 continue
@@ -92,7 +92,7 @@ def per_role(tidy: pd.DataFrame) -> list[dict]:
             regions = t[t.trial > 0].pivot(index="trial", columns="metric", values="value")
             out.append(
                 {
-                    "target": target,
+                    "source": target,
                     "variant": variant,
                     "role": role,
                     "regions": len(regions),
@@ -116,14 +116,14 @@ CAPTION = (
 
 def table(data: Inputs) -> Table:
     rows = [
-        [escape(r["target"]), escape(r["variant"])]
+        [escape(r["source"]), escape(r["variant"])]
         + ["parent (library A)" if r["role"] == "parent" else "child (library B)"]
         + [str(r[k]) for k in ("regions", "rw", "read")]
         + [fmt(r["mib"]), str(r["with_strings"]), f"{r['found']}/{r['sent']}"]
         for r in per_role(data.tidy)
     ]
     columns = (
-        Column("Target", align="l"),
+        Column("Source", align="l"),
         Column("Variant", align="l"),
         Column("Process", align="l"),
     )
@@ -163,7 +163,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         ):
             s = summary[(summary.metric == metric) & (summary.parameter_value == role)]
             out += [
-                newcommand(gen_name("Iso", quantity, x.target, x.variant), f"{x.mean * x.n:.0f}")
+                newcommand(gen_name("Iso", quantity, x.source, x.variant), f"{x.mean * x.n:.0f}")
                 for x in s.itertuples()
             ]
     return "".join(out)
@@ -179,7 +179,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
     """E6 on a board or data set: what a reader of the process found, and the pipe between the
     two libraries (means of the trials)."""
     out = []
-    mine = summary[summary.target == source]
+    mine = summary[summary.source == source]
     for variant in dict.fromkeys(mine.variant):
         s = mine[mine.variant == variant]
 
@@ -209,7 +209,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
                 f"{get('pipe_write_ns', field='n'):.0f} trials)."
             )
     decided = verdicts[
-        (verdicts.target == source)
+        (verdicts.source == source)
         & (verdicts.experiment == "isolation")
         & (verdicts.result != "not applicable")
     ]

@@ -62,7 +62,7 @@ def table(data: Inputs) -> Table:
     summary = data.summary
     groups = []
     for target, variant in series(summary):
-        mine = summary[(summary.target == target) & (summary.variant == variant)]
+        mine = summary[(summary.source == target) & (summary.variant == variant)]
         groups.append(
             [
                 [escape(target), escape(variant), f"{block:.0f}"]
@@ -74,7 +74,7 @@ def table(data: Inputs) -> Table:
                 for block in sorted(mine.parameter_value.unique())
             ]
         )
-    columns = [Column("Target", align="l"), Column("Variant", align="l")]
+    columns = [Column("Source", align="l"), Column("Variant", align="l")]
     columns += [Column("Block", "MiB", "l")] + [Column(label, u) for _, u, label in COLUMNS]
     return Table((*columns, Column("write", "GB/s"), Column("read", "GB/s")), groups, CAPTION)
 
@@ -83,7 +83,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     blocks = sorted(summary.parameter_value.unique())
     at = blocks[-1]  # the text quotes the largest block
     writes = summary[summary.metric == "write_ns"]
-    failed = writes.groupby(["target", "variant"], sort=False).n_excluded.sum()
+    failed = writes.groupby(["source", "variant"], sort=False).n_excluded.sum()
     return "".join(
         [
             newcommand(gen_name("Mem", "block min MiB"), fmt(blocks[0])),
@@ -121,7 +121,7 @@ def figure(data: Inputs) -> Figure:
         for variant in variants:
             for phase, style in (("write", ""), ("read", "dashed")):
                 s = summary[
-                    (summary.target == target)
+                    (summary.source == target)
                     & (summary.variant == variant)
                     & (summary.metric == f"{phase}_GBps")
                 ].sort_values("parameter_value")

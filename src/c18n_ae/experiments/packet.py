@@ -87,7 +87,7 @@ def tidy_rows(raw, rows):
 def derive(df: pd.DataFrame) -> pd.DataFrame:
     """Adjusted latency: each mode's latency minus that of 'none' in the same run and repeat."""
     lat = df[df.metric.str.endswith("_latency_us")]
-    keys = ["target", "variant", "trial", "parameter", "parameter_value"]
+    keys = ["source", "variant", "trial", "parameter", "parameter_value"]
     none = lat[lat.metric == "none_latency_us"].set_index(keys)["value"]
     extra = []
     for m in ("plugin", "ipc"):
@@ -117,7 +117,7 @@ def table(data: Inputs) -> Table:
         rows = []
         for param in ("packets", "packet_bytes"):
             s = summary[
-                (summary.target == target)
+                (summary.source == target)
                 & (summary.variant == variant)
                 & (summary.parameter == param)
             ]
@@ -150,9 +150,9 @@ def table(data: Inputs) -> Table:
 def macros(summary: pd.DataFrame, references: dict) -> str:
     """The smallest packet size of the size sweep, and the lost packets of every run."""
     sizes = summary[summary.parameter == "packet_bytes"]
-    lost = summary[summary.metric == "ipc_lost"].groupby(["target", "variant"], sort=False)["mean"]
+    lost = summary[summary.metric == "ipc_lost"].groupby(["source", "variant"], sort=False)["mean"]
     out = [newcommand(gen_name("Packet", "ipc lost", *k), fmt(n)) for k, n in lost.sum().items()]
-    for (target, variant), s in sizes.groupby(["target", "variant"], sort=False):
+    for (target, variant), s in sizes.groupby(["source", "variant"], sort=False):
         v = pd.to_numeric(s.parameter_value).min()
         out.append(newcommand(gen_name("Packet", "size bytes", target, variant), f"{v:.0f}"))
         adjusted = [(f"{m} adj us", f"{m}_adjusted_latency_us") for m in ("plugin", "ipc")]

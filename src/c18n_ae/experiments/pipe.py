@@ -61,7 +61,7 @@ def table(data: Inputs) -> Table:
     """The study's shape (trials 1-4 and the last, in µs), then summary rows per series."""
     summary, tidy, groups = data.summary, data.tidy, []
     for target, variant in series(summary):
-        mine = tidy[(tidy.target == target) & (tidy.variant == variant)]
+        mine = tidy[(tidy.source == target) & (tidy.variant == variant)]
         last = int(mine.trial.max())
         head, rows = [escape(target), escape(variant)], []
         for t in sorted({1, 2, 3, 4, last} & set(mine.trial)):
@@ -79,7 +79,7 @@ def table(data: Inputs) -> Table:
         roundtrip = cell(summary, target, variant, "roundtrip_ns", scale=1e3)
         rows.append([*head, "round trip, mean of batch", rf"\multicolumn{{3}}{{r}}{{{roundtrip}}}"])
         groups.append(rows)
-    columns = [Column("Target", align="l"), Column("Variant", align="l"), Column("Trial")]
+    columns = [Column("Source", align="l"), Column("Variant", align="l"), Column("Trial")]
     return Table((*columns, *(Column(m.split("_")[0], "us") for m in SHOWN)), groups, CAPTION)
 
 
@@ -109,7 +109,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
             ),
             *(
                 newcommand(
-                    gen_name("Pipe", "trials", r.target, r.variant), str(int(r.n + r.n_excluded))
+                    gen_name("Pipe", "trials", r.source, r.variant), str(int(r.n + r.n_excluded))
                 )
                 for r in rows.itertuples()
             ),

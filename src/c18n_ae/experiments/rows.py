@@ -95,7 +95,7 @@ def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
     for source, experiments in invalid.items():
         for experiment, metrics in experiments.items():
             bad |= (
-                (summary.target == source)
+                (summary.source == source)
                 & (summary.experiment == experiment)
                 & summary.metric.isin(list(metrics))
             )
@@ -104,7 +104,7 @@ def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
 
 def pick(summary: pd.DataFrame, target, variant, metric, parameter_value=None) -> pd.Series | None:
     s = summary[
-        (summary.target == target) & (summary.variant == variant) & (summary.metric == metric)
+        (summary.source == target) & (summary.variant == variant) & (summary.metric == metric)
     ]
     if parameter_value is not None:
         s = s[s.parameter_value == parameter_value]
@@ -120,7 +120,7 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
     """'mean ± sd' in the given scale, 'not run' or 'failed' (no successful trial)."""
     row = pick(summary, target, variant, metric, parameter_value)
     if row is None:
-        ran = ((summary.target == target) & (summary.variant == variant)).any()
+        ran = ((summary.source == target) & (summary.variant == variant)).any()
         return "not recorded" if ran else "not run"  # a data set may lack a metric our runs record
     if bool(row.get("invalid", False)):
         return "invalid"
@@ -133,7 +133,7 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
 
 
 def series(summary: pd.DataFrame) -> list[tuple[str, str]]:
-    return list(summary[["target", "variant"]].drop_duplicates().itertuples(index=False))
+    return list(summary[["source", "variant"]].drop_duplicates().itertuples(index=False))
 
 
 def ratio(summary, target, variant, reference, metric, parameter_value=None) -> float:
@@ -156,7 +156,7 @@ def means_by_target(summary: pd.DataFrame, metrics: list[str], scale: float):
 
 def by_target(summary: pd.DataFrame) -> list[tuple[str, list[str]]]:
     """(target, its variants) in the summary's order: one figure panel each."""
-    return [(t, [v for tt, v in series(summary) if tt == t]) for t in dict.fromkeys(summary.target)]
+    return [(t, [v for tt, v in series(summary) if tt == t]) for t in dict.fromkeys(summary.source)]
 
 
 def ratio_bars(comparisons, references: dict, metrics: list[str]):
@@ -166,7 +166,7 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
     bars, plus, minus = {}, {}, {}
     for target, ref in references.items():
         mine = comparisons[
-            (comparisons.target == target) & (comparisons.reference_target == target)
+            (comparisons.source == target) & (comparisons.reference_source == target)
         ]
         for variant in dict.fromkeys(mine.variant):
             if variant == ref:
@@ -194,7 +194,7 @@ def sent_found(values: tuple, metrics: tuple[str, str], what: str, title: str):
         for target, variant in series(summary):
             for value in values:
                 s = summary[
-                    (summary.target == target)
+                    (summary.source == target)
                     & (summary.variant == variant)
                     & (summary.parameter_value == value)
                 ]
@@ -214,17 +214,17 @@ def lookup(
     variant: str,
     reference_variant: str,
     metric: str,
-    reference_target: str | None = None,
+    reference_source: str | None = None,
 ) -> pd.DataFrame:
     """Rows for variant against reference_variant (inverted when only the reverse was computed)."""
-    rt = reference_target or target
+    rt = reference_source or target
     c = comparisons
 
     def match(t, v, ref_t, ref_v):
         return c[
-            (c.target == t)
+            (c.source == t)
             & (c.variant == v)
-            & (c.reference_target == ref_t)
+            & (c.reference_source == ref_t)
             & (c.reference_variant == ref_v)
             & (c.metric == metric)
         ]
@@ -246,7 +246,7 @@ def lookup(
         1 / r["median_ci95_low"],
     )
     r["n"], r["n_reference"] = r["n_reference"], r["n"]
-    r["target"], r["variant"], r["reference_target"], r["reference_variant"] = (
+    r["source"], r["variant"], r["reference_source"], r["reference_variant"] = (
         target,
         variant,
         rt,

@@ -79,7 +79,7 @@ def tidy_rows(raw, rows):
 
 
 def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
-    s = summary[(summary.target == target) & (summary.variant == variant)]
+    s = summary[(summary.source == target) & (summary.variant == variant)]
     mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
     ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
     rss = s[s.metric == "instances_rss_mb"].sort_values("parameter_value")
@@ -112,7 +112,7 @@ def table(data: Inputs) -> Table:
         f = fit(summary, target, variant)
         # a data set may record neither the instances' own memory nor why it stopped
         recorded = (
-            (summary.target == target)
+            (summary.source == target)
             & (summary.variant == variant)
             & (summary.metric == "instances_rss_mb")
         ).any()
@@ -123,7 +123,7 @@ def table(data: Inputs) -> Table:
             + [fmt(f["ms_per_instance"]), REASON_TEXT[f["reason"]] if recorded else "not recorded"]
         )
     columns = (
-        Column("Target", align="l"),
+        Column("Source", align="l"),
         Column("Variant", align="l"),
         Column("Instances"),
         Column("Added", "MB"),
@@ -160,7 +160,7 @@ def figure(data: Inputs) -> Figure:
             [
                 Series(variant, list(s.parameter_value), list(s["mean"]))
                 for variant in variants
-                for s in [mem[(mem.target == target) & (mem.variant == variant)]]
+                for s in [mem[(mem.source == target) & (mem.variant == variant)]]
             ],
         )
         for target, variants in by_target(summary)
@@ -179,9 +179,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     from scipy import stats
 
     out = []
-    for variant in dict.fromkeys(summary[summary.target == source].variant):
+    for variant in dict.fromkeys(summary[summary.source == source].variant):
         s = summary[
-            (summary.target == source)
+            (summary.source == source)
             & (summary.variant == variant)
             & (summary.metric == "memory_used_mb")
         ].sort_values("parameter_value")

@@ -76,7 +76,7 @@ def tidy_rows(raw, rows):
 
 def _value(tidy, target, variant, privileges, metric):
     s = tidy[
-        (tidy.target == target)
+        (tidy.source == target)
         & (tidy.variant == variant)
         & (tidy.parameter_value == privileges)
         & (tidy.metric == metric)
@@ -99,7 +99,7 @@ def rows(tidy: pd.DataFrame) -> list[dict]:
             key, _ = _value(tidy, target, variant, privileges, "key_found")
             out.append(
                 {
-                    "target": target,
+                    "source": target,
                     "variant": variant,
                     "privileges": privileges,
                     "status": status,
@@ -122,7 +122,7 @@ CAPTION = (
 def table(data: Inputs) -> Table:
     ours = []
     for trial, r in enumerate(rows(data.tidy), start=1):
-        head = [str(trial), f"{escape(r['target'])}/{escape(r['variant'])}", r["environment"]]
+        head = [str(trial), f"{escape(r['source'])}/{escape(r['variant'])}", r["environment"]]
         head.append("Root" if r["privileges"] == "root" else "Ordinary user")
         if r["status"] != "ok":
             ours.append([*head, r"\multicolumn{4}{l}{not run: this run was not root}"])
@@ -149,7 +149,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         ]
         for r in access.itertuples():
             text = {1: "granted", 0: "denied"}.get(r.mean, "not run (this run was not root)")
-            out.append(newcommand(gen_name("Trust", f"access {p}", r.target, r.variant), text))
+            out.append(newcommand(gen_name("Trust", f"access {p}", r.source, r.variant), text))
         items = [(f"{q} {p}", q.replace(" ", "_")) for q in counts]
         out.append(quote(ran, "Trust", items, privileges, form=lambda x: f"{x:.0f}"))
         key = [(f"key found {p}", "key_found")]

@@ -41,10 +41,10 @@ def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tup
     """(claim, 'holds on a and fails on b') for each claim decided differently on two data sets
     (releases); verdicts 'not applicable' do not count."""
     out = []
-    mine = results[results.target.isin(sources) & (results.result != "not applicable")]
+    mine = results[results.source.isin(sources) & (results.result != "not applicable")]
     for claim, g in mine.groupby("claim", sort=False):
         if g.result.nunique() > 1:
-            out.append((claim, " and ".join(f"{r.result} on {r.target}" for r in g.itertuples())))
+            out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
     return out
 
 
@@ -64,7 +64,7 @@ def latex_table(results: pd.DataFrame) -> str:
             " & ".join(
                 [
                     f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}",
-                    escape(r.target),
+                    escape(r.source),
                     escape(r.statistic),
                     escape(result_text(r)),
                     measured,
@@ -90,7 +90,7 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
             f"`results/comparisons/{r.experiment}.csv`, `paper/generated/tab-{r.experiment}.tex`"
         )
         lines.append(
-            f"| {r.claim}: {r.text} | {r.target} | {r.statistic} | **{result_text(r)}** | "
+            f"| {r.claim}: {r.text} | {r.source} | {r.statistic} | **{result_text(r)}** | "
             f"{_measured(r)} | {r.published} | {evidence} |"
         )
     differ = release_disagreements(results, list(releases))

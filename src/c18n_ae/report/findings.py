@@ -95,7 +95,7 @@ def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str
 
 
 def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
-    mine = verdicts[verdicts.target == source]
+    mine = verdicts[verdicts.source == source]
     counts = {k: int((mine.result.str.startswith(k)).sum()) for k in RESULTS}
     parts = [
         f"{counts['holds']} hold",
@@ -234,7 +234,7 @@ def main(argv=None) -> None:
         or "No work that stays inside one library was measured with compartments in this run.",
     )
     sources = list(dict.fromkeys(table.source)) or [
-        t for t in verdicts.target.unique() if t in releases
+        t for t in verdicts.source.unique() if t in releases
     ]
     text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
     differ = release_disagreements(verdicts, list(releases))

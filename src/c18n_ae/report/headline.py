@@ -114,7 +114,7 @@ def largest_setting(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _tail(summary: pd.DataFrame, source: str, variant: str, metric: str, value) -> tuple:
     s = summary[
-        (summary.target == source)
+        (summary.source == source)
         & (summary.variant == variant)
         & (summary.metric == metric)
         & (summary.parameter_value.astype(str) == str(value))
@@ -136,7 +136,7 @@ def _claims_on(claims: list[dict], verdicts: pd.DataFrame, source, e, metric, su
     ]
     out = []
     for cid in ids:
-        v = verdicts[(verdicts.claim == cid) & (verdicts.target == source)]
+        v = verdicts[(verdicts.claim == cid) & (verdicts.source == source)]
         if len(v):
             r = v.iloc[0]
             other = other_statistic(r.statistic)
@@ -157,7 +157,7 @@ def rows(
     for source in sources_of(config):
         name = source["name"]
         for e, comp in comparisons.items():
-            summary = summaries.get(e, pd.DataFrame(columns=["target"]))
+            summary = summaries.get(e, pd.DataFrame(columns=["source"]))
             for h in exp.get(e).headline:
                 for subject, baseline, share in contrasts(source):
                     r = largest_setting(lookup(comp, name, subject, baseline, h.metric))

@@ -99,7 +99,7 @@ def main(argv=None) -> None:
     for name, path in config.experiment_files(a, "summary").items():
         summary = pd.read_csv(path)
         text += f"% {name}\n" + exp.get(name).macros(
-            summary[summary.target.isin(ran)].reset_index(drop=True), refs
+            summary[summary.source.isin(ran)].reset_index(drop=True), refs
         )
     write_text_atomic(a.out, text)
 

@@ -44,17 +44,17 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
         for h in exp.get(e).headline:
             mine = largest_setting(rel[rel.metric == h.metric])
             bad = {n for n, by in invalid.items() if h.metric in by.get(e, {})}
-            mine = mine[~mine.target.isin(bad) & ~mine.reference_target.isin(bad)]
+            mine = mine[~mine.source.isin(bad) & ~mine.reference_source.isin(bad)]
             for (contrast, first), group in mine.groupby(
-                ["variant", "reference_target"], sort=False
+                ["variant", "reference_source"], sort=False
             ):
                 subject, baseline = contrast.split("/", 1)
-                for release in [first, *dict.fromkeys(group.target)]:
+                for release in [first, *dict.fromkeys(group.source)]:
                     own = largest_setting(lookup(comp, release, subject, baseline, h.metric))
                     if own.empty:
                         continue
                     r = own.iloc[0]
-                    between = group[group.target == release]
+                    between = group[group.source == release]
                     b = between.iloc[0] if len(between) else None
                     out.append(
                         {
