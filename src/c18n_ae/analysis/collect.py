@@ -49,9 +49,12 @@ UNIT_SUFFIX = {
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
     e = exp.get(experiment)
-    try:  # the columns are the ones the program wrote (its --describe lists them)
-        rows = e.tidy_rows(raw, read_rows(raw))
+    rows = read_rows(raw)  # the columns the program wrote (its --describe lists them)
+    try:
+        rows = e.tidy_rows(raw, rows)
     except KeyError as missing:
+        if rows and missing.args[0] in rows[0][1]:
+            raise  # not a column the file lacks: a fault of the reader itself
         raise RawDataError(f"{raw}:1: header has no column {missing}") from None
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS

@@ -39,10 +39,6 @@ def _split(cell: str) -> tuple[str, str]:
     return re.sub(r"[\s_\-]+", "", name.lower()), unit.strip().lower().replace("μ", "µ")
 
 
-def expected_columns() -> str:
-    return "; ".join(f"{n}: {x.expected()}" for n, x in _recognised().items())
-
-
 def map_header(header: list[str], candidates=None) -> tuple[str, dict] | None:
     """(layout, role -> (column index, unit)) when every column has one meaning in one layout of
     the candidates (default: every layout told apart by its header)."""
@@ -147,7 +143,7 @@ def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dic
     return experiment, tidy, _meta(path, layout, name, cols, header, footer)
 
 
-def _columns(layout: Layout, cols: dict, values: dict, status) -> Columns:
+def _columns(cols: dict, values: dict, status) -> Columns:
     frame = pd.DataFrame(values)
     return Columns(frame, {r: u for r, (_, u) in cols.items()}, np.asarray(status, dtype=object))
 
@@ -172,7 +168,7 @@ def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str], rows) 
         status.append(layout.failure[1] if failed else "ok")
         lines.append(line)
     try:
-        parts = layout.rows(_columns(layout, cols, values, status))
+        parts = layout.rows(_columns(cols, values, status))
     except LayoutCheck as bad:
         index, role, allowed = bad.args
         column = header[cols[role][0]].strip()
@@ -227,7 +223,7 @@ def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
     if raw.empty or raw.isna().any().any():
         return None
     values = {r: raw[i] for r, (i, _) in cols.items()}
-    parts = layout.rows(_columns(layout, cols, values, np.full(len(raw), "ok", dtype=object)))
+    parts = layout.rows(_columns(cols, values, np.full(len(raw), "ok", dtype=object)))
 
     def text(value, n):  # a category column: one byte a row
         if isinstance(value, str):

@@ -9,7 +9,7 @@ from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table, pair
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, quote, series, stat
 
@@ -150,7 +150,7 @@ EXPERIMENT = Experiment(
             to_arg=lambda s: str(int(s * 1000)),
         ),
         Param("trials", 3, 1, minimum=1),
-        Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(1800, 120),
     ),
     title="E9 allocation under threads",
     programs=(Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),),

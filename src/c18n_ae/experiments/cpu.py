@@ -11,7 +11,7 @@ from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     allowed,
@@ -182,13 +182,12 @@ EXPERIMENT = Experiment(
             minimum=1,
         ),
         Param("array_size", 100_000_000, 1_000_000, "ints in the array workload", minimum=1),
-        Param("timeout_s", 14400, 300, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(14400, 300),
     ),
     title="E3 CPU-bound work",
     programs=(Program("cpu", ("cpu.c",), libs=("-lm",)),),
     trials=lambda p: 4 * p["trials"],
     study=STUDY,
-    published=("morello_c18n_2024",),
     headline=(
         Headline("math_cpu_ns", "the math workload's CPU time", "libm"),
         Headline("int_cpu_ns", "the int workload's CPU time"),

@@ -11,7 +11,7 @@ from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import allowed, bar_panels, pick, series
 
@@ -131,7 +131,7 @@ EXPERIMENT = Experiment(
     params=(
         Param("calls", 10_000_000, 200_000, "calls timed together in one loop", minimum=1),
         Param("trials", 100, 10, "loops of each kind", minimum=2),
-        Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(3600, 120),
     ),
     trials=lambda p: len(KINDS) * p["trials"],
     headline=(

@@ -9,7 +9,7 @@ from c18n_ae.common.latex import escape, fmt
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     quote,
@@ -138,7 +138,7 @@ EXPERIMENT = Experiment(
         ),
         Param("samples", 50, 3, minimum=1),
         Param("round_trips", 1000, 100, "round trips per sample", minimum=1),
-        Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(1800, 120),
     ),
     title="E8 IPC round trip by message size",
     programs=(Program("ipc", ("ipc.c",)),),

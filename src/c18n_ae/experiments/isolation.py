@@ -12,7 +12,7 @@ from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs
 from c18n_ae.experiments.layouts import Layout
 from c18n_ae.experiments.outputs import Column, Inputs, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import allowed, quote, sent_found, series
 
@@ -250,7 +250,7 @@ EXPERIMENT = Experiment(
             maximum=1024,
         ),
         Param("max_seconds", 60, 20, "time budget of one scrape", exclusive_minimum=0),
-        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
+        time_limit(600, 120),
     ),
     title="E6 memory isolation with two libraries",
     programs=(

@@ -10,7 +10,7 @@ from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, StudyRows, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     NS_PER,
@@ -221,13 +221,12 @@ EXPERIMENT = Experiment(
             flag="sizes-mib",
         ),
         Param("trials", 100, 5, "trials per block", minimum=1),
-        Param("timeout_s", 14400, 600, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(14400, 600),
     ),
     title="E2 memory",
     programs=(Program("memory", ("memory.c",)),),
     trials=lambda p: len(p["block_sizes_mib"]) * p["trials"],
     study=STUDY,
-    published=("morello_c18n_2024",),
     headline=(
         Headline("malloc_ns", "a malloc of the largest block", "libc"),
         Headline("write_ns", "writing the largest block"),

@@ -13,7 +13,7 @@ from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     quote,
@@ -217,7 +217,7 @@ EXPERIMENT = Experiment(
         ),
         Param("size_count", 100000, 2000, "packets per run of the size sweep", minimum=1),
         Param("repeats", 5, 2, minimum=1),
-        Param("timeout_s", 3600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(3600, 120),
     ),
     title="E7 packet processing",
     programs=(

@@ -61,6 +61,11 @@ class Param:
         return [f"--{flag}", text]
 
 
+def time_limit(full: float, quick: float) -> Param:
+    """The run's time limit (s) of a profile: the runner reads it, the program never sees it."""
+    return Param("timeout_s", full, quick, "the run's time limit", exclusive_minimum=0, flag="")
+
+
 # Keys every experiment accepts besides its parameters.
 COMMON = {
     "enabled": {"description": "false leaves the experiment out", "type": "boolean"},

@@ -12,7 +12,7 @@ from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, StudyRows, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
     allowed,
@@ -177,13 +177,12 @@ EXPERIMENT = Experiment(
             "message_bytes", 1024, help="size of the message", minimum=1, maximum=65536, flag="size"
         ),
         Param("batch", 1000, 200, "round trips per trial for the batched latency", minimum=1),
-        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0, flag=""),
+        time_limit(600, 120),
     ),
     title="E4 pipe communication",
     programs=(Program("pipe", ("pipe.c",)),),
     trials=lambda p: p["trials"],
     study=STUDY,
-    published=("morello_c18n_2024",),
     headline=(
         Headline("write_ns", "a pipe write", "libc"),
         Headline("read_ns", "a pipe read", "libc"),

@@ -26,14 +26,15 @@ UNIT_TEX = {
 }
 
 
-def allowed(raw: Path, line: int, row: dict, column: str, values) -> str:
-    """The row's value of column, or an error naming file, line, column and what is allowed."""
-    if row[column] not in values:
+def allowed(raw: Path, line: int, row: dict, column: str, values, default=None) -> str:
+    """The row's value of column (default where the file has no such column), or an error naming
+    file, line, column and what is allowed."""
+    value = row[column] if default is None else row.get(column, default)
+    if value not in values:
         raise RawDataError(
-            f"{raw}:{line}: column {column}: unexpected {row[column]!r} (allowed: "
-            f"{', '.join(values)})"
+            f"{raw}:{line}: column {column}: unexpected {value!r} (allowed: {', '.join(values)})"
         )
-    return row[column]
+    return value
 
 
 def setting_figure(summary: pd.DataFrame, named: dict[str, str], title: str, ylabel: str):
@@ -52,12 +53,7 @@ def wide_tidy(raw: Path, rows, parameter: str, metrics: dict[str, str], statuses
     """One tidy row per metric of each raw row; the swept parameter is a raw column."""
     out = []
     for line, row in rows:
-        status = row.get("status", "ok")
-        if status not in statuses:
-            raise RawDataError(
-                f"{raw}:{line}: column status: unexpected {status!r} (allowed: "
-                f"{', '.join(statuses)})"
-            )
+        status = allowed(raw, line, row, "status", statuses, default="ok")
         param = number(raw, line, parameter, row[parameter])
         trial = int(number(raw, line, "trial", row["trial"]))
         for metric, unit in metrics.items():

@@ -10,7 +10,7 @@ from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.layouts import TIMES, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import (
     by_target,
@@ -257,7 +257,7 @@ EXPERIMENT = Experiment(
             exclusive_minimum=0,
         ),
         Param("max_instances", 500, 8, "stop at this many instances", minimum=1),
-        Param("timeout_s", 1800, 120, "the run's time limit", exclusive_minimum=0),
+        time_limit(1800, 120),
     ),
     title="E1 compartments at scale",
     programs=(INTEGRATION,),

@@ -9,7 +9,7 @@ from c18n_ae.common.latex import escape, gen_name, newcommand
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Inputs, Table
-from c18n_ae.experiments.parameters import Param
+from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import allowed, quote, sent_found, series
 
@@ -185,7 +185,7 @@ EXPERIMENT = Experiment(
             help="the dedicated unprivileged account of the ordinary-user trial",
         ),
         Param("max_seconds", 60, 20, "time budget of one scrape", exclusive_minimum=0),
-        Param("timeout_s", 600, 120, "the run's time limit", exclusive_minimum=0),
+        time_limit(600, 120),
     ),
     title="E5 trust model",
     programs=(INTEGRATION,),
