@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from c18n_ae import experiments as exp
+from c18n_ae.analysis import contrasts
 from c18n_ae.analysis.collect import collect_runs
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table, with_derived
+from c18n_ae.analysis.tidy import CATEGORICAL
+from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-
-CATEGORICAL = ("source", "variant", "experiment", "parameter", "metric", "unit", "status")
 
 
 def main(argv=None) -> None:
@@ -25,6 +27,7 @@ def main(argv=None) -> None:
     ap.add_argument("--tidy", required=True, type=Path)
     ap.add_argument("--summary", required=True, type=Path)
     ap.add_argument("--comparisons", required=True, type=Path)
+    cfg.add_arguments(ap)  # the variants' builds: what else differs in a contrast
     ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<e>/raw.csv")
     a = ap.parse_args(argv)
     tidy = collect_runs(a.experiment, a.raw, a.dataset_file)
@@ -39,6 +42,7 @@ def main(argv=None) -> None:
     write_text_atomic(a.summary, summary_table(tidy, derived=True).to_csv(index=False))
     references = dict(r.split("=", 1) for r in a.reference)
     comparisons = compare(tidy, references, a.release, derived=True)
+    comparisons = contrasts.annotate(comparisons, exp.config_from_arguments(a))
     write_text_atomic(a.comparisons, comparisons.to_csv(index=False))
 
 

@@ -7,44 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import imports
+from c18n_ae.analysis.tidy import TIDY_COLUMNS, check_tidy, concat_tidy, constant
 from c18n_ae.common import datasets
-from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.rawcsv import RawDataError, read_rows
-
-TIDY_COLUMNS = [
-    "source",
-    "variant",
-    "experiment",
-    "trial",
-    "parameter",
-    "parameter_value",
-    "metric",
-    "value",
-    "unit",
-    "status",
-]
-# Columns of few distinct values, held as categories in memory (one byte a row, not a pointer)
-CATEGORICAL = ("source", "variant", "experiment", "parameter", "metric", "unit", "status")
-UNIT_SUFFIX = {
-    "ns": "_ns",
-    "GB/s": "_GBps",
-    "MiB": "_mib",
-    "MB": "_mb",
-    "ms": "_ms",
-    "us": "_us",
-    "bytes": "_bytes",
-    "count": "",
-    "flag": "",
-    "ratio": "",
-    "ops/s": "_ops_per_s",
-    "packets/s": "_packets_per_s",
-}
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
@@ -59,27 +29,6 @@ def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFr
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )
-
-
-def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
-    """The tidy-table schema: fixed columns, numeric values, a unit on every row that the metric
-    name states."""
-    if list(df.columns) != TIDY_COLUMNS:
-        raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
-    if df["parameter_value"].isna().any():
-        raise RawDataError(f"{source}: a row has no parameter value")
-    for col in ("trial", "value"):  # parameter_value may be a category (a workload, a role)
-        if not pd.api.types.is_numeric_dtype(df[col]):
-            raise RawDataError(f"{source}: column {col} must be numeric")
-    if df["unit"].isna().any() or (df["unit"] == "").any():
-        raise RawDataError(f"{source}: a row has no unit")
-    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
-        suffix = UNIT_SUFFIX.get(unit)
-        if suffix is None or not metric.endswith(suffix):
-            raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")
-    if ((df["status"] == "ok") & df["value"].isna()).any():
-        raise RawDataError(f"{source}: a successful trial has no value")
-    return df
 
 
 def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
@@ -107,20 +56,6 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
     return pd.DataFrame.from_records(
         [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
     )
-
-
-def constant(value: str, n: int) -> pd.Categorical:
-    """A column of one repeated text value, at one byte a row."""
-    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
-
-
-def concat_tidy(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """Tidy frames joined, their text columns as categories (c18n_ae.common.frames)."""
-    if not frames:
-        return pd.DataFrame(columns=TIDY_COLUMNS)
-    first = frames[0]
-    frames = [f.astype({c: "category" for c in CATEGORICAL if c in f}) for f in frames]
-    return concat_frames(frames)[list(first.columns)]
 
 
 def collect(

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.tidy import concat_tidy
 from c18n_ae.common import datasets
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments.layouts import Columns, Layout, LayoutCheck
@@ -246,8 +247,6 @@ def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
                 }
             )
         )
-    from c18n_ae.analysis.collect import concat_tidy  # the one way tidy frames are joined
-
     out = concat_tidy(frames)
     out.attrs["footer"] = footer
     return out
