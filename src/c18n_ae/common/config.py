@@ -9,6 +9,8 @@ import jsonschema
 import yaml
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae.common import paths, schemas
+from c18n_ae.common.datasets import ROOT as DATASETS
 from c18n_ae.common.datasets import load as load_dataset
 from c18n_ae.common.rawcsv import RawDataError
 
@@ -37,6 +39,10 @@ def _named_path(config: dict, path) -> str:
 def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     where = _named_path(config, error.absolute_path)
     schema = error.schema
+    if schemas.name_problem(error):
+        return f"{where}: {schemas.name_problem(error)}"
+    if error.validator == "pattern" and "description" in schema:
+        return f"{where}: {error.instance!r} is not allowed; expected {schema['description']}"
     if error.validator == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
@@ -60,9 +66,9 @@ def validate(config: dict, experiments_schema: dict) -> None:
     from the parameters each experiment declares (c18n_ae.experiments.parameters)."""
     if not isinstance(config, dict):
         raise ConfigError("config: expected a mapping at the top level")
-    schema = yaml.safe_load(SCHEMA_PATH.read_text())
+    schema = schemas.load(SCHEMA_PATH.name)
     schema["properties"]["experiments"] = experiments_schema
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = schemas.validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         raise ConfigError(
@@ -91,10 +97,14 @@ def check_references(config: dict) -> None:
                 f"allowed: {', '.join(vnames)}"
             )
     for name in config.get("datasets", []):
+        outside = dataset_folder_problem(name)
+        if outside:
+            problems.append(f"datasets[{name}]: {outside}")
+            continue
         try:
             meta = load_dataset(name)
         except RawDataError as e:
-            problems.append(f"datasets[{name}]: {e}")
+            problems += [f"datasets[{name}]: {line.strip()}" for line in str(e).splitlines()]
             continue
         if meta["name"] in names:
             problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
@@ -107,6 +117,14 @@ def check_references(config: dict) -> None:
                 )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+def dataset_folder_problem(entry: str) -> str | None:
+    """A data set the config names is a folder under datasets/ (by name) or inside the project
+    (by relative path), never one reached through '..', an absolute path or a symlink out."""
+    if "/" not in entry:
+        return paths.escape(DATASETS, entry, below=False)
+    return paths.escape(PROJECT_ROOT, entry, below=False)
 
 
 def merged(*paths: Path) -> dict:

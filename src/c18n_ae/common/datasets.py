@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from c18n_ae import PROJECT_ROOT
+from c18n_ae.common import paths, schemas
 from c18n_ae.common.rawcsv import RawDataError
 
 ROOT = PROJECT_ROOT / "datasets"
@@ -17,21 +17,46 @@ SCHEMA = PROJECT_ROOT / "workflow" / "schemas" / "dataset.schema.yaml"
 
 def _mistakes(path: Path, meta: dict) -> list[str]:
     """One message per mistake against the schema, naming the key (files[2].layout)."""
-    schema = yaml.safe_load(SCHEMA.read_text())
     out = []
     for e in sorted(
-        jsonschema.Draft202012Validator(schema).iter_errors(meta),
+        schemas.validator(schemas.load(SCHEMA.name)).iter_errors(meta),
         key=lambda e: list(map(str, e.absolute_path)),
     ):
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.absolute_path)
         where = where.lstrip(".") or "(top level)"
-        if e.validator == "enum":
+        if schemas.name_problem(e):
+            out.append(f"{path}: {where}: {schemas.name_problem(e)}")
+        elif e.validator == "enum":
             allowed = ", ".join(map(str, e.validator_value))
             out.append(f"{path}: {where}: {e.instance!r} is not allowed; allowed: {allowed}")
         elif e.validator == "additionalProperties":
             out.append(f"{path}: {where}: unknown key ({e.message})")
         else:
             out.append(f"{path}: {where}: {e.message}")
+    return out
+
+
+def _references(d: Path, meta: dict) -> list[str]:
+    """The mistakes the schema can't see: variants that are not declared, and paths that leave
+    the data set's folder (checked before they are opened) or name no file."""
+    out = []
+    variants = ", ".join(meta["variants"])
+    if meta["reference_variant"] not in meta["variants"]:
+        out.append(
+            f"reference_variant {meta['reference_variant']!r} is not among variants ({variants})"
+        )
+    for key in ("files", "documents"):
+        for i, entry in enumerate(meta.get(key, [])):
+            if key == "files" and entry["variant"] not in meta["variants"]:
+                out.append(
+                    f"files[{i}].variant {entry['variant']!r} is not among variants ({variants})"
+                )
+            where = f"{key}[{i}].path {entry['path']}"
+            why = paths.escape(d, entry["path"])
+            if why:
+                out.append(f"{where}: {why}")
+            elif not (d / entry["path"]).exists():
+                out.append(f"{where}: file not found in {d}")
     return out
 
 
@@ -46,6 +71,8 @@ def load(name: str, root: Path = ROOT) -> dict:
     path = d / "dataset.yaml"
     if not path.exists():
         raise RawDataError(f"data set {name!r}: {path} not found")
+    if paths.escape(d, "dataset.yaml"):
+        raise RawDataError(f"{path}: a symlink leading outside {paths.shown(d)}")
     try:
         meta = yaml.safe_load(path.read_text()) or {}
     except yaml.YAMLError as e:
@@ -53,22 +80,9 @@ def load(name: str, root: Path = ROOT) -> dict:
     mistakes = _mistakes(path, meta) if isinstance(meta, dict) else [f"{path}: not a mapping"]
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
-    if meta["reference_variant"] not in meta["variants"]:
-        raise RawDataError(
-            f"{path}: reference_variant {meta['reference_variant']!r} is not among variants "
-            f"({', '.join(meta['variants'])})"
-        )
-    for i, f in enumerate(meta["files"]):
-        if f.get("variant") not in meta["variants"]:
-            raise RawDataError(
-                f"{path}: files[{i}].variant {f.get('variant')!r} is not among variants "
-                f"({', '.join(meta['variants'])})"
-            )
-        if not (d / f["path"]).exists():
-            raise RawDataError(f"{path}: files[{i}].path {f['path']}: file not found in {d}")
-    for i, doc in enumerate(meta.get("documents", [])):
-        if not (d / doc["path"]).exists():
-            raise RawDataError(f"{path}: documents[{i}].path {doc['path']}: file not found in {d}")
+    mistakes = [f"{path}: {m}" for m in _references(d, meta)]
+    if mistakes:
+        raise RawDataError("\n  ".join(mistakes))
     meta["directory"] = str(d)
     return meta
 

@@ -72,7 +72,7 @@ COMMON = {
     "variants": {
         "description": "run only these variants (default all of each target)",
         "type": "array",
-        "items": {"type": "string"},
+        "items": {"$ref": "name.schema.yaml"},
     },
 }
 
