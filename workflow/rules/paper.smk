@@ -30,12 +30,15 @@ rule paper:
         " || (tail -n 40 {log} >&2; exit 1)"
 
 
-# archive: sources, config, raw results, metadata and the PDF in one tarball with checksums.
+# archive: the deposit (c18n_ae.report.archive): tracked sources, data sets, the deposit's metadata,
+# raw results and the PDF in one tarball, with SHA256SUMS listing every member.
 rule archive:
     input:
         "paper/main.pdf",
         "results/claims.csv",
+        "results/claims.md",
         all_metas(),
+        [f for f in ("LICENSE", "CITATION.cff", ".zenodo.json") if Path(f).exists()],
     output:
         tarball="archive/c18n-ae.tar.gz",
         sums="archive/SHA256SUMS",

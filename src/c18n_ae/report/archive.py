@@ -1,5 +1,11 @@
-"""Packs sources, configuration, raw results, metadata and the PDF into one tarball with a
-SHA256SUMS list (inside the tarball, and beside it), ready for a DOI archive."""
+"""Packs the deposit: the tracked sources, configuration, data sets and deposit metadata (LICENSE,
+CITATION.cff, .zenodo.json) and the generated results, raw data and PDF into one tarball, with a
+SHA256SUMS manifest of every member (inside the tarball, and beside it with the tarball's own sum).
+
+Only regular files whose real location lies inside the project are packed: a symlink is packed as
+the file it leads to when that file is inside the project and left out (and said so) when it leads
+out, so the tarball can neither carry an outside file's content nor a link that recreates one;
+nothing under .git, .venv, .ssh or a cache is packed, tracked or not."""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import argparse
 import hashlib
 import io
 import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -21,14 +28,19 @@ RESULT_PATTERNS = [
     "results/summary/*.csv",
     "results/claims.csv",
     "results/comparisons.csv",
-    "results/published/*",
     "paper/generated/*",
     "paper/main.pdf",
     "results/*/*/*/*.txt",
+    "results/comparisons/*.csv",
+    "results/headline.csv",
+    "results/claims.md",
 ]
 SKIP_DIRS = {
     ".git",
     ".venv",
+    ".env",
+    ".ssh",
+    ".gnupg",
     ".snakemake",
     "logs",
     "__pycache__",
@@ -43,21 +55,26 @@ def source_files(root: Path) -> list[Path]:
     folders."""
     done = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True)
     if done.returncode == 0 and done.stdout:
-        return [Path(p) for p in done.stdout.decode().split("\0") if p and (root / p).is_file()]
-    return [
-        p.relative_to(root)
-        for p in root.rglob("*")
-        if p.is_file()
-        and not SKIP_DIRS & set(p.relative_to(root).parts)
-        and "results" not in p.parts[:1]
-    ]
+        return [Path(p) for p in done.stdout.decode().split("\0") if p]
+    return [p.relative_to(root) for p in root.rglob("*") if "results" not in p.parts[:1]]
 
 
-def collect(root: Path) -> list[Path]:
-    files = set(source_files(root))
+def collect(root: Path) -> tuple[list[Path], list[str]]:
+    """(the files to pack, relative to root; why each other candidate is left out)."""
+    candidates = set(source_files(root))
     for pattern in RESULT_PATTERNS:
-        files.update(p.relative_to(root) for p in root.glob(pattern) if p.is_file())
-    return sorted(files)
+        candidates.update(p.relative_to(root) for p in root.glob(pattern))
+    files, left_out = [], []
+    inside = root.resolve()
+    for f in sorted(candidates):
+        path = root / f
+        if SKIP_DIRS & set(f.parts):
+            continue
+        if not path.resolve().is_relative_to(inside):
+            left_out.append(f"{f.as_posix()}: a symlink leading outside the project, left out")
+        elif path.is_file():
+            files.append(f)
+    return files, left_out
 
 
 def sha256(path: Path) -> str:
@@ -68,21 +85,27 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def build(root: Path, tarball: Path, sums: Path, prefix: str = "c18n-ae") -> int:
-    files = collect(root)
+def build(root: Path, tarball: Path, sums: Path, prefix: str = "c18n-ae") -> list[str]:
+    """Writes the tarball and SHA256SUMS; returns what was left out, and why."""
+    files, left_out = collect(root)
     listing = "".join(f"{sha256(root / f)}  {f.as_posix()}\n" for f in files)
     tarball.parent.mkdir(parents=True, exist_ok=True)
     tmp = tarball.with_name(tarball.name + ".partial")
     with tarfile.open(tmp, "w:gz") as tar:
         for f in files:
-            tar.add(root / f, arcname=f"{prefix}/{f.as_posix()}", recursive=False)
+            # always a regular member with the file's content: never a symlink or hard link
+            st = (root / f).stat()
+            info = tarfile.TarInfo(f"{prefix}/{f.as_posix()}")
+            info.size, info.mtime, info.mode = st.st_size, int(st.st_mtime), st.st_mode & 0o777
+            with open(root / f, "rb") as content:
+                tar.addfile(info, content)
         data = listing.encode()
         info = tarfile.TarInfo(f"{prefix}/SHA256SUMS")
         info.size = len(data)
         tar.addfile(info, io.BytesIO(data))
     tmp.replace(tarball)
     sums.write_text(listing + f"{sha256(tarball)}  {tarball.name}\n")
-    return len(files)
+    return left_out
 
 
 def main(argv=None) -> None:
@@ -90,8 +113,11 @@ def main(argv=None) -> None:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--sums", required=True, type=Path)
     a = ap.parse_args(argv)
-    n = build(PROJECT_ROOT, a.out, a.sums)
-    print(f"archived {n} files into {a.out}")
+    left_out = build(PROJECT_ROOT, a.out, a.sums)
+    for why in left_out:
+        print(why, file=sys.stderr)
+    n = sum(1 for line in a.sums.read_text().splitlines()) - 1
+    print(f"archived {n} files into {a.out}, listed in {a.sums}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""The deposit (`snakemake archive`, c18n_ae.report.archive) carries tracked files and generated
+results only: a symlink in a data set that leads out of the tree puts neither the outside file's
+content nor a link that would recreate it into the tarball, and SHA256SUMS lists every member."""
+
+import subprocess
+import sys
+import tarfile
+
+import pytest
+
+SECRET = b"not for the archive: an outside file's content\n"
+
+
+def git(project, *args):
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project), *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def archive(project, tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "c18n_ae.report.archive",
+            "--out",
+            "archive/c18n-ae.tar.gz",
+            "--sums",
+            "archive/SHA256SUMS",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return done, project / "archive" / "c18n-ae.tar.gz"
+
+
+@pytest.mark.parametrize("tracked", [True, False], ids=["git checkout", "unpacked tree"])
+def test_a_symlink_out_of_the_tree_never_reaches_the_tarball(project_copy, tmp_path, tracked):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_bytes(SECRET)
+    data = project_copy / "datasets" / "morello-2024"
+    (data / "planted.csv").symlink_to(outside / "secret.txt")
+    (data / "planted-dir").symlink_to(outside, target_is_directory=True)
+    # a link to a file inside the tree, by absolute path: packed as that file's content
+    (data / "notice-link").symlink_to((data / "NOTICE").resolve())
+    (project_copy / "results" / "tidy").mkdir(parents=True)
+    (project_copy / "results" / "tidy" / "memory.csv").symlink_to(outside / "secret.txt")
+    # what must never be packed, even when tracked
+    for private in (".ssh/id_ed25519", ".venv/pyvenv.cfg", ".env/token"):
+        (project_copy / private).parent.mkdir(exist_ok=True)
+        (project_copy / private).write_bytes(SECRET)
+    if tracked:
+        git(project_copy, "init", "-q")
+        git(project_copy, "add", "-A", "-f")
+        git(project_copy, "commit", "-qm", "a tree with planted links")
+    done, tarball = archive(project_copy, tmp_path)
+
+    with tarfile.open(tarball) as tar:
+        members = tar.getmembers()
+        names = {m.name for m in members}
+        assert all(m.isfile() for m in members), [m.name for m in members if not m.isfile()]
+        for m in members:
+            assert SECRET not in tar.extractfile(m).read(), m.name
+        listing = tar.extractfile("c18n-ae/SHA256SUMS").read().decode()
+    listed = {"c18n-ae/" + line.split("  ", 1)[1] for line in listing.splitlines()}
+    # the manifest lists every member, and the copy beside the tarball adds the tarball's sum
+    assert listed == names - {"c18n-ae/SHA256SUMS"}
+    beside = (project_copy / "archive" / "SHA256SUMS").read_text()
+    assert beside.startswith(listing) and beside.endswith("  c18n-ae.tar.gz\n")
+    for left_out in ("planted.csv", "results/tidy/memory.csv"):
+        assert left_out in done.stderr and "a symlink leading outside the project" in done.stderr
+    assert not any(
+        "planted" in n or "/.ssh/" in n or "/.venv/" in n or "/.env/" in n for n in names
+    )
+    notice = (data / "NOTICE").read_bytes()
+    with tarfile.open(tarball) as tar:
+        packed = tar.extractfile("c18n-ae/datasets/morello-2024/notice-link").read()
+    assert packed == notice
+    for needed in ("Snakefile", "config/config.yaml", "datasets/morello-2024/dataset.yaml"):
+        assert f"c18n-ae/{needed}" in names, needed
+    for metadata in ("LICENSE", "CITATION.cff", ".zenodo.json"):
+        if (project_copy / metadata).exists():
+            assert f"c18n-ae/{metadata}" in names, metadata
