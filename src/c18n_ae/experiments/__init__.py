@@ -8,6 +8,7 @@ experiment"); the registry finds them, in the order of their E-numbers (the pape
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import importlib
 import pkgutil
@@ -61,7 +62,7 @@ class Experiment:
     claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
     findings: Callable | None = None  # (optional)
-    published: tuple[str, ...] = ()  # results/published/<name>.csv its table or figure reads
+    published: tuple[str, ...] = ()  # published/<name>.csv its table or figure reads
     study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix
     layouts: tuple[Layout, ...] = ()  # the original study's raw file layouts it reads
@@ -101,6 +102,22 @@ class Experiment:
 HOOKS = ("tidy_rows", "derive", "table", "figure", "macros", "findings")
 
 
+def misspelt_hooks(module) -> list[str]:
+    """Functions a module defines whose names are close to a hook's but not one: a misspelt hook
+    would otherwise be silently ignored (the experiment would lose its table or figure)."""
+    own = [
+        n
+        for n, f in vars(module).items()
+        if callable(f) and f.__module__ == module.__name__ and n not in HOOKS and n[0] != "_"
+    ]
+    found = []
+    for name in own:
+        close = difflib.get_close_matches(name, HOOKS, n=1, cutoff=0.86)
+        if close:
+            found.append(f"{module.__name__}.{name}: not a hook; did you mean {close[0]}?")
+    return found
+
+
 @functools.cache
 def registry() -> dict[str, Experiment]:
     """name -> Experiment, every module of this package that declares one, by E-number, with the
@@ -110,6 +127,8 @@ def registry() -> dict[str, Experiment]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         e = getattr(module, "EXPERIMENT", None)
         if isinstance(e, Experiment):
+            if wrong := misspelt_hooks(module):
+                raise ImportError("; ".join(wrong))
             hooks = {h: getattr(module, h, None) for h in HOOKS if getattr(e, h) is None}
             found.append(dataclasses.replace(e, **{h: f for h, f in hooks.items() if f}))
     return {e.name: e for e in sorted(found, key=lambda e: e.number)}

@@ -14,6 +14,7 @@ import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
 from c18n_ae import experiments as exp
+from c18n_ae.analysis import contrasts
 from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare
@@ -35,16 +36,21 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
         for experiment, _, path in dataset_files(meta):
             files.setdefault(experiment, []).append(path)
     summaries, comparisons, tidies = {}, {}, {}
+    known = {m["name"]: m["variants"] for m in metas}
     for experiment, paths in files.items():
         tidy = collect(experiment, [], paths)
         tidies[experiment] = tidy
         summaries[experiment] = summary_table(tidy)
-        comparisons[experiment] = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
+        compared = compare(tidy, {m["name"]: m["reference_variant"] for m in metas})
+        comparisons[experiment] = contrasts.annotate(compared, known)
     targets = {
         m["name"]: {v: bool(s.get("c18n", False)) for v, s in m["variants"].items()} for m in metas
     }
     invalid = datasets.invalid_metrics(metas)
-    results = evaluate(load(claims_path), summaries, targets, comparisons, tidies, invalid)
+    releases = {m["name"]: m.get("release", "") for m in metas}
+    results = evaluate(
+        load(claims_path), summaries, targets, comparisons, tidies, invalid, releases
+    )
     absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(
         " did not run"
     )
@@ -113,23 +119,24 @@ def main(argv=None) -> None:
     ap.add_argument(
         "--check", action="store_true", help="exit 1 when the README's block is out of date"
     )
+    ap.add_argument("--readme", type=Path, default=README, help="the README to check or refresh")
     a = ap.parse_args(argv)
     names = a.dataset or shipped()
     table = markdown_table(dataset_claims(names), names)
     listing = experiments_table()
     if a.check:
-        if block() != table:
+        if block(a.readme) != table:
             sys.exit(
-                f"{README}: the claims block differs from the data sets' verdicts; run python -m "
+                f"{a.readme}: the claims block differs from the data sets' verdicts; run python -m "
                 f"c18n_ae.report.readme"
             )
-        if block(README, EXPERIMENTS_START, EXPERIMENTS_END) != listing:
+        if block(a.readme, EXPERIMENTS_START, EXPERIMENTS_END) != listing:
             sys.exit(
-                f"{README}: the list of experiments differs from the registry; run c18n-ae readme"
+                f"{a.readme}: the list of experiments differs from the registry; run c18n-ae readme"
             )
         return
-    update_readme(README, table)
-    update_readme(README, listing, EXPERIMENTS_START, EXPERIMENTS_END)
+    update_readme(a.readme, table)
+    update_readme(a.readme, listing, EXPERIMENTS_START, EXPERIMENTS_END)
 
 
 if __name__ == "__main__":
