@@ -11,13 +11,14 @@ import time
 import numpy as np
 import pandas as pd
 
-from c18n_ae.analysis.collect import TIDY_COLUMNS
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table
+from c18n_ae.analysis.tidy import TIDY_COLUMNS
 
 
 def synthetic(rows: int) -> pd.DataFrame:
-    """E3-shaped rows: 2 targets x 4 variants x 25 parameter values x 10 metrics x trials."""
+    """E3-shaped rows: 2 targets x 4 variants x 25 parameter values x 10 metrics x trials, the
+    trials in 3 runs, the values whole nanoseconds (a timer's grid)."""
     targets, variants, params, metrics = 2, 4, 25, 10
     trials = max(2, rows // (targets * variants * params * metrics))
     rng = np.random.default_rng(1)
@@ -32,14 +33,15 @@ def synthetic(rows: int) -> pd.DataFrame:
     n = t.size
     return pd.DataFrame(
         {
-            "target": np.array(["boardA", "boardB"])[t.ravel()],
+            "source": np.array(["boardA", "boardB"])[t.ravel()],
             "variant": np.array(["hybrid", "purecap", "purecap-c18n", "benchmark-c18n"])[v.ravel()],
             "experiment": "cpu",
+            "run": tr.ravel() * 3 // trials + 1,
             "trial": tr.ravel() + 1,
             "parameter": "work_items",
             "parameter_value": (p.ravel() + 1) * 1000,
             "metric": np.array([f"w{i}_cpu_ns" for i in range(metrics)])[m.ravel()],
-            "value": rng.lognormal(10, 0.1, n) * (1 + v.ravel() * 0.1),
+            "value": np.round(rng.lognormal(10, 0.1, n) * (1 + v.ravel() * 0.1)),
             "unit": "ns",
             "status": "ok",
         },

@@ -56,7 +56,7 @@ def test_wrong_header_and_missing_file(tmp_path):
 
 def test_schema_rejects_a_metric_without_its_unit():
     df = pd.DataFrame(
-        [["local", "O2", "memory", 1, "block_mib", 100.0, "write", 5.0, "ns", "ok"]],
+        [["local", "O2", "memory", 1, 1, "block_mib", 100.0, "write", 5.0, "ns", "ok"]],
         columns=TIDY_COLUMNS,
     )
     with pytest.raises(RawDataError, match="does not name its unit"):

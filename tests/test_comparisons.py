@@ -33,7 +33,7 @@ def tidy(groups):
     rows = []
     for (target, variant, param), values in groups.items():
         rows += [
-            (target, variant, "cpu", i + 1, "work_items", param, "math_cpu_ns", v, "ns", "ok")
+            (target, variant, "cpu", 1, i + 1, "work_items", param, "math_cpu_ns", v, "ns", "ok")
             for i, v in enumerate(values)
         ]
     return pd.DataFrame(rows, columns=TIDY_COLUMNS)

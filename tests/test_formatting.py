@@ -2,24 +2,92 @@
 ranges for intervals that cannot carry a point estimate, short sentences in generated prose."""
 
 import math
+import re
 
+import numpy as np
 import pandas as pd
 
-from c18n_ae.common.latex import ratio_point, ratio_text
+from c18n_ae.common.latex import comparison_text, fmt, quantity, ratio_point, ratio_text
 from c18n_ae.report.findings import MAX_WORDS, experiment_paragraph, sentences
 
 
 def test_one_ratio_format_with_three_significant_digits():
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51× [1.51, 1.51]"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143× [0.143, 0.143]"
+    assert ratio_text(1.5137, 1.49, 1.53, tex=False) == "1.51× [1.49, 1.53]"
     assert ratio_text(1234.5, 1000, 1500, tex=False) == "1230× [1000, 1500]"
     assert ratio_text(2.2, 2.0, 3.2) == r"2.20$\times$ [2.00, 3.20]"
     assert ratio_point(45.93) == r"45.9$\times$"
     assert ratio_text(math.nan, 1, 2) == "--"
 
 
-def test_tables_may_add_digits_where_the_ends_would_print_alike():
-    assert ratio_text(1.00229, 1.0021, 1.0025, tex=False, digits=None) == "1.0023× [1.0021, 1.0025]"
+def test_an_interval_that_rounding_collapses_prints_its_half_width():
+    """No interval prints with equal bounds, and no ratio with more than three figures, in prose
+    or tables alike."""
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51× ± 0.0001"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143× ± 0.00006"
+    assert ratio_text(1.00229, 1.0021, 1.0025, tex=False, digits=None) == "1.00× ± 0.0002"
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, covers="within one run") == (
+        "1.51× ± 0.0001 within one run"
+    )
+    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "no detectable difference (1.00× ± 0.0001)"
+    rng = np.random.default_rng(0)
+    for ratio, width in zip(rng.lognormal(0, 2, 500), rng.lognormal(-8, 3, 500)):
+        text = ratio_text(ratio, ratio - width / 2, ratio + width / 2, tex=False)
+        bounds = re.search(r"\[(.*), (.*)\]", text) or re.search(r"between (\S+) and (\S+)", text)
+        assert bounds is None or bounds[1] != bounds[2], text
+        point = re.match(r"([0-9.]+)×", text)
+        assert point is None or len(point[1].replace(".", "").lstrip("0")) <= 3, text
+
+
+def test_a_ratio_near_the_timers_grid_says_so():
+    """Values a few ticks of the clock apart: the step counts, no more figures than the grid
+    carries, and an interval that sits on the grid is limited by the resolution, not certain."""
+    one_us = dict(resolution=1000.0, unit="ns")
+    assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
+        "3×, interval limited by the timer's resolution (3 ticks against 1 tick of 1 µs)"
+    )
+    assert ratio_text(
+        13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us
+    ) == ("10×, interval limited by the timer's resolution (13.3 ticks against 1 tick of 1 µs)")
+    assert ratio_text(
+        1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us
+    ) == ("2× [1, 3] (1.9 ticks against 1 tick of 1 µs)")
+    # 5,985 ticks of 7.8 ms on the smaller side: four figures allowed, three printed; the values
+    # spread over many ticks, so a collapsed interval is a rounding matter, not the grid's
+    cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51× ± 0.0001"
+    assert ratio_text(
+        1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"
+    ) == ("1.25× [1.20, 1.30]")
+    assert fmt(2200.0, 1000.0, "ns") == "2200 (2.2 ticks of 1 µs)"
+    assert fmt(46.76e9, 7.8125e6, "ns") == "46760000000"
+    assert quantity(7.8125e6, "ns") == "7.81 ms" and quantity(1 / 256, "MB") == "0.00391 MB"
+
+
+def test_a_comparison_row_prints_with_what_it_carries():
+    row = {
+        "ratio": 3.0,
+        "ci95_low": 3.0,
+        "ci95_high": 3.0,
+        "median_ratio": 2.0,
+        "median_ci95_low": 1.0,
+        "median_ci95_high": 3.0,
+        "mean": 3000.0,
+        "reference_mean": 1000.0,
+        "median": 2000.0,
+        "reference_median": 1000.0,
+        "sd": 0.0,
+        "reference_sd": 0.0,
+        "resolution": 1000.0,
+        "unit": "ns",
+        "interval_covers": "within one run",
+    }
+    assert "limited by the timer's resolution (3 ticks against 1 tick" in comparison_text(row)
+    assert comparison_text(pd.Series(row), "median", tex=False) == (
+        "no detectable difference (ratio between 1 and 3 within one run) "
+        "(2 ticks against 1 tick of 1 µs)"
+    )
+    bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
+    assert comparison_text(bare, tex=False) == "1.51× ± 0.0001"
 
 
 def test_intervals_that_say_nothing_read_as_ranges():

@@ -95,3 +95,58 @@ def test_categories_in_memory_give_the_same_summary_and_comparisons():
         pd.testing.assert_frame_equal(
             a.reset_index(drop=True), b.sort_values(key).reset_index(drop=True), check_dtype=False
         )
+
+
+def test_grid_steps_of_the_study_clocks():
+    """The step of each clock as the data show it: times written in µs (whole thousands of ns),
+    clock() at 128 ticks a second written in whole ms (differences of 7 and 8 ms: a tick of
+    7.8125 ms), memory in 4 KiB pages (1/256 MB); none in a continuous quantity."""
+    import numpy as np
+
+    from c18n_ae.analysis.stats import grid_step, written_step
+
+    rng = np.random.default_rng(1)
+    assert grid_step(np.array([2, 3, 3, 5, 9]) * 1000.0) == 1000.0
+    ticks = np.round(rng.integers(5900, 6100, 300) * 7.8125)  # whole ms of a 128 Hz clock
+    assert written_step(ticks) == 1.0
+    assert grid_step(ticks) == pytest.approx(7.8125, rel=0.01)
+    assert grid_step(rng.integers(340000, 350000, 500) / 256) == pytest.approx(1 / 256)
+    assert math.isnan(grid_step(rng.lognormal(0, 1, 100)))  # no grid: floating point
+    assert math.isnan(grid_step([5.0, 5.0]))  # one distinct value: nothing to see
+    # float noise of decimal files (0.1 + 0.2) does not hide the written step
+    assert grid_step(np.array([1, 2, 4]) * 0.1 + 456386.0) == pytest.approx(0.1)
+
+
+def test_summary_counts_runs_and_their_spread_and_the_grid():
+    """Two runs of three trials, run means 10 and 14 (sd of run means 2*sqrt(2)); a data set of
+    one run has no between-run spread; values on a 1 µs grid give resolution 1000 ns."""
+    import pandas as pd
+
+    from c18n_ae.analysis.summarise import summary_table
+    from c18n_ae.analysis.tidy import TIDY_COLUMNS
+
+    rows = [
+        ("b", "v", "cpu", run, t, "p", 1, "x_cpu_ns", v * 1000.0, "ns", "ok")
+        for run, values in ((1, (9, 10, 11)), (2, (13, 14, 15)))
+        for t, v in enumerate(values, start=1)
+    ] + [("set", "v", "cpu", 1, t, "p", 1, "x_cpu_ns", 1000.0 * t, "ns", "ok") for t in (1, 2, 4)]
+    s = summary_table(pd.DataFrame(rows, columns=TIDY_COLUMNS)).set_index("source")
+    assert s.loc["b", "runs"] == 2 and s.loc["b", "run_sd"] == pytest.approx(4000 / math.sqrt(2))
+    assert s.loc["set", "runs"] == 1 and math.isnan(s.loc["set", "run_sd"])
+    assert (s["resolution"] == 1000.0).all()
+
+
+def test_a_raw_file_of_several_runs_is_read_run_by_run(tmp_path):
+    """The unit runner writes the run as the raw file's last column; trials restart per run."""
+    from c18n_ae.analysis.collect import tidy_run
+    from c18n_ae.common.rawcsv import RawDataError
+
+    raw = tmp_path / "raw.csv"
+    head = "block_mib,trial,status,malloc_ns,write_ns,read_ns,free_ns,checksum,run\n"
+    raw.write_text(head + "100,1,ok,10,2000,1000,30,5,1\n100,1,ok,12,2100,1000,30,5,2\n")
+    df = tidy_run(raw, "local", "O2", "memory")
+    assert sorted(set(zip(df.run, df.trial))) == [(1, 1), (2, 1)]
+    assert df[(df.run == 2) & (df.metric == "malloc_ns")].value.tolist() == [12]
+    raw.write_text(head + "100,1,ok,10,2000,1000,30,5,0\n")
+    with pytest.raises(RawDataError, match=r"raw.csv:2: column run: '0' is not a run >= 1"):
+        tidy_run(raw, "local", "O2", "memory")

@@ -24,7 +24,19 @@ def tidy():
                 ("free_ns", 5e5),
             ):
                 rows.append(
-                    ["local", variant, "memory", trial, "block_mib", 100.0, metric, v, "ns", "ok"]
+                    [
+                        "local",
+                        variant,
+                        "memory",
+                        1,
+                        trial,
+                        "block_mib",
+                        100.0,
+                        metric,
+                        v,
+                        "ns",
+                        "ok",
+                    ]
                 )
         for metric in ("malloc_ns", "write_ns", "read_ns", "free_ns"):
             rows.append(
@@ -32,6 +44,7 @@ def tidy():
                     "local",
                     variant,
                     "memory",
+                    1,
                     4,
                     "block_mib",
                     100.0,

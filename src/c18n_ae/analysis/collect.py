@@ -7,28 +7,43 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import imports
-from c18n_ae.analysis.tidy import TIDY_COLUMNS, check_tidy, concat_tidy, constant
+from c18n_ae.analysis.tidy import RUN, TIDY_COLUMNS, check_tidy, concat_tidy, constant
 from c18n_ae.common import datasets
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.rawcsv import RawDataError, read_rows
+from c18n_ae.common.rawcsv import RawDataError, number, read_rows
 
 
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
     e = exp.get(experiment)
     rows = read_rows(raw)  # the columns the program wrote (its --describe lists them)
-    try:
-        rows = e.tidy_rows(raw, rows)
-    except KeyError as missing:
-        if rows and missing.args[0] in rows[0][1]:
-            raise  # not a column the file lacks: a fault of the reader itself
-        raise RawDataError(f"{raw}:1: header has no column {missing}") from None
-    return pd.DataFrame.from_records(
-        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
-    )
+    tidy = []
+    for run, part in runs_of(raw, rows).items():  # each run read on its own: trials restart
+        try:
+            tidy += [(target, variant, experiment, run, *r) for r in e.tidy_rows(raw, part)]
+        except KeyError as missing:
+            if part and missing.args[0] in part[0][1]:
+                raise  # not a column the file lacks: a fault of the reader itself
+            raise RawDataError(f"{raw}:1: header has no column {missing}") from None
+    return pd.DataFrame.from_records(tidy, columns=TIDY_COLUMNS)
+
+
+def runs_of(raw: Path, rows: list[tuple[int, dict]]) -> dict[int, list[tuple[int, dict]]]:
+    """The rows of each run, by the raw column `run` (an integer from 1, the unit runner's last
+    column); a file without it is one run, run 1."""
+    if not rows or RUN not in rows[0][1]:
+        return {1: rows}
+    out: dict[int, list[tuple[int, dict]]] = {}
+    for line, row in rows:
+        run = number(raw, line, RUN, row[RUN])
+        if run < 1 or run != int(run):
+            raise RawDataError(f"{raw}:{line}: column {RUN}: {row[RUN]!r} is not a run >= 1")
+        out.setdefault(int(run), []).append((line, row))
+    return dict(sorted(out.items()))
 
 
 def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
@@ -52,9 +67,10 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
             source=constant(target, n),
             variant=constant(variant, n),
             experiment=constant(experiment, n),
+            run=np.ones(n, dtype=int),  # a data set is one run per variant
         )[TIDY_COLUMNS]
     return pd.DataFrame.from_records(
-        [(target, variant, experiment, *r) for r in rows], columns=TIDY_COLUMNS
+        [(target, variant, experiment, 1, *r) for r in rows], columns=TIDY_COLUMNS
     )
 
 

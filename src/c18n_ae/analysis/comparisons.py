@@ -4,8 +4,14 @@ Within a target (or data set): each variant against every variant before it, the
 (so c18n against no compartment, and purecap-benchmark against purecap, are both there). Between
 targets: the same variant on each target against the first target that has it. Per experiment,
 parameter value and metric: ratio of means and of medians, each with a percentile-bootstrap
-interval over the trials of each side (resampled independently and seeded, so a re-run gives the
-same interval), and the number of trials on each side."""
+interval (each side resampled independently and seeded, so a re-run gives the same interval), and
+the number of trials on each side. A side measured in two or more separate runs is resampled
+hierarchically (Kalibera and Jones, "Rigorous benchmarking in reasonable time", 2013): its runs
+first, then the trials within each run drawn, so the interval covers the variation between runs;
+a side of one run (every data set: one build, boot and process per variant) gives an interval of
+the trial-to-trial noise within that run only, and the row says which (`interval_covers`). Each
+row also carries what its printed form needs (c18n_ae.common.latex.comparison_text): each side's
+mean, median and sd, the metric's unit and the timer's resolution (the coarser side's grid)."""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from c18n_ae.analysis.stats import grid_steps
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.rows import lookup  # noqa: F401  (where callers look it up)
@@ -39,10 +46,23 @@ COLUMNS = [
     "median_ratio",
     "median_ci95_low",
     "median_ci95_high",
+    "interval_covers",  # within one run | between runs
+    "runs",
+    "reference_runs",
+    "unit",
+    "resolution",  # the grid step of the coarser side's values, in unit
+    "mean",
+    "reference_mean",
+    "median",
+    "reference_median",
+    "sd",
+    "reference_sd",
     "comparison",
+    "confounded_by",  # what else differs beside ABI and compartments (analysis.contrasts)
 ]
 RESAMPLES = 2000
 GROUP = ["experiment", "parameter", "parameter_value", "metric"]
+WITHIN, BETWEEN = "within one run", "between runs"
 
 
 def _seed(*key) -> int:
@@ -97,6 +117,70 @@ def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np
     return counts @ s / n, (s[lo] + s[hi]) / 2
 
 
+def _hierarchical(
+    x: np.ndarray, runs: np.ndarray, role: int, resamples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Means and medians of `resamples` two-level bootstrap resamples of x measured in several
+    runs: the runs drawn with replacement, then, for each run drawn, its trials drawn with
+    replacement. A run drawn k times adds a multinomial draw of k times its size over its trials,
+    so one counts matrix (resamples x trials, in chunks of bounded memory) gives each resample's
+    mean and its median (where the cumulative count reaches half its total). Above LARGE_SAMPLE
+    trials each run's mean and median are drawn from their large-sample normal distributions and
+    the resample's median is the size-weighted mean of its runs' medians (an approximation)."""
+    _, inverse = np.unique(runs, return_inverse=True)
+    sizes = np.bincount(inverse)
+    r, n = len(sizes), len(x)
+    rng = np.random.default_rng(_seed("hierarchical", role, resamples, *sizes))
+    chosen = rng.integers(0, r, (resamples, r))
+    times = np.zeros((resamples, r), dtype=np.int64)  # how often each run is drawn
+    np.add.at(times, (np.repeat(np.arange(resamples), r), chosen.ravel()), 1)
+    total = times @ sizes
+    if n > LARGE_SAMPLE:
+        parts = [x[inverse == i] for i in range(r)]
+        mean = np.array([p.mean() for p in parts])
+        med = np.array([np.median(p) for p in parts])
+        se = np.array([p.std(ddof=1) / math.sqrt(len(p)) if len(p) > 1 else 0.0 for p in parts])
+        se_med = np.nan_to_num(np.array([abs(np.median(p)) * _log_se_of_median(p) for p in parts]))
+        weight = times * sizes
+        noise = rng.standard_normal((2, resamples, r)) / np.sqrt(np.maximum(times, 1))
+        means = (weight * (mean + se * noise[0])).sum(axis=1) / total
+        medians = (weight * (med + se_med * noise[1])).sum(axis=1) / total
+        return means, medians
+    order = np.lexsort((x, inverse))  # by run, then value: each run's trials in one block
+    start = np.concatenate([[0], np.cumsum(sizes)])
+    global_order = np.argsort(x[order], kind="stable")  # sorted position of each block column
+    s = x[order][global_order]
+    means, medians = [], []
+    chunk = max(1, CACHED_CELLS // n)
+    for lo in range(0, resamples, chunk):
+        k = times[lo : lo + chunk]
+        counts = np.empty((len(k), n))
+        for i in range(r):
+            counts[:, start[i] : start[i + 1]] = rng.multinomial(
+                k[:, i] * sizes[i], np.full(sizes[i], 1.0 / sizes[i])
+            )
+        counts = counts[:, global_order]
+        t = total[lo : lo + chunk]
+        means.append(counts @ s / t)
+        cum = counts.cumsum(axis=1)
+        low = (cum >= ((t + 1) // 2)[:, None]).argmax(axis=1)
+        high = (cum >= (t // 2 + 1)[:, None]).argmax(axis=1)
+        medians.append((s[low] + s[high]) / 2)
+    return np.concatenate(means), np.concatenate(medians)
+
+
+def _side(x: np.ndarray, runs, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Resampled means and medians of one side: hierarchical over its runs when it has two or
+    more, else over its trials (_resampled)."""
+    if runs is not None and len(np.unique(runs)) >= 2:
+        return _hierarchical(x, np.asarray(runs), role, resamples)
+    return _resampled(x, role, resamples)
+
+
+def run_count(runs) -> int:
+    return 1 if runs is None else max(1, len(np.unique(runs)))
+
+
 def _log_se_of_mean(x: np.ndarray) -> float:
     """Standard error of log(mean) by the delta method: sd / (mean sqrt(n))."""
     return float(x.std(ddof=1) / (abs(x.mean()) * math.sqrt(len(x))))
@@ -135,14 +219,29 @@ def ratio_ci_large(a: np.ndarray, b: np.ndarray) -> dict:
     return out
 
 
-def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
+def _numbers(x, runs=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """x as floats without NaN, and the run of each value kept (None: one run)."""
+    x = np.asarray(x, dtype=float)
+    keep = ~np.isnan(x)
+    return x[keep], (None if runs is None else np.asarray(runs)[keep])
+
+
+def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES, runs_a=None, runs_b=None) -> dict:
     """Ratio of means and of medians of a over b, with 95 % intervals: percentile bootstrap, each
-    side resampled on its own (seeded through _resampling; `seed` is kept for callers' keys), up
-    to LARGE_SAMPLE trials on the smaller side; large-sample theory above it (ratio_ci_large)."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
-    out = {"n": len(a), "n_reference": len(b)}
+    side resampled on its own (seeded through _resampling; `seed` is kept for callers' keys),
+    hierarchically over its runs where it has two or more (runs_a, runs_b: the run of each
+    value); for one run per side above LARGE_SAMPLE trials on the smaller side, large-sample
+    theory (ratio_ci_large). interval_covers: what the interval's spread includes."""
+    a, runs_a = _numbers(a, runs_a)
+    b, runs_b = _numbers(b, runs_b)
+    counted = min(run_count(runs_a), run_count(runs_b))
+    out = {
+        "n": len(a),
+        "n_reference": len(b),
+        "runs": run_count(runs_a),
+        "reference_runs": run_count(runs_b),
+        "interval_covers": BETWEEN if counted >= 2 else WITHIN,
+    }
     nan = {
         k: math.nan
         for k in (
@@ -160,10 +259,11 @@ def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
     out["median_ratio"] = float(np.median(a) / np.median(b)) if np.median(b) != 0 else math.nan
     if len(a) < 2 or len(b) < 2:
         return {**nan, **out}
-    if min(len(a), len(b)) > LARGE_SAMPLE and a.mean() > 0 and b.mean() > 0:
+    flat = max(run_count(runs_a), run_count(runs_b)) < 2
+    if flat and min(len(a), len(b)) > LARGE_SAMPLE and a.mean() > 0 and b.mean() > 0:
         return {**out, **ratio_ci_large(a, b)}
-    mean_a, median_a = _resampled(a, 0, resamples)
-    mean_b, median_b = _resampled(b, 1, resamples)
+    mean_a, median_a = _side(a, runs_a, 0, resamples)
+    mean_b, median_b = _side(b, runs_b, 1, resamples)
     with np.errstate(divide="ignore", invalid="ignore"):
         means = mean_a / mean_b
         medians = median_a / median_b
@@ -177,19 +277,28 @@ def ratio_ci(a, b, seed: int = 0, resamples: int = RESAMPLES) -> dict:
     return out
 
 
-def ratio_of_ratios(a1, b1, a2, b2, resamples: int = RESAMPLES) -> dict:
+def ratio_of_ratios(a1, b1, a2, b2, resamples: int = RESAMPLES, runs=(None,) * 4) -> dict:
     """(a1/b1) / (a2/b2) of means and of medians, with percentile-bootstrap 95 % intervals: the
-    four samples resampled independently (roles 0 to 3), as a contrast on one release against the
-    same contrast on another."""
-    xs = [np.asarray(x, dtype=float) for x in (a1, b1, a2, b2)]
-    xs = [x[~np.isnan(x)] for x in xs]
-    out = {"n": min(len(xs[0]), len(xs[1])), "n_reference": min(len(xs[2]), len(xs[3]))}
+    four samples resampled independently (roles 0 to 3; hierarchically over their runs where
+    runs gives two or more), as a contrast on one release against the same contrast on
+    another."""
+    pairs = [_numbers(x, r) for x, r in zip((a1, b1, a2, b2), runs)]
+    xs, rs = [x for x, _ in pairs], [r for _, r in pairs]
+    counts = [run_count(r) for r in rs]
+    out = {
+        "n": min(len(xs[0]), len(xs[1])),
+        "n_reference": min(len(xs[2]), len(xs[3])),
+        "runs": min(counts[:2]),
+        "reference_runs": min(counts[2:]),
+        "interval_covers": BETWEEN if min(counts) >= 2 else WITHIN,
+    }
     keys = ("ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high")
     if min(map(len, xs)) < 2 or any(x.mean() == 0 or np.median(x) == 0 for x in xs):
         return {**out, **{k: math.nan for k in keys}}
     point = [x.mean() for x in xs]
     mid = [np.median(x) for x in xs]
-    if min(map(len, xs)) > LARGE_SAMPLE and min(point) > 0:  # linear cost, as in ratio_ci_large
+    flat = max(counts) < 2
+    if flat and min(map(len, xs)) > LARGE_SAMPLE and min(point) > 0:  # linear, as ratio_ci_large
         out["ratio"] = float((point[0] / point[1]) / (point[2] / point[3]))
         out["median_ratio"] = float((mid[0] / mid[1]) / (mid[2] / mid[3]))
         for name, se in (
@@ -200,7 +309,7 @@ def ratio_of_ratios(a1, b1, a2, b2, resamples: int = RESAMPLES) -> dict:
             out[f"{name}ci95_low"] = float(r * math.exp(-Z95 * se))
             out[f"{name}ci95_high"] = float(r * math.exp(Z95 * se))
         return out
-    means, medians = zip(*(_resampled(x, role, resamples) for role, x in enumerate(xs)))
+    means, medians = zip(*(_side(x, r, role, resamples) for role, (x, r) in enumerate(pairs)))
     with np.errstate(divide="ignore", invalid="ignore"):
         m = (means[0] / means[1]) / (means[2] / means[3])
         d = (medians[0] / medians[1]) / (medians[2] / medians[3])
@@ -238,12 +347,11 @@ def release_rows(groups: dict, references: dict[str, str], releases: list[str]) 
             )
             if earlier is None or (target, ref, *g) not in groups:
                 continue
-            stats = ratio_of_ratios(
-                groups[key],
-                groups[(target, ref, *g)],
-                groups[(earlier, variant, *g)],
-                groups[(earlier, ref, *g)],
-            )
+            sides = [
+                groups[k]
+                for k in (key, (target, ref, *g), (earlier, variant, *g), (earlier, ref, *g))
+            ]
+            stats = ratio_of_ratios(*(v for v, _ in sides), runs=[r for _, r in sides])
             contrast = f"{variant}/{ref}"
             names = ["source", "variant", "reference_source", "reference_variant", *GROUP]
             rows.append(
@@ -272,6 +380,17 @@ def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, st
     return pairs
 
 
+def side_stats(a: np.ndarray, b: np.ndarray) -> dict:
+    """Each side's mean, median and sd (the row's printed form needs them: step counts, whether
+    the values sit on one or two grid points)."""
+    out = {}
+    for pre, x in (("", a), ("reference_", b)):
+        out[f"{pre}mean"] = float(x.mean()) if len(x) else math.nan
+        out[f"{pre}median"] = float(np.median(x)) if len(x) else math.nan
+        out[f"{pre}sd"] = float(x.std(ddof=1)) if len(x) > 1 else math.nan
+    return out
+
+
 def compare(
     tidy: pd.DataFrame, references: dict[str, str], releases: list[str] = (), derived: bool = False
 ) -> pd.DataFrame:
@@ -283,8 +402,13 @@ def compare(
     if not derived:
         tidy = with_derived(tidy)
     keys = ["source", "variant", *GROUP]
-    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*keys, "value"]]
-    groups = {k: g.to_numpy() for k, g in ok.groupby(keys, sort=False, observed=True)["value"]}
+    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*keys, "run", "value", "unit"]]
+    groups = {
+        k: (g["value"].to_numpy(), g["run"].to_numpy())
+        for k, g in ok.groupby(keys, sort=False, observed=True)[["value", "run"]]
+    }
+    units = dict(ok[["metric", "unit"]].drop_duplicates().itertuples(index=False))
+    step = {(t, m): r for t, m, r in grid_steps(tidy).itertuples(index=False)}
     keys_by_series: dict[tuple[str, str], list[tuple]] = {}
     for k in groups:
         keys_by_series.setdefault(k[:2], []).append(k[2:])
@@ -294,9 +418,16 @@ def compare(
             b = groups.get((rtarget, rvariant, *g))
             if b is None:
                 continue
+            a = groups[(target, variant, *g)]
             stats = ratio_ci(
-                groups[(target, variant, *g)], b, _seed(target, variant, rtarget, rvariant, *g)
+                a[0],
+                b[0],
+                _seed(target, variant, rtarget, rvariant, *g),
+                runs_a=a[1],
+                runs_b=b[1],
             )
+            metric = g[-1]
+            grid = np.fmax(step.get((target, metric), np.nan), step.get((rtarget, metric), np.nan))
             rows.append(
                 dict(
                     zip(
@@ -305,6 +436,8 @@ def compare(
                     )
                 )
                 | stats
+                | side_stats(a[0], b[0])
+                | {"unit": units.get(metric, ""), "resolution": float(grid)}
                 | {"comparison": "variant" if target == rtarget else "target"}
             )
     rows += release_rows(groups, references, [r for r in releases if r in set(tidy.source)])

@@ -68,3 +68,85 @@ def summarise(values) -> dict:
         "tail_trials": tail_trials,
         "tail_share": tail_share,
     }
+
+
+# The grid a metric's values fall on: a clock ticks in steps, and a program writes its values
+# with a fixed number of decimals; both put every value on a grid whose step bounds what a
+# statistic or a ratio can resolve.
+RELATIVE_EPS = 1e-12  # values are compared on this relative grid: float noise of a decimal file
+NO_GRID = 1e-9  # a step below this fraction of the largest value: no grid in the data
+ON_GRID = 0.9  # share of the small differences that must be near-multiples of the step
+
+
+def _on_eps(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """The distinct values as integers on a relative grid of RELATIVE_EPS (a power of ten), and
+    that grid's step."""
+    eps = 10.0 ** math.floor(math.log10(float(np.abs(x).max()) * RELATIVE_EPS))
+    return np.unique(np.round(x / eps).astype(np.int64)), eps
+
+
+def written_step(values) -> float:
+    """The step values are written with: the greatest common divisor of the differences between
+    distinct values (exact, on integers); NaN where the data show none (fewer than two distinct
+    values, or values as fine as floating point, such as a derived bandwidth)."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) < 2 or not np.abs(x).max() > 0:
+        return math.nan
+    q, eps = _on_eps(x)
+    if len(q) < 2:
+        return math.nan
+    written = _clean(float(np.gcd.reduce(np.diff(q))) * eps)
+    return written if written >= NO_GRID * float(np.abs(x).max()) else math.nan
+
+
+def grid_step(values, written: float | None = None) -> float:
+    """The step of the grid the values fall on, in their unit; NaN where the data show none.
+    written: the step the values are written with (written_step; by default of these values).
+    Where the smallest difference between distinct values spans several written steps (a clock
+    ticking at 7.8125 ms written in whole ms: differences of 7 and 8 ms), the step is the tick
+    that the small differences are near-multiples of, each within one written step, fitted by
+    least squares; otherwise the written step is the resolution."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    written = written_step(x) if written is None else written
+    if len(x) < 2 or not written > 0 or not np.abs(x).max() > 0:
+        return math.nan
+    q, eps = _on_eps(x)
+    if len(q) < 2:
+        return written
+    d = np.diff(q).astype(float)
+    w = max(1.0, written / eps)
+    step = float(d.min())
+    if step < 3 * w:
+        return written
+    for limit in (4, 20, 20):  # a first fit on the smallest differences, then refined
+        small = d[d <= limit * step]
+        step = small.sum() / np.maximum(1, np.round(small / step)).sum()
+    small = d[d <= 20 * step]
+    off = np.abs(small - np.round(small / step) * step)
+    return _clean(step * eps) if (off <= w * 1.000001).mean() >= ON_GRID else written
+
+
+def _clean(x: float) -> float:
+    """A step without the float noise of its scaling (1000.0000000000001 -> 1000.0)."""
+    return float(f"{x:.12g}")
+
+
+def grid_steps(tidy, by=("source", "metric")):
+    """grid_step of the successful values of each source and metric (every variant and setting
+    measured by the same clock), each written step taken over all metrics of the source with the
+    same unit (one program writes them alike; a metric with few distinct values alone would show
+    too coarse a step): a frame with the `by` columns and `resolution`. A sort per group, a
+    handful of groups: linear in the rows up to the sort."""
+    import pandas as pd
+
+    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*by, "unit", "value"]]
+    written = {
+        key: written_step(g.to_numpy())
+        for key, g in ok.groupby(["source", "unit"], sort=True, observed=True)["value"]
+    }
+    rows = []
+    for key, g in ok.groupby([*by, "unit"], sort=True, observed=True)["value"]:
+        rows.append((*key[:-1], grid_step(g.to_numpy(), written[(key[0], key[-1])])))
+    return pd.DataFrame(rows, columns=[*by, "resolution"])

@@ -11,13 +11,15 @@ from scipy import stats as sps
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.collect import check_tidy
-from c18n_ae.analysis.stats import SUMMARY_FIELDS, TAIL_FACTOR
+from c18n_ae.analysis.stats import SUMMARY_FIELDS, TAIL_FACTOR, grid_steps
 from c18n_ae.common.fsutil import write_text_atomic
 
 KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
 # n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never
-# dropped
-SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS
+# dropped; runs: separate runs (processes, boots) with a successful trial, and run_sd the sd of
+# their means (the spread between runs, NaN below two); resolution: the grid the source's values
+# of the metric fall on, in `unit` (c18n_ae.analysis.stats.grid_step)
+SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS + ["runs", "run_sd", "resolution"]
 
 
 def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -79,11 +81,29 @@ def summary_table(tidy: pd.DataFrame, derived: bool = False) -> pd.DataFrame:
     stats["ci95_low"], stats["ci95_high"] = stats["mean"] - half, stats["mean"] + half
     stats["n"] = stats["n"].fillna(0).astype(int)
     stats["n_excluded"] = stats["n_excluded"].astype(int)
+    stats["runs"], stats["run_sd"] = between_runs(
+        code[ok], tidy.run.to_numpy()[ok], value[ok], count
+    )
     stats.index = keys
     out = stats.reset_index()
+    steps = grid_steps(tidy)
+    out = out.merge(steps, on=["source", "metric"], how="left", sort=False)
     for k in KEYS:  # plain values in the CSV whatever the table's column types
         out[k] = out[k].astype(object)
     return out[SUMMARY_COLUMNS]
+
+
+def between_runs(code: np.ndarray, run: np.ndarray, value: np.ndarray, count: int):
+    """Per group code (0 .. count-1): the number of runs and the sd of the runs' means (ddof 1,
+    NaN below two runs). Two grouped means over integer keys: linear in the rows."""
+    run = run.astype(np.int64)
+    span = int(run.max()) + 1 if len(run) else 1
+    means = pd.Series(value).groupby(code.astype(np.int64) * span + run).mean()
+    owner = means.index.to_numpy() // span
+    by_group = means.groupby(owner)
+    runs = by_group.count().reindex(range(count), fill_value=0).astype(int)
+    sd = by_group.std(ddof=1).reindex(range(count))
+    return runs.to_numpy(), sd.to_numpy()
 
 
 def main(argv=None) -> None:

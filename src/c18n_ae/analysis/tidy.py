@@ -14,6 +14,7 @@ TIDY_COLUMNS = [
     "source",
     "variant",
     "experiment",
+    "run",  # which separate run (process, boot) of the variant measured the row: 1, 2, ...
     "trial",
     "parameter",
     "parameter_value",
@@ -22,6 +23,7 @@ TIDY_COLUMNS = [
     "unit",
     "status",
 ]
+RUN = "run"  # also the raw column of a run's index (c18n_ae.running.unit writes it last)
 # Columns of few distinct values, held as categories in memory (one byte a row, not a pointer)
 CATEGORICAL = ("source", "variant", "experiment", "parameter", "metric", "unit", "status")
 UNIT_SUFFIX = {
@@ -62,7 +64,7 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
         raise RawDataError(f"{source}: columns {list(df.columns)} differ from {TIDY_COLUMNS}")
     if df["parameter_value"].isna().any():
         raise RawDataError(f"{source}: a row has no parameter value")
-    for col in ("trial", "value"):  # parameter_value may be a category (a workload, a role)
+    for col in ("run", "trial", "value"):  # parameter_value may be a category (a workload, a role)
         if not pd.api.types.is_numeric_dtype(df[col]):
             raise RawDataError(f"{source}: column {col} must be numeric")
     if df["unit"].isna().any() or (df["unit"] == "").any():

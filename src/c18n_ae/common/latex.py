@@ -8,23 +8,6 @@ import re
 _DIGITS = "Zero One Two Three Four Five Six Seven Eight Nine".split()
 
 
-def fmt(x: float) -> str:
-    """Three significant figures without exponent or thousands separators (pdftotext-friendly)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "--"
-    ax = abs(x)
-    if ax >= 100:
-        return f"{x:.0f}"
-    if ax >= 10:
-        return f"{x:.1f}"
-    if ax >= 1:
-        return f"{x:.2f}"
-    if ax == 0:
-        return "0"
-    decimals = min(6, 2 - math.floor(math.log10(ax)))
-    return f"{x:.{decimals}f}"
-
-
 def escape(text: str) -> str:
     repl = {
         "\\": r"\textbackslash{}",
@@ -72,48 +55,163 @@ def _sig(x: float, digits: int) -> str:
     return f"{x:#.{digits}g}".rstrip(".")
 
 
-def _ends_differ(f, low: float, high: float) -> bool:
-    return math.isnan(low) or f(low) != f(high)
+def _one_figure(x: float) -> str:
+    """A half-width: one significant figure, never an exponent (0.0001, 0.02, 3)."""
+    if x <= 0 or not math.isfinite(x):
+        return "0"
+    x = float(f"{x:.0e}")  # 9.99999e-05 -> 0.0001
+    return f"{x:.{max(0, -math.floor(math.log10(x)))}f}"
 
 
 WIDE_FACTOR = 10  # an interval whose ends differ by more than this factor reads as a range only
+MAX_DIGITS = 3  # a ratio never prints more significant figures than this
+TICKS_SHOWN = 20  # a statistic within this many timer steps prints its step count
+_TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+
+
+def quantity(value: float, unit: str) -> str:
+    """A step or amount in its unit, times in the largest unit that keeps it >= 1 ('1 µs',
+    '7.81 ms'); three significant figures."""
+    if unit == "ns":
+        unit, scale = next(((n, f) for n, f in _TIME_UNITS if abs(value) >= f), ("ns", 1.0))
+        value /= scale
+    text = _sig(value, 3)
+    return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {unit}".strip()
+
+
+def ticks(x: float, resolution: float) -> str:
+    """x as a count of timer steps: '3 ticks', '1 tick', '2.2 ticks'."""
+    t = x / resolution
+    text = f"{t:.1f}".rstrip("0").rstrip(".")
+    return f"{text} tick" + ("" if text == "1" else "s")
+
+
+def resolution_digits(sides, resolution: float) -> int:
+    """The significant figures a ratio of two statistics on a grid of this step can carry: the
+    smaller side measured in steps, one figure per power of ten (1 to 9 steps: 1 figure;
+    5,985 steps: 4)."""
+    small = min(abs(s) for s in sides)
+    if not resolution > 0 or not small > 0:
+        return 1 if resolution > 0 else MAX_DIGITS
+    return max(1, math.floor(math.log10(small / resolution)) + 1)
+
+
+def fmt(x: float, resolution: float = math.nan, unit: str = "") -> str:
+    """Three significant figures without exponent or thousands separators (pdftotext-friendly).
+    resolution (the metric's timer step, in x's unit) and unit: a value within TICKS_SHOWN steps
+    also gives its step count, '3.20 (3.2 ticks of 1 µs)'."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "--"
+    ax = abs(x)
+    if ax >= 100:
+        text = f"{x:.0f}"
+    elif ax >= 10:
+        text = f"{x:.1f}"
+    elif ax >= 1:
+        text = f"{x:.2f}"
+    elif ax == 0:
+        text = "0"
+    else:
+        text = f"{x:.{min(6, 2 - math.floor(math.log10(ax)))}f}"
+    if resolution > 0 and ax < TICKS_SHOWN * resolution:
+        text += f" ({ticks(x, resolution)} of {quantity(resolution, unit)})"
+    return text
 
 
 def ratio_text(
-    ratio: float, low: float, high: float, tex: bool = True, digits: int | None = 3
+    ratio: float,
+    low: float,
+    high: float,
+    tex: bool = True,
+    digits: int | None = MAX_DIGITS,
+    *,
+    sides: tuple[float, float] | None = None,
+    spreads: tuple[float, float] | None = None,
+    resolution: float = math.nan,
+    unit: str = "",
+    covers: str = "",
 ) -> str:
-    """The one format of a ratio with its 95 % interval: '1.51× [1.51, 1.52]'.
+    """The one format of a ratio with its 95 % interval: '1.51× [1.49, 1.53]'.
 
-    An interval that contains 1 reads as 'no detectable difference (ratio between a and b)', and
-    one wider than a factor of WIDE_FACTOR as a range with no point estimate. digits: significant
-    figures (prose: 3); None gives at least 3 and more when the interval's ends would print alike
-    (tables and the appendix)."""
+    At most MAX_DIGITS significant figures (digits: fewer), and no more than the timer's
+    resolution allows (sides: the two statistics the ratio divides, in `unit`; resolution: the
+    grid their values sit on). Where the rounded ends would print alike, the interval prints as
+    its half-width ('1.51× ± 0.0001'), or, when a side's values sit on one or two grid points
+    (spreads: their sds below one step), as 'limited by the timer's resolution'. A side within
+    TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick of 1 µs'). covers: what the
+    interval covers ('within one run', 'between runs'), said after it. An interval that contains
+    1 reads as 'no detectable difference', one wider than a factor of WIDE_FACTOR as a range
+    with no point estimate."""
     if ratio is None or math.isnan(ratio):
         return "--"
     times = r"$\times$" if tex else "×"
-    if digits is None:
-        for d in range(3, 8):
-            f = lambda x, d=d: _sig(x, d)  # noqa: E731
-            if _ends_differ(f, low, high):
-                break
-    else:
-        f = lambda x: _sig(x, digits)  # noqa: E731
+    digits = min(MAX_DIGITS, digits or MAX_DIGITS)
+    gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
+    if gridded:
+        digits = min(digits, resolution_digits(sides, resolution))
+    f = lambda x: _sig(x, digits)  # noqa: E731
+    after = f" {covers}" if covers else ""
+    counts = ""
+    if gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
+        a, b = (ticks(s, resolution) for s in sides)
+        counts = f" ({a} against {b} of {quantity(resolution, unit)})"
     if math.isnan(low) or math.isnan(high):
-        return f"{f(ratio)}{times} (no interval)"
+        return f"{f(ratio)}{times} (no interval){counts}"
+    if f(low) == f(high):
+        on_grid = gridded and spreads is not None and min(spreads) < resolution
+        if on_grid:
+            return f"{f(ratio)}{times}, interval limited by the timer's resolution{counts}"
+        half = _one_figure(max(high - ratio, ratio - low))
+        point = f"{f(ratio)}{times} ± {half}{after}{counts}"
+        return f"no detectable difference ({point})" if low <= 1 <= high else point
     if low <= 1 <= high:
-        return f"no detectable difference (ratio between {f(low)} and {f(high)})"
+        return f"no detectable difference (ratio between {f(low)} and {f(high)}{after}){counts}"
     if low > 0 and high / low > WIDE_FACTOR:
-        return f"ratio between {f(low)} and {f(high)}, too uncertain for a point estimate"
-    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]"
+        return (
+            f"ratio between {f(low)} and {f(high)}{after}, too uncertain for a point estimate"
+            + counts
+        )
+    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}{counts}"
+
+
+def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = True) -> str:
+    """ratio_text of a row of results/comparisons.csv (a namedtuple, Series or dict): its ratio
+    of means or of medians (statistic), with the sides, spreads, resolution and coverage the row
+    carries (a row without them prints as ratio_text alone)."""
+    get = row.get if hasattr(row, "get") else lambda k, d=None: getattr(row, k, d)
+    pre = "median_" if statistic == "median" else ""
+    side, ref = ("median", "reference_median") if pre else ("mean", "reference_mean")
+
+    def num(key):
+        value = get(key, math.nan)
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return math.nan
+
+    sides = (num(side), num(ref))
+    spreads = (num("sd"), num("reference_sd"))
+    how = get("interval_covers", "") if covers else ""
+    return ratio_text(
+        num(f"{pre}ratio"),
+        num(f"{pre}ci95_low"),
+        num(f"{pre}ci95_high"),
+        tex=tex,
+        sides=sides if all(math.isfinite(s) for s in sides) else None,
+        spreads=spreads if all(math.isfinite(s) for s in spreads) else None,
+        resolution=num("resolution"),
+        unit=str(get("unit", "") or ""),
+        covers=how if isinstance(how, str) else "",
+    )
 
 
 def ratio_point(ratio: float, tex: bool = True) -> str:
     """A ratio without its interval ('1.51×'), where a sentence gives a range of estimates."""
     if ratio is None or math.isnan(ratio):
         return "--"
-    return _sig(ratio, 3) + (r"$\times$" if tex else "×")
+    return _sig(ratio, MAX_DIGITS) + (r"$\times$" if tex else "×")
 
 
-def interval_text(ratio: float, low: float, high: float) -> str:
-    """The plain-text form of ratio_text (CSV and Markdown), with the digits tables use."""
-    return ratio_text(ratio, low, high, tex=False, digits=None)
+def interval_text(ratio: float, low: float, high: float, **grid) -> str:
+    """The plain-text form of ratio_text (CSV and Markdown); grid: ratio_text's keywords."""
+    return ratio_text(ratio, low, high, tex=False, **grid)
