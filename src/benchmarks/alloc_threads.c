@@ -3,7 +3,7 @@
  * so each batch's two timings give the mean latency of an allocation and of a release without a
  * clock read around every call. One operation is one allocation and its release.
  *
- * usage: alloc_threads --out FILE --threads 1,2,4 --millis MS --trials N | alloc_threads --describe */
+ * usage: alloc_threads --help */
 #include "bench.h"
 #include <pthread.h>
 #include <unistd.h>
@@ -50,46 +50,28 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    long threads[MAX_LIST], trials = 0, millis = 0;
-    int nthreads = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            char extra[64];
-            snprintf(extra, sizeof extra, ", \"cores\": %ld", sysconf(_SC_NPROCESSORS_ONLN));
-            bench_describe("alloc_threads", HEADER, "--threads --millis --trials", extra);
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            nthreads = bench_parse_list("--threads", argv[++i], threads, MAX_LIST);
-        else if (!strcmp(argv[i], "--millis") && i + 1 < argc)
-            millis = bench_parse_long("--millis", argv[++i], 1);
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
-            trials = bench_parse_long("--trials", argv[++i], 1);
-        else {
-            out = NULL;
-            break;
-        }
-    }
-    if (!out || !nthreads || !trials || !millis) {
-        fprintf(stderr, "usage: %s --out FILE --threads 1,2,... --millis MS --trials N | --describe\n",
-                argv[0]);
-        return 64;
-    }
+    bench_list threads = {0};
+    long trials = 0, millis = 0;
+    const bench_option options[] = {
+        BENCH_INTEGERS("--threads", threads, 1, MAX_LIST, BENCH_REQUIRED, "worker threads of each run"),
+        BENCH_INTEGER("--millis", millis, 1, BENCH_REQUIRED, "how long each run allocates (ms)"),
+        BENCH_INTEGER("--trials", trials, 1, BENCH_REQUIRED, "runs of each thread count"),
+    };
+    char extra[64];
+    snprintf(extra, sizeof extra, ", \"cores\": %ld", sysconf(_SC_NPROCESSORS_ONLN));
+    const char *out = bench_init(argc, argv, "alloc_threads", HEADER, options, extra);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     bench_csv csv;
     bench_csv_open(&csv, out, HEADER);
-    long total = nthreads * trials, done = 0;
+    long total = threads.n * trials, done = 0;
     int64_t start = bench_now_ns();
-    for (int k = 0; k < nthreads; k++) {
+    for (int k = 0; k < threads.n; k++) {
         for (long t = 1; t <= trials; t++) {
             if (!bench_unit_begin()) {
                 done++;
                 continue;
             }
-            long n = threads[k];
+            long n = threads.v[k];
             struct worker *w = calloc((size_t)n, sizeof *w);
             if (!w)
                 bench_die("calloc");

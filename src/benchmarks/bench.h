@@ -16,6 +16,7 @@
 #define _DEFAULT_SOURCE
 #endif
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,17 +51,6 @@ static inline void bench_clobber(void *p)
     __asm__ volatile("" : : : "memory");
 }
 
-/* --describe: the raw CSV's columns and the program's options, as JSON (the one place they are
- * written: the Python side reads the columns from the file's header and checks its parameters
- * against the options), with the clock and its resolution; extra: more fields (",\"k\": v"). */
-static inline void bench_describe(const char *name, const char *header, const char *options,
-                                  const char *extra)
-{
-    printf("{\"benchmark\": \"%s\", \"columns\": \"started_unix_ns,%s\", \"options\": \"%s\", "
-           "\"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, \"pointer_bytes\": %zu%s}\n",
-           name, header, options, (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *), extra);
-}
-
 static inline _Noreturn void bench_die(const char *what)
 {
     fprintf(stderr, "error: %s: %s\n", what, errno ? strerror(errno) : "failed");
@@ -74,33 +64,12 @@ typedef struct {
 } bench_csv;
 
 /* Units and windows: each raw row is one unit, numbered in the order the benchmark's loops reach
- * it. --skip N --limit M (taken out of argv by bench_window_args) make this process run only units
+ * it. --skip N --limit M (read by bench_init) make this process run only units
  * N to N+M-1, so a run killed midway goes on from its last row in a new process, and the variants
  * of an experiment can run interleaved, a few units at a time (c18n_ae.running.unit plans this). Every row
  * starts with the wall-clock time its unit started (started_unix_ns). */
 static long bench_unit_next, bench_skip, bench_limit = -1, bench_units_run;
 static int64_t bench_unit_started_ns;
-
-static inline void bench_window_args(int *argc, char **argv)
-{
-    int out = 1;
-    for (int i = 1; i < *argc; i++) {
-        if ((!strcmp(argv[i], "--skip") || !strcmp(argv[i], "--limit")) && i + 1 < *argc) {
-            char *end;
-            long v = strtol(argv[i + 1], &end, 10);
-            if (*end || v < 0) {
-                fprintf(stderr, "error: %s expects an integer >= 0, got '%s'\n", argv[i], argv[i + 1]);
-                exit(64);
-            }
-            *(argv[i][2] == 's' ? &bench_skip : &bench_limit) = v;
-            i++;
-        } else {
-            argv[out++] = argv[i];
-        }
-    }
-    *argc = out;
-    argv[out] = NULL;
-}
 
 /* True when the next unit is inside this process's window; then its start time is taken. */
 static inline int bench_unit_begin(void)
@@ -111,6 +80,12 @@ static inline int bench_unit_begin(void)
     bench_units_run++;
     bench_unit_started_ns = bench_clock_ns(CLOCK_REALTIME);
     return 1;
+}
+
+/* True when this process's window holds any of a program's units (so it will time something). */
+static inline int bench_window_holds(long units)
+{
+    return bench_skip < units && bench_limit != 0;
 }
 
 /* The first unit this process runs pays its first-touch costs (a warm-up, wherever it falls). */
@@ -160,7 +135,7 @@ static inline void bench_progress(const char *name, long done, long total, doubl
     fflush(stderr);
 }
 
-/* Parses a positive integer option value or exits naming the option. */
+/* Parses an integer option value >= min or exits naming the option. */
 static inline long bench_parse_long(const char *opt, const char *text, long min)
 {
     char *end;
@@ -173,8 +148,8 @@ static inline long bench_parse_long(const char *opt, const char *text, long min)
     return v;
 }
 
-/* Parses a comma-separated list of positive integers into out (at most max). */
-static inline int bench_parse_list(const char *opt, const char *text, long *out, int max)
+/* Parses a comma-separated list of integers >= min into out (at most max). */
+static inline int bench_parse_list(const char *opt, const char *text, long *out, int max, long min)
 {
     int n = 0;
     char buf[1024];
@@ -184,7 +159,7 @@ static inline int bench_parse_list(const char *opt, const char *text, long *out,
             fprintf(stderr, "error: %s takes at most %d values\n", opt, max);
             exit(64);
         }
-        out[n++] = bench_parse_long(opt, tok, 1);
+        out[n++] = bench_parse_long(opt, tok, min);
     }
     if (n == 0) {
         fprintf(stderr, "error: %s needs at least one value\n", opt);
@@ -192,5 +167,237 @@ static inline int bench_parse_list(const char *opt, const char *text, long *out,
     }
     return n;
 }
+
+/* Options: each program declares its options once, in a table of BENCH_* entries (as
+ * google/benchmark registers its flags), and bench_init reads argv against it; the usage message
+ * and --describe print the same table, so a name, its type, its default, its smallest value and
+ * its help are written in one place. The entry macros check the variable's type at compile time
+ * (_Generic with one association); values reach it through a plain pointer, never an integer. */
+#define BENCH_MAX_ITEMS 64   /* values of one integer list */
+#define BENCH_MAX_OPTIONS 32 /* options of one program, --out, --skip and --limit included */
+
+typedef struct {
+    int n;
+    long v[BENCH_MAX_ITEMS];
+} bench_list;
+
+typedef enum { BENCH_T_INTEGER, BENCH_T_INTEGERS, BENCH_T_TEXT, BENCH_T_FILE, BENCH_T_FLAG } bench_type;
+
+typedef struct {
+    const char *name; /* with its dashes: "--trials" */
+    bench_type type;
+    void *value;          /* long, bench_list, const char * or int (a flag: 1 when given) */
+    const char *fallback; /* the default, read as if it were given; NULL: none */
+    int required;
+    long min;      /* integers: the smallest value allowed */
+    int max_items; /* integer lists: the most values */
+    const char *help;
+} bench_option;
+
+/* The default argument of an entry: one of these. */
+#define BENCH_REQUIRED NULL, 1
+#define BENCH_OPTIONAL NULL, 0 /* the variable keeps its initial value */
+#define BENCH_DEFAULT(text) text, 0
+
+#define BENCH_INTEGER(name, var, min, dflt, help)                                                            \
+    {                                                                                                        \
+        name, BENCH_T_INTEGER, _Generic(&(var), long * : &(var)), dflt, min, 0, help                         \
+    }
+#define BENCH_INTEGERS(name, var, min, max_items, dflt, help)                                                \
+    {                                                                                                        \
+        name, BENCH_T_INTEGERS, _Generic(&(var), bench_list * : &(var)), dflt, min, max_items, help          \
+    }
+#define BENCH_TEXT(name, var, dflt, help)                                                                    \
+    {                                                                                                        \
+        name, BENCH_T_TEXT, _Generic(&(var), const char ** : &(var)), dflt, 0, 0, help                       \
+    }
+#define BENCH_FILE(name, var, dflt, help)                                                                    \
+    {                                                                                                        \
+        name, BENCH_T_FILE, _Generic(&(var), const char ** : &(var)), dflt, 0, 0, help                       \
+    }
+#define BENCH_FLAG(name, var, help)                                                                          \
+    {                                                                                                        \
+        name, BENCH_T_FLAG, _Generic(&(var), int * : &(var)), NULL, 0, 0, 0, help                            \
+    }
+
+/* The program as bench_init was given it, for the usage message and --describe. */
+static struct {
+    const char *argv0, *name, *header, *extra;
+    const bench_option *options;
+    int n;
+} bench_program;
+static const char *bench_out_path;
+
+/* Options of every program that writes a raw CSV (one with a header). */
+static const bench_option bench_csv_options[] = {
+    BENCH_FILE("--out", bench_out_path, BENCH_REQUIRED, "the raw CSV (FILE.partial until the run ends)"),
+    BENCH_INTEGER("--skip", bench_skip, 0, BENCH_OPTIONAL, "units to leave out first"),
+    BENCH_INTEGER("--limit", bench_limit, 0, BENCH_OPTIONAL, "units to run at most; all when not given"),
+};
+#define BENCH_NCSV ((int)(sizeof bench_csv_options / sizeof bench_csv_options[0]))
+
+/* The i-th option: --out, --skip, --limit first if the program writes a CSV, then its own. */
+static inline const bench_option *bench_option_at(int i)
+{
+    int ncsv = bench_program.header ? BENCH_NCSV : 0;
+    if (i < ncsv)
+        return &bench_csv_options[i];
+    return i < ncsv + bench_program.n ? &bench_program.options[i - ncsv] : NULL;
+}
+
+static inline const char *bench_metavar(bench_type type)
+{
+    static const char *const names[] = {"N", "N,N,...", "TEXT", "FILE", ""};
+    return names[type];
+}
+
+static inline void bench_usage(FILE *f)
+{
+    fprintf(f, "usage: %s", bench_program.argv0);
+    const bench_option *o;
+    for (int i = 0; (o = bench_option_at(i)); i++) {
+        const char *space = o->type == BENCH_T_FLAG ? "" : " ";
+        fprintf(f, o->required ? " %s%s%s" : " [%s%s%s]", o->name, space, bench_metavar(o->type));
+    }
+    fprintf(f, " | --describe | --help\n");
+    for (int i = 0; (o = bench_option_at(i)); i++) {
+        char synopsis[64];
+        snprintf(synopsis, sizeof synopsis, "%s %s", o->name, bench_metavar(o->type));
+        fprintf(f, "  %-22s %s", synopsis, o->help);
+        if (o->type == BENCH_T_INTEGER)
+            fprintf(f, " (an integer >= %ld)", o->min);
+        if (o->type == BENCH_T_INTEGERS)
+            fprintf(f, " (1 to %d integers >= %ld)", o->max_items, o->min);
+        if (o->fallback)
+            fprintf(f, " (default %s)", o->fallback);
+        fprintf(f, "\n");
+    }
+}
+
+/* A wrong command line: the reason, then the usage message; exit status 64 (EX_USAGE). */
+__attribute__((format(printf, 1, 2))) static inline _Noreturn void bench_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "error: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    bench_usage(stderr);
+    exit(64);
+}
+
+static inline void bench_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* --describe: the raw CSV's columns (the one place they are written: the Python side reads them
+ * from the file's header) and the program's options, as the flags alone ("options", which the
+ * Python side checks its parameters against) and as the table, with the clock and its
+ * resolution; extra: more fields (",\"k\": v"). */
+static inline void bench_describe(void)
+{
+    static const char *const types[] = {"integer", "integer list", "text", "file", "flag"};
+    printf("{\"benchmark\": \"%s\", ", bench_program.name);
+    if (bench_program.header)
+        printf("\"columns\": \"started_unix_ns,%s\", ", bench_program.header);
+    printf("\"options\": \"");
+    for (int i = 0; i < bench_program.n; i++)
+        printf("%s%s", i ? " " : "", bench_program.options[i].name);
+    printf("\", \"option_table\": [");
+    for (int i = 0; i < bench_program.n; i++) {
+        const bench_option *o = &bench_program.options[i];
+        printf("%s{\"option\": \"%s\", \"type\": \"%s\", \"required\": %s", i ? ", " : "", o->name,
+               types[o->type], o->required ? "true" : "false");
+        if (o->type == BENCH_T_INTEGER || o->type == BENCH_T_INTEGERS)
+            printf(", \"minimum\": %ld", o->min);
+        if (o->type == BENCH_T_INTEGERS)
+            printf(", \"max_items\": %d", o->max_items);
+        if (o->fallback) {
+            printf(", \"default\": ");
+            bench_json_string(o->fallback);
+        }
+        printf(", \"help\": ");
+        bench_json_string(o->help);
+        printf("}");
+    }
+    printf("], \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": %lld, \"pointer_bytes\": %zu%s}\n",
+           (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *), bench_program.extra);
+}
+
+/* Stores one value of an option, checked as its type says (exits 64 naming the option). */
+static inline void bench_set(const bench_option *o, const char *text)
+{
+    switch (o->type) {
+    case BENCH_T_INTEGER:
+        *(long *)o->value = bench_parse_long(o->name, text, o->min);
+        break;
+    case BENCH_T_INTEGERS: {
+        bench_list *list = o->value;
+        list->n = bench_parse_list(o->name, text, list->v, o->max_items, o->min);
+        break;
+    }
+    case BENCH_T_FLAG:
+        *(int *)o->value = 1;
+        break;
+    default:
+        *(const char **)o->value = text;
+    }
+}
+
+/* Reads argv against the program's table (and --out, --skip, --limit when it writes a CSV, that is
+ * when header is not NULL): --describe prints the description, --help the usage message, both
+ * exit 0; an unknown option, a missing value or a missing required option is a usage error. An
+ * option not given takes its default. Returns --out (NULL without a header). */
+static inline const char *bench_init_table(int argc, char **argv, const char *name, const char *header,
+                                           const bench_option *options, int n, const char *extra)
+{
+    bench_program.argv0 = argv[0], bench_program.name = name, bench_program.header = header;
+    bench_program.extra = extra, bench_program.options = options, bench_program.n = n;
+    unsigned char given[BENCH_MAX_OPTIONS] = {0};
+    const bench_option *o;
+    for (int k = 0; (o = bench_option_at(k)); k++)
+        if (k == BENCH_MAX_OPTIONS || (o->type == BENCH_T_INTEGERS && o->max_items > BENCH_MAX_ITEMS)) {
+            fprintf(stderr, "error: %s: more options or list values than bench.h holds\n", name);
+            exit(2);
+        }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--describe")) {
+            bench_describe();
+            exit(0);
+        }
+        if (!strcmp(argv[i], "--help")) {
+            bench_usage(stdout);
+            exit(0);
+        }
+        int k = 0;
+        while ((o = bench_option_at(k)) && strcmp(o->name, argv[i]))
+            k++;
+        if (!o)
+            bench_usage_error("unknown option '%s'", argv[i]);
+        if (o->type != BENCH_T_FLAG && i + 1 == argc)
+            bench_usage_error("%s needs a value", argv[i]);
+        bench_set(o, o->type == BENCH_T_FLAG ? NULL : argv[++i]);
+        given[k] = 1;
+    }
+    for (int k = 0; (o = bench_option_at(k)); k++) {
+        if (!given[k] && o->required)
+            bench_usage_error("%s is required", o->name);
+        if (!given[k] && o->fallback)
+            bench_set(o, o->fallback);
+    }
+    return bench_out_path;
+}
+
+/* The table's length is counted here, so a program passes the array itself. */
+#define bench_init(argc, argv, name, header, options, extra)                                                 \
+    bench_init_table(argc, argv, name, header, options, (int)(sizeof(options) / sizeof((options)[0])), extra)
 
 #endif

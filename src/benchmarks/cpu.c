@@ -4,8 +4,7 @@
  * iteration count passes through an empty asm so the compiler cannot hoist a workload out of the
  * trial loop. int and array are deterministic: their checksum must be the same in every trial.
  *
- * usage: cpu --out FILE --trials N --iterations N --array-size N [--workloads math,int,float,array]
- *        cpu --describe */
+ * usage: cpu --help */
 #include "bench.h"
 #include <math.h>
 
@@ -74,39 +73,19 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL, *wanted = "math,int,float,array";
+    const char *wanted = NULL;
     long trials = 0, iterations = 0, array_size = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            char extra[128];
-            snprintf(extra, sizeof extra,
-                     ", \"cpu_clock\": \"CLOCK_PROCESS_CPUTIME_ID\", \"cpu_timer_resolution_ns\": %lld",
-                     (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID));
-            bench_describe("cpu", HEADER, "--trials --iterations --array-size --workloads", extra);
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
-            trials = bench_parse_long("--trials", argv[++i], 1);
-        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
-            iterations = bench_parse_long("--iterations", argv[++i], 1);
-        else if (!strcmp(argv[i], "--array-size") && i + 1 < argc)
-            array_size = bench_parse_long("--array-size", argv[++i], 1);
-        else if (!strcmp(argv[i], "--workloads") && i + 1 < argc)
-            wanted = argv[++i];
-        else {
-            fprintf(stderr,
-                    "usage: %s --out FILE --trials N --iterations N --array-size N [--workloads LIST] | "
-                    "--describe\n",
-                    argv[0]);
-            return 64;
-        }
-    }
-    if (!out || !trials || !iterations || !array_size) {
-        fprintf(stderr, "error: --out, --trials, --iterations and --array-size are all required\n");
-        return 64;
-    }
+    const bench_option options[] = {
+        BENCH_INTEGER("--trials", trials, 1, BENCH_REQUIRED, "trials, each running every workload once"),
+        BENCH_INTEGER("--iterations", iterations, 1, BENCH_REQUIRED, "iterations of math, int and float"),
+        BENCH_INTEGER("--array-size", array_size, 1, BENCH_REQUIRED, "ints in the array workload"),
+        BENCH_TEXT("--workloads", wanted, BENCH_DEFAULT("math,int,float,array"), "the workloads to run"),
+    };
+    char extra[128];
+    snprintf(extra, sizeof extra,
+             ", \"cpu_clock\": \"CLOCK_PROCESS_CPUTIME_ID\", \"cpu_timer_resolution_ns\": %lld",
+             (long long)bench_resolution_ns(CLOCK_PROCESS_CPUTIME_ID));
+    const char *out = bench_init(argc, argv, "cpu", HEADER, options, extra);
     int use[NWORK] = {0}, nuse = 0;
     for (int w = 0; w < NWORK; w++) {
         char padded[128];

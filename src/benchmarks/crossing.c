@@ -8,12 +8,15 @@
  *
  * Each result feeds the next call, so the calls run in order and none can be dropped; after the
  * timed loop the result is checked against the same arithmetic done without calls. Each trial
- * times every kind once, in a fixed order; a row reports the mean time of one call.
+ * times every kind once, in an order drawn from --seed and the trial's number (the same whichever
+ * process runs the trial; its place is the row's position), so no kind always follows another; a
+ * row reports the mean time of one call. A process that runs any trial first runs one untimed loop
+ * of every kind (lazy binding of the library's functions, caches, branch predictors), not kept.
  *
- * usage: crossing --out FILE --calls N --trials N | crossing --describe */
+ * usage: crossing --help */
 #include "bench.h"
 
-#define HEADER "trial,kind,calls,status,ns_per_call,checksum"
+#define HEADER "trial,position,kind,calls,status,ns_per_call,checksum"
 #define BUFFER_BYTES 16
 
 uint64_t callee_step(uint64_t x);
@@ -34,7 +37,7 @@ __attribute__((noinline)) uint64_t step(uint64_t x)
 enum kind { LOCAL, LIBRARY, BUFFER, CALLBACK, KINDS };
 static const char *const NAMES[KINDS] = {"local", "library", "buffer", "callback"};
 
-/* calls of one kind from seed; buf is changed as the loop goes (the buffer kind) */
+/* calls of one kind from acc; buf is changed as the loop goes (the buffer kind) */
 static uint64_t run(enum kind kind, long calls, uint64_t acc, unsigned char *buf, int inline_only)
 {
     for (long k = 0; k < calls; k++) {
@@ -61,49 +64,66 @@ static uint64_t run(enum kind kind, long calls, uint64_t acc, unsigned char *buf
     return acc;
 }
 
+/* splitmix64's output function: consecutive inputs give unrelated outputs */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* The kinds in the order trial runs them: a Fisher-Yates shuffle drawn from seed and trial. */
+static void trial_order(uint64_t seed, long trial, int order[KINDS])
+{
+    uint64_t state = mix(seed ^ mix((uint64_t)trial));
+    for (int i = 0; i < KINDS; i++)
+        order[i] = i;
+    for (int i = KINDS - 1; i > 0; i--) {
+        state = mix(state);
+        int j = (int)(state % (uint64_t)(i + 1)), t = order[i];
+        order[i] = order[j], order[j] = t;
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    long calls = 0, trials = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            bench_describe("crossing", HEADER, "--calls --trials", "");
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
-            calls = bench_parse_long("--calls", argv[++i], 1);
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
-            trials = bench_parse_long("--trials", argv[++i], 1);
-        else {
-            out = NULL;
-            break;
-        }
-    }
-    if (!out || !calls || !trials) {
-        fprintf(stderr, "usage: %s --out FILE --calls N --trials N | --describe\n", argv[0]);
-        return 64;
-    }
+    long calls = 0, trials = 0, seed = 0;
+    const bench_option options[] = {
+        BENCH_INTEGER("--calls", calls, 1, BENCH_REQUIRED, "calls timed together in one loop"),
+        BENCH_INTEGER("--trials", trials, 1, BENCH_REQUIRED, "trials, each timing every kind once"),
+        BENCH_INTEGER("--seed", seed, 0, BENCH_DEFAULT("1"), "seed of each trial's order of the kinds"),
+    };
+    const char *out = bench_init(argc, argv, "crossing", HEADER, options, "");
     bench_csv csv;
     bench_csv_open(&csv, out, HEADER);
     unsigned char buf[BUFFER_BYTES], check[BUFFER_BYTES];
     long total = trials * KINDS, done = 0;
     int bad = 0;
+    if (bench_window_holds(total)) { /* the warm-up: results dropped, nothing written */
+        uint64_t acc = 0;
+        memset(buf, 0, sizeof buf);
+        for (int kind = 0; kind < KINDS; kind++)
+            acc += run((enum kind)kind, calls, acc, buf, 0);
+        bench_clobber(&acc);
+    }
     int64_t start = bench_now_ns();
     for (long trial = 1; trial <= trials; trial++) {
-        for (int kind = 0; kind < KINDS; kind++, done++) {
+        int order[KINDS];
+        trial_order((uint64_t)seed, trial, order);
+        for (int position = 1; position <= KINDS; position++, done++) {
             if (!bench_unit_begin())
                 continue;
-            uint64_t seed = (uint64_t)(trial * KINDS + kind);
+            int kind = order[position - 1];
+            uint64_t first = (uint64_t)(trial * KINDS + kind);
             for (size_t i = 0; i < BUFFER_BYTES; i++)
-                buf[i] = check[i] = (unsigned char)(i * 7 + seed);
+                buf[i] = check[i] = (unsigned char)(i * 7 + first);
             int64_t t0 = bench_now_ns();
-            uint64_t acc = run((enum kind)kind, calls, seed, buf, 0);
+            uint64_t acc = run((enum kind)kind, calls, first, buf, 0);
             int64_t t1 = bench_now_ns();
-            int ok = acc == run((enum kind)kind, calls, seed, check, 1);
+            int ok = acc == run((enum kind)kind, calls, first, check, 1);
             bad += !ok;
-            BENCH_ROW(&csv, "%ld,%s,%ld,%s,%.4f,%llu\n", trial, NAMES[kind], calls,
+            BENCH_ROW(&csv, "%ld,%d,%s,%ld,%s,%.4f,%llu\n", trial, position, NAMES[kind], calls,
                       ok ? "ok" : "checksum_mismatch", (double)(t1 - t0) / (double)calls,
                       (unsigned long long)acc);
             bench_csv_flush(&csv);

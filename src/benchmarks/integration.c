@@ -4,10 +4,10 @@
  * key (kept as PEM, as a process that backs its key up would) are what a memory scraper looks for.
  * E1 starts many idle instances of it.
  *
- * usage: integration --serve --pubkey-out FILE [--threshold N]   records as base64 lines on stdin
+ * modes: integration --serve --pubkey-out FILE [--threshold N]   records as base64 lines on stdin
  *        integration --idle                                         key pair, then wait
  *        integration --feed --pubkey FILE --count N --plain-out FILE  encrypted records to stdout
- *        integration --describe */
+ *        integration --help                                         every option */
 #include "bench.h"
 #include <signal.h>
 #include <unistd.h>
@@ -164,48 +164,33 @@ static int feed(const char *pubkey, long count, const char *plain_out)
 
 int main(int argc, char **argv)
 {
-    const char *pubkey_out = NULL, *key_out = NULL, *pubkey = NULL, *plain_out = NULL, *mode = NULL;
-    long count = 0;
-    double threshold = 300;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"integration\", \"clock\": \"CLOCK_MONOTONIC\", "
-                   "\"timer_resolution_ns\": %lld, "
-                   "\"pointer_bytes\": %zu, \"openssl\": \"%s\"}\n",
-                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *), OPENSSL_VERSION_TEXT);
-            return 0;
-        } else if (!strcmp(argv[i], "--serve") || !strcmp(argv[i], "--idle") || !strcmp(argv[i], "--feed"))
-            mode = argv[i];
-        else if (!strcmp(argv[i], "--pubkey-out") && i + 1 < argc)
-            pubkey_out = argv[++i];
-        else if (!strcmp(argv[i], "--key-out") && i + 1 < argc)
-            key_out = argv[++i];
-        else if (!strcmp(argv[i], "--pubkey") && i + 1 < argc)
-            pubkey = argv[++i];
-        else if (!strcmp(argv[i], "--plain-out") && i + 1 < argc)
-            plain_out = argv[++i];
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
-            count = bench_parse_long("--count", argv[++i], 1);
-        else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
-            threshold = (double)bench_parse_long("--threshold", argv[++i], 0);
-        else {
-            mode = NULL;
-            break;
-        }
-    }
+    const char *pubkey_out = NULL, *key_out = NULL, *pubkey = NULL, *plain_out = NULL;
+    long count = 0, threshold = 0;
+    int serving = 0, idling = 0, feeding = 0;
+    const bench_option options[] = {
+        BENCH_FLAG("--serve", serving, "mode: decrypt records from stdin, book rides, keep running"),
+        BENCH_FLAG("--idle", idling, "mode: make a key pair, then wait"),
+        BENCH_FLAG("--feed", feeding, "mode: write encrypted records to stdout"),
+        BENCH_FILE("--pubkey-out", pubkey_out, BENCH_OPTIONAL, "--serve: where its public key goes"),
+        BENCH_FILE("--key-out", key_out, BENCH_OPTIONAL, "--serve: where its private key goes"),
+        BENCH_INTEGER("--threshold", threshold, 0, BENCH_DEFAULT("300"), "--serve: amount that books a ride"),
+        BENCH_FILE("--pubkey", pubkey, BENCH_OPTIONAL, "--feed: the public key to encrypt to"),
+        BENCH_INTEGER("--count", count, 1, BENCH_OPTIONAL, "--feed: records to write"),
+        BENCH_FILE("--plain-out", plain_out, BENCH_OPTIONAL, "--feed: where the records go in clear"),
+    };
+    bench_init(argc, argv, "integration", NULL, options, ", \"openssl\": \"" OPENSSL_VERSION_TEXT "\"");
     struct sigaction sa = {0};
     sa.sa_handler = on_term;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
-    if (mode && !strcmp(mode, "--idle"))
+    if (serving + idling + feeding != 1)
+        bench_usage_error("give one of --serve, --idle, --feed");
+    if (idling)
         return idle();
-    if (mode && !strcmp(mode, "--serve") && pubkey_out)
-        return serve(pubkey_out, key_out, threshold);
-    if (mode && !strcmp(mode, "--feed") && pubkey && count && plain_out)
+    if (serving && pubkey_out)
+        return serve(pubkey_out, key_out, (double)threshold);
+    if (feeding && pubkey && count && plain_out)
         return feed(pubkey, count, plain_out);
-    fprintf(stderr,
-            "usage: %s --serve --pubkey-out FILE [--key-out FILE] [--threshold N] | --idle | "
-            "--feed --pubkey FILE --count N --plain-out FILE | --describe\n",
-            argv[0]);
-    return 64;
+    bench_usage_error("%s", serving ? "--serve needs --pubkey-out"
+                                    : "--feed needs --pubkey, --count and --plain-out");
 }

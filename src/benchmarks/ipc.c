@@ -2,7 +2,7 @@
  * size from a server process, over a pipe pair and over a Unix-domain socket pair. Each sample
  * times many round trips and reports the mean; the reply must equal what was sent.
  *
- * usage: ipc --out FILE --sizes 8,16,... --samples N --round-trips N | ipc --describe */
+ * usage: ipc --help */
 #include "bench.h"
 #include <signal.h>
 #include <sys/socket.h>
@@ -42,34 +42,17 @@ static void serve(int in, int out)
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    long sizes[MAX_SIZES], samples = 0, trips = 0;
-    int nsizes = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            bench_describe("ipc", HEADER, "--sizes --samples --round-trips", "");
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-            nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_SIZES);
-        else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
-            samples = bench_parse_long("--samples", argv[++i], 1);
-        else if (!strcmp(argv[i], "--round-trips") && i + 1 < argc)
-            trips = bench_parse_long("--round-trips", argv[++i], 1);
-        else {
-            out = NULL;
-            break;
-        }
-    }
-    if (!out || !nsizes || !samples || !trips) {
-        fprintf(stderr, "usage: %s --out FILE --sizes A,B,... --samples N --round-trips N | --describe\n",
-                argv[0]);
-        return 64;
-    }
+    bench_list sizes = {0};
+    long samples = 0, trips = 0;
+    const bench_option options[] = {
+        BENCH_INTEGERS("--sizes", sizes, 1, MAX_SIZES, BENCH_REQUIRED, "message sizes (bytes)"),
+        BENCH_INTEGER("--samples", samples, 1, BENCH_REQUIRED, "samples of each size and transport"),
+        BENCH_INTEGER("--round-trips", trips, 1, BENCH_REQUIRED, "round trips timed together in a sample"),
+    };
+    const char *out = bench_init(argc, argv, "ipc", HEADER, options, "");
+    int nsizes = sizes.n;
     for (int s = 0; s < nsizes; s++)
-        if (sizes[s] > (1 << 20)) {
+        if (sizes.v[s] > (1 << 20)) {
             fprintf(stderr, "error: --sizes: at most 1048576 bytes\n");
             return 64;
         }
@@ -110,7 +93,7 @@ int main(int argc, char **argv)
         else
             close(to_server[0]);
         for (int s = 0; s < nsizes; s++) {
-            uint32_t size = (uint32_t)sizes[s];
+            uint32_t size = (uint32_t)sizes.v[s];
             for (long k = 0; k < (long)size; k++)
                 msg[k] = (unsigned char)(k * 31 + s + t);
             for (long sample = 1; sample <= samples; sample++) {

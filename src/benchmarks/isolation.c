@@ -2,7 +2,7 @@
  * strings into a pipe; the forked child calls library B, which reads and logs them. Both then
  * stay alive (printing 'ready PARENT CHILD') until SIGTERM, so their memory can be inspected.
  *
- * usage: isolation --strings N --sent FILE --log FILE | isolation --describe */
+ * usage: isolation --help */
 #include "bench.h"
 #include <signal.h>
 #include <sys/wait.h>
@@ -21,27 +21,14 @@ int main(int argc, char **argv)
 {
     const char *sent_path = NULL, *log_path = NULL;
     long count = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            printf("{\"benchmark\": \"isolation\", \"clock\": \"CLOCK_MONOTONIC\", \"timer_resolution_ns\": "
-                   "%lld, "
-                   "\"pointer_bytes\": %zu}\n",
-                   (long long)bench_resolution_ns(CLOCK_MONOTONIC), sizeof(void *));
-            return 0;
-        } else if (!strcmp(argv[i], "--strings") && i + 1 < argc)
-            count = bench_parse_long("--strings", argv[++i], 1);
-        else if (!strcmp(argv[i], "--sent") && i + 1 < argc)
-            sent_path = argv[++i];
-        else if (!strcmp(argv[i], "--log") && i + 1 < argc)
-            log_path = argv[++i];
-        else
-            count = 0, i = argc;
-    }
-    if (!count || !sent_path || !log_path || count > ISO_MAX_STRINGS) {
-        fprintf(stderr, "usage: %s --strings N (at most %d) --sent FILE --log FILE | --describe\n", argv[0],
-                ISO_MAX_STRINGS);
-        return 64;
-    }
+    const bench_option options[] = {
+        BENCH_INTEGER("--strings", count, 1, BENCH_REQUIRED, "strings library A sends (at most 1024)"),
+        BENCH_FILE("--sent", sent_path, BENCH_REQUIRED, "where the strings sent are listed"),
+        BENCH_FILE("--log", log_path, BENCH_REQUIRED, "both processes' log"),
+    };
+    bench_init(argc, argv, "isolation", NULL, options, "");
+    if (count > ISO_MAX_STRINGS)
+        bench_usage_error("--strings: at most %d", ISO_MAX_STRINGS);
     struct sigaction sa = {0};
     sa.sa_handler = on_term;
     sigaction(SIGTERM, &sa, NULL);

@@ -8,7 +8,7 @@
  * --touch-first stores to every page before the timed write, so the write measures stores to
  * resident memory only (bench/fidelity compares it with memset and bw_mem, which do the same).
  *
- * usage: memory --out FILE --sizes-mib 100,200 --trials N [--touch-first] | memory --describe */
+ * usage: memory --help */
 #include "bench.h"
 
 #define MAX_SIZES 64
@@ -52,36 +52,16 @@ static uint64_t read_block(const unsigned char *block, size_t n)
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    long sizes[MAX_SIZES];
-    int nsizes = 0;
+    bench_list sizes = {0};
     long trials = 0;
     int touch_first = 0;
-
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            bench_describe("memory", HEADER, "--sizes-mib --trials --touch-first", "");
-            return 0;
-        } else if (!strcmp(argv[i], "--touch-first")) {
-            touch_first = 1;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--sizes-mib") && i + 1 < argc) {
-            nsizes = bench_parse_list("--sizes-mib", argv[++i], sizes, MAX_SIZES);
-        } else if (!strcmp(argv[i], "--trials") && i + 1 < argc) {
-            trials = bench_parse_long("--trials", argv[++i], 1);
-        } else {
-            fprintf(stderr,
-                    "usage: %s --out FILE --sizes-mib A,B,... --trials N [--touch-first] | --describe\n",
-                    argv[0]);
-            return 64;
-        }
-    }
-    if (!out || !nsizes || !trials) {
-        fprintf(stderr, "error: --out, --sizes-mib and --trials are all required\n");
-        return 64;
-    }
+    const bench_option options[] = {
+        BENCH_INTEGERS("--sizes-mib", sizes, 1, MAX_SIZES, BENCH_REQUIRED, "block sizes (MiB)"),
+        BENCH_INTEGER("--trials", trials, 1, BENCH_REQUIRED, "trials per block"),
+        BENCH_FLAG("--touch-first", touch_first, "store to every page before the timed write"),
+    };
+    const char *out = bench_init(argc, argv, "memory", HEADER, options, "");
+    int nsizes = sizes.n;
 
     bench_csv csv;
     bench_csv_open(&csv, out, HEADER);
@@ -89,13 +69,13 @@ int main(int argc, char **argv)
     long total = (long)nsizes * trials, done = 0, bad = 0;
     double work_total = 0, work_done = 0; /* MiB touched: larger blocks take longer */
     for (int s = 0; s < nsizes; s++)
-        work_total += (double)sizes[s] * trials;
+        work_total += (double)sizes.v[s] * trials;
 
     for (int s = 0; s < nsizes; s++) {
-        size_t n = (size_t)sizes[s] * 1024 * 1024;
+        size_t n = (size_t)sizes.v[s] * 1024 * 1024;
         for (long t = 1; t <= trials; t++) {
             if (!bench_unit_begin()) {
-                done++, work_done += (double)sizes[s];
+                done++, work_done += (double)sizes.v[s];
                 continue;
             }
             unsigned char v = fill_byte(t, s);
@@ -103,7 +83,7 @@ int main(int argc, char **argv)
             unsigned char *block = malloc(n);
             int64_t t1 = bench_now_ns(), t_alloc = t1 - t0;
             if (!block) {
-                BENCH_ROW(&csv, "%ld,%ld,alloc_failed,,,,,\n", sizes[s], t);
+                BENCH_ROW(&csv, "%ld,%ld,alloc_failed,,,,,\n", sizes.v[s], t);
             } else {
                 if (touch_first) {
                     for (size_t i = 0; i < n; i += 4096)
@@ -120,12 +100,12 @@ int main(int argc, char **argv)
                 int64_t t4 = bench_now_ns();
                 int ok = sum == (uint64_t)(n / 8) * REPEAT_BYTE(v);
                 bad += !ok;
-                BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%lld,%lld,%lld,%llu\n", sizes[s], t,
+                BENCH_ROW(&csv, "%ld,%ld,%s,%lld,%lld,%lld,%lld,%llu\n", sizes.v[s], t,
                           ok ? "ok" : "checksum_mismatch", (long long)t_alloc, (long long)(t2 - t1),
                           (long long)(t3 - t2), (long long)(t4 - t3), (unsigned long long)sum);
             }
             bench_csv_flush(&csv);
-            work_done += (double)sizes[s];
+            work_done += (double)sizes.v[s];
             bench_progress("memory", ++done, total, work_done, work_total, start);
         }
     }

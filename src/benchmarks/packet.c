@@ -9,8 +9,7 @@
  * finished its checksum (CLOCK_MONOTONIC, which both processes share; the listener sends its
  * finishing time back), so inline and out-of-process consumers are timed the same way.
  *
- * usage: packet --out FILE --counts 20000,40000 --count-size B --sizes 512,1024 --size-count N
- *               --repeats N | packet --describe */
+ * usage: packet --help */
 #include "bench.h"
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -236,40 +235,19 @@ static void run(bench_csv *csv, const char *sweep, const char *mode, long packet
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    long counts[MAX_LIST], sizes[MAX_LIST], count_size = 0, size_count = 0, repeats = 0;
-    int ncounts = 0, nsizes = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            bench_describe("packet", HEADER, "--counts --count-size --sizes --size-count --repeats", "");
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--counts") && i + 1 < argc)
-            ncounts = bench_parse_list("--counts", argv[++i], counts, MAX_LIST);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-            nsizes = bench_parse_list("--sizes", argv[++i], sizes, MAX_LIST);
-        else if (!strcmp(argv[i], "--count-size") && i + 1 < argc)
-            count_size = bench_parse_long("--count-size", argv[++i], 16);
-        else if (!strcmp(argv[i], "--size-count") && i + 1 < argc)
-            size_count = bench_parse_long("--size-count", argv[++i], 1);
-        else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
-            repeats = bench_parse_long("--repeats", argv[++i], 1);
-        else {
-            out = NULL;
-            break;
-        }
-    }
-    if (!out || !ncounts || !nsizes || !count_size || !size_count || !repeats) {
-        fprintf(
-            stderr,
-            "usage: %s --out FILE --counts A,B --count-size BYTES --sizes A,B --size-count N --repeats N\n",
-            argv[0]);
-        return 64;
-    }
+    bench_list counts = {0}, sizes = {0};
+    long count_size = 0, size_count = 0, repeats = 0;
+    const bench_option options[] = {
+        BENCH_INTEGERS("--counts", counts, 1, MAX_LIST, BENCH_REQUIRED, "packets per run of the count sweep"),
+        BENCH_INTEGER("--count-size", count_size, 16, BENCH_REQUIRED, "packet size of the count sweep"),
+        BENCH_INTEGERS("--sizes", sizes, 1, MAX_LIST, BENCH_REQUIRED, "packet sizes of the size sweep"),
+        BENCH_INTEGER("--size-count", size_count, 1, BENCH_REQUIRED, "packets per run of the size sweep"),
+        BENCH_INTEGER("--repeats", repeats, 1, BENCH_REQUIRED, "repeats of both sweeps"),
+    };
+    const char *out = bench_init(argc, argv, "packet", HEADER, options, "");
+    int ncounts = counts.n, nsizes = sizes.n;
     for (int s = 0; s < nsizes; s++)
-        if (sizes[s] < 16 || sizes[s] > 65000) {
+        if (sizes.v[s] < 16 || sizes.v[s] > 65000) {
             fprintf(stderr, "error: --sizes: 16 to 65000 bytes (one UDP datagram)\n");
             return 64;
         }
@@ -279,29 +257,29 @@ int main(int argc, char **argv)
     long total = (long)(ncounts + nsizes) * 3 * repeats, done = 0;
     double work_total = 0, work_done = 0;
     for (int c = 0; c < ncounts; c++)
-        work_total += 3.0 * repeats * counts[c] * count_size;
+        work_total += 3.0 * repeats * counts.v[c] * count_size;
     for (int s = 0; s < nsizes; s++)
-        work_total += 3.0 * repeats * size_count * sizes[s];
+        work_total += 3.0 * repeats * size_count * sizes.v[s];
     int64_t start = bench_now_ns();
     for (long rep = 1; rep <= repeats; rep++) {
         for (int c = 0; c < ncounts; c++)
             for (int m = 0; m < 3; m++) {
-                work_done += (double)counts[c] * count_size;
+                work_done += (double)counts.v[c] * count_size;
                 if (!bench_unit_begin()) {
                     done++;
                     continue;
                 }
-                run(&csv, "count", modes[m], counts[c], count_size, rep);
+                run(&csv, "count", modes[m], counts.v[c], count_size, rep);
                 bench_progress("packet", ++done, total, work_done, work_total, start);
             }
         for (int s = 0; s < nsizes; s++)
             for (int m = 0; m < 3; m++) {
-                work_done += (double)size_count * sizes[s];
+                work_done += (double)size_count * sizes.v[s];
                 if (!bench_unit_begin()) {
                     done++;
                     continue;
                 }
-                run(&csv, "size", modes[m], size_count, sizes[s], rep);
+                run(&csv, "size", modes[m], size_count, sizes.v[s], rep);
                 bench_progress("packet", ++done, total, work_done, work_total, start);
             }
     }

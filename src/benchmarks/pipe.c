@@ -8,7 +8,7 @@
  * resolution, each trial also times a batch of round trips (parent writes, child echoes) and
  * reports the mean per round trip. Trial 1 is kept and flagged as warm-up.
  *
- * usage: pipe --out FILE --trials N --size BYTES --batch N | pipe --describe */
+ * usage: pipe --help */
 #include "bench.h"
 #include <signal.h>
 #include <sys/wait.h>
@@ -94,30 +94,13 @@ static void child(int data_in, int ctl_in, int back_out, size_t size, long batch
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
     long trials = 0, size = 0, batch = 0;
-    bench_window_args(&argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--describe")) {
-            bench_describe("pipe", HEADER, "--trials --size --batch", "");
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
-            trials = bench_parse_long("--trials", argv[++i], 1);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            size = bench_parse_long("--size", argv[++i], 1);
-        else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
-            batch = bench_parse_long("--batch", argv[++i], 1);
-        else {
-            fprintf(stderr, "usage: %s --out FILE --trials N --size BYTES --batch N | --describe\n", argv[0]);
-            return 64;
-        }
-    }
-    if (!out || !trials || !size || !batch) {
-        fprintf(stderr, "error: --out, --trials, --size and --batch are all required\n");
-        return 64;
-    }
+    const bench_option options[] = {
+        BENCH_INTEGER("--trials", trials, 1, BENCH_REQUIRED, "trials; the first a process runs is flagged"),
+        BENCH_INTEGER("--size", size, 1, BENCH_REQUIRED, "message size (bytes)"),
+        BENCH_INTEGER("--batch", batch, 1, BENCH_REQUIRED, "round trips per trial for the batched latency"),
+    };
+    const char *out = bench_init(argc, argv, "pipe", HEADER, options, "");
     if (size > 65536) {
         /* A larger message could fill the pipe before the child reads: the write would block. */
         fprintf(stderr, "error: --size must be at most 65536 bytes (one pipe buffer)\n");

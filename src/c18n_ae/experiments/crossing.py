@@ -37,8 +37,8 @@ def tidy_rows(raw, rows):
 
 
 def derive(df: pd.DataFrame) -> pd.DataFrame:
-    """The extra time of a call into another library over a plain call, paired by trial (the two
-    loops run one after the other in the same trial)."""
+    """The extra time of a call into another library over a plain call, paired by trial (both
+    loops run in the same trial, in its random order)."""
     keys = ["source", "variant", "experiment", "trial", "parameter", "parameter_value"]
     plain = df[df.metric == "local_call_ns"].set_index(keys)["value"]
     library = df[df.metric == "library_call_ns"].set_index(keys)["value"]
@@ -131,6 +131,7 @@ EXPERIMENT = Experiment(
     params=(
         Param("calls", 10_000_000, 200_000, "calls timed together in one loop", minimum=1),
         Param("trials", 100, 10, "loops of each kind", minimum=2),
+        Param("seed", 1, help="seed of each trial's random order of the kinds", minimum=0),
         time_limit(3600, 120),
     ),
     trials=lambda p: len(KINDS) * p["trials"],
