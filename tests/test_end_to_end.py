@@ -172,16 +172,21 @@ def test_metadata_and_progress(built):
     assert meta["cflags"] == ["-O0"] and meta["parameters"]["trials"] == 5
     assert meta["git_revision"] and meta["host"]["cpu_model"]
     log = (project / "logs" / "run" / "local" / "memory.log").read_text()
-    assert "[O0] progress: memory trial 20 of 20" in log
-    assert "progress: memory unit 40 of 40 (variants interleaved)" in log
+    # quick: 2 runs, the 5 trials per block shared out as 3 and 2 (12 and 8 units)
+    assert "[O0/run-1] progress: memory trial 12 of 12" in log
+    assert "[O0/run-2] progress: memory trial 8 of 8" in log
+    assert "progress: memory unit 40 of 40 (variants and runs interleaved)" in log
     assert meta["run_unit"] == {
         "variants": ["O2", "O0"],
         "interleaved": True,
         "chunk_units": 5,
         "seed": 1,
         "max_unit_s": 3000,
+        "runs": 2,
+        "split_trials": True,
     }
-    assert meta["abi"] == "native" and len(meta["segments"]) == 4
+    assert meta["abi"] == "native" and len(meta["segments"]) == 5  # chunks of 5: 5+5+2, 5+3
+    assert meta["runs"] == 2 and meta["trials_per_run"] == [12, 8]
 
 
 def test_claims_table_in_pdf_with_data_set_verdicts(built):

@@ -17,6 +17,7 @@ from c18n_ae.running import unit
 from conftest import ROOT, compile_benchmark
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
+ONE_RUN = {"runs": 1}
 
 
 def still_running(path_part):
@@ -54,11 +55,14 @@ def runner_command(results, tmp_path, params):
         str(results),
         "--log",
         str(tmp_path / "run.log"),
+        "--options",
+        json.dumps(ONE_RUN),
     ]
 
 
-def run_one(results, tmp_path, params, **kw):
+def run_one(results, tmp_path, params, options=None, **kw):
     return runner.run(
+        options={**ONE_RUN, **(options or {})},
         target="local",
         variant="O2",
         experiment="memory",
@@ -94,8 +98,7 @@ def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
     ):
         run_one(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000}, timeout_s=1.5)
     assert not (out / "raw.csv").exists() and not (out / "meta.json").exists()
-    _, rows = unit.rows_done(out)
-    assert len(rows) > 2, "rows measured before the timeout must be kept"
+    assert unit.rows_measured(out) > 2, "rows measured before the timeout must be kept"
     failed = json.loads((out / "run-failed.json").read_text())
     assert failed["status"] == "timeout"
     assert still_running(results) == []
@@ -108,7 +111,7 @@ def test_interrupt_ends_the_benchmark(tmp_path, results):
         cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and len(unit.rows_done(out)[1]) < 3:
+    while time.monotonic() < deadline and unit.rows_measured(out) < 3:
         time.sleep(0.05)
     assert still_running(results), "the benchmark should be running by now"
     proc.send_signal(signal.SIGINT)
@@ -132,13 +135,14 @@ def test_killed_three_times_every_trial_exactly_once(tmp_path, results):
 
     def killer():
         rng = random.Random(11)
-        kills = 0
+        kills, rows_at_kill = 0, 0
         while kills < 3 and "meta" not in done:
             time.sleep(rng.uniform(0.05, 0.4))
             pids = still_running(results / "local" / "O2" / "bin")
-            if pids:
+            measured = unit.rows_measured(results / "local" / "O2" / "memory")
+            if pids and measured > rows_at_kill:  # a process that has measured a row
                 os.kill(pids[0], signal.SIGKILL)
-                kills += 1
+                kills, rows_at_kill = kills + 1, measured
         done["kills"] = kills
 
     import threading
@@ -169,13 +173,13 @@ def test_a_killed_workflow_run_continues_next_time(tmp_path, results):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and len(unit.rows_done(out)[1]) < 10:
+    while time.monotonic() < deadline and unit.rows_measured(out) < 10:
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)  # runner and benchmark at once, no clean-up
     proc.wait()
     while still_running(results):  # SIGKILL lands a moment later in the benchmark
         time.sleep(0.01)
-    before = len(unit.rows_done(out)[1])
+    before = unit.rows_measured(out)
     assert 10 <= before < 80
     subprocess.run(cmd, env=env, check=True, capture_output=True)
     assert sorted(int(t) for _, t in trials_in(out / "raw.csv")) == list(range(1, 81))
@@ -195,7 +199,7 @@ def test_variants_run_interleaved_in_time(tmp_path, results):
         params={"block_sizes_mib": [2], "trials": 20},
         results=results,
         log=tmp_path / "run.log",
-        options={"interleave": True, "chunk_units": 5, "seed": 3},
+        options={"interleave": True, "chunk_units": 5, "seed": 3, **ONE_RUN},
     )
     starts = {}
     for v in ("O2", "O0"):
@@ -281,5 +285,46 @@ def test_changed_parameters_start_over_and_keep_the_earlier_rows(tmp_path, resul
     assert [s["first_unit"] for s in meta["segments"]] == [0], (
         "measured afresh, from the first trial"
     )
-    kept = list((out / "segments-superseded-1").glob("*.csv"))
+    kept = list((out / "run-1" / "segments-superseded-1").glob("*.csv"))
     assert kept and sum(len(p.read_text().splitlines()) - 1 for p in kept) == 3
+
+
+def test_each_run_is_its_own_processes_and_rows_say_their_run(tmp_path, results):
+    """runs: 2 with the trials split: every trial once per setting over both runs, each row with
+    its run index, no process measuring rows of two runs."""
+    meta = run_one(
+        results,
+        tmp_path,
+        {"block_sizes_mib": [1, 2], "trials": 5},
+        options={"runs": 2, "split_trials": True, "chunk_units": 2},
+    )
+    with open(results / "local" / "O2" / "memory" / "raw.csv") as f:
+        got = list(csv.DictReader(f))
+    per_run = {r: [row for row in got if row["run"] == r] for r in ("1", "2")}
+    assert [len(per_run["1"]), len(per_run["2"])] == [6, 4], "5 trials shared out as 3 and 2"
+    assert meta["runs"] == 2 and meta["trials_per_run"] == [6, 4] and meta["trials_planned"] == 10
+    assert {s["run"] for s in meta["segments"]} == {1, 2}
+    for s in meta["segments"]:
+        assert f"/run-{s['run']}/segments/" in s["command"][-1], "a process writes into one run"
+
+
+def test_a_rebuild_between_two_runs_moves_the_old_rows_aside(tmp_path, results, cc):
+    """The program rebuilt from changed code: the rows of the old build are kept aside, named in
+    the log, and raw.csv holds only rows measured with the new binary."""
+    params = {"block_sizes_mib": [1], "trials": 4}
+    old = run_one(results, tmp_path, params)
+    binary = results / "local" / "O2" / "bin" / "memory"
+    compile_benchmark(cc, "memory", binary, "-O1")
+    new = run_one(results, tmp_path, params)
+    assert old["build"]["memory"] != new["build"]["memory"]
+    assert all(s["build"] == new["build"] for s in new["segments"])
+    out = results / "local" / "O2" / "memory"
+    aside = out / "run-1" / "segments-superseded-1"
+    log = (tmp_path / "run.log").read_text()
+    assert "the build changed (memory " in log and str(aside) in log
+    assert "units done earlier" not in log
+    kept = sorted(aside.glob("*.csv"))
+    assert kept and sum(len(p.read_text().splitlines()) - 1 for p in kept) == 4
+    started = {int(r["started_unix_ns"]) for r in csv.DictReader(open(out / "raw.csv"))}
+    old_rows = {int(line.split(",")[0]) for p in kept for line in p.read_text().splitlines()[1:]}
+    assert len(started) == 4 and not started & old_rows

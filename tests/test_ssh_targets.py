@@ -17,10 +17,12 @@ from c18n_ae import experiments as exp_registry
 from c18n_ae.common import config as cfg
 from c18n_ae.experiments import commands, programs
 from c18n_ae.running import unit
-from c18n_ae.targets.remote import RemoteRunFailed, run_remote
+from c18n_ae.running.driver import RunFailed
+from c18n_ae.running.run import run_unit
 from conftest import ROOT, SNAKEMAKE, copy_project
 
 O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
+ONE_RUN = {"runs": 1}
 
 
 def build_on(target, variant, name, bin_dir):
@@ -64,7 +66,7 @@ def test_remote_build_compiles_on_the_target_and_records_file_output(tmp_path, s
 
 
 def remote_rows(remote_root, experiment="memory", variant="O2"):
-    return len(unit.rows_done(remote_root / "results" / "loop" / variant / experiment)[1])
+    return unit.rows_measured(remote_root / "results" / "loop" / variant / experiment)
 
 
 def wait_rows(remote_root, n, timeout=60):
@@ -97,6 +99,8 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
         str(tmp_path / "results"),
         "--log",
         str(tmp_path / "run.log"),
+        "--options",
+        json.dumps(ONE_RUN),
     ]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     # 1. cut the link: kill the ssh clients under the runner; it must retry and carry on
@@ -118,9 +122,7 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     assert [int(r["trial"]) for r in got] == list(range(1, 3001))
     assert all(r["status"] == "ok" for r in got)
     meta = json.loads((out / "meta.json").read_text())
-    assert (
-        meta["exit_status"] == "0" and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
-    )
+    assert meta["exit_status"] == 0 and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
 
 
 def kill_benchmark(times, remote_root, pattern="^results/loop/O2/bin/memory"):
@@ -150,8 +152,9 @@ def test_benchmark_killed_three_times_on_the_target_every_trial_once(tmp_path, s
         target=lambda: result.update(killed=kill_benchmark(3, tmp_path / "remote"))
     )
     killer.start()
-    run_remote(
+    run_unit(
         target=target,
+        options=ONE_RUN,
         recipes=[O2],
         experiment="memory",
         params={"block_sizes_mib": [16, 32], "trials": 150},
@@ -186,11 +189,12 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
     killer = threading.Thread(target=kill_unit)
     killer.start()
     with pytest.raises(
-        RemoteRunFailed,
+        RunFailed,
         match=r"exit status lost .*last progress: progress: memory (trial|unit) \d+ of",
     ):
-        run_remote(
+        run_unit(
             target=target,
+            options=ONE_RUN,
             recipes=[O2],
             experiment="memory",
             params=params,
@@ -201,11 +205,10 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
         )
     killer.join()
     out = tmp_path / "results" / "loop" / "O2" / "memory"
-    assert (out / "run-failed.json").exists() and len(
-        unit.rows_done(out)[1]
-    ) >= 30  # fetched, not lost
-    run_remote(
+    assert (out / "run-failed.json").exists() and unit.rows_measured(out) >= 30  # fetched
+    run_unit(
         target=target,
+        options=ONE_RUN,
         recipes=[O2],
         experiment="memory",
         params=params,
@@ -346,8 +349,9 @@ def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
     assert (
         tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / "libpacket_plugin.so"
     ).exists()
-    run_remote(
+    run_unit(
         target=target,
+        options=ONE_RUN,
         recipes=[here],
         experiment="packet",
         params={"counts": [200], "count_size": 64, "sizes": [64], "size_count": 200, "repeats": 1},

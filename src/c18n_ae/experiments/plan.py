@@ -1,11 +1,36 @@
-"""The plan of a run unit (c18n_ae.running.unit): each variant's command, folder and number of
-units, and how to interleave them, from the experiment registry and the config's run options."""
+"""The plan of a run unit (c18n_ae.running.unit): each variant's runs (commands, units), folder
+and build files, and how to interleave them, from the experiment registry and the config's run
+options.
+
+Each variant runs `runs` times (default 3), each run in processes of its own. With `split_trials`
+(the quick profile) the experiment's repetitions are divided between the runs, so that several
+runs take no longer than one; otherwise every run makes them all. The repetitions are the first
+of REPEATS among the experiment's parameters; an experiment without one (a series, such as E1's
+instances, or a fixed pair of scrapes) makes every run whole."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from c18n_ae import experiments as exp
+
+DEFAULT_RUNS = 3
+REPEATS = ("trials", "samples", "repeats")  # parameters that repeat each setting
+
+
+def repeat_param(e) -> str | None:
+    names = [p.name for p in e.params]
+    return next((n for n in REPEATS if n in names), None)
+
+
+def run_params(e, params: dict, runs: int, split: bool) -> list[dict]:
+    """Each run's parameters: the repetitions shared out between runs (at least one each) when
+    split, else the same for every run."""
+    name = repeat_param(e)
+    if not split or name is None or e.driver:
+        return [params] * runs
+    total = int(params[name])
+    return [{**params, name: max(1, total // runs + (r < total % runs))} for r in range(runs)]
 
 
 def plan_for(
@@ -18,32 +43,44 @@ def plan_for(
     python: str | None = None,
     resolve: bool = True,
 ) -> dict:
-    """The run unit's plan: every variant's command, folder and units, and how to interleave
-    them."""
+    """The run unit's plan: every variant's runs, folder and build files, how to interleave them,
+    and what the run's meta.json repeats (recipe, parameters)."""
     e = exp.get(experiment)
+    runs = int(options.get("runs", DEFAULT_RUNS))
+    per_run = run_params(e, params, runs, bool(options.get("split_trials", False)))
     variants = []
     for recipe in recipes:
         bin_dir = results / target / recipe["name"] / "bin"
+        bin_dir = bin_dir.resolve() if resolve else bin_dir
         out_dir = results / target / recipe["name"] / experiment
-        cmd = e.command(
-            params, bin_dir.resolve() if resolve else bin_dir, recipe, Path("OUT"), python=python
-        )
-        assert cmd[-2:] == ["--out", "OUT"], cmd  # the unit runner adds --out per segment
+
+        def command(p: dict) -> list[str]:
+            cmd = e.command(p, bin_dir, recipe, Path("OUT"), python=python)
+            assert cmd[-2:] == ["--out", "OUT"], cmd  # the unit runner adds --out per segment
+            return cmd[:-2]
+
         variants.append(
             {
                 "name": recipe["name"],
                 "dir": str(out_dir.resolve() if resolve else out_dir),
-                "command": cmd[:-2],
-                "units": e.trials(params),
                 "windowed": e.driver is None,
+                "build_files": [str(bin_dir / p.output) for p in e.programs],
+                "recipe": recipe,
+                "runs": [
+                    {"run": i + 1, "command": command(p), "units": e.trials(p)}
+                    for i, p in enumerate(per_run)
+                ],
             }
         )
     return {
         "experiment": experiment,
+        "target": target,
+        "parameters": params,
         "seed": options.get("seed", 1),
         "chunk_units": options.get("chunk_units") if options.get("interleave", True) else None,
         "max_unit_s": options.get("max_unit_s"),
         "timeout_s": params.get("timeout_s"),
+        "split_trials": bool(options.get("split_trials", False)),
         "variants": variants,
     }
 
@@ -56,4 +93,6 @@ def description(plan: dict) -> dict:
         "chunk_units": plan["chunk_units"],
         "seed": plan["seed"],
         "max_unit_s": plan["max_unit_s"],
+        "runs": len(plan["variants"][0]["runs"]) if plan["variants"] else 0,
+        "split_trials": plan.get("split_trials", False),
     }

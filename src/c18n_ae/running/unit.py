@@ -1,25 +1,37 @@
-"""A run unit: the variants of one experiment on one machine, run in a seeded, interleaved order,
-a few benchmark units at a time, and resumed where they stopped. Python's standard library only:
-this module also runs on a board (`python3 -m c18n_ae.running.unit --plan plan.json`).
+"""A run unit: the variants of one experiment on one machine, each repeated in several runs, run
+in a seeded, interleaved order, a few benchmark units at a time, and resumed where they stopped.
+Python's standard library only: this module also runs on a board
+(`python3 -m c18n_ae.running.unit --plan plan.json`).
 
-A benchmark unit is one raw row. Each process runs a window of units (--skip K --limit M) and
-writes them to segments/NNNN.csv in its variant's folder, row by row. Rows are never moved or
-copied until the end: the units done are the complete rows of all segment files, so a process
-killed at any moment (by the board after an hour, a reboot, the cap below, Ctrl-C) loses nothing,
-and the next process, now or at the next workflow run, starts at the first unit not yet done. When
-every unit of a variant is done, raw.csv is the header and every segment's rows, each unit once.
+A benchmark unit is one raw row. A lane is one run of one variant (folder <variant>/run-R/); each
+process runs a window of a lane's units (--skip K --limit M) and writes them to
+run-R/segments/NNNN.csv, row by row, so no process ever spans two runs. Rows are never moved or
+copied until the end: the units done are the complete rows of the lane's segment files, so a
+process killed at any moment (by the board after an hour, a reboot, the cap below, Ctrl-C) loses
+nothing, and the next process, now or at the next workflow run, starts at the first unit not yet
+done. When every lane of a variant is done, its raw.csv is the header and every segment's rows,
+each unit once, with the run index appended as the last column `run`.
+
+Every segment records the sha256 of the binary and libraries it ran (the plan's build files). A
+lane goes on only under the same command, number of units and build: segments measured otherwise
+are moved aside (segments-superseded-N, named in the log), kept, never mixed in.
 
 Plan (JSON): {"experiment", "seed", "chunk_units", "max_unit_s", "timeout_s",
-              "variants": [{"name", "dir", "command", "units", "windowed"}]}
+              "variants": [{"name", "dir", "windowed", "build_files",
+                            "runs": [{"run", "command", "units"}]}]}
 `command` ends with the program's own options; the runner adds --skip/--limit (windowed programs)
-and --out. A driver (not windowed) runs whole, and starts over if it dies."""
+and --out. A driver (not windowed) runs whole, and starts over if it dies.
+
+Exit status of `main`: 0 done, 3 failed, 4 time limit reached, 5 interrupted (SIGINT/SIGTERM)."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
+import selectors
 import signal
 import subprocess
 import sys
@@ -29,9 +41,15 @@ from pathlib import Path
 
 GIVE_UP_AFTER = 3  # processes in a row that measured nothing: a real failure, not a kill
 USAGE_ERROR = 64
+EXIT = {"ok": 0, "failed": 3, "timeout": 4, "interrupted": 5}
+RUN_COLUMN = "run"
 
 
 class UnitFailed(RuntimeError):
+    pass
+
+
+class UnitTimeout(UnitFailed):
     pass
 
 
@@ -39,38 +57,54 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def _print(msg: str, progress: bool = False) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --- lanes, segments and rows -------------------------------------------------------------------
+
+
+def lanes(plan: dict) -> list[dict]:
+    """Every (variant, run) of the plan as one lane with its own folder and segments."""
+    out = []
+    for v in plan["variants"]:
+        for r in v["runs"]:
+            out.append(
+                {
+                    "name": f"{v['name']}/run-{r['run']}",
+                    "variant": v["name"],
+                    "run": r["run"],
+                    "dir": str(Path(v["dir"]) / f"run-{r['run']}"),
+                    "command": r["command"],
+                    "units": r["units"],
+                    "windowed": v.get("windowed", True),
+                    "build_files": v.get("build_files", []),
+                }
+            )
+    return out
+
+
 def _complete_lines(path: Path) -> list[str]:
     """Lines ending in a newline: a process killed mid-write leaves at most one partial line."""
-    text = path.read_text(errors="replace")
-    lines = text.split("\n")
-    return lines[:-1]  # the part after the last newline is incomplete (or empty)
+    return path.read_text(errors="replace").split("\n")[:-1]
 
 
-def segment_files(vdir: Path) -> list[Path]:
-    """This variant's segments in order (NNNN.csv, or NNNN.csv.partial when the process died)."""
-    return sorted((vdir / "segments").glob("[0-9]*.csv*"))
+def segment_files(ldir: Path) -> list[Path]:
+    """A lane's segments in order (NNNN.csv, or NNNN.csv.partial when the process died)."""
+    return sorted((Path(ldir) / "segments").glob("[0-9]*.csv*"))
 
 
-def next_segment(vdir: Path) -> Path:
+def next_segment(ldir: Path) -> Path:
     """A name no earlier process used, counted from the files themselves (a runner killed before
     it recorded a segment still left the file)."""
-    used = [int(p.name.split(".")[0].split("-")[-1]) for p in (vdir / "segments").glob("*.csv*")]
-    return vdir / "segments" / f"{max(used, default=0) + 1:04d}.csv"
+    used = [int(p.name.split(".")[0].split("-")[-1]) for p in (ldir / "segments").glob("*.csv*")]
+    return ldir / "segments" / f"{max(used, default=0) + 1:04d}.csv"
 
 
-def is_done(v: dict) -> bool:
-    """A windowed program is done when every unit has its row; a driver when a run of it ended
-    well."""
-    vdir = Path(v["dir"])
-    if v.get("windowed", True):
-        return len(rows_done(vdir)[1]) >= v["units"]
-    return any(s["exit_status"] == 0 for s in _history(vdir)) and bool(segment_files(vdir))
-
-
-def rows_done(vdir: Path) -> tuple[str | None, list[str]]:
-    """(header, data rows) of every segment, in order; headers must agree."""
+def rows_done(ldir: Path) -> tuple[str | None, list[str]]:
+    """(header, data rows) of every segment of one lane, in order; headers must agree."""
     header, rows = None, []
-    for seg in segment_files(vdir):
+    for seg in segment_files(ldir):
         lines = _complete_lines(seg)
         if not lines:
             continue
@@ -84,39 +118,145 @@ def rows_done(vdir: Path) -> tuple[str | None, list[str]]:
     return header, rows
 
 
-def _history(vdir: Path) -> list[dict]:
-    p = vdir / "segments.json"
+def lane_dirs(vdir: Path) -> list[Path]:
+    """A variant folder's lanes (run-1, run-2, ...), by run index."""
+    found = [p for p in Path(vdir).glob("run-*") if p.name[4:].isdigit()]
+    return sorted(found, key=lambda p: int(p.name[4:]))
+
+
+def rows_measured(vdir: Path) -> int:
+    """Data rows measured so far in every run of one variant."""
+    return sum(len(rows_done(d)[1]) for d in lane_dirs(vdir))
+
+
+def _history(ldir: Path) -> list[dict]:
+    p = Path(ldir) / "segments.json"
     return json.loads(p.read_text()) if p.exists() else []
 
 
-def _record(vdir: Path, segment: dict) -> None:
-    hist = _history(vdir) + [segment]
-    tmp = vdir / "segments.json.tmp"
-    tmp.write_text(json.dumps(hist, indent=1))
-    os.replace(tmp, vdir / "segments.json")
+def history(vdir: Path) -> list[dict]:
+    """Every segment of every run of one variant, each with its run index."""
+    return [{**s, "run": int(d.name[4:])} for d in lane_dirs(vdir) for s in _history(d)]
+
+
+def _record(ldir: Path, segment: dict) -> None:
+    tmp = ldir / "segments.json.tmp"
+    tmp.write_text(json.dumps(_history(ldir) + [segment], indent=1))
+    os.replace(tmp, ldir / "segments.json")
+
+
+def build_of(files: list[str]) -> dict[str, str]:
+    """sha256 of each file the lane's processes run (binary and libraries), by file name."""
+    out = {}
+    for f in files:
+        try:
+            out[Path(f).name] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
+        except OSError:
+            out[Path(f).name] = "absent"
+    return out
+
+
+def is_done(lane: dict) -> bool:
+    """A windowed lane is done when every unit has its row; a driver's when a run of it ended
+    well."""
+    ldir = Path(lane["dir"])
+    if lane["windowed"]:
+        return len(rows_done(ldir)[1]) >= lane["units"]
+    return any(s["exit_status"] == 0 for s in _history(ldir)) and bool(segment_files(ldir))
+
+
+def units_done(lane: dict) -> int:
+    return lane["units"] if is_done(lane) else len(rows_done(Path(lane["dir"]))[1])
+
+
+# --- preparing a lane: same command, units and build, or start over ------------------------------
+
+
+def _changed(before: dict, what: dict) -> str:
+    """What differs between the recorded and the present lane, in words."""
+    if before.get("build") != what["build"]:
+        diff = [
+            f"{name} {str(before.get('build', {}).get(name, 'none'))[:12]} -> {digest[:12]}"
+            for name, digest in what["build"].items()
+            if before.get("build", {}).get(name) != digest
+        ]
+        return f"the build changed ({', '.join(diff) or 'files differ'})"
+    if before.get("command") != what["command"]:
+        return "the command changed"
+    return "its number of units changed"
+
+
+def _start_over_if_changed(lane: dict, say) -> None:
+    """Rows go on only under the same command (program, flags, parameters), units and build:
+    segments measured otherwise are kept aside (segments-superseded-N), never mixed in."""
+    ldir = Path(lane["dir"])
+    what = {"command": lane["command"], "units": lane["units"], "build": lane["build"]}
+    recorded = ldir / "segments" / "what.json"
+    if recorded.exists() and json.loads(recorded.read_text()) != what:
+        before = json.loads(recorded.read_text())
+        n = 1 + len(list(ldir.glob("segments-superseded-*")))
+        aside = ldir / f"segments-superseded-{n}"
+        (ldir / "segments").rename(aside)
+        if (ldir / "segments.json").exists():
+            (ldir / "segments.json").rename(aside / "segments.json")
+        say(f"[{lane['name']}] {_changed(before, what)}: its earlier rows are kept in {aside}")
+    (ldir / "segments").mkdir(parents=True, exist_ok=True)
+    recorded.write_text(json.dumps(what))
+
+
+def _abandon(ldir: Path) -> None:
+    """A driver cannot continue midway: an earlier attempt's rows stay beside, out of the count."""
+    for seg in segment_files(ldir):
+        seg.rename(seg.with_name(f"abandoned-{seg.name}"))
+
+
+def prepare(lane: dict, say) -> int:
+    """Readies a lane's folder; returns its units done earlier (of the same build)."""
+    lane["build"] = build_of(lane["build_files"])
+    _start_over_if_changed(lane, say)
+    if not lane["windowed"] and not is_done(lane):
+        _abandon(Path(lane["dir"]))
+    done = units_done(lane)
+    if done:
+        say(f"[{lane['name']}] {done} of {lane['units']} units done earlier: continuing")
+    return done
+
+
+def _stray_runs(vdir: Path, runs: set[int], say) -> None:
+    """Runs beyond the plan's number (the config asked for fewer) move aside, kept."""
+    for d in lane_dirs(vdir):
+        if int(d.name[4:]) not in runs:
+            n = 1 + len(list(vdir.glob("runs-superseded-*")))
+            aside = vdir / f"runs-superseded-{n}"
+            aside.mkdir()
+            d.rename(aside / d.name)
+            say(f"[{vdir.name}] {d.name} is not in the plan: kept in {aside}")
+
+
+# --- the schedule --------------------------------------------------------------------------------
 
 
 def schedule(
-    variants: list[dict], done: dict[str, int], chunk: int, seed: int
+    items: list[dict], done: dict[str, int], chunk: int, seed: int
 ) -> list[tuple[str, int, int]]:
-    """(variant, first unit, units) in a seeded random interleaving: round by round, every variant
-    with units left runs its next chunk, the variants in a freshly shuffled order each round."""
+    """(lane, first unit, units) in a seeded random interleaving: round by round, every lane with
+    units left runs its next chunk, the lanes in a freshly shuffled order each round."""
     rng = random.Random(seed)
     nxt = dict(done)
     out = []
     while True:
-        left = [v for v in variants if nxt[v["name"]] < v["units"]]
+        left = [v for v in items if nxt[v["name"]] < v["units"]]
         if not left:
             return out
         rng.shuffle(left)
         for v in left:
-            size = (
-                v["units"] - nxt[v["name"]]
-                if not v.get("windowed", True)
-                else min(chunk, v["units"] - nxt[v["name"]])
-            )
+            rest = v["units"] - nxt[v["name"]]
+            size = rest if not v.get("windowed", True) else min(chunk, rest)
             out.append((v["name"], nxt[v["name"]], size))
             nxt[v["name"]] += size
+
+
+# --- one benchmark process -----------------------------------------------------------------------
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -132,16 +272,14 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
-def _run_process(cmd: list[str], cap_s: float, say, prefix: str) -> tuple[int | str, str]:
+def run_process(cmd: list[str], cap_s: float, say, prefix: str) -> tuple[int | str, str]:
     """Runs one process in its own group, forwarding its stderr; (exit status or 'cap', last
-    progress)."""
+    progress). Any exception (a signal) ends the process group first."""
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     last = ""
     deadline = time.monotonic() + cap_s
-    import selectors
-
     sel = selectors.DefaultSelector()
     sel.register(proc.stderr, selectors.EVENT_READ)
     try:
@@ -169,87 +307,69 @@ def _run_process(cmd: list[str], cap_s: float, say, prefix: str) -> tuple[int | 
         proc.stderr.close()
 
 
-def finish(vdir: Path) -> Path:
-    header, rows = rows_done(vdir)
-    tmp = vdir / "raw.csv.tmp"
-    tmp.write_text("\n".join([header, *rows]) + "\n")
-    os.replace(tmp, vdir / "raw.csv")
-    return vdir / "raw.csv"
+# --- the run unit --------------------------------------------------------------------------------
 
 
-def _abandon(vdir: Path) -> None:
-    """A driver cannot continue midway: an earlier attempt's rows stay beside, out of the count."""
-    for seg in segment_files(vdir):
-        seg.rename(seg.with_name(f"abandoned-{seg.name}"))
+class Unit:
+    """What is left of a plan, run chunk by chunk. `launch` runs one benchmark process (the real
+    run_process, or a fake in tests); `clock` is a monotonic clock in seconds."""
 
+    def __init__(self, plan: dict, say=None, launch=None, clock=time.monotonic):
+        self.plan, self.say = plan, say or _print
+        self.launch, self.clock = launch or run_process, clock
+        self.lanes = {ln["name"]: ln for ln in lanes(plan)}
+        self.total = sum(ln["units"] for ln in self.lanes.values())
+        self.idle = dict.fromkeys(self.lanes, 0)
+        self.measured_here = 0
 
-def _start_over_if_changed(vdir: Path, v: dict, say) -> None:
-    """Rows go on only under the same command (program, flags, parameters) and number of units:
-    segments measured otherwise are kept aside (segments-superseded-N), never mixed in."""
-    what = {"command": v["command"], "units": v["units"]}
-    recorded = vdir / "segments" / "what.json"
-    if recorded.exists() and json.loads(recorded.read_text()) != what:
-        n = 1 + len(list(vdir.glob("segments-superseded-*")))
-        (vdir / "segments").rename(vdir / f"segments-superseded-{n}")
-        history = vdir / "segments.json"
-        if history.exists():
-            history.rename(vdir / f"segments-superseded-{n}" / "segments.json")
-        say(
-            f"[{v['name']}] the command or its trials changed: earlier rows kept in "
-            f"segments-superseded-{n}"
-        )
-    (vdir / "segments").mkdir(parents=True, exist_ok=True)
-    recorded.write_text(json.dumps(what))
+    def prepare(self) -> dict[str, int]:
+        for v in self.plan["variants"]:
+            vdir = Path(v["dir"])
+            vdir.mkdir(parents=True, exist_ok=True)
+            (vdir / "raw.csv").unlink(missing_ok=True)
+            _stray_runs(vdir, {r["run"] for r in v["runs"]}, self.say)
+        return {name: prepare(ln, self.say) for name, ln in self.lanes.items()}
 
+    def run(self) -> dict[str, list[dict]]:
+        done = self.prepare()
+        self.start = self.clock()
+        self.deadline = self.start + float(self.plan.get("timeout_s") or 86400)
+        chunk = int(self.plan.get("chunk_units") or 10**9)
+        queue = schedule(list(self.lanes.values()), done, chunk, int(self.plan.get("seed", 1)))
+        while queue:
+            name, _, size = queue.pop(0)
+            lane = self.lanes[name]
+            if is_done(lane):
+                continue
+            after = self.chunk(lane, size)
+            if after is not None:  # the process stopped early: the lane's rest goes first
+                queue.insert(0, (name, after, size))
+        for v in self.plan["variants"]:
+            finish(Path(v["dir"]))
+        return {v["name"]: history(Path(v["dir"])) for v in self.plan["variants"]}
 
-def execute(plan: dict, say=None) -> dict[str, list[dict]]:
-    """Runs what is left of the plan; returns each variant's segment history. Raises UnitFailed."""
-    say = say or (lambda msg, progress=False: print(msg, file=sys.stderr, flush=True))
-    variants = plan["variants"]
-    by_name = {v["name"]: v for v in variants}
-    done = {}
-    for v in variants:
-        vdir = Path(v["dir"])
-        _start_over_if_changed(vdir, v, say)
-        (vdir / "segments").mkdir(parents=True, exist_ok=True)
-        (vdir / "raw.csv").unlink(missing_ok=True)
-        if not v.get("windowed", True) and not is_done(v):
-            _abandon(vdir)
-        done[v["name"]] = v["units"] if is_done(v) else len(rows_done(vdir)[1])
-        if done[v["name"]]:
-            say(f"[{v['name']}] {done[v['name']]} of {v['units']} units done earlier: continuing")
-    total = sum(v["units"] for v in variants)
-    start = time.monotonic()
-    deadline = start + float(plan.get("timeout_s") or 86400)
-    measured_here = 0
-    idle = {v["name"]: 0 for v in variants}
-    order = schedule(
-        variants, done, int(plan.get("chunk_units") or 10**9), int(plan.get("seed", 1))
-    )
-    queue = list(order)
-    while queue:
-        name, first, size = queue.pop(0)
-        v = by_name[name]
-        vdir = Path(v["dir"])
-        if is_done(v):
-            continue
-        first = len(rows_done(vdir)[1])  # what is really done (a killed chunk may have done less)
-        size = min(size, v["units"] - first) if v.get("windowed", True) else v["units"]
-        if time.monotonic() > deadline:
-            raise UnitFailed(
-                f"{plan['experiment']}: timeout_s reached with {name} at unit {first} of "
-                f"{v['units']}"
+    def chunk(self, lane: dict, size: int) -> int | None:
+        """Runs one process of the lane; None when it did its chunk, else the next unit to do."""
+        ldir = Path(lane["dir"])
+        first = len(rows_done(ldir)[1])  # what is really done (a killed chunk may have done less)
+        size = min(size, lane["units"] - first) if lane["windowed"] else lane["units"]
+        if self.clock() > self.deadline:
+            raise UnitTimeout(
+                f"{self.plan['experiment']}: timeout_s reached with {lane['name']} at unit "
+                f"{first} of {lane['units']}"
             )
-        seg = next_segment(vdir)
-        window = ["--skip", str(first), "--limit", str(size)] if v.get("windowed", True) else []
-        cmd = [*v["command"], *window, "--out", str(seg)]
-        cap = min(float(plan.get("max_unit_s") or 86400), max(1.0, deadline - time.monotonic()))
+        seg = next_segment(ldir)
+        window = ["--skip", str(first), "--limit", str(size)] if lane["windowed"] else []
+        cmd = [*lane["command"], *window, "--out", str(seg)]
+        cap = min(
+            float(self.plan.get("max_unit_s") or 86400), max(1.0, self.deadline - self.clock())
+        )
         started = now()
-        status, last = _run_process(cmd, cap, say, f"[{name}] ")
-        after = len(rows_done(vdir)[1])
-        new = after - first if v.get("windowed", True) else after
+        status, last = self.launch(cmd, cap, self.say, f"[{lane['name']}] ")
+        after = len(rows_done(ldir)[1])
+        new = after - first if lane["windowed"] else after
         _record(
-            vdir,
+            ldir,
             {
                 "start": started,
                 "end": now(),
@@ -258,50 +378,81 @@ def execute(plan: dict, say=None) -> dict[str, list[dict]]:
                 "units_measured": new,
                 "exit_status": status,
                 "command": cmd,
+                "build": build_of(lane["build_files"]),
             },
         )
-        measured_here += max(new, 0)
-        elapsed = time.monotonic() - start
-        done_all = sum(
-            x["units"] if is_done(x) else len(rows_done(Path(x["dir"]))[1]) for x in variants
-        )
-        left = elapsed * (total - done_all) / measured_here if measured_here else 0.0
-        say(
-            f"progress: {plan['experiment']} unit {done_all} of {total} (variants interleaved), "
-            f"elapsed "
-            f"{elapsed:.1f} s, estimated {left:.1f} s left",
+        self.measured_here += max(new, 0)
+        self.progress()
+        if status == 0 and (is_done(lane) or (lane["windowed"] and new >= size)):
+            return None
+        self.check_failure(lane, status, cmd, new, after, last)
+        return after
+
+    def progress(self) -> None:
+        elapsed = self.clock() - self.start
+        done = sum(units_done(ln) for ln in self.lanes.values())
+        left = elapsed * (self.total - done) / self.measured_here if self.measured_here else 0.0
+        self.say(
+            f"progress: {self.plan['experiment']} unit {done} of {self.total} (variants and runs "
+            f"interleaved), elapsed {elapsed:.1f} s, estimated {left:.1f} s left",
             progress=True,
         )
-        complete = is_done(v)
-        if status == 0 and (complete or (v.get("windowed", True) and new >= size)):
-            continue  # this chunk is done; the schedule holds the variant's next one
+
+    def check_failure(self, lane, status, cmd, new: int, after: int, last: str) -> None:
+        """Raises UnitFailed for a failure that another process would not mend."""
+        name = lane["name"]
         if status == USAGE_ERROR:
             raise UnitFailed(
                 f"{name}: the program refused its arguments (exit 64): {' '.join(cmd)}"
             )
-        if (
-            v.get("windowed", True) and after >= v["units"]
-        ):  # all rows, but a failure (e.g. a checksum)
+        if lane["windowed"] and after >= lane["units"]:  # all rows, but a failure (a checksum)
             raise UnitFailed(
                 f"{name}: all units measured but the program exited with {status}; last: {last}"
             )
-        idle[name] = idle[name] + 1 if new <= 0 else 0
-        if idle[name] >= GIVE_UP_AFTER:
+        self.idle[name] = self.idle[name] + 1 if new <= 0 else 0
+        if self.idle[name] >= GIVE_UP_AFTER:
             raise UnitFailed(
                 f"{name}: {GIVE_UP_AFTER} processes in a row measured nothing (last exit status "
                 f"{status}); last progress: {last or 'none'}; rows so far are in "
-                f"{vdir / 'segments'}"
+                f"{Path(lane['dir']) / 'segments'}"
             )
         what = (
             "reached the cap max_unit_s" if status == "cap" else f"ended with exit status {status}"
         )
-        say(f"[{name}] the process {what} after {new} new units; continuing from unit {after}")
-        if not v.get("windowed", True):
-            _abandon(vdir)
-        queue.insert(0, (name, after, size))
-    for v in variants:
-        finish(Path(v["dir"]))
-    return {v["name"]: _history(Path(v["dir"])) for v in variants}
+        self.say(f"[{name}] the process {what} after {new} new units; continuing from unit {after}")
+        if not lane["windowed"]:
+            _abandon(Path(lane["dir"]))
+
+
+def finish(vdir: Path) -> Path:
+    """raw.csv of one variant: every run's rows in run order, the run index as the last column."""
+    header, out = None, []
+    for d in lane_dirs(vdir):
+        h, rows = rows_done(d)
+        if h is None:
+            continue
+        if RUN_COLUMN in h.split(","):
+            raise UnitFailed(f"{d}: the program's header already has a column {RUN_COLUMN!r}")
+        if header is not None and h != header:
+            raise UnitFailed(f"{d}: header differs from the earlier runs' ({h!r} vs {header!r})")
+        header = h
+        out += [f"{row},{d.name[4:]}" for row in rows]
+    if header is None:
+        raise UnitFailed(f"{vdir}: no run wrote a row")
+    tmp = vdir / "raw.csv.tmp"
+    tmp.write_text("\n".join([f"{header},{RUN_COLUMN}", *out]) + "\n")
+    os.replace(tmp, vdir / "raw.csv")
+    return vdir / "raw.csv"
+
+
+def execute(plan: dict, say=None, launch=None, clock=time.monotonic) -> dict[str, list[dict]]:
+    """Runs what is left of the plan; returns each variant's segment history. Raises UnitFailed
+    (UnitTimeout at the plan's time limit)."""
+    return Unit(plan, say, launch, clock).run()
+
+
+def _interrupted(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def main(argv=None) -> None:
@@ -309,11 +460,19 @@ def main(argv=None) -> None:
     ap.add_argument("--plan", required=True, type=Path)
     a = ap.parse_args(argv)
     plan = json.loads(a.plan.read_text())
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, _interrupted)
     try:
         execute(plan)
+    except UnitTimeout as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        sys.exit(EXIT["timeout"])
     except UnitFailed as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
-        sys.exit(3)
+        sys.exit(EXIT["failed"])
+    except KeyboardInterrupt:
+        print("error: interrupted; every row measured so far is kept", file=sys.stderr, flush=True)
+        sys.exit(EXIT["interrupted"])
 
 
 if __name__ == "__main__":

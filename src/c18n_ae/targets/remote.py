@@ -1,64 +1,39 @@
 """Build and run on an SSH target (any POSIX host or a Morello board).
 
-Sources are shipped with rsync and compiled on the target with the variant's flags. A run unit
-(every variant of one experiment, interleaved) is started detached on the remote side (nohup), so
-it survives the SSH link dropping: it writes each variant's segments row by row, its progress
-lines to progress.log and, when it ends, its exit status to exit_status. This side polls over
-short SSH connections, retries through a dropped link until the run's timeout, and fetches the
-run directory when it finishes. Run again, it resumes: a run
-that already finished is fetched, one still running is re-attached, and a dead one starts again on
-the target, where the run unit (c18n_ae.running.unit) goes on from the last row measured."""
+Sources are shipped with rsync and compiled on the target with the variant's flags. SSHTarget
+(c18n_ae.targets.base) starts a run unit (every variant and run of one experiment, interleaved)
+detached on the remote side (nohup), so it survives the SSH link dropping: it writes each run's
+segments row by row, its lines to progress.log and, when it ends, its exit status to exit_status.
+This side polls over short SSH connections, reading progress.log on from where it stopped,
+retries through a dropped link until the run's time limit, and fetches the variants' folders.
+Run again, it resumes: a run still going under the same plan is re-attached; otherwise the unit
+starts again on the target, where it goes on from the last row measured of the same build
+(c18n_ae.running.unit), or, when everything is measured, only checks the build and writes
+raw.csv."""
 
 from __future__ import annotations
 
 import json
 import shlex
 import sys
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae import experiments as exp
-from c18n_ae.common import TERMINAL_EVERY_S
-from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.experiments import programs
 from c18n_ae.experiments.commands import compile_command
-from c18n_ae.experiments.plan import description as plan_description
-from c18n_ae.experiments.plan import plan_for
-from c18n_ae.targets import abi, provenance
+from c18n_ae.targets import provenance
+from c18n_ae.targets.base import Clock, Poll, TargetError
 from c18n_ae.targets.transport import SSH, LinkError
 
 STATUS_SCRIPT = r"""
-cd {dir} 2>/dev/null || {{ echo exit=absent; exit 0; }}
+cd {dir} 2>/dev/null || {{ echo exit=absent; echo ---; exit 0; }}
 if [ -f exit_status ]; then echo "exit=$(cat exit_status)"; else echo exit=none; fi
 if [ -f pid ] && kill -0 "$(cat pid)" 2>/dev/null; then echo alive=1; else echo alive=0; fi
-echo "progress=$(grep -E '^(\[[^]]*\] )?progress:' progress.log 2>/dev/null | tail -n 1 \
-  | sed 's/^\[[^]]*\] //')"
-echo "last=$(grep -vE '^(\[[^]]*\] )?progress:' progress.log 2>/dev/null | tail -n 1)"
+echo "size=$(wc -c < progress.log 2>/dev/null || echo 0)"
+echo ---
+tail -c +{start} progress.log 2>/dev/null | head -c 262144
 """
-
-
-class RemoteRunFailed(RuntimeError):
-    pass
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _retrying(call, what: str, deadline: float, log):
-    """Calls through dropped links until the deadline (the run's timeout)."""
-    delay = 1.0
-    while True:
-        try:
-            return call()
-        except LinkError as e:
-            if time.monotonic() > deadline:
-                raise RemoteRunFailed(f"{what}: SSH link still down at the timeout: {e}") from e
-            log(f"link lost during {what} ({e}); retrying in {delay:.0f} s")
-            time.sleep(delay)
-            delay = min(delay * 2, 30.0)
+LOST = "lost (the process is gone and left no exit status: killed, or the target rebooted)"
 
 
 def ship_sources(t: SSH) -> None:
@@ -101,11 +76,12 @@ def build_remote(target: dict, recipe: dict, program: programs.Program, bin_dir:
 
 
 def start_script(workdir: str, rel: str, cmd: list[str]) -> str:
-    """Starts cmd detached from the SSH session; its stderr is the progress log."""
+    """Starts cmd detached from the SSH session; its stderr is the progress log, its pid in
+    unit.pid (for stop) and its exit status, once it ends, in exit_status."""
     status_file = f"{rel}/exit_status"
     inner = (
-        f"{shlex.join(cmd)} 2>> {rel}/progress.log; echo $? > {status_file}.tmp; "
-        f"mv {status_file}.tmp {status_file}"
+        f"{shlex.join(cmd)} 2>> {rel}/progress.log & echo $! > {rel}/unit.pid; wait $!; "
+        f"echo $? > {status_file}.tmp; mv {status_file}.tmp {status_file}"
     )
     return (
         f"cd {shlex.quote(workdir)} && mkdir -p {rel} && rm -f {rel}/exit_status && "
@@ -114,194 +90,176 @@ def start_script(workdir: str, rel: str, cmd: list[str]) -> str:
     )
 
 
-def status(t: SSH, rel: str) -> dict:
-    out = t.run(STATUS_SCRIPT.format(dir=shlex.quote(f"{t.workdir}/{rel}")), timeout=60).stdout
-    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+def status(t: SSH, rel: str, offset: int = 0) -> tuple[dict, str]:
+    """The run's state (exit, alive, size of progress.log) and progress.log from offset on."""
+    out = t.run(
+        STATUS_SCRIPT.format(dir=shlex.quote(f"{t.workdir}/{rel}"), start=offset + 1), timeout=60
+    ).stdout
+    head, _, text = out.partition("---\n")
+    return dict(line.split("=", 1) for line in head.splitlines() if "=" in line), text
 
 
-def run_remote(
-    *,
-    target: dict,
-    recipes: list[dict],
-    experiment: str,
-    params: dict,
-    results: Path,
-    log: Path,
-    timeout_s: float | None,
-    options: dict | None = None,
-    poll_s: float | None = None,
-) -> dict:
-    """The run unit on the target (python3 -m c18n_ae.running.unit, detached), polled and fetched;
-    each variant's raw.csv, segments and meta.json land in
-    results/<target>/<variant>/<experiment>/."""
-    t = SSH.from_target(target)
-    name = target["name"]
-    rel = f"results/{name}/_units/{experiment}"
-    poll = poll_s or target.get("poll_s", 5.0)
-    deadline = time.monotonic() + (timeout_s or 86400)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    logf = open(log, "a")
-    shown = [0.0]
+class SSHTarget:
+    """An SSH host or board as a Target. `clock` waits between retries through a dropped link,
+    which are given up `patience_s` after start (the run's time limit)."""
 
-    def say(msg: str, progress: bool = False) -> None:
-        """Everything to the log; progress lines to the terminal at most every TERMINAL_EVERY_S."""
-        logf.write(f"[{_now()}] {msg}\n")
-        logf.flush()
-        if progress and time.monotonic() - shown[0] < TERMINAL_EVERY_S:
-            return
-        shown[0] = time.monotonic()
-        print(f"[{name}/{experiment}] {msg}", file=sys.stderr, flush=True)
+    def __init__(self, config: dict, results: Path, clock: Clock | None = None, patience_s=86400):
+        self.name, self.config, self.results = config["name"], config, Path(results)
+        self.transport = self.t = SSH.from_target(config)
+        self.clock, self.patience_s = clock or Clock(), float(patience_s)
+        self.plan, self.rel, self.offset, self.gone = None, "", 0, False
 
-    plan = plan_for(
-        experiment,
-        recipes,
-        params,
-        Path("results"),
-        name,
-        options or {},
-        python=target.get("python", "python3"),
-        resolve=False,
-    )
-    e = exp.get(experiment)
-    if e.driver:  # drivers import the package shipped to src/ on the target
-        for v in plan["variants"]:
-            v["command"] = ["env", "PYTHONPATH=src", *v["command"]]
-    cmd = [
-        "env",
-        "PYTHONPATH=src",
-        target.get("python", "python3"),
-        "-m",
-        "c18n_ae.running.unit",
-        "--plan",
-        f"{rel}/plan.json",
-    ]
-    state = _retrying(lambda: status(t, rel), "checking the run", deadline, say)
-    if state.get("exit") == "0":
-        say("finished earlier on the target: fetching it")
-    elif state.get("alive") == "1":
-        say("still running on the target: re-attaching")
-    else:
-        if state.get("exit") not in (None, "absent"):
-            how = (
-                "left no exit status"
-                if state["exit"] == "none"
-                else f"ended with exit status {state['exit']}"
-            )
-            say(f"an earlier run {how}: continuing where it stopped")
-        say(f"starting on {t.destination}: {shlex.join(cmd)}")
-        put_plan = (
-            f"cd {shlex.quote(t.workdir)} && mkdir -p {rel} && cat > {rel}/plan.json <<'PLAN'\n"
-            f"{json.dumps(plan)}\nPLAN"
-        )
-        _retrying(lambda: t.run(put_plan, timeout=60), "sending the plan", deadline, say)
-        _retrying(
-            lambda: t.run(start_script(t.workdir, rel, cmd), timeout=60),
-            "starting the run",
-            deadline,
-            say,
-        )
-    started = _now()
-    last = ""
-    while True:
-        state = _retrying(lambda: status(t, rel), "polling the run", deadline, say)
-        if state.get("progress") and state["progress"] != last:
-            last = state["progress"]
-            say(last, progress=True)
-        if state.get("exit") not in (None, "none", "absent"):
-            break
-        if state.get("exit") == "absent" or (
-            state.get("alive") == "0" and state.get("exit") == "none"
-        ):
-            time.sleep(poll)  # the exit status is written just after the process ends
-            state = _retrying(lambda: status(t, rel), "polling the run", deadline, say)
-            if state.get("exit") in ("none", "absent"):
-                state["exit"] = (
-                    "lost (the process is gone and left no exit status: killed, or the target "
-                    "rebooted)"
+    def retry(self, call, what: str):
+        """Calls through dropped links until the patience runs out."""
+        delay = 1.0
+        while True:
+            try:
+                return call()
+            except LinkError as e:
+                if self.clock.monotonic() > self.until:
+                    raise TargetError(f"{what}: SSH link still down at the time limit: {e}") from e
+                print(
+                    f"[{self.name}] link lost during {what} ({e}); retrying in {delay:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
                 )
-                break
-            continue
-        if time.monotonic() > deadline:
-            t.run(f"cd {shlex.quote(t.workdir)} && kill $(cat {rel}/pid) 2>/dev/null", check=False)
-            state["exit"] = "timeout"
-            break
-        time.sleep(poll)
-    for recipe in recipes:  # every row measured so far comes home, finished or not
-        vrel = f"results/{name}/{recipe['name']}/{experiment}"
-        out_dir = results / name / recipe["name"] / experiment
-        out_dir.mkdir(parents=True, exist_ok=True)
-        _retrying(
-            lambda: t.get([f"{t.workdir}/{vrel}/"], out_dir),
-            "fetching the results",
-            deadline + 600,
-            say,
-        )
-    ok = state["exit"] == "0" and all(
-        (results / name / r["name"] / experiment / "raw.csv").exists() for r in recipes
-    )
-    host = (
-        _retrying(lambda: provenance.describe(target), "describing the target", deadline + 600, say)
-        if ok
-        else {}
-    )
-    from c18n_ae.targets.hostinfo import git_revision
+                self.clock.sleep(delay)
+                delay = min(delay * 2, 30.0)
 
-    metas = {}
-    for recipe in recipes:
-        out_dir = results / name / recipe["name"] / experiment
-        history = (
-            json.loads((out_dir / "segments.json").read_text())
-            if (out_dir / "segments.json").exists()
-            else []
+    def on_target(self, plan: dict) -> dict:
+        """The plan as the target runs it: drivers import the package shipped to src/."""
+        plan = json.loads(json.dumps(plan))
+        for v in plan["variants"]:
+            for r in v["runs"] if not v.get("windowed", True) else []:
+                r["command"] = ["env", "PYTHONPATH=src", *r["command"]]
+        return plan
+
+    def start(self, plan: dict) -> str:
+        self.plan, self.until = plan, self.clock.monotonic() + self.patience_s
+        self.rel = f"results/{self.name}/_units/{plan['experiment']}"
+        remote_plan = self.on_target(plan)
+        state, _ = self.retry(lambda: status(self.t, self.rel, 10**12), "checking the run")
+        self.offset = int(state.get("size") or 0)
+        if state.get("alive") == "1":
+            if self.running_plan() == remote_plan:
+                return "still running on the target: re-attaching"
+            self.stop()
+            self.wait_gone()
+        how = {"0": "finished earlier on the target: starting it again to check its build"}.get(
+            state.get("exit"), ""
         )
-        meta = {
-            "target": name,
-            "variant": recipe["name"],
-            "experiment": experiment,
-            "parameters": params,
-            "trials_planned": e.trials(params),
-            "command": next(v["command"] for v in plan["variants"] if v["name"] == recipe["name"]),
-            "remote": t.destination,
-            "remote_workdir": t.workdir,
-            "launcher": recipe.get("launcher", []),
-            "compiler": recipe["cc"],
-            "cflags": recipe["cflags"],
-            "started_at": started,
-            "finished_at": _now(),
-            "exit_status": state["exit"],
-            "last_progress": last or state.get("progress", ""),
-            "segments": history,
-            "run_unit": plan_description(plan),
-            "git_revision": git_revision(),
-            "abi": abi.of_build(results / name / recipe["name"] / "bin" / e.programs[0].output),
-        }
-        if not ok:
-            meta["status"] = "failed"
-            write_json_atomic(out_dir / "run-failed.json", meta)
-            continue
-        meta.update(
-            status="ok", host=host, compiler_version=host["compilers"].get(recipe["cc"], "")
+        if not how and state.get("exit") not in (None, "absent"):
+            how = (
+                "an earlier run "
+                + (
+                    "left no exit status"
+                    if state["exit"] == "none"
+                    else f"ended with exit status {state['exit']}"
+                )
+                + ": continuing where it stopped"
+            )
+        self.launch(remote_plan)
+        return f"{how + '; ' if how else ''}started on {self.t.destination}"
+
+    def running_plan(self) -> dict | None:
+        text = self.retry(
+            lambda: (
+                self.t.run(
+                    f"cat {shlex.quote(self.t.workdir)}/{self.rel}/plan.json", check=False
+                ).stdout
+            ),
+            "reading the running plan",
         )
-        prog = f"results/{name}/{recipe['name']}/bin/{e.programs[0].output}"
-        described = t.run(
-            f"cd {shlex.quote(t.workdir)} && "
-            f"{shlex.join([*recipe.get('launcher', []), prog, '--describe'])}",
-            check=False,
-        ).stdout
         try:
-            meta["program"] = json.loads(described)
+            return json.loads(text)
         except ValueError:
-            meta["program"] = {"describe_error": described[:300]}
-        (out_dir / "run-failed.json").unlink(missing_ok=True)
-        write_json_atomic(out_dir / "meta.json", meta)
-        metas[recipe["name"]] = meta
-    logf.close()
-    if not ok:
-        raise RemoteRunFailed(
-            f"{name}/{experiment} on {t.destination}: exit status {state['exit']}; last progress: "
-            f"{last or state.get('progress', '') or 'none'}; last message: "
-            f"{state.get('last', '')}; "
-            "rows measured so far were fetched into each variant's segments/, and the next run "
-            "continues from them on the target"
+            return None
+
+    def wait_gone(self) -> None:
+        for _ in range(60):
+            if (
+                self.retry(lambda: status(self.t, self.rel, 10**12), "stopping")[0].get("alive")
+                != "1"
+            ):
+                return
+            self.clock.sleep(1.0)
+        raise TargetError(f"the earlier run in {self.rel} did not stop")
+
+    def launch(self, plan: dict) -> None:
+        python = self.config.get("python", "python3")
+        cmd = [
+            "env",
+            "PYTHONPATH=src",
+            python,
+            "-m",
+            "c18n_ae.running.unit",
+            "--plan",
+            f"{self.rel}/plan.json",
+        ]
+        put_plan = (
+            f"cd {shlex.quote(self.t.workdir)} && mkdir -p {self.rel} && "
+            f"cat > {self.rel}/plan.json <<'PLAN'\n{json.dumps(plan)}\nPLAN"
         )
-    return metas
+        self.retry(lambda: self.t.run(put_plan, timeout=60), "sending the plan")
+        self.retry(
+            lambda: self.t.run(start_script(self.t.workdir, self.rel, cmd), timeout=60),
+            "starting the run",
+        )
+        self.gone = False
+
+    def poll(self) -> Poll:
+        state, text = self.retry(lambda: status(self.t, self.rel, self.offset), "polling the run")
+        data = text.encode()
+        end = data.rfind(b"\n") + 1
+        self.offset += end
+        lines = data[:end].decode(errors="replace").splitlines()
+        if state.get("exit") not in (None, "none", "absent"):
+            code = state["exit"].strip()
+            return Poll(lines, True, int(code) if code.lstrip("-").isdigit() else code)
+        if state.get("alive") == "1":
+            self.gone = False
+            return Poll(lines)
+        # the exit status is written just after the process ends: gone twice in a row is lost
+        ended, self.gone = self.gone, True
+        return Poll(lines, ended, LOST if ended else None)
+
+    def fetch(self) -> None:
+        for v in self.plan["variants"]:  # every row measured so far comes home, finished or not
+            vrel = f"results/{self.name}/{v['name']}/{self.plan['experiment']}"
+            out_dir = self.results / self.name / v["name"] / self.plan["experiment"]
+            out_dir.mkdir(parents=True, exist_ok=True)
+            self.until = max(self.until, self.clock.monotonic() + 600)
+            self.retry(
+                lambda: self.t.get([f"{self.t.workdir}/{vrel}/"], out_dir), "fetching the results"
+            )
+
+    def stop(self) -> None:
+        self.retry(
+            lambda: self.t.run(
+                f"cd {shlex.quote(self.t.workdir)} && kill -TERM $(cat {self.rel}/unit.pid) "
+                "2>/dev/null",
+                check=False,
+            ),
+            "stopping the run",
+        )
+
+    def describe(self) -> dict:
+        host = self.retry(lambda: provenance.describe(self.config), "describing the target")
+        return {
+            "host": host,
+            "compilers": host.get("compilers", {}),
+            "programs": {v["name"]: self.describe_program(v) for v in self.plan["variants"]},
+            "remote": self.t.destination,
+            "remote_workdir": self.t.workdir,
+        }
+
+    def describe_program(self, v: dict) -> dict:
+        prog = shlex.join([*v["recipe"].get("launcher", []), v["build_files"][0], "--describe"])
+        out = self.retry(
+            lambda: self.t.run(f"cd {shlex.quote(self.t.workdir)} && {prog}", check=False).stdout,
+            "describing the program",
+        )
+        try:
+            return json.loads(out)
+        except ValueError:
+            return {"describe_error": out[:300]}

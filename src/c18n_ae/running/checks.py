@@ -1,0 +1,13 @@
+"""The checks a run makes on its target before and after timing (c18n_ae.running.driver explains
+the contract: `check(target, plan) -> dict` recorded in meta.json under checks[<name>], or
+RunRefused with a message). for_run chooses them for a target and its variants; none yet: the
+board checks (compartments active, kernel configuration, revocation, crossing counts) go here."""
+
+from __future__ import annotations
+
+from c18n_ae.running.driver import Check
+
+
+def for_run(target: dict, recipes: list[dict]) -> tuple[list[Check], list[Check]]:
+    """(checks before the run starts, checks once its rows are home) for this target."""
+    return [], []
