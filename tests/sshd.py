@@ -22,7 +22,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, path_first: Path | None = None):
+        """path_first: a folder put first on PATH of every session (the simulated CheriBSD
+        tools, tests/cheribsd_sim), through sshd's SetEnv."""
         self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
         self.port = free_port()
         for name in ("host_key", "client_key"):
@@ -39,6 +41,7 @@ class Server:
             "no\n"
             "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nMaxStartups "
             "100\nMaxSessions 100\n"
+            + (f"SetEnv PATH={path_first}:/usr/local/bin:/usr/bin:/bin\n" if path_first else "")
         )
         Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
         self.proc = subprocess.Popen(

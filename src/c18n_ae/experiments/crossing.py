@@ -22,6 +22,12 @@ KINDS = {  # the program's kinds of call -> how the paper names them
     "callback": "call that calls back into the program",
 }
 EXTRA = "crossing_extra_ns"  # a library call minus a plain call, per trial
+# Where the target counts them (CheriBSD's run-time linker with LD_COMPARTMENT_SWITCH_COUNT;
+# pmcstat's cycles over the same process): the linker's counted domain transitions per library
+# call, and cycles per nanosecond. Without them the table says so instead of a number.
+CROSSINGS_PER_CALL = "crossings_per_call"
+CYCLES_PER_NS = "cycles_per_ns"
+NOT_COUNTED = "not counted on this target"
 
 
 def tidy_rows(raw, rows):
@@ -54,7 +60,8 @@ def _interval(row) -> str:
 CAPTION = (
     r"E10 crossing: mean time of one call with the 95\,\% interval of the mean, the median, "
     r"and the ratio of means to a plain call in the program; last, a call into the other "
-    r"library minus a plain call, paired by trial."
+    r"library minus a plain call, paired by trial, and, where the target counts them (the "
+    r"run-time linker's crossings, pmcstat's cycles), the same per counted crossing and in cycles."
 )
 
 
@@ -71,14 +78,29 @@ def table(data: Inputs) -> Table:
                 ratio = fmt(row["mean"] / plain["mean"]) if plain is not None else "--"
                 cells = [label, _interval(row), fmt(row["median"]), ratio]
                 rows.append([escape(target), escape(variant), *cells])
+        rows = [[*r, "", ""] for r in rows]
         extra = pick(s, target, variant, EXTRA)
         if extra is not None:
             cells = ["library call minus plain call", _interval(extra), fmt(extra["median"]), ""]
-            rows.append([escape(target), escape(variant), *cells])
+            counted = per_counted_crossing(s, target, variant, extra["mean"])
+            rows.append([escape(target), escape(variant), *cells, *counted])
         groups.append(rows)
     columns = (Column("Source", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
     columns += (Column(r"mean [95\,\% CI]", "ns"), Column("median", "ns"))
-    return Table((*columns, Column(r"against a plain call ($\times$)")), groups, CAPTION)
+    columns += (Column(r"against a plain call ($\times$)"),)
+    columns += (Column("per counted crossing", "ns", align="l"), Column("cycles", align="l"))
+    return Table(columns, groups, CAPTION)
+
+
+def per_counted_crossing(summary, target: str, variant: str, extra_ns: float) -> list[str]:
+    """The extra time of a call divided by the crossings the run-time linker counted per call,
+    and the same in cycles; "not counted on this target" where the target gives no counts."""
+    crossings = pick(summary, target, variant, CROSSINGS_PER_CALL)
+    rate = pick(summary, target, variant, CYCLES_PER_NS)
+    if crossings is None or not crossings["mean"] > 0:
+        return [NOT_COUNTED, NOT_COUNTED if rate is None else fmt(extra_ns * rate["mean"])]
+    per = extra_ns / crossings["mean"]
+    return [fmt(per), NOT_COUNTED if rate is None else fmt(per * rate["mean"])]
 
 
 def figure(data: Inputs) -> Figure:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from c18n_ae.common import board_config
 from c18n_ae.common import config as common_config
 
 PROFILES = ("full", "quick")  # config key profile; config/quick.yaml sets quick
@@ -111,7 +112,7 @@ def resolved(config: dict, registry: dict) -> dict:
     }
     out = {**config, "experiments": experiments}
     common_config.check_references(out)
-    return out
+    return board_config.checked(out)  # a board's variants: launchers per release, flags
 
 
 def load(registry: dict, *paths: Path) -> dict:

@@ -1,0 +1,342 @@
+"""Board checks without a board: the launcher per release and the config's refusals, the readers of
+CheriBSD's tools on their real output formats (the study's own procstat -v log among them), the
+decisions on compartments, a debug kernel and binaries, E10's counted-crossing columns and the
+known-answer arithmetic; then the probes themselves over the loopback sshd against the simulated
+CheriBSD tools of tests/cheribsd_sim, with a real benchmark process."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import shutil
+import struct
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from c18n_ae import experiments as exp
+from c18n_ae.analysis import known_answer
+from c18n_ae.common import launchers
+from c18n_ae.common.config import ConfigError
+from c18n_ae.experiments import crossing
+from c18n_ae.targets import board_checks as bc
+from c18n_ae.targets import board_tools as tools
+from c18n_ae.targets.transport import SSH
+from conftest import ROOT, compile_benchmark
+
+SIM = ROOT / "tests" / "cheribsd_sim"
+STUDY_LOG = ROOT / "datasets/morello-2024/isolation/study-logs/memory-regions-results.txt"
+
+
+def board(variants, release="24.05"):
+    target = {"name": "board", "kind": "morello", "host": "board.invalid",
+              "reference_variant": variants[0]["name"], "variants": variants}
+    if release:
+        target["release"] = release
+    return target
+
+
+def load(tmp_path, *targets):
+    path = tmp_path / "board.yaml"
+    path.write_text(yaml.safe_dump({"targets": list(targets), "datasets": []}))
+    return exp.load_config(ROOT / "config" / "config.yaml", path)
+
+
+PURE = {"name": "purecap", "cc": "clang-morello", "abi": "purecap",
+        "cflags": ["-O2", "-march=morello+c64", "-mabi=purecap"]}
+HYBRID = {"name": "hybrid", "cc": "clang-morello", "abi": "hybrid", "cflags": ["-O2"]}
+
+
+def variant(base, **changes):
+    return {**base, **changes}
+
+
+# --- the launcher per release, chosen from the config's release --------------------------------
+
+
+def test_each_release_gets_its_launcher_filled_in(tmp_path):
+    c18n = variant(PURE, name="purecap-c18n", c18n=True)
+    bench = variant(PURE, name="bench-c18n", c18n=True, abi="purecap-benchmark",
+                    cflags=["-O2", "-march=morello+c64", "-mabi=purecap-benchmark"])
+    got = {}
+    for release in ("22.12", "24.05", "25.01"):
+        cfg = load(tmp_path, board([HYBRID, PURE, c18n, bench], release))
+        got[release] = {v["name"]: v for v in cfg["targets"][0]["variants"]}
+    assert got["22.12"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
+    assert got["22.12"]["purecap-c18n"]["ldflags"] == [
+        "-Wl,-dynamic-linker,/libexec/ld-elf-c18n.so.1"
+    ]
+    assert got["24.05"]["purecap-c18n"]["launcher"] == ["proccontrol", "-m", "cheric18n", "-s",
+                                                        "enable"]
+    assert got["25.01"]["purecap-c18n"]["launcher"] == ["env", "LD_COMPARTMENT_ENABLE=1"]
+    assert got["25.01"]["bench-c18n"]["launcher"] == ["env", "LD_64CB_COMPARTMENT_ENABLE=1"]
+    for release in got:
+        assert got[release]["purecap"]["launcher"] == [], "no c18n: no launcher"
+
+
+def test_a_launcher_that_does_not_fit_the_release_is_refused(tmp_path):
+    wrong = variant(PURE, name="purecap-c18n", c18n=True,
+                    launcher=["proccontrol", "-m", "cheric18n", "-s", "enable"])
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path, board([HYBRID, wrong], "22.12"))
+    msg = str(e.value)
+    assert "variants[purecap-c18n].launcher" in msg and "CheriBSD 22.12" in msg
+    assert "env LD_C18N_LIBRARY_PATH=." in msg
+    sneaky = variant(PURE, launcher=["proccontrol", "-m", "cheric18n", "-s", "enable"])
+    with pytest.raises(ConfigError, match=r"variants\[purecap\].launcher.*without c18n"):
+        load(tmp_path, board([HYBRID, sneaky]))
+
+
+def test_revocation_is_a_variant_axis(tmp_path):
+    off = variant(PURE, name="purecap-c18n-norevoke", c18n=True, revocation="off")
+    on = variant(PURE, name="purecap-revoke", revocation="on")
+    cfg = load(tmp_path, board([HYBRID, off, on]))
+    v = {x["name"]: x["launcher"] for x in cfg["targets"][0]["variants"]}
+    assert v["purecap-c18n-norevoke"] == ["proccontrol", "-m", "cherirevoke", "-s", "disable",
+                                          "proccontrol", "-m", "cheric18n", "-s", "enable"]
+    assert v["purecap-revoke"] == ["proccontrol", "-m", "cherirevoke", "-s", "enable"]
+
+
+def test_flags_beyond_the_abi_are_refused_unless_declared(tmp_path):
+    o0 = variant(PURE, name="purecap-c18n", c18n=True,
+                 cflags=["-O0", "-march=morello+c64", "-mabi=purecap"])
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path, board([HYBRID, o0]))
+    msg = str(e.value)
+    assert "variants[purecap-c18n].cflags" in msg and "-O0, -O2" in msg and "differs:" in msg
+    assert "Traceback" not in msg
+    load(tmp_path, board([HYBRID, {**o0, "differs": ["-O0", "-O2"]}]))  # declared: accepted
+    define = variant(PURE, cflags=[*PURE["cflags"], "-DFAST"])
+    with pytest.raises(ConfigError, match=r"-DFAST"):
+        load(tmp_path, board([HYBRID, define]))
+    other_cc = variant(PURE, cc="clang-19")
+    with pytest.raises(ConfigError, match=r"variants\[purecap\].cc"):
+        load(tmp_path, board([HYBRID, other_cc]))
+    sdk = variant(PURE, cflags=["--config", "cheribsd-morello-purecap.cfg", "-O2"])
+    load(tmp_path, board([HYBRID, sdk]))  # the SDK's ABI config file is an ABI flag
+
+
+def test_the_shipped_morello_config_passes_and_the_local_target_is_not_a_board(tmp_path):
+    (tmp_path / "no-datasets.yaml").write_text("datasets: []\n")
+    cfg = exp.load_config(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml",
+                          tmp_path / "no-datasets.yaml")
+    morello = next(t for t in cfg["targets"] if t["name"] == "morello")
+    assert morello["release"] == "24.05"
+    assert any(v.get("revocation") == "off" for v in morello["variants"])
+
+
+def test_readme_prints_the_launcher_table():
+    readme = (ROOT / "README.md").read_text()
+    assert launchers.readme_table() in readme
+
+
+# --- readers of the tools' output --------------------------------------------------------------
+
+
+def test_procstat_vm_reads_the_studys_own_log():
+    text = STUDY_LOG.read_text()
+    seen = tools.procstat_vm(text, 25998)
+    assert seen["paths"][0].endswith("/exe_pipe_trampoline")
+    assert "/usr/lib64cb/c18n/libc.so.7" in seen["c18n_libraries"]
+    assert "/libexec/ld-elf64cb.so.1" in seen["paths"] and not seen["c18n_rtld"]
+    assert tools.procstat_vm(text, 1) is None
+
+
+def test_procstat_c18n_rows_and_dashes():
+    # the header and row layout of usr.bin/procstat/procstat_c18n.c
+    text = ("  PID COMM                 COMP  STKS  TRMPS TRPGS   MEM\n"
+            " 4242 crossing                4     3     27     1   72K\n")
+    assert tools.procstat_c18n(text, 4242) == {"compartments": 4, "stacks": 3,
+                                                "trampolines": 27, "tramp_pages": 1}
+    dashes = text.splitlines()[0] + "\n 4242 crossing                -     -      -     -     -\n"
+    assert tools.procstat_c18n(dashes, 4242)["compartments"] == 0
+    assert tools.procstat_c18n(text, 99) is None
+
+
+def test_proccontrol_pmcstat_and_the_linkers_statistics():
+    assert tools.proccontrol_query("force disabled, not active\n") == {
+        "forced": "force disabled", "active": False}
+    assert tools.proccontrol_query("garbage") is None
+    pmc = "# p/CPU_CYCLES p/INST_RETIRED \n      1000       1500 \n     25000      37500 \n"
+    assert tools.pmcstat_counts(pmc) == {"CPU_CYCLES": 25000, "INST_RETIRED": 37500}
+    assert tools.pmcstat_counts("no header\n1 2\n") is None
+    raw = struct.pack("<7Q", 1, 4, 3, 27, 1, 73728, 2_000_001)
+    od = " ".join(f"{b:02x}" for b in raw)  # as od -An -v -tx1 prints it
+    stats = tools.rtld_stats(tools.od_bytes(od))
+    assert stats["compartments"] == 4 and stats["switches"] == 2_000_001
+    assert tools.rtld_stats(struct.pack("<7Q", 2, 4, 3, 27, 1, 0, 0)) is None  # other version
+    assert tools.rtld_stats(b"\x01") is None
+
+
+# --- decisions ---------------------------------------------------------------------------------
+
+
+C18N = {"name": "purecap-c18n", "c18n": True,
+        "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"]}
+
+
+def test_one_compartment_stops_a_c18n_variant_naming_launcher_release_and_what_was_seen():
+    target = board([PURE])
+    seen = {"compartments": 1, "tool": "procstat c18n", "evidence": "COMP 1, 0 trampolines"}
+    msg = bc.judge(target, C18N, seen)
+    assert "purecap-c18n" in msg and "one compartment" in msg
+    assert "proccontrol -m cheric18n -s enable" in msg and "CheriBSD 24.05" in msg
+    assert "COMP 1" in msg
+    assert bc.judge(target, C18N, {**seen, "compartments": 4}) == ""
+    plain = {"name": "purecap", "launcher": []}
+    msg = bc.judge(target, plain, {**seen, "compartments": 3})
+    assert "without compartments" in msg and "3" in msg and "lib_based_c18n_default" in msg
+    assert bc.judge(target, plain, {**seen, "compartments": 0}) == ""
+    assert "nothing" in bc.judge(target, C18N, {**seen, "compartments": None})
+
+
+def test_a_debug_kernel_is_recorded_and_warned_about():
+    text = ("kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
+            "debug.witness.watch=1\nsecurity.cheri.runtime_revocation_default=1\n"
+            "security.cheri.lib_based_c18n_default=\ndev.cpu.0.freq=2500\npowerd=absent\n")
+    state = bc.system_state(text)
+    assert state["debug_kernel"] and state["invariants"] and state["witness"]
+    assert state["c18n_default"] is None and state["cpu_freq_mhz"] == 2500 and not state["powerd"]
+    warning = bc.debug_warning("morello", state)
+    assert "debug kernel" in warning and "INVARIANTS, WITNESS" in warning
+    nodebug = bc.system_state("kern.ident=GENERIC-MORELLO-PURECAP-NODEBUG\n"
+                              "kern.features.invariants=\ndebug.witness.watch=\n")
+    assert not nodebug["debug_kernel"] and bc.debug_warning("morello", nodebug) == ""
+
+
+def test_variants_built_alike_must_run_one_binary():
+    pure, c18n = {**PURE}, {**PURE, "name": "purecap-c18n", "c18n": True, "launcher": ["x"]}
+    assert bc.same_binary_problems([pure, c18n], {"purecap": "ab", "purecap-c18n": "ab"}) == []
+    problems = bc.same_binary_problems([pure, c18n], {"purecap": "ab" * 32,
+                                                      "purecap-c18n": "cd" * 32})
+    assert len(problems) == 1 and "purecap, purecap-c18n" in problems[0]
+    assert "abababababab" in problems[0] and "rebuild" in problems[0]
+    other = {**PURE, "name": "O0", "cflags": ["-O0"]}  # built otherwise: may differ
+    assert bc.same_binary_problems([pure, other], {"purecap": "ab", "O0": "cd"}) == []
+
+
+def test_state_that_differs_between_variants_is_named():
+    a = {"revocation_default": "1", "process_revocation": "on", "compartments": 1}
+    b = {"revocation_default": "1", "process_revocation": "off", "compartments": 4}
+    assert bc.differing({"x": a, "y": b}) == {"process_revocation": {"x": "on", "y": "off"}}
+
+
+# --- E10: per counted crossing, and the known answer -------------------------------------------
+
+
+def summary(rows):
+    cols = ["source", "variant", "metric", "mean", "median", "ci95_low", "ci95_high", "n",
+            "parameter_value"]
+    return pd.DataFrame([dict(zip(cols, r)) for r in rows])
+
+
+def test_e10_columns_fill_where_counted_and_say_so_elsewhere():
+    base = [(s, "c18n", m, v, v, v, v, 10, 1e6) for s in ("board", "sim") for m, v in
+            (("local_call_ns", 2.0), ("library_call_ns", 12.0), ("buffer_call_ns", 13.0),
+             ("callback_call_ns", 20.0), (crossing.EXTRA, 10.0))]
+    counted = [("board", "c18n", crossing.CROSSINGS_PER_CALL, 2.0, 2.0, 2.0, 2.0, 10, 1e6),
+               ("board", "c18n", crossing.CYCLES_PER_NS, 2.5, 2.5, 2.5, 2.5, 10, 1e6)]
+    s = summary(base + counted)
+    from c18n_ae.experiments.outputs import Inputs
+
+    table = crossing.table(Inputs(summary=s.assign(invalid=False)))
+    rows = {(r[0], r[2]): r for g in table.groups for r in g}
+    board_extra = rows[("board", "library call minus plain call")]
+    assert board_extra[-2:] == ["5.00", "12.5"]  # 10 ns / 2 crossings a call; 2.5 cycles a ns
+    sim_extra = rows[("sim", "library call minus plain call")]
+    assert sim_extra[-2:] == [crossing.NOT_COUNTED, crossing.NOT_COUNTED]
+    assert [c.label for c in table.columns][-2:] == ["per counted crossing", "cycles"]
+
+
+def test_known_answer_passes_on_constructed_counts_and_fails_when_the_rise_is_off():
+    # one crossing counted per call; getpid alone costs 300 ns: the extra time must rise by it
+    ok = known_answer.check(40.0, 345.0, 1.0, 1.0, getpid_ns=300.0)
+    assert ok.passed and ok.rise_ns == pytest.approx(305.0) and ok.expected_ns == 300.0
+    assert "passes" in ok.message and "25%" in ok.message
+    two = known_answer.check(40.0, 340.0, 2.0, 2.0, getpid_ns=300.0)  # two counted per call
+    assert two.passed and two.rise_ns == pytest.approx(150.0) and two.expected_ns == 150.0
+    off = known_answer.check(40.0, 140.0, 1.0, 1.0, getpid_ns=300.0)  # rose by a third of it
+    assert not off.passed and "harness is off" in off.message
+    too_much = known_answer.check(40.0, 840.0, 1.0, 1.0, getpid_ns=300.0)
+    assert not too_much.passed
+    uneven = known_answer.check(40.0, 340.0, 1.0, 2.0, getpid_ns=300.0)
+    assert not uneven.passed and "same calls" in uneven.message
+    with pytest.raises(ValueError, match="getpid_ns"):
+        known_answer.check(40.0, 340.0, 1.0, 1.0, getpid_ns=0.0)
+
+
+# --- the probes on the simulated CheriBSD target, over the loopback sshd ------------------------
+
+
+@pytest.fixture(scope="module")
+def sim(tmp_path_factory):
+    """A copy of the simulated tools (its own state.json), first on PATH of a loopback sshd."""
+    from sshd import Server
+
+    tools_dir = tmp_path_factory.mktemp("cheribsd") / "bin"
+    shutil.copytree(SIM, tools_dir)
+    server = Server(path_first=tools_dir)
+    yield server, tools_dir
+    server.stop()
+
+
+def set_state(tools_dir: Path, **state) -> None:
+    (tools_dir / "state.json").write_text(json.dumps(state))
+
+
+@pytest.fixture(scope="module")
+def memory_binary(tmp_path_factory, cc):
+    return compile_benchmark(cc, "memory", tmp_path_factory.mktemp("bin") / "memory")
+
+
+def probe(server, tmp_path, binary, launcher):
+    t = SSH(host="127.0.0.1", port=server.port, user=getpass.getuser(),
+            identity_file=str(server.dir / "client_key"), options=server.options,
+            workdir=str(tmp_path))
+    command = [*launcher, str(binary), "--sizes-mib", "8", "--trials", "100000", "--skip", "0",
+               "--limit", "100000", "--out", "/dev/null"]
+    out = t.run(bc.probe_script(str(tmp_path), command, [], "stats.bin"), check=False).stdout
+    return bc.compartments_seen(out), t
+
+
+def test_the_simulated_board_shows_compartments_only_under_a_working_launcher(
+    sim, tmp_path, memory_binary
+):
+    server, tools_dir = sim
+    enable = ["proccontrol", "-m", "cheric18n", "-s", "enable"]
+    set_state(tools_dir)
+    seen, t = probe(server, tmp_path, memory_binary, enable)
+    assert seen["compartments"] == 4 and seen["tool"] == "procstat c18n"
+    assert bc.judge(board([PURE]), C18N, seen) == ""
+    assert seen["process_revocation"] == {"forced": "not forced", "active": True}
+    set_state(tools_dir, launcher_works=False)  # the launcher does not enable c18n here
+    seen, _ = probe(server, tmp_path, memory_binary, enable)
+    msg = bc.judge(board([PURE]), C18N, seen)
+    assert "no compartment" in msg and "proccontrol -m cheric18n -s enable" in msg
+    assert "CheriBSD 24.05" in msg and "procstat c18n" in msg
+    set_state(tools_dir, sysctl={"security.cheri.lib_based_c18n_default": "1"})
+    seen, _ = probe(server, tmp_path, memory_binary, [])  # c18n by default: not what purecap says
+    msg = bc.judge(board([PURE]), {"name": "purecap", "launcher": []}, seen)
+    assert "without compartments" in msg and "4" in msg
+    set_state(tools_dir, procstat_c18n=False)  # a release whose procstat has no c18n command
+    seen, _ = probe(server, tmp_path, memory_binary, enable)
+    assert seen["tool"] == "procstat -v" and seen["compartments"] >= 2
+    assert any("/c18n/" in p for p in seen.get("evidence", "").split()) or "c18n" in seen[
+        "evidence"]
+
+
+def test_the_simulated_board_state_and_a_debug_kernel(sim, tmp_path):
+    server, tools_dir = sim
+    t = SSH(host="127.0.0.1", port=server.port, user=getpass.getuser(),
+            identity_file=str(server.dir / "client_key"), options=server.options)
+    set_state(tools_dir, sysctl={"kern.ident": "GENERIC-MORELLO-PURECAP",
+                                 "kern.features.invariants": "1", "debug.witness.watch": "1"})
+    state = bc.system_state(t.run(bc.STATE_SCRIPT).stdout)
+    assert state["debug_kernel"] and state["revocation_default"] == "1"
+    assert state["c18n_default"] == "0" and state["cpu_freq_mhz"] == 2500
+    assert "INVARIANTS, WITNESS" in bc.debug_warning("sim", state)
+    set_state(tools_dir)
+    state = bc.system_state(t.run(bc.STATE_SCRIPT).stdout)
+    assert not state["debug_kernel"] and state["kernel_ident"].endswith("NODEBUG")
