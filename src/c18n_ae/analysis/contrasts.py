@@ -1,0 +1,180 @@
+"""What differs between two variants of one source beyond the ABI and the compartments: the
+compiler, the optimisation level, and the allocator and revocation settings where they are
+recorded. A contrast of a compartment variant against one without is a compartment cost only when
+nothing else differs; otherwise it is confounded by what else differs, its name says so ("purecap
+-benchmark -O2 in compartments against hybrid -O0 without") and a claim resting on it is decided
+"confounded", never holds or fails.
+
+The facts come from the configuration's variants (cc, cflags, and allocator or revocation when a
+variant names them) and from each data set's variant entries in dataset.yaml (compiler, cflags,
+optimisation, allocator, revocation). A data set's entry may hold facts for one experiment only,
+where the study built each experiment's programs differently:
+
+    variants:
+      benchmark-c18n:
+        cflags: [...]                   # what holds for every experiment unless overridden
+        experiments:                    # per experiment, overriding the variant's own facts
+          cpu: {cflags: [-g, -O2, ...], optimisation: -O2, evidence: ...}
+
+A fact recorded on one side only is not a difference: nothing is claimed that was not recorded."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae.common import config as cfg
+
+FACTS = ("compiler", "optimisation", "allocator", "revocation")
+PER_EXPERIMENT = ("experiments", "by_experiment")  # where a data set's entry nests its overrides
+DEFAULT_OPTIMISATION = "-O0"  # clang's level when a recorded command line names none
+
+
+def _flag(item) -> str:
+    """A cflags item: a string, or a mapping with the flag under `flag` or `value`."""
+    if isinstance(item, dict):
+        return str(item.get("flag", item.get("value", "")))
+    return str(item)
+
+
+def _compiler(text) -> str | None:
+    """The compiler's name, the first word of a recorded compiler ('clang-morello, no -O flag')."""
+    if not text:
+        return None
+    return str(text).replace(",", " ").split()[0]
+
+
+def facts(entry: dict, experiment: str | None = None) -> dict:
+    """The recorded facts of one variant (a config variant or a data set's variant entry), with
+    the experiment's own facts over the variant's: {abi, c18n, compiler, optimisation, allocator,
+    revocation}; None where not recorded."""
+    merged = dict(entry)
+    for key in PER_EXPERIMENT:
+        own = (entry.get(key) or {}).get(experiment) if experiment else None
+        if isinstance(own, dict):
+            merged.update(own)
+    cflags = merged.get("cflags")
+    flags = [_flag(f) for f in cflags] if isinstance(cflags, list) else None
+    levels = [f for f in flags or [] if f.startswith("-O")]
+    optimisation = merged.get("optimisation")
+    if optimisation is None and flags is not None:
+        optimisation = levels[-1] if levels else DEFAULT_OPTIMISATION
+    return {
+        "abi": merged.get("abi"),
+        "c18n": bool(merged.get("c18n", False)),
+        "compiler": _compiler(merged.get("compiler", merged.get("cc"))),
+        "optimisation": optimisation,
+        "allocator": merged.get("allocator"),
+        "revocation": merged.get("revocation"),
+    }
+
+
+def variants_of(config: dict) -> dict[str, dict[str, dict]]:
+    """source (target or data set) -> variant -> its recorded entry, as written."""
+    out = {t["name"]: {v["name"]: v for v in t["variants"]} for t in config.get("targets", [])}
+    for d in cfg.datasets(config):
+        out[d["name"]] = dict(d["variants"])
+    return out
+
+
+def differences(a: dict, b: dict) -> list[tuple[str, str, str]]:
+    """(fact, a's value, b's value) for each fact recorded on both sides that differs, beyond
+    ABI and compartments."""
+    return [(k, str(a[k]), str(b[k])) for k in FACTS if a[k] and b[k] and a[k] != b[k]]
+
+
+def _treated(a: dict, b: dict) -> bool:
+    """The two differ in ABI or compartments: the contrast is meant to measure those."""
+    return a["abi"] != b["abi"] or a["c18n"] != b["c18n"]
+
+
+def confounds(a: dict, b: dict) -> list[str]:
+    """What else differs when a contrast is about ABI or compartments ('optimisation -O2 against
+    -O0'); nothing when the two differ in nothing else, or only in the one thing that they are
+    compared on (two builds of one ABI that differ in optimisation measure the optimisation)."""
+    if not _treated(a, b):
+        return []
+    return [f"{k} {x} against {y}" for k, x, y in differences(a, b)]
+
+
+def confounds_between_machines(a: dict, b: dict) -> list[str]:
+    """The same variant on two machines is a contrast of machines; a different build (compiler,
+    optimisation, ABI, compartments, allocator) on the two is mixed into it."""
+    out = [f"{k} {x} against {y}" for k, x, y in differences(a, b)]
+    if _treated(a, b):
+        out.insert(
+            0,
+            f"ABI {a['abi']} against {b['abi']}"
+            if a["abi"] != b["abi"]
+            else "compartments on one side only",
+        )
+    return out
+
+
+def name(a: dict, b: dict, subject: str, baseline: str) -> str:
+    """The contrast named by everything that differs: 'purecap-benchmark -O2 in compartments
+    against hybrid -O0 without'; a variant's name where its ABI is not recorded."""
+    diff = differences(a, b)
+    left = " ".join([a["abi"] or subject, *(x for _, x, _ in diff)])
+    right = " ".join([b["abi"] or baseline, *(y for _, _, y in diff)])
+    if a["c18n"] and not b["c18n"]:
+        return f"{left} in compartments against {right} without"
+    if b["c18n"] and not a["c18n"]:
+        return f"{left} without compartments against {right} in compartments"
+    both = "both in compartments" if a["c18n"] else "neither in compartments"
+    return f"{left} against {right}, {both}"
+
+
+def pair(config_variants: dict, source: str, subject: str, baseline: str, experiment: str):
+    """The recorded facts of both sides of a contrast on one source (None when one is unknown)."""
+    mine = config_variants.get(source, {})
+    if subject not in mine or baseline not in mine:
+        return None
+    return facts(mine[subject], experiment), facts(mine[baseline], experiment)
+
+
+def confounded_by(
+    config_variants: dict, source: str, subject: str, baseline: str, experiment: str
+) -> str:
+    """'; '-joined confounds of subject against baseline on source ('' when none)."""
+    p = pair(config_variants, source, subject, baseline, experiment)
+    return "; ".join(confounds(*p)) if p else ""
+
+
+def contrast_name(
+    config_variants: dict, source: str, subject: str, baseline: str, experiment: str
+) -> str:
+    p = pair(config_variants, source, subject, baseline, experiment)
+    return name(*p, subject, baseline) if p else f"{subject} against {baseline}"
+
+
+def _row_confounds(config_variants: dict, r) -> str:
+    """One comparison row's confounds: a variant against a variant on one source; the same
+    variant on two targets (the machine is the contrast; a different build is a confound); a
+    release against a release (what confounds either release's contrast, each named)."""
+    if r.comparison == "release":
+        subject, baseline = str(r.variant).split("/", 1)
+        parts = []
+        for source in (r.source, r.reference_source):
+            c = confounded_by(config_variants, source, subject, baseline, r.experiment)
+            if c:
+                parts.append(f"{source}: {c}")
+        return "; ".join(parts)
+    if r.source == r.reference_source:
+        return confounded_by(
+            config_variants, r.source, r.variant, r.reference_variant, r.experiment
+        )
+    a = config_variants.get(r.source, {}).get(r.variant)
+    b = config_variants.get(r.reference_source, {}).get(r.reference_variant)
+    if a is None or b is None:
+        return ""
+    fa, fb = facts(a, r.experiment), facts(b, r.experiment)
+    return "; ".join(confounds_between_machines(fa, fb))
+
+
+def annotate(comparisons: pd.DataFrame, known: dict[str, dict[str, dict]] | None) -> pd.DataFrame:
+    """The comparisons with `confounded_by` filled in; known: source -> variant -> its recorded
+    entry (variants_of); none known, nothing is confounded."""
+    known = known or {}
+    out = comparisons.copy()
+    out["confounded_by"] = [_row_confounds(known, r) for r in out.itertuples(index=False)]
+    return out
