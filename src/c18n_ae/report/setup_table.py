@@ -16,12 +16,30 @@ def dataset_column(meta: dict) -> dict:
     """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
     h = meta["host"]
     flags = "; ".join(
-        f"{v}: {' '.join(s.get('cflags', [])) or 'no ABI flags'}"
+        f"{v}: "
+        + ", ".join(  # each build: its experiments, compiler, flags (variants.<v>.builds)
+            " ".join(["/".join(b["experiments"]), b["compiler"], *b.get("cflags", [])])
+            + (
+                f" ({b['optimisation']})"
+                if b["optimisation"].startswith("-O")
+                and b["optimisation"] not in b.get("cflags", [])
+                else ""
+            )
+            for b in s.get("builds", [])
+        )
         + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
         + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
         for v, s in meta["variants"].items()
     )
-    compilers = sorted({s.get("compiler", "") for s in meta["variants"].values()} - {""})
+    compilers = sorted(
+        {b["compiler"] for s in meta["variants"].values() for b in s.get("builds", [])}
+        - {"not recorded"}
+    )
+    # each experiment's clock and how its times were written (dataset.yaml timing)
+    timers = "; ".join(
+        f"{e}: {t['clock'].split(',')[0]}, {t['written'].split(',')[0]}"
+        for e, t in meta.get("timing", {}).items()
+    )
     return {
         "target": meta["name"],
         "os": h.get("os"),
@@ -32,7 +50,7 @@ def dataset_column(meta: dict) -> dict:
         "cpu_count": h.get("cpu_count"),
         "memory_text": h.get("memory"),
         "compilers": {c: c for c in compilers},
-        "timer_text": h.get("timer"),
+        "timer_text": timers or "not recorded",
         "variants_text": flags,
         "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
         "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} "

@@ -1,0 +1,149 @@
+"""Every dataset.yaml fact about how a number was made cites lines of the study's source shipped
+with the data set, and each cited line still says what the entry claims: a flag, a loop bound, a
+clock call. The schema refuses a build's flags, a timing statement or an invalid metric without
+evidence."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from c18n_ae.analysis.imports import dataset_files, import_file
+from c18n_ae.common import datasets, evidence
+from c18n_ae.common.datasets import build_of
+from c18n_ae.common.rawcsv import RawDataError
+from conftest import ROOT
+
+SHIPPED = ["morello-2024", "cheribsd-22.12"]
+REFERENCE = ROOT.parent / "shared" / "reference" / "original-src"  # the study's sources, if here
+DURATIONS = ("ns", "ms", "us")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_cited_line_says_what_its_entry_claims(name):
+    meta = datasets.load(name)  # load checks the evidence too
+    entries = evidence.cited(meta)
+    assert len(entries) > 30
+    assert evidence.mistakes(Path(meta["directory"]), meta) == []
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_time_metric_of_every_file_has_a_clock_and_region_and_every_file_a_build(name):
+    meta = datasets.load(name)
+    for experiment, variant, path in dataset_files(meta):
+        entry = next(f for f in meta["files"] if Path(meta["directory"]) / f["path"] == path)
+        _, rows, _ = import_file(path, entry.get("layout"))
+        units = (
+            dict(zip(rows.metric.astype(str), rows.unit.astype(str)))
+            if hasattr(rows, "metric")
+            else {r[3]: r[5] for r in rows}
+        )
+        times = {m for m, u in units.items() if u in DURATIONS}
+        if times:
+            stated = meta["timing"][experiment]["metrics"]
+            assert times <= set(stated), f"{path}: no timing for {times - set(stated)}"
+        assert any(experiment in b["experiments"] for b in meta["variants"][variant]["builds"]), (
+            f"{name}: {variant} has no build entry for {experiment}"
+        )
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_sources_are_the_studys_files_unchanged(name):
+    if not REFERENCE.is_dir():
+        pytest.skip(f"the study's sources are not beside the project ({REFERENCE})")
+    shipped = Path(datasets.load(name)["directory"]) / "source"
+    files = [p for p in shipped.rglob("*") if p.is_file()]
+    assert files
+    for p in files:
+        assert p.read_bytes() == (REFERENCE / p.relative_to(shipped)).read_bytes(), p
+
+
+def test_the_releases_differ_where_their_sources_differ():
+    new, old = datasets.load("morello-2024"), datasets.load("cheribsd-22.12")
+    # 24.05: purecap-benchmark at -O2 with the base cc, the other variants clang-morello -O0
+    assert build_of(new, "benchmark-c18n", "cpu")["optimisation"] == "-O2"
+    assert build_of(new, "benchmark-c18n", "cpu")["compiler"] == "cc"
+    assert build_of(new, "hybrid", "cpu")["optimisation"] == "-O0"
+    assert build_of(new, "benchmark-c18n", "isolation")["optimisation"] == "-O0"
+    # 22.12: c18n through its own run-time linker; its memory loops touch every byte
+    assert build_of(old, "purecap-c18n", "memory")["ldflags"] == [
+        "-Wl,-dynamic-linker,/libexec/ld-elf-c18n.so.1"
+    ]
+    assert old["variants"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
+    assert "memory" in new["invalid"] and "memory" not in old.get("invalid", {})
+    assert "ITERATIONS" not in str(old["timing"]["memory"]["metrics"]["write_ns"]["evidence"])
+    assert build_of(old, "hybrid", "pipe")["compiler"] == "not recorded"  # no such program
+
+
+def copy_of(tmp_path, name="morello-2024"):
+    d = tmp_path / name
+    shutil.copytree(ROOT / "datasets" / name, d)
+    return d, yaml.safe_load((d / "dataset.yaml").read_text())
+
+
+def refused(d, meta) -> str:
+    (d / "dataset.yaml").write_text(yaml.safe_dump(meta, sort_keys=False))
+    with pytest.raises(RawDataError) as e:
+        datasets.load(str(d))
+    return str(e.value)
+
+
+def test_a_flag_or_a_line_that_the_source_does_not_show_is_refused(tmp_path):
+    d, meta = copy_of(tmp_path)
+    build = meta["variants"]["hybrid"]["builds"][1]  # cpu: clang-morello, no flags
+    build["cflags"] = ["-O2"]
+    build["optimisation"] = "-O2"
+    msg = refused(d, meta)
+    assert "variants.hybrid.builds[1]: '-O2' is on none of the cited lines" in msg
+
+    d, meta = copy_of(tmp_path / "2")
+    meta["variants"]["hybrid"]["builds"][0]["optimisation"] = "-O2"  # -g alone gives -O0
+    assert "optimisation -O2 does not follow from the flags (-O0)" in refused(d, meta)
+
+    d, meta = copy_of(tmp_path / "3")
+    e = meta["invalid"]["memory"]["evidence"][0]
+    e["line"] += 1
+    msg = refused(d, meta)
+    assert f"invalid.memory.evidence[0]: {e['file']}:{e['line']} does not say" in msg
+
+    d, meta = copy_of(tmp_path / "4")
+    e = meta["timing"]["cpu"]["evidence"][0]
+    e["says"] = "clock_gettime(CLOCK_MONOTONIC"  # the CPU programs call clock()
+    assert "timing.cpu.evidence[0]" in refused(d, meta)
+
+    d, meta = copy_of(tmp_path / "5")
+    meta["timing"]["pipe"]["evidence"][0]["file"] = "../../../etc/passwd"
+    assert "timing.pipe.evidence[0]: ../../../etc/passwd: outside" in refused(d, meta)
+
+    d, meta = copy_of(tmp_path / "6")
+    (d / "source" / meta["invalid"]["pipe"]["evidence"][0]["file"]).write_text("edited\n")
+    assert "invalid.pipe.evidence[0]" in refused(d, meta)
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        ("variants", "benchmark-c18n", "builds", 0),
+        ("timing", "memory"),
+        ("timing", "pipe", "metrics", "message_wait_ns"),
+        ("invalid", "memory"),
+    ],
+)
+def test_the_schema_refuses_flags_timing_and_invalid_without_evidence(tmp_path, where):
+    d, meta = copy_of(tmp_path)
+    node = meta
+    for k in where:
+        node = node[k]
+    del node["evidence"]
+    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in where).lstrip(".")
+    msg = refused(d, meta)
+    assert key in msg and "evidence" in msg, msg
+
+
+def test_a_launcher_needs_the_run_line_that_shows_it(tmp_path):
+    d, meta = copy_of(tmp_path)
+    del meta["variants"]["purecap-c18n"]["evidence"]
+    assert "variants.purecap-c18n: launcher 'proccontrol -m cheric18n -s enable' needs" in (
+        refused(d, meta)
+    )
