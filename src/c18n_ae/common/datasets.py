@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.common import paths, schemas
+from c18n_ae.common import evidence, paths, schemas
 from c18n_ae.common.rawcsv import RawDataError
 
 ROOT = PROJECT_ROOT / "datasets"
@@ -80,7 +80,7 @@ def load(name: str, root: Path = ROOT) -> dict:
     mistakes = _mistakes(path, meta) if isinstance(meta, dict) else [f"{path}: not a mapping"]
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
-    mistakes = [f"{path}: {m}" for m in _references(d, meta)]
+    mistakes = [f"{path}: {m}" for m in _references(d, meta) + evidence.mistakes(d, meta)]
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
     meta["directory"] = str(d)
@@ -117,3 +117,12 @@ def invalid_metrics(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
         }
         for m in metas
     }
+
+
+def build_of(meta: dict, variant: str, experiment: str) -> dict:
+    """How the data set's variant built its program of this experiment (variants.<v>.builds:
+    compiler, cflags, ldflags, optimisation, evidence), or one marked "not recorded"."""
+    for b in meta["variants"][variant].get("builds", []):
+        if experiment in b["experiments"]:
+            return b
+    return {"experiments": [experiment], "compiler": "not recorded", "optimisation": "not recorded"}
