@@ -4,9 +4,10 @@ import pandas as pd
 import pytest
 
 from c18n_ae import experiments as exp_registry
-from c18n_ae.analysis.claims import TOO_FEW, ClaimError, evaluate, load
+from c18n_ae.analysis.claims import PUBLISHED, TOO_FEW, ClaimError, evaluate, load
 from c18n_ae.analysis.collect import TIDY_COLUMNS
 from c18n_ae.analysis.comparisons import compare
+from c18n_ae.analysis.contrasts import annotate
 from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
 from c18n_ae.report.claim_tables import latex_table, markdown_table, update_readme
 from conftest import ROOT
@@ -98,6 +99,7 @@ def tidy(experiment, rows, spread=0.01, trials=10):
                     t,
                     v,
                     experiment,
+                    1,
                     i + 1,
                     "p",
                     p,
@@ -129,7 +131,7 @@ def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
     )
     assert r.loc[("alloc", "board"), "result"] == "holds"
     assert r.loc[("alloc", "board"), "measured"].startswith(
-        "15.00× [14.96, 15.04]"
+        "15.0× ± 0.04"
     )  # the block nearest the threshold
     assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[
         ("alloc", "b2"), "measured"
@@ -166,7 +168,8 @@ def test_ratio_near_and_flags():
     assert r.loc[("math", "board"), "result"] == "holds"
     assert (
         r.loc[("denied", "board"), "result"] == "fails"
-        and r.loc[("denied", "board"), "measured"] == "purecap-c18n: 1"
+        and r.loc[("denied", "board"), "measured"]
+        == "purecap-c18n: access_granted = 1 in 10 of 10 trials"
     )
     assert r.loc[("plain", "board"), "result"] == "holds"
     r = one([FLAG], {"trust": trust}, {"local": {"O2": False}})
@@ -180,8 +183,15 @@ def test_shipped_claims_load_and_render(tmp_path):
     assert len(claims) >= 10 and named <= set(exp_registry.names()) and len(named) >= 4
     assert "crossing-costs-more" in {c["id"] for c in claims}  # E10's, from its module
     res = evaluate(claims, {}, {"local": {"O2": False}})
-    assert set(res.result) == {"not applicable"}
-    assert r"\toprule" in latex_table(res) and "| claim |" in markdown_table(res)
+    # nothing ran; only a claim resting on a published study's table alone is decided (on it)
+    printed = res.evidence == PUBLISHED
+    assert set(res[~printed].result) == {"not applicable"}
+    assert set(res[printed].source) == {"pytilia-2023"} and set(res[printed].result) == {"holds"}
+    table = latex_table(res)
+    assert r"\begin{longtable}" in table and "| claim |" in markdown_table(res)
+    # the study's claims and this package's own are counted apart, each claim's words once
+    assert "The study's claims (" in table and "This package's own claims (" in table
+    assert table.count("The study: ") == sum(1 for c in claims if "study" in c)
     readme = tmp_path / "README.md"
     readme.write_text("a\n<!-- claims:start -->\nold\n<!-- claims:end -->\nb\n")
     update_readme(readme, "new\n")
@@ -251,7 +261,7 @@ def heavy_tail(target, variant, median, tail, n=100, few=3):
     for i in range(n):
         value = tail if i < few else median * (1 + 0.02 * ((i * 7) % 10 - 5) / 5)
         rows.append(
-            (target, variant, "memory", i + 1, "block_mib", 800, "malloc_ns", value, "ns", "ok")
+            (target, variant, "memory", 1, i + 1, "block_mib", 800, "malloc_ns", value, "ns", "ok")
         )
     return rows
 
@@ -319,3 +329,80 @@ def test_invalid_measurement_names_the_reason():
     # without the data set's word it is decided like any other
     r = evaluate([claim], {"memory": summary(rows)}, {"set": BOARD}, comps, tidies)
     assert list(r.result) == ["holds"]
+
+
+def test_a_contrast_that_mixes_the_optimisation_level_is_confounded_never_holds():
+    """benchmark-c18n built -O2 for the CPU experiment only, hybrid with no -O flag: the ratio
+    mixes the two, so the claim resting on it is confounded, with what is mixed."""
+    rows = [("set", "hybrid", 1, "int_cpu_ns", 10), ("set", "benchmark-c18n", 1, "int_cpu_ns", 7)]
+    known = {
+        "set": {
+            "hybrid": {"abi": "hybrid", "c18n": False, "cflags": []},
+            "benchmark-c18n": {
+                "abi": "purecap-benchmark",
+                "c18n": True,
+                "cflags": ["-mabi=purecap-benchmark"],
+                "builds": [
+                    {"experiments": ["cpu"], "cflags": ["-g", "-O2"], "optimisation": "-O2"}
+                ],
+            },
+        }
+    }
+    claim = {**RATIO, "id": "gain", "experiment": "cpu", "metric": "int_cpu_ns"}
+    claim.update(subject="benchmark-c18n", op="<", threshold=1)
+    targets = {"set": {"hybrid": False, "benchmark-c18n": True}}
+    for experiment, expected in (("cpu", "confounded"), ("memory", "holds")):
+        t = tidy(experiment, rows)
+        comps = annotate(compare(t, {"set": "hybrid"}), known)
+        r = evaluate(
+            [{**claim, "experiment": experiment}],
+            {experiment: summary(rows)},
+            targets,
+            {experiment: comps},
+            {experiment: t},
+        )
+        assert list(r.result) == [expected], experiment
+    assert r.confounded_by.iloc[0] == ""
+    cpu = annotate(compare(tidy("cpu", rows), {"set": "hybrid"}), known)
+    assert set(cpu.confounded_by) == {"optimisation -O2 against -O0"}
+
+
+def test_a_claim_with_only_a_published_table_is_decided_on_its_values():
+    claims = {c["id"]: c for c in load(ROOT / "config" / "claims.yaml")}
+    trust = [claims[i] for i in ("root-reads-compartment", "ordinary-denied-compartment")]
+    targets = {"set-2405": BOARD, "set-2212": BOARD}
+    releases = {"set-2405": "CheriBSD 24.05", "set-2212": "CheriBSD 22.12"}
+    r = evaluate(trust, {}, targets, releases=releases).set_index(["claim", "source"])
+    for cid in ("root-reads-compartment", "ordinary-denied-compartment"):
+        assert r.loc[(cid, "set-2405"), "result"] == "holds"
+        assert r.loc[(cid, "set-2405"), "evidence"] == PUBLISHED
+        # another release's data set is not decided on this release's table
+        assert r.loc[(cid, "set-2212"), "result"] == "not applicable"
+    assert "1 of 1 printed trial" in r.loc[("root-reads-compartment", "set-2405"), "measured"]
+
+
+def test_a_flag_says_how_much_evidence_it_rests_on():
+    claims = {c["id"]: c for c in load(ROOT / "config" / "claims.yaml")}
+    claim = claims["owner-reads-compartments"]
+    s = summary(
+        [
+            ("set", "benchmark-c18n", "parent", "strings_visible", 1.0),
+            ("set", "benchmark-c18n", "parent", "strings_found_distinct", 0.1),
+            ("set", "benchmark-c18n", "parent", "strings_sent", 10.0),
+        ]
+    )
+    r = evaluate([claim], {"isolation": s}, {"set": {"benchmark-c18n": True}})
+    assert r.result.iloc[0] == "holds"
+    assert r.measured.iloc[0] == (
+        "benchmark-c18n: strings_visible = 1 in 10 of 10 trials, 1 of 100 strings found"
+    )
+
+
+def test_every_study_claim_quotes_the_study_and_marks_a_threshold_of_its_own():
+    claims = load(ROOT / "config" / "claims.yaml")
+    study = [c for c in claims if "study" in c]
+    assert len(study) >= 10 and any("study" not in c for c in claims)
+    for c in study:
+        assert c["study"]["says"] and c["study"]["where"]
+    own_reading = {c["id"] for c in study if c.get("threshold_from") == "package"}
+    assert {"alloc-10x", "math-cost-purecap"} <= own_reading

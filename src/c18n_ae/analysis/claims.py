@@ -50,9 +50,20 @@ RESULT_COLUMNS = [
     "experiment",
     "restates",
     "published",
+    "origin",
+    "says",
+    "where",
+    "threshold_from",
+    "confounded_by",
+    "evidence",
+    "decided_at",
 ]
 TOO_FEW = "inconclusive: too few trials"
 INVALID = "invalid measurement"
+CONFOUNDED = "confounded"
+PUBLISHED = "published values, no interval"
+PUBLISHED_DIR = PROJECT_ROOT / "published"
+ORIGINS = ("study", "related study", "own")  # whose claim: counted apart in every tally
 
 
 class ClaimError(ValueError):
@@ -147,6 +158,25 @@ def trials_to_settle(ratio: float, lo: float, hi: float, n: int, bounds: list[fl
     return f"about {max(n + 1, math.ceil(n * (half / d) ** 2))} trials per side would settle it"
 
 
+def origin(claim: dict) -> str:
+    """Whose claim: the re-analysed study's, another published study's (study.by), or this
+    package's own (no study block)."""
+    study = claim.get("study")
+    if not study:
+        return "own"
+    return "related study" if study.get("by") else "study"
+
+
+def origin_fields(claim: dict) -> dict:
+    study = claim.get("study") or {}
+    return {
+        "origin": origin(claim),
+        "says": study.get("says", ""),
+        "where": study.get("where", ""),
+        "threshold_from": claim.get("threshold_from", "study" if study else "package"),
+    }
+
+
 def _interval_verdict(claim: dict, rows: pd.DataFrame) -> tuple[str, pd.Series, str]:
     """rows: one per parameter value with ratio and interval; the verdict over all of them and the
     row that decided it (the worst one)."""
@@ -211,6 +241,8 @@ def decide(claim: dict, base: dict, rows: pd.DataFrame, what: str) -> dict:
     trials = f"n = {int(row.n)} and {int(row.n_reference)}"
     out = {
         **base,
+        "decided_at": _at(row, rows).removeprefix(" at "),
+        "evidence": "raw data",
         "measured": interval_text(row.ratio, row.ci95_low, row.ci95_high),
         "ratio": row.ratio,
         "ci95_low": row.ci95_low,
@@ -272,6 +304,10 @@ def evaluate_one(
         "mean_result": "",
         "median_result": "",
         "statistics_agree": True,
+        **origin_fields(claim),
+        "confounded_by": "",
+        "evidence": "",
+        "decided_at": "",
     }
     if summary is None:
         return {
@@ -308,19 +344,20 @@ def evaluate_one(
                 "result": "not applicable",
                 "detail": f"no {claim['metric']} measured for both variants",
             }
-        return decide(
+        out = decide(
             claim,
             base,
             rows,
             lambda r: f"{claim['subject']}/{claim['baseline']} of {claim['metric']}{_at(r, rows)}",
         )
+        return confounded(out, rows, claim)
     if claim["kind"] == "metrics":
         return _metrics(claim, base, target, variants, tidy)
     chosen = [v for v, c18n in variants.items() if c18n == claim["c18n"]]
     if not chosen:
         kind = "with c18n: true" if claim["c18n"] else "without c18n"
         return {**base, "result": "not applicable", "detail": f"no variant {kind} on this target"}
-    values = {}
+    values, counted = {}, {}
     for v in chosen:
         s = summary[
             (summary.source == target)
@@ -329,7 +366,8 @@ def evaluate_one(
             & (summary.parameter_value.astype(str) == str(claim["parameter_value"]))
         ]
         if len(s) and pd.notna(s.iloc[0]["mean"]):
-            values[v] = float(s.iloc[0]["mean"])
+            values[v] = (float(s.iloc[0]["mean"]), int(s.iloc[0]["n"]))
+            counted[v] = _counted(claim, summary, target, v)
     if not values:
         return {
             **base,
@@ -337,12 +375,120 @@ def evaluate_one(
             "detail": f"{claim['metric']} at {claim['parameter_value']} not run on "
             f"{', '.join(chosen)}",
         }
-    ok = all(x == claim["expected"] for x in values.values())
+    ok = all(mean == claim["expected"] for mean, _ in values.values())
     return {
         **base,
         "result": "holds" if ok else "fails",
-        "measured": ", ".join(f"{v}: {x:g}" for v, x in values.items()),
-        "detail": f"{claim['metric']} at {claim['parameter_value']}; needs {claim['expected']}",
+        "measured": ", ".join(
+            f"{v}: {amount(claim['metric'], mean, n)}{counted[v]}"
+            for v, (mean, n) in values.items()
+        ),
+        "evidence": "raw data",
+        "detail": f"{claim['metric']} at {claim['parameter_value']}; needs {claim['expected']} "
+        "in every trial",
+    }
+
+
+def amount(metric: str, mean: float, n: int) -> str:
+    """How much evidence a flag rests on: 'strings_visible = 1 in 1 of 100 trials'."""
+    return f"{metric} = 1 in {round(mean * n)} of {n} trial{'s' if n != 1 else ''}"
+
+
+def _counted(claim: dict, summary: pd.DataFrame, target: str, variant: str) -> str:
+    """', 1 of 100 strings found': what the flag counts (the claim's counts: found and of, two
+    metrics at its parameter value), summed over the trials; '' when the claim names none."""
+    spec = claim.get("counts")
+    if not spec:
+        return ""
+    s = summary[
+        (summary.source == target)
+        & (summary.variant == variant)
+        & (summary.parameter_value.astype(str) == str(claim["parameter_value"]))
+    ]
+    total = {}
+    for key in ("found", "of"):
+        row = s[s.metric == spec[key]]
+        if row.empty or pd.isna(row.iloc[0]["mean"]):
+            return ""
+        total[key] = round(float(row.iloc[0]["mean"]) * int(row.iloc[0]["n"]))
+    return f", {total['found']} of {total['of']} {spec['what']} found"
+
+
+def published_verdict(claim: dict, base: dict) -> dict:
+    """A claim decided on the values a study printed (no raw data): a flag on the printed rows
+    that on_published.where selects, or every printed subject/baseline pair (grouped by
+    on_published.by) against the claim's threshold. No interval: the table gives none."""
+    spec = claim["on_published"]
+    path = PUBLISHED_DIR / spec["file"]
+    try:
+        table = pd.read_csv(path, dtype=str)
+    except OSError as e:
+        raise ClaimError(f"{claim['id']}: on_published.file {path}: {e.strerror}") from None
+    missing = [c for c in [spec["column"], *spec.get("where", {}), *spec.get("by", [])]
+               if c not in table]  # fmt: skip
+    if missing:
+        raise ClaimError(f"{path}: no column {', '.join(missing)} (claim {claim['id']})")
+    out = {**base, "evidence": PUBLISHED, "ratio": math.nan}
+    if "subject" not in spec:
+        rows = table
+        for key, value in spec.get("where", {}).items():
+            rows = rows[rows[key] == str(value)]
+        if rows.empty:
+            raise ClaimError(f"{path}: no row {spec.get('where')} (claim {claim['id']})")
+        ones = int((rows[spec["column"]] == spec.get("is_one", "1")).sum())
+        ok = all(
+            (x == spec.get("is_one", "1")) == bool(claim["expected"]) for x in rows[spec["column"]]
+        )
+        return {
+            **out,
+            "result": "holds" if ok else "fails",
+            "measured": f"{spec['column']}: {', '.join(rows[spec['column']])} "
+            f"({ones} of {len(rows)} printed trial{'s' if len(rows) != 1 else ''} read as 1)",
+            "detail": f"{spec['file']}; needs {claim['expected']}",
+        }
+    values = pd.to_numeric(table["value"], errors="coerce")
+    table = table.assign(value=values)
+    ratios = []
+    for key, g in table.groupby(spec.get("by", []), sort=False):
+        a = g[g[spec["column"]] == spec["subject"]].value
+        b = g[g[spec["column"]] == spec["baseline"]].value
+        if len(a) == 1 and len(b) == 1 and b.iloc[0]:
+            ratios.append(float(a.iloc[0] / b.iloc[0]))
+    if not ratios:
+        raise ClaimError(
+            f"{path}: no {spec['subject']}/{spec['baseline']} pair (claim {claim['id']})"
+        )
+    ok = all(OPS[claim["op"]](r, claim["threshold"]) for r in ratios)
+    low, high = min(ratios), max(ratios)
+    return {
+        **out,
+        "result": "holds" if ok else "fails",
+        "ratio": high if claim["op"] in ("<", "<=") else low,
+        "measured": f"{spec['subject']}/{spec['baseline']} from {fmt(low)} to {fmt(high)} over "
+        f"{len(ratios)} printed settings",
+        "detail": f"{spec['file']}; {_need(claim)} at every setting",
+    }
+
+
+def confounded(out: dict, rows: pd.DataFrame, claim: dict) -> dict:
+    """A ratio verdict on a contrast that differs in more than ABI and compartments (the
+    comparisons' confounded_by): 'confounded', with what is mixed, never holds or fails."""
+    if "confounded_by" not in rows or out["result"] == "not applicable":
+        return out
+    mixed = [c for c in dict.fromkeys(rows.confounded_by) if isinstance(c, str) and c]
+    if not mixed:
+        return out
+    what = "; ".join(mixed)
+    return {
+        **out,
+        "result": CONFOUNDED,
+        "confounded_by": what,
+        "mean_result": CONFOUNDED if out.get("mean_result") else "",
+        "median_result": CONFOUNDED if out.get("median_result") else "",
+        "statistics_agree": True,
+        "detail": f"{claim.get('statistic', 'mean')} ratio {claim['subject']}/{claim['baseline']} "
+        f"of {claim['metric']}; the two differ in {what} as well as in ABI and compartments, so "
+        "the ratio mixes them and decides nothing about compartments",
     }
 
 
@@ -413,11 +559,14 @@ def evaluate(
     comparisons: dict[str, pd.DataFrame] | None = None,
     tidies: dict[str, pd.DataFrame] | None = None,
     invalid: dict[str, dict[str, dict[str, str]]] | None = None,
+    releases: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """targets: every configured target and data set -> {variant: c18n}; the variants that ran come
     from the data. invalid: target -> experiment -> metric -> reason (c18n_ae.common.config
-    .invalid_metrics)."""
+    .invalid_metrics). releases: data set -> its release: a claim with on_published is decided on
+    the printed values for a data set of the printed release that has no raw data for it."""
     comparisons, tidies, invalid = comparisons or {}, tidies or {}, invalid or {}
+    releases = releases or {}
     default = _schema()["properties"]["min_trials"]["default"]
     claims = [{"min_trials": default, **c} for c in claims]
     rows = []
@@ -446,7 +595,29 @@ def evaluate(
                     invalid.get(target, {}).get(e),
                 )
             )
+        rows = _with_published(claim, rows, releases)
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
+
+
+def _with_published(claim: dict, rows: list[dict], releases: dict[str, str]) -> list[dict]:
+    """A claim's rows with its printed-values verdict: in place of 'not applicable' on each data
+    set of the printed release, or as a row of its own source (a study with no data set here)."""
+    spec = claim.get("on_published")
+    if not spec:
+        return rows
+    mine = [r for r in rows if r["claim"] == claim["id"]]
+    base = {**(mine[0] if mine else {}), "measured": "", "detail": "", "ratio": math.nan}
+    if "source" in spec:
+        return rows + [published_verdict(claim, {**base, "source": spec["source"]})]
+    out = []
+    for r in rows:
+        swap = (
+            r["claim"] == claim["id"]
+            and r["result"] == "not applicable"
+            and releases.get(r["source"]) == spec["release"]
+        )
+        out.append(published_verdict(claim, {**r, "measured": "", "detail": ""}) if swap else r)
+    return out
 
 
 def main(argv=None) -> None:
@@ -473,6 +644,7 @@ def main(argv=None) -> None:
             read("comparisons"),
             read("tidy"),
             cfg.invalid_metrics(config) if config else {},
+            {d["name"]: d.get("release", "") for d in cfg.datasets(config)} if config else {},
         )
     except ClaimError as e:
         raise SystemExit(f"error: {e}")

@@ -1,22 +1,25 @@
 """What differs between two variants of one source beyond the ABI and the compartments: the
 compiler, the optimisation level, and the allocator and revocation settings where they are
 recorded. A contrast of a compartment variant against one without is a compartment cost only when
-nothing else differs; otherwise it is confounded by what else differs, its name says so ("purecap
--benchmark -O2 in compartments against hybrid -O0 without") and a claim resting on it is decided
-"confounded", never holds or fails.
+nothing else differs; otherwise it is confounded by what else differs, its name says so
+("purecap-benchmark -O2 in compartments against hybrid -O0 without") and a claim resting on it is
+decided "confounded", never holds or fails.
 
 The facts come from the configuration's variants (cc, cflags, and allocator or revocation when a
-variant names them) and from each data set's variant entries in dataset.yaml (compiler, cflags,
-optimisation, allocator, revocation). A data set's entry may hold facts for one experiment only,
-where the study built each experiment's programs differently:
+variant names them) and from each data set's variant entries in dataset.yaml, where the study
+built each experiment's programs differently, one build per list of experiments:
 
     variants:
       benchmark-c18n:
-        cflags: [...]                   # what holds for every experiment unless overridden
-        experiments:                    # per experiment, overriding the variant's own facts
-          cpu: {cflags: [-g, -O2, ...], optimisation: -O2, evidence: ...}
+        builds:
+          - experiments: [cpu, pipe]
+            compiler: cc
+            cflags: [-g, -O2, -Wall, -march=morello+c64, -mabi=purecap-benchmark]
+            optimisation: -O2
+            evidence: [...]
 
-A fact recorded on one side only is not a difference: nothing is claimed that was not recorded."""
+A fact recorded on one side only, or "not recorded", is not a difference: nothing is claimed that
+was not recorded."""
 
 from __future__ import annotations
 
@@ -25,15 +28,8 @@ import pandas as pd
 from c18n_ae.common import config as cfg
 
 FACTS = ("compiler", "optimisation", "allocator", "revocation")
-PER_EXPERIMENT = ("experiments", "by_experiment")  # where a data set's entry nests its overrides
+UNKNOWN = "not recorded"
 DEFAULT_OPTIMISATION = "-O0"  # clang's level when a recorded command line names none
-
-
-def _flag(item) -> str:
-    """A cflags item: a string, or a mapping with the flag under `flag` or `value`."""
-    if isinstance(item, dict):
-        return str(item.get("flag", item.get("value", "")))
-    return str(item)
 
 
 def _compiler(text) -> str | None:
@@ -45,15 +41,14 @@ def _compiler(text) -> str | None:
 
 def facts(entry: dict, experiment: str | None = None) -> dict:
     """The recorded facts of one variant (a config variant or a data set's variant entry), with
-    the experiment's own facts over the variant's: {abi, c18n, compiler, optimisation, allocator,
+    the experiment's build over the variant's own: {abi, c18n, compiler, optimisation, allocator,
     revocation}; None where not recorded."""
-    merged = dict(entry)
-    for key in PER_EXPERIMENT:
-        own = (entry.get(key) or {}).get(experiment) if experiment else None
-        if isinstance(own, dict):
-            merged.update(own)
+    merged = {k: v for k, v in entry.items() if v != UNKNOWN}
+    for build in entry.get("builds") or []:
+        if experiment in build.get("experiments", []):
+            merged.update({k: v for k, v in build.items() if v != UNKNOWN})
     cflags = merged.get("cflags")
-    flags = [_flag(f) for f in cflags] if isinstance(cflags, list) else None
+    flags = [str(f) for f in cflags] if isinstance(cflags, list) else None
     levels = [f for f in flags or [] if f.startswith("-O")]
     optimisation = merged.get("optimisation")
     if optimisation is None and flags is not None:

@@ -14,9 +14,26 @@ from c18n_ae.common.latex import escape
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
 
 
+ORIGIN_TITLES = {  # whose claims, in the order every table and tally counts them apart
+    "study": "the study's claims",
+    "related study": "claims of other published studies",
+    "own": "this package's own claims",
+}
+PUBLISHED = "published values, no interval"
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def result_text(r) -> str:
-    """The verdict, and the other statistic's when it differs ('inconclusive; median: fails')."""
+    """The verdict, what it rests on when that is printed values only, what a confounded contrast
+    mixes, and the other statistic's verdict when it differs ('inconclusive; median: fails')."""
     text = r.result
+    if _text(getattr(r, "evidence", "")) == PUBLISHED:
+        text += f" ({PUBLISHED})"
+    if text == "confounded" and _text(getattr(r, "confounded_by", "")):
+        text += f" by {r.confounded_by}"
     if not agrees(r.statistics_agree):
         other = other_statistic(r.statistic)
         text += f"; {other}: {getattr(r, f'{other}_result')}"
@@ -39,60 +56,125 @@ def _measured(r) -> str:
 
 def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tuple[str, str]]:
     """(claim, 'holds on a and fails on b') for each claim decided differently on two data sets
-    (releases); verdicts 'not applicable' do not count."""
+    (releases); only decisions count (holds, fails, inconclusive), not a contrast that is
+    confounded, a measurement that is invalid or a claim not applicable."""
     out = []
-    mine = results[results.source.isin(sources) & (results.result != "not applicable")]
+    decided = results.result.str.startswith(("holds", "fails", "inconclusive"))
+    mine = results[results.source.isin(sources) & decided]
     for claim, g in mine.groupby("claim", sort=False):
         if g.result.nunique() > 1:
             out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
     return out
 
 
+def origins(results: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The verdicts split by whose claim they are, in ORIGIN_TITLES order (own when unknown)."""
+    origin = results.get("origin", pd.Series("own", index=results.index)).fillna("own")
+    return [(o, results[origin == o]) for o in ORIGIN_TITLES if (origin == o).any()]
+
+
+def tally(results: pd.DataFrame) -> str:
+    """'8 of the study's claims, 1 of other published studies' and 2 of this package's own'."""
+    parts = []
+    for o, mine in origins(results):
+        n = mine.claim.nunique()
+        parts.append(f"{n} {ORIGIN_TITLES[o].replace('claims', 'claim' if n == 1 else 'claims')}")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
+
+
+def _claim_cell(r) -> str:
+    """The claim with, for a study's claim, its words and where they stand."""
+    text = f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}"
+    says = _text(getattr(r, "says", ""))
+    if says:
+        text += f" \\emph{{The study: {escape(says)} ({escape(_text(r.where))})}}"
+    if _text(getattr(r, "threshold_from", "")) == "package" and says:
+        text += " Threshold: this package's reading."
+    return text
+
+
 def latex_table(results: pd.DataFrame) -> str:
+    """A long table that breaks across pages (the appendix is one column): one block per whose
+    claims they are, each claim's words once, one row per source."""
     rag = r">{\raggedright\arraybackslash}"
+    head = r"Claim & Source & Statistic & Result & Measured here & Published \\"
     lines = [
-        rf"\begin{{tabular}}{{{rag}p{{0.27\textwidth}}{rag}p{{0.07\textwidth}}l"
-        rf"{rag}p{{0.09\textwidth}}{rag}p{{0.3\textwidth}}{rag}p{{0.12\textwidth}}}}",
+        rf"\begin{{longtable}}{{{rag}p{{0.27\textwidth}}{rag}p{{0.08\textwidth}}"
+        rf"{rag}p{{0.05\textwidth}}{rag}p{{0.1\textwidth}}{rag}p{{0.27\textwidth}}"
+        rf"{rag}p{{0.11\textwidth}}}}",
+        r"\caption{The paper's claims evaluated on this edition's data: "
+        + escape(tally(results))
+        + r".}\label{tab:claims}\\",
         r"\toprule",
-        r"Claim & Target & Statistic & Result & Measured here & Published \\",
+        head,
         r"\midrule",
+        r"\endfirsthead",
+        r"\toprule",
+        head,
+        r"\midrule",
+        r"\endhead",
+        r"\bottomrule",
+        r"\endlastfoot",
     ]
-    for r in results.itertuples(index=False):
-        # long metric names may break after an underscore
-        measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
-        lines.append(
-            " & ".join(
-                [
-                    f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}",
-                    escape(r.source),
-                    escape(r.statistic),
-                    escape(result_text(r)),
-                    measured,
-                    escape(r.published),
-                ]
+    for o, mine in origins(results):
+        n = mine.claim.nunique()
+        title = ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]
+        lines.append(rf"\multicolumn{{6}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
+        last = None
+        for r in mine.itertuples(index=False):
+            # long metric names may break after an underscore
+            measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
+            first = r.claim != last
+            last = r.claim
+            lines.append(
+                " & ".join(
+                    [
+                        _claim_cell(r) if first else "",
+                        escape(r.source),
+                        escape(r.statistic),
+                        escape(result_text(r)),
+                        measured,
+                        escape(r.published) if first else "",
+                    ]
+                )
+                + r" \\"
             )
-            + r" \\"
-        )
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [r"\end{longtable}"]
     return "\n".join(lines) + "\n"
 
 
 def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
     """The README's results table; the evidence column maps each claim to its outputs. releases:
     the data sets whose verdicts are set side by side below the table."""
-    lines = [
-        "| claim | target | statistic | result | measured here | published | evidence |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in results.itertuples(index=False):
-        evidence = (
-            f"`snakemake {r.experiment}`: `results/summary/{r.experiment}.csv`, "
-            f"`results/comparisons/{r.experiment}.csv`, `paper/generated/tab-{r.experiment}.tex`"
-        )
-        lines.append(
-            f"| {r.claim}: {r.text} | {r.source} | {r.statistic} | **{result_text(r)}** | "
-            f"{_measured(r)} | {r.published} | {evidence} |"
-        )
+    lines = []
+    for o, mine in origins(results):
+        if lines:
+            lines.append("")
+        n = mine.claim.nunique()
+        lines += [
+            f"**{ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]} ({n})**",
+            "",
+            "| claim | source | statistic | result | measured here | published | evidence |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        last = None
+        for r in mine.itertuples(index=False):
+            evidence = (
+                f"`snakemake {r.experiment}`: `results/summary/{r.experiment}.csv`, "
+                f"`results/comparisons/{r.experiment}.csv`, "
+                f"`paper/generated/tab-{r.experiment}.tex`"
+            )
+            says = _text(getattr(r, "says", "")) if r.claim != last else ""
+            claim = f"{r.claim}: {r.text}"
+            last = r.claim
+            if says:
+                claim += f" *The study: {says} ({_text(r.where)})*"
+                if _text(getattr(r, "threshold_from", "")) == "package":
+                    claim += " Threshold: this package's reading."
+            lines.append(
+                f"| {claim} | {r.source} | {r.statistic} | **{result_text(r)}** | "
+                f"{_measured(r)} | {r.published} | {evidence} |"
+            )
     differ = release_disagreements(results, list(releases))
     if differ:
         lines += ["", "Claims decided differently on the data sets (releases):", ""]

@@ -16,11 +16,23 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, newcommand, ratio_point, ratio_text
-from c18n_ae.report.claim_tables import agrees, release_disagreements
-from c18n_ae.report.headline import rests_on_few, sources_of, tail_text
+from c18n_ae.report.claim_tables import (
+    PUBLISHED,
+    agrees,
+    origins,
+    release_disagreements,
+)
+from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
-RESULTS = ("holds", "fails", "inconclusive", "invalid measurement", "not applicable")
+RESULTS = (
+    "holds",
+    "fails",
+    "inconclusive",
+    "confounded",
+    "invalid measurement",
+    "not applicable",
+)
 
 
 def words(text: str) -> int:
@@ -62,8 +74,18 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
     for the first contrast of compartments against none."""
     out = []
     for source, mine in table.groupby("source", sort=False):
-        total = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
+        valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
+        # a confounded contrast is no compartment cost: named, never quoted as one
+        mixed = valid[[is_confounded(r) for r in valid.itertuples()]]
+        total = valid.drop(mixed.index)
+        notes = [
+            f"On {source_name(source, releases)}, {escape(contrast)} is confounded by the build, "
+            f"so its ratios for {', '.join(dict.fromkeys(escape(x) for x in rows.label))} are "
+            "not compartment costs."
+            for contrast, rows in mixed.groupby("contrast", sort=False)
+        ]
         if total.empty:
+            out += notes
             continue
         first = total[
             (total.subject == total.subject.iloc[0]) & (total.baseline == total.baseline.iloc[0])
@@ -71,7 +93,7 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         crossing = first[first.crosses.fillna("") != ""]
         picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
         opening = f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])} gives"
-        out += sentences(opening, [item(r) for r in picks.itertuples()])
+        out += sentences(opening, [item(r) for r in picks.itertuples()]) + notes
     return out
 
 
@@ -80,6 +102,7 @@ def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str
     code (no compartment boundary crossed), the statistic each rests on named."""
     out = []
     stay = table[(table.crosses.fillna("") == "") & (table.invalid.fillna("") == "")]
+    stay = stay[[not is_confounded(r) for r in stay.itertuples()]]
     for (source, contrast), rows in stay.groupby(["source", "contrast"], sort=False):
         values = [
             (x.median_ratio if rests_on_few(x) else x.ratio, escape(x.label))
@@ -94,23 +117,36 @@ def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str
     return out
 
 
-def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
-    mine = verdicts[verdicts.source == source]
+WHOSE = {  # the study's claims and this package's own, counted apart
+    "study": "of the study's {n} claims",
+    "related study": "of {n} claims of other published studies",
+    "own": "of this package's {n} own claims",
+}
+
+
+def _counts(mine: pd.DataFrame) -> str:
+    """'3 hold (2 of them on published values alone), 1 fails, ... and 2 were not measured'."""
     counts = {k: int((mine.result.str.startswith(k)).sum()) for k in RESULTS}
-    parts = [
-        f"{counts['holds']} hold",
-        f"{counts['fails']} fail",
-        f"{counts['inconclusive']} cannot be decided",
-    ]
+    evidence = mine.get("evidence", pd.Series("", index=mine.index)).fillna("")
+    printed = int(((evidence == PUBLISHED) & mine.result.isin(["holds", "fails"])).sum())
+    parts = [f"{counts['holds']} hold", f"{counts['fails']} fail"]
+    if printed:
+        parts[-1] += f" ({printed} of these on published values, no interval)"
+    parts.append(f"{counts['inconclusive']} cannot be decided")
+    if counts["confounded"]:
+        parts.append(f"{counts['confounded']} rest on confounded contrasts")
     if counts["invalid measurement"]:
         parts.append(f"{counts['invalid measurement']} rest on invalid measurements")
     parts.append(f"{counts['not applicable']} were not measured there")
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
+
+
+def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
+    """The verdicts on one source, the study's claims and this package's own counted apart."""
+    mine = verdicts[verdicts.source == source]
+    said = [f"{WHOSE[o].format(n=len(rows))}, {_counts(rows)}" for o, rows in origins(mine)]
+    text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
     disagree = mine[~mine.statistics_agree.map(agrees)]
-    text = (
-        f"Of the {len(mine)} claims on \\texttt{{{escape(source)}}}, "
-        + ", ".join(parts[:-1])
-        + f" and {parts[-1]}."
-    )
     if len(disagree):
         text += (
             f" On {len(disagree)} of them the mean and the median disagree: "

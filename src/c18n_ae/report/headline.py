@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis import contrasts as named
 from c18n_ae.analysis.claims import load
 from c18n_ae.analysis.comparisons import COLUMNS as comparisons_columns
 from c18n_ae.analysis.comparisons import lookup
@@ -34,6 +35,7 @@ COLUMNS = [
     "subject",
     "baseline",
     "contrast",
+    "confounded_by",
     "share",
     *FROM_COMPARISONS,
     "tail_trials",
@@ -78,16 +80,6 @@ def sources_of(config: dict) -> list[dict]:
             }
         )
     return [s for s in out if any(v["c18n"] for v in s["variants"].values())]
-
-
-def contrast_words(source: dict, subject: str, baseline: str) -> str:
-    """What differs, in words: 'purecap with compartments against hybrid without'."""
-    v = source["variants"]
-    s, b = v[subject], v[baseline]
-    if s["c18n"] and not b["c18n"]:
-        return f"{s['abi']} with compartments against {b['abi']} without"
-    both = "both with compartments" if s["c18n"] else "neither in compartments"
-    return f"{s['abi']} against {b['abi']}, {both}"
 
 
 def contrasts(source: dict) -> list[tuple[str, str, str]]:
@@ -141,7 +133,9 @@ def _claims_on(claims: list[dict], verdicts: pd.DataFrame, source, e, metric, su
             r = v.iloc[0]
             other = other_statistic(r.statistic)
             note = "" if agrees(r.statistics_agree) else f" ({other}: {r[f'{other}_result']})"
-            out.append(f"{cid}: {r.result}{note}")
+            at = r.get("decided_at", "")
+            where = f", decided at {at}" if isinstance(at, str) and at else ""
+            out.append(f"{cid}: {r.result}{where}{note}")
     return "; ".join(out)
 
 
@@ -153,6 +147,7 @@ def rows(
     verdicts: pd.DataFrame,
 ) -> pd.DataFrame:
     invalid = invalid_metrics(cfg.datasets(config))
+    known = named.variants_of(config)
     out = []
     for source in sources_of(config):
         name = source["name"]
@@ -174,7 +169,8 @@ def rows(
                             "crosses": h.crosses,
                             "subject": subject,
                             "baseline": baseline,
-                            "contrast": contrast_words(source, subject, baseline),
+                            "contrast": named.contrast_name(known, name, subject, baseline, e),
+                            "confounded_by": _text(r.get("confounded_by", "")),
                             "share": share,
                             **{k: r[k] for k in FROM_COMPARISONS},
                             "tail_trials": tail[0],
@@ -187,6 +183,15 @@ def rows(
                         }
                     )
     return pd.DataFrame(out, columns=COLUMNS)
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def is_confounded(r) -> bool:
+    """The row's contrast differs in more than ABI and compartments: not a compartment cost."""
+    return bool(_text(getattr(r, "confounded_by", "")))
 
 
 def rests_on_few(r) -> bool:
@@ -207,6 +212,8 @@ def _cells(r) -> list[str]:
     mean = ratio_text(r.ratio, r.ci95_low, r.ci95_high)
     if rests_on_few(r):
         mean += r"$^\dagger$"
+    if is_confounded(r):
+        mean += f" (mixes {escape(r.confounded_by)})"
     median = ratio_text(r.median_ratio, r.median_ci95_low, r.median_ci95_high)
     return [mean, median, escape(r.claims) or "--"]
 
@@ -245,13 +252,27 @@ def latex_table(table: pd.DataFrame) -> str:
         )
         + r" \\",
     ]
-    last_e = None
+    last_e, last_part = None, False
     keys = ["experiment", "metric", "subject", "baseline"]
-    for (e, _, subject, baseline), mine in table.groupby(keys, sort=False):
+    groups = list(table.groupby(keys, sort=False))
+    # contrasts that mix more than ABI and compartments on some source come last, apart
+    mixed = {k for k, g in groups if any(is_confounded(x) for x in g.itertuples())}
+    groups = [x for x in groups if x[0] not in mixed] + [x for x in groups if x[0] in mixed]
+    width_all = 3 + 3 * len(sources)
+    for (e, _, subject, baseline), mine in groups:
+        part = (e, _, subject, baseline) in mixed
+        if part and not last_part:
+            lines.append(r"\midrule")
+            lines.append(
+                rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{\textbf{{Confounded "
+                r"contrasts:}} the two variants differ in more than ABI and compartments (the "
+                r"build, named in the cell), so the ratio is not a compartment cost.} \\"
+            )
+            last_part, last_e = True, None
         if e != last_e:
             lines.append(r"\midrule")
             title = escape(exp.get(e).title)
-            lines.append(rf"\multicolumn{{{3 + 3 * len(sources)}}}{{l}}{{\textbf{{{title}}}}} \\")
+            lines.append(rf"\multicolumn{{{width_all}}}{{l}}{{\textbf{{{title}}}}} \\")
             last_e = e
         first = mine.iloc[0]
         cells = [
