@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis import imports
+from c18n_ae.analysis import imports, impossible
 from c18n_ae.analysis.tidy import RUN, TIDY_COLUMNS, check_tidy, concat_tidy, constant
 from c18n_ae.common import datasets
 from c18n_ae.common.fsutil import write_text_atomic
@@ -29,7 +29,9 @@ def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFr
             if part and missing.args[0] in part[0][1]:
                 raise  # not a column the file lacks: a fault of the reader itself
             raise RawDataError(f"{raw}:1: header has no column {missing}") from None
-    return pd.DataFrame.from_records(tidy, columns=TIDY_COLUMNS)
+    tidy = pd.DataFrame.from_records(tidy, columns=TIDY_COLUMNS)
+    impossible.check_run(raw, tidy, rows, e.tidy_rows)  # a negative time, a repeated key, ...
+    return tidy
 
 
 def runs_of(raw: Path, rows: list[tuple[int, dict]]) -> dict[int, list[tuple[int, dict]]]:
@@ -54,6 +56,7 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
     found, rows, meta = imports.import_file(path, entry.get("layout"))
     if found != experiment:
         raise RawDataError(f"{path}: holds {found} data, not {experiment}")
+    rows = impossible.check_dataset_file(path, rows, experiment)  # or as dataset.yaml declares
     how = "declared" if entry.get("layout") else "recognised from its header"
     print(
         f"data set {target}, variant {variant}: {path}: layout {meta['layout']} ({how}): "
