@@ -94,7 +94,7 @@ def test_complete_run_writes_raw_and_meta(tmp_path, results):
 def test_timeout_keeps_rows_and_leaves_no_process(tmp_path, results):
     out = results / "local" / "O2" / "memory"
     with pytest.raises(
-        runner.RunFailed, match=r"run timeout .*last progress: progress: memory unit \d+ of 100000"
+        runner.RunFailed, match=r"run timeout, .*last progress: progress: memory unit \d+ of 100000"
     ):
         run_one(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000}, timeout_s=1.5)
     assert not (out / "raw.csv").exists() and not (out / "meta.json").exists()

@@ -33,6 +33,15 @@ def run_params(e, params: dict, runs: int, split: bool) -> list[dict]:
     return [{**params, name: max(1, total // runs + (r < total % runs))} for r in range(runs)]
 
 
+def build_files(e, bin_dir: Path) -> list[str]:
+    """The files a run of the experiment executes: its programs and the libraries they link (the
+    program started first)."""
+    from c18n_ae.experiments import programs
+
+    names = [n for p in e.programs for n in (p.name, *p.links)]
+    return [str(bin_dir / programs.get(n).output) for n in dict.fromkeys(names)]
+
+
 def plan_for(
     experiment: str,
     recipes: list[dict],
@@ -64,7 +73,7 @@ def plan_for(
                 "name": recipe["name"],
                 "dir": str(out_dir.resolve() if resolve else out_dir),
                 "windowed": e.driver is None,
-                "build_files": [str(bin_dir / p.output) for p in e.programs],
+                "build_files": build_files(e, bin_dir),
                 "recipe": recipe,
                 "runs": [
                     {"run": i + 1, "command": command(p), "units": e.trials(p)}

@@ -358,6 +358,12 @@ class Unit:
                 f"{self.plan['experiment']}: timeout_s reached with {lane['name']} at unit "
                 f"{first} of {lane['units']}"
             )
+        build = build_of(lane["build_files"])
+        if build != lane["build"]:
+            raise UnitFailed(
+                f"{lane['name']}: {_changed({'build': lane['build']}, {**lane, 'build': build})} "
+                "while the run went on; run again: its rows of the earlier build will move aside"
+            )
         seg = next_segment(ldir)
         window = ["--skip", str(first), "--limit", str(size)] if lane["windowed"] else []
         cmd = [*lane["command"], *window, "--out", str(seg)]
@@ -378,7 +384,7 @@ class Unit:
                 "units_measured": new,
                 "exit_status": status,
                 "command": cmd,
-                "build": build_of(lane["build_files"]),
+                "build": build,
             },
         )
         self.measured_here += max(new, 0)

@@ -99,6 +99,18 @@ def status(t: SSH, rel: str, offset: int = 0) -> tuple[dict, str]:
     return dict(line.split("=", 1) for line in head.splitlines() if "=" in line), text
 
 
+def earlier(exit_status: str | None) -> str:
+    """What an earlier run unit left on the target, in words ("" when there was none)."""
+    if exit_status in (None, "absent"):
+        return ""
+    if exit_status == "0":
+        return "finished earlier on the target: starting it again to check its build"
+    how = (
+        "left no exit status" if exit_status == "none" else f"ended with exit status {exit_status}"
+    )
+    return f"an earlier run {how}: continuing where it stopped"
+
+
 class SSHTarget:
     """An SSH host or board as a Target. `clock` waits between retries through a dropped link,
     which are given up `patience_s` after start (the run's time limit)."""
@@ -108,6 +120,7 @@ class SSHTarget:
         self.transport = self.t = SSH.from_target(config)
         self.clock, self.patience_s = clock or Clock(), float(patience_s)
         self.plan, self.rel, self.offset, self.gone = None, "", 0, False
+        self.notes: list[str] = []  # messages for the run's log, handed over with the next poll
 
     def retry(self, call, what: str):
         """Calls through dropped links until the patience runs out."""
@@ -118,11 +131,7 @@ class SSHTarget:
             except LinkError as e:
                 if self.clock.monotonic() > self.until:
                     raise TargetError(f"{what}: SSH link still down at the time limit: {e}") from e
-                print(
-                    f"[{self.name}] link lost during {what} ({e}); retrying in {delay:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                self.notes.append(f"link lost during {what} ({e}); retrying in {delay:.0f} s")
                 self.clock.sleep(delay)
                 delay = min(delay * 2, 30.0)
 
@@ -142,24 +151,14 @@ class SSHTarget:
         self.offset = int(state.get("size") or 0)
         if state.get("alive") == "1":
             if self.running_plan() == remote_plan:
-                return "still running on the target: re-attaching"
+                return "; ".join([*self.take_notes(), "still running on the target: re-attaching"])
             self.stop()
             self.wait_gone()
-        how = {"0": "finished earlier on the target: starting it again to check its build"}.get(
-            state.get("exit"), ""
-        )
-        if not how and state.get("exit") not in (None, "absent"):
-            how = (
-                "an earlier run "
-                + (
-                    "left no exit status"
-                    if state["exit"] == "none"
-                    else f"ended with exit status {state['exit']}"
-                )
-                + ": continuing where it stopped"
-            )
+        how = earlier(state.get("exit"))
         self.launch(remote_plan)
-        return f"{how + '; ' if how else ''}started on {self.t.destination}"
+        return "; ".join(
+            [*self.take_notes(), *([how] if how else []), f"started on {self.t.destination}"]
+        )
 
     def running_plan(self) -> dict | None:
         text = self.retry(
@@ -207,12 +206,16 @@ class SSHTarget:
         )
         self.gone = False
 
+    def take_notes(self) -> list[str]:
+        notes, self.notes = self.notes, []
+        return notes
+
     def poll(self) -> Poll:
         state, text = self.retry(lambda: status(self.t, self.rel, self.offset), "polling the run")
         data = text.encode()
         end = data.rfind(b"\n") + 1
         self.offset += end
-        lines = data[:end].decode(errors="replace").splitlines()
+        lines = self.take_notes() + data[:end].decode(errors="replace").splitlines()
         if state.get("exit") not in (None, "none", "absent"):
             code = state["exit"].strip()
             return Poll(lines, True, int(code) if code.lstrip("-").isdigit() else code)
