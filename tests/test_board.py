@@ -340,3 +340,100 @@ def test_the_simulated_board_state_and_a_debug_kernel(sim, tmp_path):
     set_state(tools_dir)
     state = bc.system_state(t.run(bc.STATE_SCRIPT).stdout)
     assert not state["debug_kernel"] and state["kernel_ident"].endswith("NODEBUG")
+
+
+# --- a whole run on the simulated board: the driver's board check, meta.json, refusals ----------
+
+SIM_PURE = {"name": "purecap", "cc": "cc", "cflags": ["-O2"], "launcher": [], "abi": "native"}
+SIM_C18N = {**SIM_PURE, "name": "purecap-c18n", "c18n": True,
+            "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"]}
+PARAMS = {"block_sizes_mib": [16], "trials": 400, "timeout_s": 300}  # seconds a variant
+
+
+def sim_target(server, workdir):
+    return server.target("sim", workdir, [SIM_PURE, SIM_C18N], kind="morello", release="24.05",
+                         simulated=True)
+
+
+def build_here(target, recipe, results):
+    from c18n_ae.running import build
+
+    build.main(["--target", json.dumps(target), "--recipe", json.dumps(recipe),
+                "--program", "memory", "--source-dir", str(ROOT / "src" / "benchmarks"),
+                "--bin-dir", str(results / "sim" / recipe["name"] / "bin")])
+
+
+def run_on_sim(target, tmp_path):
+    from c18n_ae.running.run import run_unit
+
+    return run_unit(target=target, experiment="memory", recipes=[SIM_PURE, SIM_C18N],
+                    params=PARAMS, results=tmp_path / "results", log=tmp_path / "run.log",
+                    options={"runs": 1}, poll_s=0.3)
+
+
+def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
+    from c18n_ae.running.driver import RunFailed
+
+    server, tools_dir = sim
+    target = sim_target(server, tmp_path / "remote")
+    for recipe in (SIM_PURE, SIM_C18N):
+        build_here(target, recipe, tmp_path / "results")
+    set_state(tools_dir, sysctl={"kern.features.invariants": "1", "debug.witness.watch": "1",
+                                 "kern.ident": "GENERIC-MORELLO-PURECAP"})
+    metas = run_on_sim(target, tmp_path)
+    board_seen = metas["purecap-c18n"]["checks"]["board"]
+    assert board_seen["release"] == "24.05" and board_seen["simulated"]
+    assert board_seen["system"]["debug_kernel"] and board_seen["system"]["c18n_default"] == "0"
+    assert board_seen["variants"]["purecap-c18n"]["compartments"] == 4
+    assert board_seen["variants"]["purecap"]["compartments"] == 0
+    hashes = {v: board_seen["variants"][v]["binary_sha256"] for v in ("purecap", "purecap-c18n")}
+    assert hashes["purecap"] and hashes["purecap"] == hashes["purecap-c18n"], "one binary"
+    assert board_seen["variants"]["purecap"]["state"]["revocation_default"] == "1"
+    assert board_seen["state_differs"] == {}, "both ran under one state (compartments aside)"
+    on_disk = json.loads((tmp_path / "results/sim/purecap/memory/meta.json").read_text())
+    assert on_disk["checks"]["board"]["system"]["kernel_ident"] == "GENERIC-MORELLO-PURECAP"
+    log = (tmp_path / "run.log").read_text()
+    assert "debug kernel" in log and "INVARIANTS, WITNESS" in log
+
+    set_state(tools_dir, launcher_works=False)  # the launcher enables nothing on this board
+    with pytest.raises(RunFailed) as e:
+        run_on_sim(target, tmp_path)
+    msg = str(e.value)
+    assert "purecap-c18n is a c18n variant but its process showed no compartment" in msg
+    assert "proccontrol -m cheric18n -s enable" in msg and "CheriBSD 24.05" in msg
+    failed = json.loads((tmp_path / "results/sim/purecap-c18n/memory/run-failed.json").read_text())
+    assert failed["status"] == "refused"
+
+    set_state(tools_dir)
+    remote_bin = tmp_path / "remote/results/sim/purecap-c18n/bin/memory"
+    remote_bin.write_bytes(remote_bin.read_bytes() + b"\0")  # another build than purecap's
+    with pytest.raises(RunFailed, match=r"same compiler and flags but their binaries differ"):
+        run_on_sim(target, tmp_path)
+
+
+def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
+    from c18n_ae.report.setup_table import setup_table
+
+    prov = {"target": "sim", "os": "CheriBSD", "kernel": "FreeBSD 15.0", "model": "Morello",
+            "arch": "aarch64c", "cpu_model": "Morello", "cpu_count": 4,
+            "mem_total_bytes": 16 * 2**30, "compilers": {"cc": "cc 12"}}
+    system = bc.system_state("kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
+                             "security.cheri.runtime_revocation_default=1\n"
+                             "security.cheri.lib_based_c18n_default=0\ndev.cpu.0.freq=2500\n")
+    seen = {"compartments": 4, "seen_by": "procstat c18n",
+            "state": {"process_revocation": "off"}}
+    meta = {"target": "sim", "variant": "purecap-c18n", "cflags": ["-O2"], "abi": "purecap",
+            "launcher": [], "checks": {"board": {"system": system, "simulated": True,
+                                                  "variants": {"purecap-c18n": seen}}}}
+    tex = setup_table([prov], [meta])
+    assert "GENERIC-MORELLO-PURECAP, debug kernel (INVARIANTS)" in tex
+    assert "default on; purecap-c18n: off" in tex and "2500 MHz, powerd not running" in tex
+    assert "purecap-c18n: 4 (procstat c18n)" in tex and "simulated target" in tex
+    assert r"\gdef\SetupKernelNote{sim ran a debug kernel" in tex
+    quiet = {**meta, "checks": {"board": {"system": {**system, "invariants": False,
+                                                      "debug_kernel": False},
+                                           "variants": {"purecap-c18n": seen}}}}
+    assert r"\gdef\SetupKernelNote{}" in setup_table([prov], [quiet])
+    local = setup_table([{**prov, "target": "local"}], [{**meta, "target": "local",
+                                                          "checks": {}}])
+    assert "not a board" in local

@@ -44,6 +44,7 @@ def dataset_column(meta: dict) -> dict:
         "target": meta["name"],
         "os": h.get("os"),
         "kernel": "not recorded",
+        "board_text": "not recorded in the data set",
         "model": h.get("model"),
         "arch": h.get("arch"),
         "cpu_model": h.get("cpu_model"),
@@ -58,10 +59,75 @@ def dataset_column(meta: dict) -> dict:
     }
 
 
+def board_facts(metas: list[dict]) -> dict[str, dict]:
+    """target -> what its board check saw (meta.json checks.board): the system's state once, and
+    per variant the compartments seen and the process's revocation."""
+    out: dict[str, dict] = {}
+    for m in metas:
+        seen = m.get("checks", {}).get("board")
+        if not seen:
+            continue
+        facts = out.setdefault(m["target"], {**seen, "variants": {}})
+        facts["variants"].update(seen.get("variants", {}))
+    return out
+
+
+def kernel_text(board: dict | None) -> str:
+    if not board:
+        return "not a board"
+    s = board["system"]
+    debug = [o.upper() for o in ("invariants", "witness") if s.get(o)]
+    return (f"{s.get('kernel_ident') or 'unknown'}, "
+            + (f"debug kernel ({', '.join(debug)})" if debug else "no INVARIANTS or WITNESS"))
+
+
+def revocation_text(board: dict | None) -> str:
+    if not board:
+        return "not a board"
+    default = {"1": "on", "0": "off"}.get(board["system"].get("revocation_default"), "unknown")
+    forced = [f"{v}: {x['state']['process_revocation']}" for v, x in board["variants"].items()
+              if x.get("state", {}).get("process_revocation") not in (None, "unknown", default)]
+    return f"default {default}" + (f"; {'; '.join(forced)}" if forced else "")
+
+
+def compartments_text(board: dict | None) -> str:
+    if not board:
+        return "not a board"
+    seen = [f"{v}: {x['compartments'] if x['compartments'] is not None else 'not seen'}"
+            f" ({x['seen_by']})" for v, x in sorted(board["variants"].items())]
+    c18n = {"1": "on", "0": "off"}.get(board["system"].get("c18n_default"), "unknown")
+    simulated = "; simulated target (the tests' CheriBSD tools)" if board.get("simulated") else ""
+    return f"c18n default {c18n}; " + "; ".join(seen) + simulated
+
+
+def frequency_text(board: dict | None) -> str:
+    if not board:
+        return "not a board"
+    s = board["system"]
+    mhz = f"{s['cpu_freq_mhz']} MHz" if s.get("cpu_freq_mhz") else "frequency not reported"
+    return f"{mhz}, powerd {'running' if s.get('powerd') else 'not running'}"
+
+
+def board_cell(text, boards: dict[str, dict]):
+    """A row's cell of a board's checked state; a data set's says it was not recorded."""
+    return lambda p: p.get("board_text") or text(boards.get(p["target"]))
+
+
+def kernel_note(boards: dict[str, dict]) -> str:
+    """The paper's note on debug kernels (the macro SetupKernelNote), empty without one."""
+    debug = sorted(t for t, b in boards.items() if b["system"].get("debug_kernel"))
+    if not debug:
+        return ""
+    return (f"{', '.join(debug)} ran a debug kernel (INVARIANTS or WITNESS compiled in): its "
+            "times include the kernel's own checks, which CheriBSD advises against for "
+            "measurements.")
+
+
 def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
     """One column per target that ran and per data set, from the description collected from each
-    target (or the data set's dataset.yaml)."""
+    target (or the data set's dataset.yaml); a board's checked state below its machine."""
     columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
+    boards = board_facts(metas)
     timers, variants = {}, {}
     for m in metas:
         res = m.get("program", {}).get("timer_resolution_ns")
@@ -94,6 +160,10 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
                 p.get("timer_text") or ", ".join(sorted(timers.get(p["target"], {"unknown"})))
             ),
         ),
+        ("Kernel configuration", board_cell(kernel_text, boards)),
+        ("Heap revocation", board_cell(revocation_text, boards)),
+        ("Compartments seen", board_cell(compartments_text, boards)),
+        ("CPU frequency", board_cell(frequency_text, boards)),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),
     ]
@@ -114,6 +184,8 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
                 vals.append("unknown")
         lines.append(" & ".join([label] + vals) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
+    note = kernel_note(boards)
+    lines = [rf"\gdef\SetupKernelNote{{{escape(note)}}}%", *lines, r"\SetupKernelNote"]
     return "\n".join(lines) + "\n"
 
 

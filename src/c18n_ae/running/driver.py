@@ -98,6 +98,8 @@ def run_checks(checks: Iterable[Check], target: Target, plan: dict, report: Repo
     seen = {}
     for check in checks:
         seen[check_name(check)] = check(target, plan)
+        for warning in seen[check_name(check)].get("warnings", []):  # e.g. a debug kernel
+            report.say(warning)
         report.say(f"check {check_name(check)}: passed")
     return seen
 

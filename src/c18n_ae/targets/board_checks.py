@@ -77,12 +77,12 @@ def probe_script(workdir: str, command: list[str], env: list[str], stats: str) -
     return f"""cd {shlex.quote(workdir)} && rm -f {stats}
 {run} </dev/null >/dev/null 2>&1 &
 pid=$!
-c=; v=; i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-  c2=$(procstat c18n $pid 2>/dev/null); v2=$(procstat -v $pid 2>/dev/null)
-  [ -n "$v2" ] && v=$v2 && c=$c2
+c=; v=; r=; i=0; nl='
+'
+while kill -0 $pid 2>/dev/null && [ $i -lt 4 ]; do  # all samples kept: the later ones see
+  c="$c$(procstat c18n $pid 2>/dev/null)$nl"         # the run-time linker set up
+  v="$v$(procstat -v $pid 2>/dev/null)$nl"
   r2=$(proccontrol -m cherirevoke -q -p $pid 2>/dev/null) && r=$r2
-  [ -n "$v2" ] && [ $i -ge 3 ] && break  # sampled after the run-time linker has set up
   i=$((i+1)); sleep 0.05
 done
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null

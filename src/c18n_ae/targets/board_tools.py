@@ -13,20 +13,25 @@ def procstat_c18n(text: str, pid: int) -> dict | None:
     """`procstat c18n PID` (usr.bin/procstat/procstat_c18n.c): a header
     `  PID COMM                 COMP  STKS  TRMPS TRPGS   MEM`, then per process its pid, command
     and the run-time linker's counts, or '-' in each column when the process has no c18n
-    statistics. Returns {"compartments", "stacks", "trampolines", "tramp_pages"} (0 for '-')."""
+    statistics. Several samples of one process may follow each other: the one with the most
+    compartments counts (the first may predate the run-time linker's set-up). Returns
+    {"compartments", "stacks", "trampolines", "tramp_pages"} (0 for '-')."""
+    best = None
     for line in text.splitlines():
         fields = line.split()
         if len(fields) < 7 or fields[0] != str(pid):
             continue
         counts = fields[-5:-1]  # MEM is humanised ("1.2M"): not needed
         if all(c == "-" for c in counts):
-            return {"compartments": 0, "stacks": 0, "trampolines": 0, "tramp_pages": 0}
+            counts = ["0"] * 4
         try:
             comp, stacks, tramps, pages = (int(c) for c in counts)
         except ValueError:
-            return None
-        return {"compartments": comp, "stacks": stacks, "trampolines": tramps, "tramp_pages": pages}
-    return None
+            continue
+        if best is None or comp > best["compartments"]:
+            best = {"compartments": comp, "stacks": stacks, "trampolines": tramps,
+                    "tramp_pages": pages}
+    return best
 
 
 def procstat_vm(text: str, pid: int) -> dict | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_json_atomic
+from c18n_ae.targets import board_checks
 from c18n_ae.targets.transport import for_target
 
 # key=value lines; every probe may fail on some OS and then prints nothing useful.
@@ -60,6 +61,8 @@ def describe(target: dict) -> dict:
         except ValueError:
             info[key] = None
     info["kernel"] = f"{info.get('os_kernel_name', '')} {info.get('kernel_release', '')}".strip()
+    if target["kind"] == "morello":  # a board's state as the run's board check reads it
+        info["system_state"] = board_checks.system_state(t.run(board_checks.STATE_SCRIPT).stdout)
     info["collected_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return info
 

@@ -1,0 +1,94 @@
+"""The board check a run makes before timing on a CheriBSD target (kind morello): the system's state
+(debug kernel, revocation, c18n default, CPU frequency policy), each variant's process seen in as
+many compartments as its name says, and one binary for variants built alike. Its facts land in
+every variant's meta.json under checks["board"]:
+
+    release, simulated, launchers (the release's row), system (the state probe), warnings,
+    variants: {variant: {compartments, seen_by, evidence, process_revocation, rtld_stats,
+                         binary_sha256, state}},
+    state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants)
+
+`state` is flat (kernel_ident, debug_kernel, revocation_default, c18n_default, cpu_freq_mhz,
+powerd, process_revocation, compartments): a contrast of two variants whose states differ in a
+key is confounded by it. A refusal raises RunRefused (c18n_ae.running.driver) naming what was
+seen."""
+
+from __future__ import annotations
+
+import shlex
+
+from c18n_ae import experiments as exp
+from c18n_ae.common import launchers
+from c18n_ae.running.driver import RunRefused
+from c18n_ae.targets import board_checks as bc
+
+STATS_FILE = "c18n-ae-rtld-stats.bin"  # in the target's workdir, removed after each probe
+
+
+class BoardCheck:
+    name = "board"
+
+    def __init__(self, target: dict):
+        self.config = target
+
+    def __call__(self, target, plan: dict) -> dict:
+        t = target.transport
+        system = bc.system_state(t.run(bc.STATE_SCRIPT, timeout=120, check=False).stdout)
+        warning = bc.debug_warning(self.config["name"], system)
+        hashes = {v["name"]: self.binary_hash(t, v) for v in plan["variants"]}
+        problems = bc.same_binary_problems([v["recipe"] for v in plan["variants"]], hashes)
+        if problems:
+            raise RunRefused("; ".join(problems))
+        variants = {}
+        for v in plan["variants"]:
+            seen = self.seen(t, plan, v)
+            refusal = bc.judge(self.config, v["recipe"], seen) if seen else ""
+            if refusal:
+                raise RunRefused(refusal)
+            seen = seen or {"compartments": None, "tool": "not probed", "evidence":
+                            "a driver experiment: its programs start under the driver"}
+            variants[v["name"]] = {
+                "compartments": seen["compartments"],
+                "seen_by": seen["tool"],
+                "evidence": seen["evidence"],
+                "process_revocation": seen.get("process_revocation"),
+                "rtld_stats": seen.get("rtld_stats"),
+                "binary_sha256": hashes[v["name"]],
+                "state": bc.variant_state(system, seen, v["recipe"]),
+            }
+        return {
+            "release": self.config.get("release"),
+            "simulated": bool(self.config.get("simulated")),
+            "launchers": bc.launcher_row(self.config),
+            "system": system,
+            "warnings": [warning] if warning else [],
+            "variants": variants,
+            "state_differs": bc.differing({k: x["state"] for k, x in variants.items()}),
+        }
+
+    @staticmethod
+    def binary_hash(t, v: dict) -> str | None:
+        """The SHA-256 of the program the variant runs, computed where it runs (sha256sum, or
+        FreeBSD's sha256 -q)."""
+        f = shlex.quote(v["build_files"][0])
+        out = t.run(f"cd {shlex.quote(getattr(t, 'workdir', '.'))} && "
+                    f"{{ sha256sum {f} 2>/dev/null || sha256 -q {f}; }}", check=False).stdout
+        return out.split()[0] if out.split() else None
+
+    def seen(self, t, plan: dict, v: dict) -> dict | None:
+        """Runs the variant's benchmark briefly under procstat; None for driver experiments."""
+        e = exp.get(plan["experiment"])
+        if e.driver:
+            return None
+        run = v["runs"][0]
+        command = [*run["command"], "--skip", "0", "--limit", str(run["units"]),
+                   "--out", "/dev/null"]
+        release, abi = self.config.get("release"), v["recipe"].get("abi")
+        env = launchers.counting_env(release, abi, STATS_FILE) if release else []
+        script = bc.probe_script(getattr(t, "workdir", "."), command, env, STATS_FILE)
+        return bc.compartments_seen(t.run(script, timeout=120, check=False).stdout)
+
+
+def for_target(target: dict) -> list:
+    """The checks before a run on this target: the board check on a CheriBSD target."""
+    return [BoardCheck(target)] if target.get("kind") == "morello" else []
