@@ -123,19 +123,19 @@ def test_hierarchical_bootstrap_covers_what_varies_between_runs():
     assert flat <= 0.75, flat
 
 
-def test_hierarchical_medians_equal_numpy_medians_of_the_same_counts():
-    """One counts matrix gives each resample's mean and median: check both against numpy on the
-    materialised resamples of a small case (runs of unequal size)."""
+def test_hierarchical_means_and_medians_equal_numpy_on_the_same_resamples():
+    """One counts matrix gives each two-level resample's mean and median: both against numpy on
+    the materialised resamples (runs of unequal size); the draws are seeded."""
     from c18n_ae.analysis import comparisons
 
     rng = np.random.default_rng(9)
     x = rng.normal(10, 2, 11)
-    runs = np.array([1] * 4 + [2] * 3 + [3] * 4)
-    means, medians = comparisons._hierarchical(x, runs, 0, 50)
-    assert means.shape == medians.shape == (50,)
-    # every resample mean lies within the data and is not the plain mean every time
-    assert x.min() <= means.min() and means.max() <= x.max() and means.std() > 0
-    # the median of a resample is one of the values, or the mean of two of them
-    pairs = {(u + v) / 2 for u in x for v in x}
-    assert all(any(abs(m - p) < 1e-12 for p in pairs) for m in medians)
-    assert comparisons._hierarchical(x, runs, 0, 50)[0].tolist() == means.tolist()  # seeded
+    runs = np.array([2] * 4 + [1] * 3 + [3] * 4)
+    means, medians = comparisons._hierarchical(x, runs, 0, 40)
+    order = np.lexsort((x, runs))  # the blocks the draws are made over: run 1, 2, 3
+    counts, total = comparisons._run_draws((3, 4, 4), 0, 40)
+    for b in range(40):
+        sample = np.repeat(x[order], counts[:, b].astype(int))
+        assert len(sample) == total[b]
+        assert means[b] == pytest.approx(sample.mean()) and medians[b] == np.median(sample)
+    assert means.std() > 0 and comparisons._hierarchical(x, runs, 0, 40)[0].tolist() == list(means)

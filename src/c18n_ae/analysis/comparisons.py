@@ -26,6 +26,7 @@ import pandas as pd
 
 from c18n_ae.analysis.stats import grid_steps
 from c18n_ae.analysis.summarise import with_derived
+from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.rows import lookup  # noqa: F401  (where callers look it up)
 
@@ -117,56 +118,87 @@ def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np
     return counts @ s / n, (s[lo] + s[hi]) / 2
 
 
+def _run_draws(sizes: tuple[int, ...], role: int, resamples: int, rng=None):
+    """For runs of these sizes (trials of each run in one block, runs in order): how often each
+    trial is drawn in each two-level resample (trials x resamples) and each resample's total.
+    The runs are drawn with replacement; a run drawn k times adds a multinomial draw of k times
+    its size over its trials. Seeded by the sizes and the side's role."""
+    rng = rng or np.random.default_rng(_seed("hierarchical", role, resamples, *sizes))
+    r = len(sizes)
+    chosen = rng.integers(0, r, (resamples, r))
+    times = np.zeros((resamples, r), dtype=np.int64)  # how often each run is drawn
+    np.add.at(times, (np.repeat(np.arange(resamples), r), chosen.ravel()), 1)
+    counts = np.empty((sum(sizes), resamples))
+    start = 0
+    for i, size in enumerate(sizes):
+        counts[start : start + size] = rng.multinomial(
+            times[:, i] * size, np.full(size, 1.0 / size)
+        ).T
+        start += size
+    return counts, times @ np.asarray(sizes)
+
+
+_cached_run_draws = functools.lru_cache(maxsize=16)(_run_draws)  # at most 16 x 32 MB
+
+
 def _hierarchical(
     x: np.ndarray, runs: np.ndarray, role: int, resamples: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Means and medians of `resamples` two-level bootstrap resamples of x measured in several
     runs: the runs drawn with replacement, then, for each run drawn, its trials drawn with
-    replacement. A run drawn k times adds a multinomial draw of k times its size over its trials,
-    so one counts matrix (resamples x trials, in chunks of bounded memory) gives each resample's
-    mean and its median (where the cumulative count reaches half its total). Above LARGE_SAMPLE
-    trials each run's mean and median are drawn from their large-sample normal distributions and
-    the resample's median is the size-weighted mean of its runs' medians (an approximation)."""
-    _, inverse = np.unique(runs, return_inverse=True)
-    sizes = np.bincount(inverse)
-    r, n = len(sizes), len(x)
-    rng = np.random.default_rng(_seed("hierarchical", role, resamples, *sizes))
-    chosen = rng.integers(0, r, (resamples, r))
-    times = np.zeros((resamples, r), dtype=np.int64)  # how often each run is drawn
-    np.add.at(times, (np.repeat(np.arange(resamples), r), chosen.ravel()), 1)
-    total = times @ sizes
+    replacement (_run_draws). One counts matrix gives each resample's mean and its median (where
+    the cumulative count over the sorted values first reaches half its total); its memory stays
+    within CACHED_CELLS, in chunks beyond. Above LARGE_SAMPLE trials each run's mean and median
+    are drawn from their large-sample normal distributions and a resample's median is the
+    size-weighted mean of its runs' medians (an approximation)."""
+    order = np.lexsort((x, runs))  # by run, then value: each run's trials in one block
+    x, runs = x[order], runs[order]
+    sizes = tuple(int(k) for k in np.unique(runs, return_counts=True)[1])
+    n = len(x)
     if n > LARGE_SAMPLE:
-        parts = [x[inverse == i] for i in range(r)]
-        mean = np.array([p.mean() for p in parts])
-        med = np.array([np.median(p) for p in parts])
-        se = np.array([p.std(ddof=1) / math.sqrt(len(p)) if len(p) > 1 else 0.0 for p in parts])
-        se_med = np.nan_to_num(np.array([abs(np.median(p)) * _log_se_of_median(p) for p in parts]))
-        weight = times * sizes
-        noise = rng.standard_normal((2, resamples, r)) / np.sqrt(np.maximum(times, 1))
-        means = (weight * (mean + se * noise[0])).sum(axis=1) / total
-        medians = (weight * (med + se_med * noise[1])).sum(axis=1) / total
-        return means, medians
-    order = np.lexsort((x, inverse))  # by run, then value: each run's trials in one block
-    start = np.concatenate([[0], np.cumsum(sizes)])
-    global_order = np.argsort(x[order], kind="stable")  # sorted position of each block column
-    s = x[order][global_order]
+        return _hierarchical_large(x, sizes, role, resamples)
+    ranks = np.argsort(x, kind="stable")  # block columns in sorted order of value
+    s = x[ranks]
+    if n * resamples <= CACHED_CELLS:
+        chunks = [_cached_run_draws(sizes, role, resamples)]
+    else:  # bounded memory: the same seeded stream, drawn a chunk of resamples at a time
+        rng = np.random.default_rng(_seed("hierarchical", role, resamples, *sizes))
+        step = max(1, CACHED_CELLS // n)
+        chunks = (
+            _run_draws(sizes, role, min(step, resamples - lo), rng)
+            for lo in range(0, resamples, step)
+        )
     means, medians = [], []
-    chunk = max(1, CACHED_CELLS // n)
-    for lo in range(0, resamples, chunk):
-        k = times[lo : lo + chunk]
-        counts = np.empty((len(k), n))
-        for i in range(r):
-            counts[:, start[i] : start[i + 1]] = rng.multinomial(
-                k[:, i] * sizes[i], np.full(sizes[i], 1.0 / sizes[i])
-            )
-        counts = counts[:, global_order]
-        t = total[lo : lo + chunk]
-        means.append(counts @ s / t)
-        cum = counts.cumsum(axis=1)
-        low = (cum >= ((t + 1) // 2)[:, None]).argmax(axis=1)
-        high = (cum >= (t // 2 + 1)[:, None]).argmax(axis=1)
+    for counts, total in chunks:
+        means.append(x @ counts / total)
+        cum = counts[ranks]
+        for i in range(1, n):  # a running sum row by row: numpy's cumsum is slow across rows
+            np.add(cum[i - 1], cum[i], out=cum[i])
+        # the first row reaching a count is the number of rows below it (cum rises down rows)
+        low = (cum < (total + 1) // 2).sum(axis=0)
+        high = (cum < total // 2 + 1).sum(axis=0)
         medians.append((s[low] + s[high]) / 2)
     return np.concatenate(means), np.concatenate(medians)
+
+
+def _hierarchical_large(x: np.ndarray, sizes: tuple[int, ...], role: int, resamples: int):
+    """_hierarchical above LARGE_SAMPLE trials (x in blocks by run): linear in the trials."""
+    rng = np.random.default_rng(_seed("hierarchical-large", role, resamples, *sizes))
+    r = len(sizes)
+    times = np.zeros((resamples, r), dtype=np.int64)
+    np.add.at(times, (np.repeat(np.arange(resamples), r), rng.integers(0, r, resamples * r)), 1)
+    bounds = np.cumsum((0, *sizes))
+    parts = [x[bounds[i] : bounds[i + 1]] for i in range(r)]
+    mean = np.array([p.mean() for p in parts])
+    med = np.array([np.median(p) for p in parts])
+    se = np.array([p.std(ddof=1) / math.sqrt(len(p)) if len(p) > 1 else 0.0 for p in parts])
+    se_med = np.nan_to_num(np.array([abs(m) * _log_se_of_median(p) for m, p in zip(med, parts)]))
+    weight = times * np.asarray(sizes)
+    total = weight.sum(axis=1)
+    noise = rng.standard_normal((2, resamples, r)) / np.sqrt(np.maximum(times, 1))
+    means = (weight * (mean + se * noise[0])).sum(axis=1) / total
+    medians = (weight * (med + se_med * noise[1])).sum(axis=1) / total
+    return means, medians
 
 
 def _side(x: np.ndarray, runs, role: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
@@ -458,8 +490,12 @@ def main(argv=None) -> None:
         default=None,
         help="per-experiment comparison files to join",
     )
+    # --experiments NAME...: join their results/comparisons/NAME.csv (the workflow's short command)
+    config.add_experiment_arguments(ap, "comparisons")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
+    if a.experiments:
+        a.merge = [*(a.merge or []), *config.experiment_files(a, "comparisons").values()]
     if a.merge is not None:
         frames = [pd.read_csv(p) for p in a.merge]
         df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
