@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from c18n_ae.analysis.collect import tidy_run
@@ -276,9 +277,26 @@ def test_scale_fit_on_a_known_line(tmp_path):
         and f["added_mb"] == pytest.approx(25)
         and f["rss_mb_per_instance"] == pytest.approx(2)
     )
-    assert "local & O2 & 5 & 25.0 & 5.00 & 2.00 & 400 & added-memory budget reached" in table_tex(
-        "scale", s
+    assert "local & O2 & 5 & 25.0 & 5.00 & -- & 2.00 & 400 & added-memory budget reached" in (
+        table_tex("scale", s)
     )
+
+
+def test_scale_memory_that_stops_growing_is_two_segments_not_one_slope():
+    """The 22.12 shape: memory rises 4.6 MB an instance, then stays level. One line through both
+    would average them; the fit finds where growth stops, quotes the rise and the plateau, and
+    gives no OLS interval to residuals that follow each other (a wandering level)."""
+    rng = np.random.default_rng(3)
+    x = np.arange(1, 601, dtype=float)
+    wander = np.cumsum(rng.normal(0, 2, len(x)))  # autocorrelated, as memory in use is
+    y = 1600 + 4.6 * np.minimum(x, 200) + wander
+    f = scale.segments(x, y)
+    assert f["saturated"] and 190 <= f["knee"] <= 210
+    assert f["slope"] == pytest.approx(4.6, rel=0.1) and np.isnan(f["low"]) and f["r1"] > 0.5
+    assert f["plateau"] == pytest.approx(1600 + 4.6 * 200, abs=60)
+    assert np.polyfit(x, y, 1)[0] < 2.5  # what one line would have said
+    straight = scale.segments(x, 1600 + 4.6 * x + rng.normal(0, 2, len(x)))  # independent noise
+    assert np.isnan(straight["knee"]) and straight["low"] < 4.6 < straight["high"]
 
 
 def test_region_parsers():

@@ -78,7 +78,70 @@ def tidy_rows(raw, rows):
     return out
 
 
+# A slope is quoted only where a straight line fits (issue 23.6): memory that rises and then
+# stops growing is two segments, and the slope of one line through both averages them.
+MIN_SEGMENT = 10  # points in each of two segments
+SEGMENT_GAIN = 0.5  # two segments replace one line when they leave under this share of its SSE
+KNEE_SHARE = 0.2  # a second segment rising at under this share of the first: growth stopped
+AUTOCORRELATED = 0.5  # lag-1 autocorrelation of residuals above which OLS gives no interval
+
+
+def _sse(n, sx, sy, sxx, sxy, syy):
+    """Squared residuals of the least-squares line through points with these sums (arrays)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vxx, vxy, vyy = sxx - sx * sx / n, sxy - sx * sy / n, syy - sy * sy / n
+        return np.where(vxx > 0, vyy - vxy * vxy / vxx, vyy)
+
+
+def line(x: np.ndarray, y: np.ndarray) -> dict:
+    """Least-squares slope with its 95 % interval (Student's t), unless the residuals are
+    autocorrelated (lag-1 correlation r1 above AUTOCORRELATED: neighbouring points share their
+    error, and the OLS interval would claim a precision the series does not have)."""
+    from scipy import stats
+
+    if len(x) < 3 or np.ptp(x) == 0:
+        slope = float(np.polyfit(x, y, 1)[0]) if len(x) >= 2 and np.ptp(x) > 0 else np.nan
+        return {"slope": slope, "low": np.nan, "high": np.nan, "r1": np.nan}
+    fit = stats.linregress(x, y)
+    res = y - (fit.intercept + fit.slope * x)
+    r1 = float(np.corrcoef(res[:-1], res[1:])[0, 1]) if res.std() > 0 and len(x) > 3 else np.nan
+    half = stats.t.ppf(0.975, len(x) - 2) * fit.stderr
+    if r1 > AUTOCORRELATED:
+        half = np.nan
+    return {"slope": float(fit.slope), "low": fit.slope - half, "high": fit.slope + half, "r1": r1}
+
+
+def segments(x, y) -> dict:
+    """One line, or two segments where they fit much better (their squared residuals under
+    SEGMENT_GAIN of the line's, each at least MIN_SEGMENT points; the split found over every
+    point at once from prefix sums: linear in the points). The quoted slope is the first
+    segment's (the rise); `knee` is the first x of the second segment, and where it rises at
+    under KNEE_SHARE of the first, `plateau` is its mean level (where growth stopped)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    order = np.argsort(x, kind="stable")
+    x, y = x[order], y[order]
+    out = {"knee": np.nan, "after": np.nan, "plateau": np.nan, "saturated": False}
+    n = len(x)
+    if n >= 2 * MIN_SEGMENT:
+        sums = [np.concatenate([[0.0], np.cumsum(v)]) for v in (x, y, x * x, x * y, y * y)]
+        k = np.arange(MIN_SEGMENT, n - MIN_SEGMENT + 1)
+        left = _sse(k, *(c[k] for c in sums))
+        right = _sse(n - k, *(c[n] - c[k] for c in sums))
+        best = int(np.argmin(left + right))
+        whole = float(_sse(n, *(c[n] for c in sums)))
+        if whole > 0 and (left + right)[best] < SEGMENT_GAIN * whole:
+            cut = int(k[best])
+            first, second = line(x[:cut], y[:cut]), line(x[cut:], y[cut:])
+            out.update(first, knee=x[cut], after=second["slope"])
+            if first["slope"] > 0 and second["slope"] < KNEE_SHARE * first["slope"]:
+                out.update(plateau=float(y[cut:].mean()), saturated=True)
+            return out
+    return {**out, **line(x, y)}
+
+
 def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
+    """Instances, memory added, and per instance: memory in use (segments: the rise, where it
+    stops growing, its plateau), the instances' own memory and the time elapsed."""
     s = summary[(summary.source == target) & (summary.variant == variant)]
     mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
     ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
@@ -86,23 +149,61 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     x = mem.parameter_value.astype(float).to_numpy()
     stopped = s[s.metric.str.startswith("stopped_by_")]
     reason = stopped.metric.iloc[0].removeprefix("stopped_by_") if len(stopped) else ""
-    started = x[x > 0]
-    slope = lambda xs, ys: float(np.polyfit(xs, ys, 1)[0]) if len(xs) >= 2 else float("nan")  # noqa: E731
+    memory = segments(x, mem["mean"].to_numpy())
+    time = segments(
+        ela[ela.parameter_value > 0].parameter_value.astype(float),
+        ela[ela.parameter_value > 0]["mean"],
+    )
     return {
         "instances": int(x.max()) if len(x) else 0,
-        "mb_per_instance": slope(x, mem["mean"].to_numpy()),
-        "rss_mb_per_instance": slope(
+        "mb_per_instance": memory["slope"],
+        "mb_low": memory["low"],
+        "mb_high": memory["high"],
+        "mb_r1": memory["r1"],
+        "knee": memory["knee"],
+        "plateau_mb": memory["plateau"],
+        "saturated": memory["saturated"],
+        "mb_after": memory["after"],
+        "rss_mb_per_instance": segments(
             rss.parameter_value.astype(float).to_numpy(), rss["mean"].to_numpy()
-        ),
-        "ms_per_instance": slope(started, ela[ela.parameter_value > 0]["mean"].to_numpy()),
+        )["slope"],
+        "ms_per_instance": time["slope"],
+        "ms_knee": time["knee"],
         "added_mb": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0]) if len(mem) else float("nan"),
         "reason": reason,
     }
 
 
+def slope_change(f: dict) -> str:
+    """Where the rise of memory in use changes: '2621, then flat at 13400 MB', '241, then 26.4
+    MB each', or '--' where one line fits."""
+    if np.isnan(f["knee"]):
+        return "--"
+    if f["saturated"]:
+        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mb'])} MB"
+    return f"{int(f['knee'])}, then {fmt(f['mb_after'])} MB each"
+
+
+def ms_cell(f: dict) -> str:
+    """Time per instance, with the instance where a second segment starts: '514 (to 198)'."""
+    to = "" if np.isnan(f["ms_knee"]) else f" (to {int(f['ms_knee'])})"
+    return fmt(f["ms_per_instance"]) + to
+
+
+def interval(f: dict) -> str:
+    """The memory slope's interval, or why it has none."""
+    if np.isnan(f["mb_low"]):
+        if f["mb_r1"] > AUTOCORRELATED:
+            return f"residuals autocorrelated, lag-1 r = {fmt(f['mb_r1'])}: no interval"
+        return "no interval"
+    return f"95\\,\\% interval [{fmt(f['mb_low'])}, {fmt(f['mb_high'])}]"
+
+
 CAPTION = (
-    r"E1 scale: instances started, memory added, slopes of memory and elapsed time per "
-    r"instance, and the condition that stopped the run."
+    r"E1 scale: instances started, memory added, memory and elapsed time per instance "
+    r"(least-squares slopes of the rise: where memory in use stops growing, the slope is that "
+    r"of the segment before, and the point where it stopped and the level it kept follow), and "
+    r"the condition that stopped the run."
 )
 
 
@@ -118,9 +219,9 @@ def table(data: Inputs) -> Table:
         ).any()
         rows.append(
             [escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"])]
-            + [fmt(f["mb_per_instance"])]
+            + [fmt(f["mb_per_instance"]), slope_change(f)]
             + [fmt(f["rss_mb_per_instance"]) if recorded else "not recorded"]
-            + [fmt(f["ms_per_instance"]), REASON_TEXT[f["reason"]] if recorded else "not recorded"]
+            + [ms_cell(f), REASON_TEXT[f["reason"]] if recorded else "not recorded"]
         )
     columns = (
         Column("Source", align="l"),
@@ -128,6 +229,7 @@ def table(data: Inputs) -> Table:
         Column("Instances"),
         Column("Added", "MB"),
         Column(r"\si{\mega\byte} per instance (system)"),
+        Column("Slope changes at", align="l"),
         Column(r"\si{\mega\byte} per instance (RSS)"),
         Column(r"\si{\milli\second} per instance"),
         Column("Stopped by", align="l"),
@@ -142,6 +244,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         quoted = {
             "instances": str(f["instances"]),
             "mb per instance": fmt(f["mb_per_instance"]),
+            "slope changes at": slope_change(f),
             "rss mb per instance": fmt(f["rss_mb_per_instance"]),
             "ms per instance": fmt(f["ms_per_instance"]),
             "stopped by": REASON_TEXT[f["reason"]],
@@ -175,26 +278,25 @@ def figure(data: Inputs) -> Figure:
 
 
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
-    """Instances reached and memory per instance (least-squares slope with its 95 % interval)."""
-    from scipy import stats
-
+    """Instances reached and memory per instance: the slope of the rise, where it changes or
+    stops (segments), and its interval only where the residuals allow one."""
     out = []
     for variant in dict.fromkeys(summary[summary.source == source].variant):
-        s = summary[
-            (summary.source == source)
-            & (summary.variant == variant)
-            & (summary.metric == "memory_used_mb")
-        ].sort_values("parameter_value")
-        if len(s) < 3:
+        f = fit(summary, source, variant)
+        if f["instances"] < 3 or np.isnan(f["mb_per_instance"]):
             continue
-        fit = stats.linregress(s.parameter_value.astype(float), s["mean"])
-        half = stats.t.ppf(0.975, len(s) - 2) * fit.stderr
-        out.append(
+        text = (
             f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
-            f"{int(s.parameter_value.max())} instances, each adding {fmt(fit.slope)}\\,MB "
-            f"[{fmt(fit.slope - half)}, {fmt(fit.slope + half)}] of memory in use "
-            "(least-squares slope, 95\\,\\% interval)."
+            f"{f['instances']} instances; memory in use rose by {fmt(f['mb_per_instance'])}\\,MB "
+            "per instance"
         )
+        if f["saturated"]:
+            text += (
+                f" up to instance {int(f['knee'])}, then stayed near {fmt(f['plateau_mb'])}\\,MB"
+            )
+        elif not np.isnan(f["knee"]):
+            text += f" up to instance {int(f['knee'])}, then by {fmt(f['mb_after'])}\\,MB each"
+        out.append(f"{text} (least-squares slope of the rise; {interval(f)}).")
     return out
 
 
