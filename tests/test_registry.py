@@ -126,6 +126,7 @@ def test_crossing_claim_is_decided_only_on_a_variant_in_compartments():
                     "board",
                     variant,
                     "crossing",
+                    1,
                     t,
                     "calls",
                     1000,

@@ -25,7 +25,7 @@ from c18n_ae.analysis.comparisons import _seed, lookup, ratio_ci
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import fmt, interval_text
+from c18n_ae.common.latex import comparison_text, fmt
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
 SCHEMA = PROJECT_ROOT / "workflow" / "schemas" / "claims.schema.yaml"
@@ -243,7 +243,7 @@ def decide(claim: dict, base: dict, rows: pd.DataFrame, what: str) -> dict:
         **base,
         "decided_at": _at(row, rows).removeprefix(" at "),
         "evidence": "raw data",
-        "measured": interval_text(row.ratio, row.ci95_low, row.ci95_high),
+        "measured": comparison_text(row, statistic, tex=False),
         "ratio": row.ratio,
         "ci95_low": row.ci95_low,
         "ci95_high": row.ci95_high,
@@ -265,7 +265,7 @@ def decide(claim: dict, base: dict, rows: pd.DataFrame, what: str) -> dict:
         if o_result != result:
             detail += (
                 f". The {other} disagrees: it {o_result if o_result != 'holds' else 'holds'} "
-                f"({interval_text(o_row.ratio, o_row.ci95_low, o_row.ci95_high)}"
+                f"({comparison_text(o_row, other, tex=False)}"
                 f"{_at(o_row, rows)})"
             )
     return {**out, "result": result, "detail": detail}

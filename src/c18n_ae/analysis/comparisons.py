@@ -61,6 +61,8 @@ COLUMNS = [
     "comparison",
     "confounded_by",  # what else differs beside ABI and compartments (analysis.contrasts)
 ]
+# the columns a row's printed form reads beside its ratios (c18n_ae.common.latex.comparison_text)
+PRINTED = COLUMNS[COLUMNS.index("interval_covers") : COLUMNS.index("comparison")]
 RESAMPLES = 2000
 GROUP = ["experiment", "parameter", "parameter_value", "metric"]
 WITHIN, BETWEEN = "within one run", "between runs"

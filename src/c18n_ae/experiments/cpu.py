@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from c18n_ae.common.latex import escape, fmt, gen_name, newcommand, ratio_text
+from c18n_ae.common.latex import comparison_text, escape, fmt, gen_name, newcommand
 from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
@@ -68,7 +68,7 @@ def overhead(data: Inputs, target, variant, workload) -> str:
     if data.comparisons is None or not ref:
         return fmt(_ratio(data.summary, target, variant, ref, f"{workload}_cpu_ns"))
     rows = lookup(data.comparisons, target, variant, ref, f"{workload}_cpu_ns")
-    return ratio_text(*rows[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(rows) else "--"
+    return comparison_text(rows.iloc[0], covers=False) if len(rows) else "--"
 
 
 CAPTION = (

@@ -30,7 +30,7 @@ SHOWN = (  # the table's measured columns
     "ipc_cpu_utilisation",
     "ipc_lost",
 )
-PUBLISHED = "pytilia_packet_2023"  # results/published/pytilia_packet_2023.csv, beside our table
+PUBLISHED = "pytilia_packet_2023"  # published/pytilia_packet_2023.csv, beside our table
 
 
 def tidy_rows(raw, rows):
@@ -87,7 +87,7 @@ def tidy_rows(raw, rows):
 def derive(df: pd.DataFrame) -> pd.DataFrame:
     """Adjusted latency: each mode's latency minus that of 'none' in the same run and repeat."""
     lat = df[df.metric.str.endswith("_latency_us")]
-    keys = ["source", "variant", "trial", "parameter", "parameter_value"]
+    keys = ["source", "variant", "run", "trial", "parameter", "parameter_value"]
     none = lat[lat.metric == "none_latency_us"].set_index(keys)["value"]
     extra = []
     for m in ("plugin", "ipc"):
