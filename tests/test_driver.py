@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from c18n_ae import experiments as registry
 from c18n_ae.experiments.plan import plan_for
 from c18n_ae.running import driver, unit
 from c18n_ae.targets.base import Poll
@@ -296,8 +297,19 @@ def test_split_trials_share_the_repetitions_between_runs(tmp_path):
     runs = plan["variants"][0]["runs"]
     assert [r["units"] for r in runs] == [6, 4]
     assert runs[0]["command"][-1] == "3" and runs[1]["command"][-1] == "2"
-    whole = plan_for("memory", [RECIPE], PARAMS, tmp_path, "t", {"runs": 3})
+    whole = plan_for("memory", [RECIPE], {**PARAMS, "timeout_s": 10}, tmp_path, "t", {"runs": 3})
     assert [r["units"] for r in whole["variants"][0]["runs"]] == [6, 6, 6]
+    assert whole["timeout_s"] == 30, "the time limit covers the trials of every run"
+
+
+def test_a_series_without_repetitions_runs_once_when_split(tmp_path):
+    """E1's instances cannot be shared out: split, it runs once (no longer than one run); else
+    `runs` times, its time limit with it."""
+    scale = {p.name: p.value("quick") for p in registry.get("scale").params}
+    split = plan_for("scale", [RECIPE], scale, tmp_path, "t", {"runs": 2, "split_trials": True})
+    assert len(split["variants"][0]["runs"]) == 1 and split["timeout_s"] == scale["timeout_s"]
+    whole = plan_for("scale", [RECIPE], scale, tmp_path, "t", {"runs": 2})
+    assert len(whole["variants"][0]["runs"]) == 2 and whole["timeout_s"] == 2 * scale["timeout_s"]
 
 
 # --- the code's shape ----------------------------------------------------------------------------

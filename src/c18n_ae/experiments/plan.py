@@ -6,7 +6,9 @@ Each variant runs `runs` times (default 3), each run in processes of its own. Wi
 (the quick profile) the experiment's repetitions are divided between the runs, so that several
 runs take no longer than one; otherwise every run makes them all. The repetitions are the first
 of REPEATS among the experiment's parameters; an experiment without one (a series, such as E1's
-instances, or a fixed pair of scrapes) makes every run whole."""
+instances, or a fixed pair of scrapes) cannot share them out and runs once when split, `runs`
+times otherwise. The experiment's time limit (timeout_s) is for one run's worth of trials: the
+plan's limit grows with the trials of all its runs."""
 
 from __future__ import annotations
 
@@ -27,7 +29,9 @@ def run_params(e, params: dict, runs: int, split: bool) -> list[dict]:
     """Each run's parameters: the repetitions shared out between runs (at least one each) when
     split, else the same for every run."""
     name = repeat_param(e)
-    if not split or name is None or e.driver:
+    if name is None:
+        return [params] * (1 if split else runs)
+    if not split:
         return [params] * runs
     total = int(params[name])
     return [{**params, name: max(1, total // runs + (r < total % runs))} for r in range(runs)]
@@ -40,6 +44,13 @@ def build_files(e, bin_dir: Path) -> list[str]:
 
     names = [n for p in e.programs for n in (p.name, *p.links)]
     return [str(bin_dir / programs.get(n).output) for n in dict.fromkeys(names)]
+
+
+def time_limit(e, params: dict, per_run: list[dict]) -> float | None:
+    """The experiment's timeout_s (for its trials once) scaled to the trials of every run."""
+    if not params.get("timeout_s"):
+        return None
+    return float(params["timeout_s"]) * sum(e.trials(p) for p in per_run) / max(1, e.trials(params))
 
 
 def plan_for(
@@ -88,7 +99,7 @@ def plan_for(
         "seed": options.get("seed", 1),
         "chunk_units": options.get("chunk_units") if options.get("interleave", True) else None,
         "max_unit_s": options.get("max_unit_s"),
-        "timeout_s": params.get("timeout_s"),
+        "timeout_s": time_limit(e, params, per_run),
         "split_trials": bool(options.get("split_trials", False)),
         "variants": variants,
     }

@@ -56,10 +56,11 @@ def run_unit(
     clock: Clock | None = None,
 ) -> dict[str, dict]:
     """Runs the variants of one experiment on a target (its config, or "local"); writes each
-    variant's raw.csv and meta.json. Raises RunFailed, keeping every measured row."""
+    variant's raw.csv and meta.json. timeout_s: the whole run unit's time limit (default: the
+    plan's, from the experiment's). Raises RunFailed, keeping every measured row."""
     target = {"name": target, "kind": "local"} if isinstance(target, str) else target
     plan = plan_on(target, experiment, recipes, params, results, options or {})
-    plan["timeout_s"] = timeout_s = timeout_s or params.get("timeout_s")
+    plan["timeout_s"] = timeout_s = timeout_s or plan["timeout_s"]
     if target["kind"] == "local":
         machine, poll_s = LocalTarget(target, results), poll_s or LOCAL_POLL_S
     else:
