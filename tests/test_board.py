@@ -31,8 +31,13 @@ STUDY_LOG = ROOT / "datasets/morello-2024/isolation/study-logs/memory-regions-re
 
 
 def board(variants, release="24.05"):
-    target = {"name": "board", "kind": "morello", "host": "board.invalid",
-              "reference_variant": variants[0]["name"], "variants": variants}
+    target = {
+        "name": "board",
+        "kind": "morello",
+        "host": "board.invalid",
+        "reference_variant": variants[0]["name"],
+        "variants": variants,
+    }
     if release:
         target["release"] = release
     return target
@@ -44,8 +49,12 @@ def load(tmp_path, *targets):
     return exp.load_config(ROOT / "config" / "config.yaml", path)
 
 
-PURE = {"name": "purecap", "cc": "clang-morello", "abi": "purecap",
-        "cflags": ["-O2", "-march=morello+c64", "-mabi=purecap"]}
+PURE = {
+    "name": "purecap",
+    "cc": "clang-morello",
+    "abi": "purecap",
+    "cflags": ["-O2", "-march=morello+c64", "-mabi=purecap"],
+}
 HYBRID = {"name": "hybrid", "cc": "clang-morello", "abi": "hybrid", "cflags": ["-O2"]}
 
 
@@ -58,8 +67,13 @@ def variant(base, **changes):
 
 def test_each_release_gets_its_launcher_filled_in(tmp_path):
     c18n = variant(PURE, name="purecap-c18n", c18n=True)
-    bench = variant(PURE, name="bench-c18n", c18n=True, abi="purecap-benchmark",
-                    cflags=["-O2", "-march=morello+c64", "-mabi=purecap-benchmark"])
+    bench = variant(
+        PURE,
+        name="bench-c18n",
+        c18n=True,
+        abi="purecap-benchmark",
+        cflags=["-O2", "-march=morello+c64", "-mabi=purecap-benchmark"],
+    )
     got = {}
     for release in ("22.12", "24.05", "25.01"):
         cfg = load(tmp_path, board([HYBRID, PURE, c18n, bench], release))
@@ -68,8 +82,13 @@ def test_each_release_gets_its_launcher_filled_in(tmp_path):
     assert got["22.12"]["purecap-c18n"]["ldflags"] == [
         "-Wl,-dynamic-linker,/libexec/ld-elf-c18n.so.1"
     ]
-    assert got["24.05"]["purecap-c18n"]["launcher"] == ["proccontrol", "-m", "cheric18n", "-s",
-                                                        "enable"]
+    assert got["24.05"]["purecap-c18n"]["launcher"] == [
+        "proccontrol",
+        "-m",
+        "cheric18n",
+        "-s",
+        "enable",
+    ]
     assert got["25.01"]["purecap-c18n"]["launcher"] == ["env", "LD_COMPARTMENT_ENABLE=1"]
     assert got["25.01"]["bench-c18n"]["launcher"] == ["env", "LD_64CB_COMPARTMENT_ENABLE=1"]
     for release in got:
@@ -77,8 +96,12 @@ def test_each_release_gets_its_launcher_filled_in(tmp_path):
 
 
 def test_a_launcher_that_does_not_fit_the_release_is_refused(tmp_path):
-    wrong = variant(PURE, name="purecap-c18n", c18n=True,
-                    launcher=["proccontrol", "-m", "cheric18n", "-s", "enable"])
+    wrong = variant(
+        PURE,
+        name="purecap-c18n",
+        c18n=True,
+        launcher=["proccontrol", "-m", "cheric18n", "-s", "enable"],
+    )
     with pytest.raises(ConfigError) as e:
         load(tmp_path, board([HYBRID, wrong], "22.12"))
     msg = str(e.value)
@@ -94,14 +117,25 @@ def test_revocation_is_a_variant_axis(tmp_path):
     on = variant(PURE, name="purecap-revoke", revocation="on")
     cfg = load(tmp_path, board([HYBRID, off, on]))
     v = {x["name"]: x["launcher"] for x in cfg["targets"][0]["variants"]}
-    assert v["purecap-c18n-norevoke"] == ["proccontrol", "-m", "cherirevoke", "-s", "disable",
-                                          "proccontrol", "-m", "cheric18n", "-s", "enable"]
+    assert v["purecap-c18n-norevoke"] == [
+        "proccontrol",
+        "-m",
+        "cherirevoke",
+        "-s",
+        "disable",
+        "proccontrol",
+        "-m",
+        "cheric18n",
+        "-s",
+        "enable",
+    ]
     assert v["purecap-revoke"] == ["proccontrol", "-m", "cherirevoke", "-s", "enable"]
 
 
 def test_flags_beyond_the_abi_are_refused_unless_declared(tmp_path):
-    o0 = variant(PURE, name="purecap-c18n", c18n=True,
-                 cflags=["-O0", "-march=morello+c64", "-mabi=purecap"])
+    o0 = variant(
+        PURE, name="purecap-c18n", c18n=True, cflags=["-O0", "-march=morello+c64", "-mabi=purecap"]
+    )
     with pytest.raises(ConfigError) as e:
         load(tmp_path, board([HYBRID, o0]))
     msg = str(e.value)
@@ -120,8 +154,11 @@ def test_flags_beyond_the_abi_are_refused_unless_declared(tmp_path):
 
 def test_the_shipped_morello_config_passes_and_the_local_target_is_not_a_board(tmp_path):
     (tmp_path / "no-datasets.yaml").write_text("datasets: []\n")
-    cfg = exp.load_config(ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml",
-                          tmp_path / "no-datasets.yaml")
+    cfg = exp.load_config(
+        ROOT / "config" / "config.yaml",
+        ROOT / "config" / "morello.yaml",
+        tmp_path / "no-datasets.yaml",
+    )
     morello = next(t for t in cfg["targets"] if t["name"] == "morello")
     assert morello["release"] == "24.05"
     assert any(v.get("revocation") == "off" for v in morello["variants"])
@@ -146,10 +183,16 @@ def test_procstat_vm_reads_the_studys_own_log():
 
 def test_procstat_c18n_rows_and_dashes():
     # the header and row layout of usr.bin/procstat/procstat_c18n.c
-    text = ("  PID COMM                 COMP  STKS  TRMPS TRPGS   MEM\n"
-            " 4242 crossing                4     3     27     1   72K\n")
-    assert tools.procstat_c18n(text, 4242) == {"compartments": 4, "stacks": 3,
-                                                "trampolines": 27, "tramp_pages": 1}
+    text = (
+        "  PID COMM                 COMP  STKS  TRMPS TRPGS   MEM\n"
+        " 4242 crossing                4     3     27     1   72K\n"
+    )
+    assert tools.procstat_c18n(text, 4242) == {
+        "compartments": 4,
+        "stacks": 3,
+        "trampolines": 27,
+        "tramp_pages": 1,
+    }
     dashes = text.splitlines()[0] + "\n 4242 crossing                -     -      -     -     -\n"
     assert tools.procstat_c18n(dashes, 4242)["compartments"] == 0
     assert tools.procstat_c18n(text, 99) is None
@@ -157,7 +200,9 @@ def test_procstat_c18n_rows_and_dashes():
 
 def test_proccontrol_pmcstat_and_the_linkers_statistics():
     assert tools.proccontrol_query("force disabled, not active\n") == {
-        "forced": "force disabled", "active": False}
+        "forced": "force disabled",
+        "active": False,
+    }
     assert tools.proccontrol_query("garbage") is None
     pmc = "# p/CPU_CYCLES p/INST_RETIRED \n      1000       1500 \n     25000      37500 \n"
     assert tools.pmcstat_counts(pmc) == {"CPU_CYCLES": 25000, "INST_RETIRED": 37500}
@@ -173,8 +218,11 @@ def test_proccontrol_pmcstat_and_the_linkers_statistics():
 # --- decisions ---------------------------------------------------------------------------------
 
 
-C18N = {"name": "purecap-c18n", "c18n": True,
-        "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"]}
+C18N = {
+    "name": "purecap-c18n",
+    "c18n": True,
+    "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"],
+}
 
 
 def test_one_compartment_stops_a_c18n_variant_naming_launcher_release_and_what_was_seen():
@@ -193,24 +241,29 @@ def test_one_compartment_stops_a_c18n_variant_naming_launcher_release_and_what_w
 
 
 def test_a_debug_kernel_is_recorded_and_warned_about():
-    text = ("kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
-            "debug.witness.watch=1\nsecurity.cheri.runtime_revocation_default=1\n"
-            "security.cheri.lib_based_c18n_default=\ndev.cpu.0.freq=2500\npowerd=absent\n")
+    text = (
+        "kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
+        "debug.witness.watch=1\nsecurity.cheri.runtime_revocation_default=1\n"
+        "security.cheri.lib_based_c18n_default=\ndev.cpu.0.freq=2500\npowerd=absent\n"
+    )
     state = bc.system_state(text)
     assert state["debug_kernel"] and state["invariants"] and state["witness"]
     assert state["c18n_default"] is None and state["cpu_freq_mhz"] == 2500 and not state["powerd"]
     warning = bc.debug_warning("morello", state)
     assert "debug kernel" in warning and "INVARIANTS, WITNESS" in warning
-    nodebug = bc.system_state("kern.ident=GENERIC-MORELLO-PURECAP-NODEBUG\n"
-                              "kern.features.invariants=\ndebug.witness.watch=\n")
+    nodebug = bc.system_state(
+        "kern.ident=GENERIC-MORELLO-PURECAP-NODEBUG\n"
+        "kern.features.invariants=\ndebug.witness.watch=\n"
+    )
     assert not nodebug["debug_kernel"] and bc.debug_warning("morello", nodebug) == ""
 
 
 def test_variants_built_alike_must_run_one_binary():
     pure, c18n = {**PURE}, {**PURE, "name": "purecap-c18n", "c18n": True, "launcher": ["x"]}
     assert bc.same_binary_problems([pure, c18n], {"purecap": "ab", "purecap-c18n": "ab"}) == []
-    problems = bc.same_binary_problems([pure, c18n], {"purecap": "ab" * 32,
-                                                      "purecap-c18n": "cd" * 32})
+    problems = bc.same_binary_problems(
+        [pure, c18n], {"purecap": "ab" * 32, "purecap-c18n": "cd" * 32}
+    )
     assert len(problems) == 1 and "purecap, purecap-c18n" in problems[0]
     assert "abababababab" in problems[0] and "rebuild" in problems[0]
     other = {**PURE, "name": "O0", "cflags": ["-O0"]}  # built otherwise: may differ
@@ -227,27 +280,51 @@ def test_state_that_differs_between_variants_is_named():
 
 
 def summary(rows):
-    cols = ["source", "variant", "metric", "mean", "median", "ci95_low", "ci95_high", "n",
-            "parameter_value"]
+    cols = [
+        "source",
+        "variant",
+        "metric",
+        "mean",
+        "median",
+        "ci95_low",
+        "ci95_high",
+        "n",
+        "parameter_value",
+    ]
     return pd.DataFrame([dict(zip(cols, r)) for r in rows])
 
 
 def test_e10_columns_fill_where_counted_and_say_so_elsewhere():
-    base = [(s, "c18n", m, v, v, v, v, 10, 1e6) for s in ("board", "sim") for m, v in
-            (("local_call_ns", 2.0), ("library_call_ns", 12.0), ("buffer_call_ns", 13.0),
-             ("callback_call_ns", 20.0), (crossing.EXTRA, 10.0))]
-    counted = [("board", "c18n", crossing.CROSSINGS_PER_CALL, 2.0, 2.0, 2.0, 2.0, 10, 1e6),
-               ("board", "c18n", crossing.CYCLES_PER_NS, 2.5, 2.5, 2.5, 2.5, 10, 1e6)]
+    base = [
+        (s, "c18n", m, v, v, v, v, 10, 1e6)
+        for s in ("board", "sim")
+        for m, v in (
+            ("local_call_ns", 2.0),
+            ("library_call_ns", 12.0),
+            ("buffer_call_ns", 13.0),
+            ("callback_call_ns", 20.0),
+            (crossing.EXTRA, 10.0),
+        )
+    ]
+    counted = [
+        ("board", "c18n", crossing.CROSSINGS_PER_CALL, 2.0, 2.0, 2.0, 2.0, 10, 1e6),
+        ("board", "c18n", crossing.CYCLES_PER_NS, 2.5, 2.5, 2.5, 2.5, 10, 1e6),
+    ]
     s = summary(base + counted)
     from c18n_ae.experiments.outputs import Inputs
 
     table = crossing.table(Inputs(summary=s.assign(invalid=False)))
     rows = {(r[0], r[2]): r for g in table.groups for r in g}
     board_extra = rows[("board", "library call minus plain call")]
-    assert board_extra[-2:] == ["5.00", "12.5"]  # 10 ns / 2 crossings a call; 2.5 cycles a ns
+    assert board_extra[-2:] == ["5.00", "25.0"]  # 10 ns / 2 crossings a call; x 2.5 cycles a ns
     sim_extra = rows[("sim", "library call minus plain call")]
     assert sim_extra[-2:] == [crossing.NOT_COUNTED, crossing.NOT_COUNTED]
     assert [c.label for c in table.columns][-2:] == ["per counted crossing", "cycles"]
+    # cycles from the board check's pmcstat counters where the summary has no rate
+    boards = {("sim", "c18n"): {"counters": {"cycles_per_ns": 2.0}}}
+    table = crossing.table(Inputs(summary=s.assign(invalid=False), boards=boards))
+    rows = {(r[0], r[2]): r for g in table.groups for r in g}
+    assert rows[("sim", "library call minus plain call")][-2:] == [crossing.NOT_COUNTED, "20.0"]
 
 
 def test_known_answer_passes_on_constructed_counts_and_fails_when_the_rise_is_off():
@@ -292,11 +369,28 @@ def memory_binary(tmp_path_factory, cc):
 
 
 def probe(server, tmp_path, binary, launcher):
-    t = SSH(host="127.0.0.1", port=server.port, user=getpass.getuser(),
-            identity_file=str(server.dir / "client_key"), options=server.options,
-            workdir=str(tmp_path))
-    command = [*launcher, str(binary), "--sizes-mib", "8", "--trials", "100000", "--skip", "0",
-               "--limit", "100000", "--out", "/dev/null"]
+    t = SSH(
+        host="127.0.0.1",
+        port=server.port,
+        user=getpass.getuser(),
+        identity_file=str(server.dir / "client_key"),
+        options=server.options,
+        workdir=str(tmp_path),
+    )
+    command = [
+        *launcher,
+        str(binary),
+        "--sizes-mib",
+        "8",
+        "--trials",
+        "100000",
+        "--skip",
+        "0",
+        "--limit",
+        "100000",
+        "--out",
+        "/dev/null",
+    ]
     out = t.run(bc.probe_script(str(tmp_path), command, [], "stats.bin"), check=False).stdout
     return bc.compartments_seen(out), t
 
@@ -323,16 +417,61 @@ def test_the_simulated_board_shows_compartments_only_under_a_working_launcher(
     set_state(tools_dir, procstat_c18n=False)  # a release whose procstat has no c18n command
     seen, _ = probe(server, tmp_path, memory_binary, enable)
     assert seen["tool"] == "procstat -v" and seen["compartments"] >= 2
-    assert any("/c18n/" in p for p in seen.get("evidence", "").split()) or "c18n" in seen[
-        "evidence"]
+    assert (
+        any("/c18n/" in p for p in seen.get("evidence", "").split()) or "c18n" in seen["evidence"]
+    )
+
+
+def test_pmcstat_counts_the_benchmark_on_the_simulated_board(sim, tmp_path, memory_binary):
+    server, tools_dir = sim
+    set_state(tools_dir, cycles_per_ns=2.5)
+    t = SSH(
+        host="127.0.0.1",
+        port=server.port,
+        user=getpass.getuser(),
+        identity_file=str(server.dir / "client_key"),
+        options=server.options,
+        workdir=str(tmp_path),
+    )
+    command = [
+        str(memory_binary),
+        "--sizes-mib",
+        "8",
+        "--trials",
+        "100000",
+        "--skip",
+        "0",
+        "--limit",
+        "100000",
+        "--out",
+        "/dev/null",
+    ]
+    got = bc.counters(t.run(bc.counter_script(str(tmp_path), command)).stdout)
+    assert got["CPU_CYCLES"] > 0 and got["INST_RETIRED"] == int(got["CPU_CYCLES"] * 1.5)
+    assert 0.9 < got["elapsed_ns"] / 1e9 < 5  # pmcstat -l 1 ends the benchmark after a second
+    assert 1.5 < got["cycles_per_ns"] <= 2.5 and got["instructions_per_cycle"] == pytest.approx(
+        1.5, rel=1e-6
+    )
+    assert bc.counters("no pmcstat here\n") is None
 
 
 def test_the_simulated_board_state_and_a_debug_kernel(sim, tmp_path):
     server, tools_dir = sim
-    t = SSH(host="127.0.0.1", port=server.port, user=getpass.getuser(),
-            identity_file=str(server.dir / "client_key"), options=server.options)
-    set_state(tools_dir, sysctl={"kern.ident": "GENERIC-MORELLO-PURECAP",
-                                 "kern.features.invariants": "1", "debug.witness.watch": "1"})
+    t = SSH(
+        host="127.0.0.1",
+        port=server.port,
+        user=getpass.getuser(),
+        identity_file=str(server.dir / "client_key"),
+        options=server.options,
+    )
+    set_state(
+        tools_dir,
+        sysctl={
+            "kern.ident": "GENERIC-MORELLO-PURECAP",
+            "kern.features.invariants": "1",
+            "debug.witness.watch": "1",
+        },
+    )
     state = bc.system_state(t.run(bc.STATE_SCRIPT).stdout)
     assert state["debug_kernel"] and state["revocation_default"] == "1"
     assert state["c18n_default"] == "0" and state["cpu_freq_mhz"] == 2500
@@ -345,30 +484,53 @@ def test_the_simulated_board_state_and_a_debug_kernel(sim, tmp_path):
 # --- a whole run on the simulated board: the driver's board check, meta.json, refusals ----------
 
 SIM_PURE = {"name": "purecap", "cc": "cc", "cflags": ["-O2"], "launcher": [], "abi": "native"}
-SIM_C18N = {**SIM_PURE, "name": "purecap-c18n", "c18n": True,
-            "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"]}
+SIM_C18N = {
+    **SIM_PURE,
+    "name": "purecap-c18n",
+    "c18n": True,
+    "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"],
+}
 PARAMS = {"block_sizes_mib": [16], "trials": 400, "timeout_s": 300}  # seconds a variant
 
 
 def sim_target(server, workdir):
-    return server.target("sim", workdir, [SIM_PURE, SIM_C18N], kind="morello", release="24.05",
-                         simulated=True)
+    return server.target(
+        "sim", workdir, [SIM_PURE, SIM_C18N], kind="morello", release="24.05", simulated=True
+    )
 
 
 def build_here(target, recipe, results):
     from c18n_ae.running import build
 
-    build.main(["--target", json.dumps(target), "--recipe", json.dumps(recipe),
-                "--program", "memory", "--source-dir", str(ROOT / "src" / "benchmarks"),
-                "--bin-dir", str(results / "sim" / recipe["name"] / "bin")])
+    build.main(
+        [
+            "--target",
+            json.dumps(target),
+            "--recipe",
+            json.dumps(recipe),
+            "--program",
+            "memory",
+            "--source-dir",
+            str(ROOT / "src" / "benchmarks"),
+            "--bin-dir",
+            str(results / "sim" / recipe["name"] / "bin"),
+        ]
+    )
 
 
 def run_on_sim(target, tmp_path):
     from c18n_ae.running.run import run_unit
 
-    return run_unit(target=target, experiment="memory", recipes=[SIM_PURE, SIM_C18N],
-                    params=PARAMS, results=tmp_path / "results", log=tmp_path / "run.log",
-                    options={"runs": 1}, poll_s=0.3)
+    return run_unit(
+        target=target,
+        experiment="memory",
+        recipes=[SIM_PURE, SIM_C18N],
+        params=PARAMS,
+        results=tmp_path / "results",
+        log=tmp_path / "run.log",
+        options={"runs": 1},
+        poll_s=0.3,
+    )
 
 
 def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
@@ -378,8 +540,14 @@ def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
     target = sim_target(server, tmp_path / "remote")
     for recipe in (SIM_PURE, SIM_C18N):
         build_here(target, recipe, tmp_path / "results")
-    set_state(tools_dir, sysctl={"kern.features.invariants": "1", "debug.witness.watch": "1",
-                                 "kern.ident": "GENERIC-MORELLO-PURECAP"})
+    set_state(
+        tools_dir,
+        sysctl={
+            "kern.features.invariants": "1",
+            "debug.witness.watch": "1",
+            "kern.ident": "GENERIC-MORELLO-PURECAP",
+        },
+    )
     metas = run_on_sim(target, tmp_path)
     board_seen = metas["purecap-c18n"]["checks"]["board"]
     assert board_seen["release"] == "24.05" and board_seen["simulated"]
@@ -414,26 +582,47 @@ def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
 def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
     from c18n_ae.report.setup_table import setup_table
 
-    prov = {"target": "sim", "os": "CheriBSD", "kernel": "FreeBSD 15.0", "model": "Morello",
-            "arch": "aarch64c", "cpu_model": "Morello", "cpu_count": 4,
-            "mem_total_bytes": 16 * 2**30, "compilers": {"cc": "cc 12"}}
-    system = bc.system_state("kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
-                             "security.cheri.runtime_revocation_default=1\n"
-                             "security.cheri.lib_based_c18n_default=0\ndev.cpu.0.freq=2500\n")
-    seen = {"compartments": 4, "seen_by": "procstat c18n",
-            "state": {"process_revocation": "off"}}
-    meta = {"target": "sim", "variant": "purecap-c18n", "cflags": ["-O2"], "abi": "purecap",
-            "launcher": [], "checks": {"board": {"system": system, "simulated": True,
-                                                  "variants": {"purecap-c18n": seen}}}}
+    prov = {
+        "target": "sim",
+        "os": "CheriBSD",
+        "kernel": "FreeBSD 15.0",
+        "model": "Morello",
+        "arch": "aarch64c",
+        "cpu_model": "Morello",
+        "cpu_count": 4,
+        "mem_total_bytes": 16 * 2**30,
+        "compilers": {"cc": "cc 12"},
+    }
+    system = bc.system_state(
+        "kern.ident=GENERIC-MORELLO-PURECAP\nkern.features.invariants=1\n"
+        "security.cheri.runtime_revocation_default=1\n"
+        "security.cheri.lib_based_c18n_default=0\ndev.cpu.0.freq=2500\n"
+    )
+    seen = {"compartments": 4, "seen_by": "procstat c18n", "state": {"process_revocation": "off"}}
+    meta = {
+        "target": "sim",
+        "variant": "purecap-c18n",
+        "cflags": ["-O2"],
+        "abi": "purecap",
+        "launcher": [],
+        "checks": {
+            "board": {"system": system, "simulated": True, "variants": {"purecap-c18n": seen}}
+        },
+    }
     tex = setup_table([prov], [meta])
     assert "GENERIC-MORELLO-PURECAP, debug kernel (INVARIANTS)" in tex
     assert "default on; purecap-c18n: off" in tex and "2500 MHz, powerd not running" in tex
     assert "purecap-c18n: 4 (procstat c18n)" in tex and "simulated target" in tex
     assert r"\gdef\SetupKernelNote{sim ran a debug kernel" in tex
-    quiet = {**meta, "checks": {"board": {"system": {**system, "invariants": False,
-                                                      "debug_kernel": False},
-                                           "variants": {"purecap-c18n": seen}}}}
+    quiet = {
+        **meta,
+        "checks": {
+            "board": {
+                "system": {**system, "invariants": False, "debug_kernel": False},
+                "variants": {"purecap-c18n": seen},
+            }
+        },
+    }
     assert r"\gdef\SetupKernelNote{}" in setup_table([prov], [quiet])
-    local = setup_table([{**prov, "target": "local"}], [{**meta, "target": "local",
-                                                          "checks": {}}])
+    local = setup_table([{**prov, "target": "local"}], [{**meta, "target": "local", "checks": {}}])
     assert "not a board" in local

@@ -32,16 +32,22 @@ def check(
     """extra_ns: E10's library call minus plain call without injection; extra_injected_ns: the
     same with it; crossings_per_call: the linker's counted transitions per call in each run;
     getpid_ns: one getpid(2) measured alone on the same target."""
-    for name, value in (("crossings_per_call", crossings_per_call),
-                        ("crossings_per_call_injected", crossings_per_call_injected),
-                        ("getpid_ns", getpid_ns)):
+    for name, value in (
+        ("crossings_per_call", crossings_per_call),
+        ("crossings_per_call_injected", crossings_per_call_injected),
+        ("getpid_ns", getpid_ns),
+    ):
         if not value > 0:
             raise ValueError(f"{name} must be positive, got {value}")
     if abs(crossings_per_call - crossings_per_call_injected) > 1e-9 * crossings_per_call:
-        return Check(0.0, 0.0, False,
-                     f"the harness is off: the linker counted {crossings_per_call:g} crossings "
-                     f"per call without injection and {crossings_per_call_injected:g} with it; "
-                     "the two runs did not make the same calls")
+        return Check(
+            0.0,
+            0.0,
+            False,
+            f"the harness is off: the linker counted {crossings_per_call:g} crossings "
+            f"per call without injection and {crossings_per_call_injected:g} with it; "
+            "the two runs did not make the same calls",
+        )
     rise = extra_injected_ns / crossings_per_call_injected - extra_ns / crossings_per_call
     expected = getpid_ns * ENTRIES_PER_CALL / crossings_per_call
     passed = abs(rise - expected) <= tolerance * expected

@@ -82,7 +82,9 @@ def table(data: Inputs) -> Table:
         extra = pick(s, target, variant, EXTRA)
         if extra is not None:
             cells = ["library call minus plain call", _interval(extra), fmt(extra["median"]), ""]
-            counted = per_counted_crossing(s, target, variant, extra["mean"])
+            counted = per_counted_crossing(
+                s, target, variant, extra["mean"], data.boards.get((target, variant), {})
+            )
             rows.append([escape(target), escape(variant), *cells, *counted])
         groups.append(rows)
     columns = (Column("Source", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
@@ -92,15 +94,22 @@ def table(data: Inputs) -> Table:
     return Table(columns, groups, CAPTION)
 
 
-def per_counted_crossing(summary, target: str, variant: str, extra_ns: float) -> list[str]:
-    """The extra time of a call divided by the crossings the run-time linker counted per call,
-    and the same in cycles; "not counted on this target" where the target gives no counts."""
+def per_counted_crossing(
+    summary, target: str, variant: str, extra_ns: float, board: dict
+) -> list[str]:
+    """The extra time of a call divided by the crossings the run-time linker counted per call, and
+    the extra time in cycles (at the cycles per nanosecond pmcstat counted in the board check, or
+    a summary's cycles_per_ns); "not counted on this target" where the target does not count."""
     crossings = pick(summary, target, variant, CROSSINGS_PER_CALL)
-    rate = pick(summary, target, variant, CYCLES_PER_NS)
-    if crossings is None or not crossings["mean"] > 0:
-        return [NOT_COUNTED, NOT_COUNTED if rate is None else fmt(extra_ns * rate["mean"])]
-    per = extra_ns / crossings["mean"]
-    return [fmt(per), NOT_COUNTED if rate is None else fmt(per * rate["mean"])]
+    rate_row = pick(summary, target, variant, CYCLES_PER_NS)
+    rate = (
+        rate_row["mean"]
+        if rate_row is not None
+        else (board.get("counters") or {}).get("cycles_per_ns")
+    )
+    counted = crossings is not None and crossings["mean"] > 0
+    per = fmt(extra_ns / crossings["mean"]) if counted else NOT_COUNTED
+    return [per, NOT_COUNTED if rate is None else fmt(extra_ns * rate)]
 
 
 def figure(data: Inputs) -> Figure:

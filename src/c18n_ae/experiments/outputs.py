@@ -20,6 +20,9 @@ class Inputs:
     comparisons: pd.DataFrame | None = None
     references: dict = field(default_factory=dict)  # target -> its reference variant
     published: dict = field(default_factory=dict)  # a published study's name -> its table
+    # (source, variant) -> what a board check saw of that variant's runs (meta.json
+    # checks.board.variants: compartments, counters, ...); empty off boards
+    boards: dict = field(default_factory=dict)
 
     @property
     def valid(self) -> pd.DataFrame:
@@ -95,7 +98,7 @@ class Related:
 
 @dataclass(frozen=True)
 class StudyRows:
-    """How the original study's printed rows of an experiment (results/published/
+    """How the original study's printed rows of an experiment (published/
     morello_c18n_2024.csv) read into our metric names and units, for the table beside ours."""
 
     printed_unit: str  # the unit the study printed

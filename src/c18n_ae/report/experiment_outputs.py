@@ -1,10 +1,13 @@
 """One experiment's table and figure in one process: the experiment's module makes them as data
 from its results (c18n_ae.experiments.outputs), the renderers write booktabs LaTeX, the pgfplots
-source with its points, and the matplotlib preview. Every file read is named by the rule."""
+source with its points, and the matplotlib preview. The rule lists the files as its inputs and
+outputs; the command names the experiment and finds them where the workflow puts them (the
+results, the module's published tables, report.files), unless a file is given."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +17,7 @@ from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.outputs import Inputs
 from c18n_ae.experiments.rows import mark_invalid
-from c18n_ae.report import render_figure, render_table
+from c18n_ae.report import files, render_figure, render_table
 
 
 def inputs(a, cfg) -> Inputs:
@@ -31,19 +34,40 @@ def inputs(a, cfg) -> Inputs:
         comparisons=pd.read_csv(a.comparisons) if len(tidy) else None,
         references=references,
         published={Path(p).stem: pd.read_csv(p) for p in a.published},
+        boards=boards(a.results, cfg, a.experiment) if cfg else {},
     )
+
+
+def boards(results: Path, cfg: dict, experiment: str) -> dict:
+    """(target, variant) -> its board check's facts, from the runs' meta.json where present."""
+    out = {}
+    for target, variant in config.runs(cfg, experiment):
+        meta = Path(results) / target / variant / experiment / "meta.json"
+        if not meta.exists():
+            continue
+        seen = json.loads(meta.read_text()).get("checks", {}).get("board")
+        if seen:
+            out[(target, variant)] = seen.get("variants", {}).get(variant, {})
+    return out
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--experiment", required=True)
     config.add_arguments(ap)
+    ap.add_argument("--results", type=Path, default=Path("results"))
     for name in ("summary", "tidy", "comparisons", "table", "pdf", "png", "pgfplots", "series"):
-        ap.add_argument(f"--{name}", required=True, type=Path)
-    ap.add_argument("--published", nargs="*", default=[], type=Path, help="published tables read")
+        ap.add_argument(f"--{name}", type=Path, help="default: where the workflow puts it")
+    ap.add_argument("--published", nargs="*", type=Path, help="default: the module's tables")
     ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
     a = ap.parse_args(argv)
     e = exp.get(a.experiment)
+    for kind in ("summary", "tidy", "comparisons"):
+        setattr(a, kind, getattr(a, kind) or a.results / kind / f"{e.name}.csv")
+    for kind, path in files.experiment_outputs(e.name).items():
+        setattr(a, kind, getattr(a, kind) or Path(path))
+    if a.published is None:
+        a.published = [Path(p) for p in e.published_files()]
     data = inputs(a, exp.config_from_arguments(a))
     write_text_atomic(a.table, render_table.appendix_table(e, e.table(data)))
     render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)

@@ -77,24 +77,31 @@ def kernel_text(board: dict | None) -> str:
         return "not a board"
     s = board["system"]
     debug = [o.upper() for o in ("invariants", "witness") if s.get(o)]
-    return (f"{s.get('kernel_ident') or 'unknown'}, "
-            + (f"debug kernel ({', '.join(debug)})" if debug else "no INVARIANTS or WITNESS"))
+    return f"{s.get('kernel_ident') or 'unknown'}, " + (
+        f"debug kernel ({', '.join(debug)})" if debug else "no INVARIANTS or WITNESS"
+    )
 
 
 def revocation_text(board: dict | None) -> str:
     if not board:
         return "not a board"
     default = {"1": "on", "0": "off"}.get(board["system"].get("revocation_default"), "unknown")
-    forced = [f"{v}: {x['state']['process_revocation']}" for v, x in board["variants"].items()
-              if x.get("state", {}).get("process_revocation") not in (None, "unknown", default)]
+    forced = [
+        f"{v}: {x['state']['process_revocation']}"
+        for v, x in board["variants"].items()
+        if x.get("state", {}).get("process_revocation") not in (None, "unknown", default)
+    ]
     return f"default {default}" + (f"; {'; '.join(forced)}" if forced else "")
 
 
 def compartments_text(board: dict | None) -> str:
     if not board:
         return "not a board"
-    seen = [f"{v}: {x['compartments'] if x['compartments'] is not None else 'not seen'}"
-            f" ({x['seen_by']})" for v, x in sorted(board["variants"].items())]
+    seen = [
+        f"{v}: {x['compartments'] if x['compartments'] is not None else 'not seen'}"
+        f" ({x['seen_by']})"
+        for v, x in sorted(board["variants"].items())
+    ]
     c18n = {"1": "on", "0": "off"}.get(board["system"].get("c18n_default"), "unknown")
     simulated = "; simulated target (the tests' CheriBSD tools)" if board.get("simulated") else ""
     return f"c18n default {c18n}; " + "; ".join(seen) + simulated
@@ -118,9 +125,11 @@ def kernel_note(boards: dict[str, dict]) -> str:
     debug = sorted(t for t, b in boards.items() if b["system"].get("debug_kernel"))
     if not debug:
         return ""
-    return (f"{', '.join(debug)} ran a debug kernel (INVARIANTS or WITNESS compiled in): its "
-            "times include the kernel's own checks, which CheriBSD advises against for "
-            "measurements.")
+    return (
+        f"{', '.join(debug)} ran a debug kernel (INVARIANTS or WITNESS compiled in): its "
+        "times include the kernel's own checks, which CheriBSD advises against for "
+        "measurements."
+    )
 
 
 def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
@@ -167,7 +176,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),
     ]
-    width = f"{0.8 / max(1, len(columns)):.2f}"
+    width = f"{0.7 / max(1, len(columns)):.2f}"  # with the label column, within the text width
     spec = "l" + f"p{{{width}\\textwidth}}" * len(columns)
     lines = [
         rf"\begin{{tabular}}{{{spec}}}",

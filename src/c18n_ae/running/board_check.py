@@ -5,7 +5,8 @@ every variant's meta.json under checks["board"]:
 
     release, simulated, launchers (the release's row), system (the state probe), warnings,
     variants: {variant: {compartments, seen_by, evidence, process_revocation, rtld_stats,
-                         binary_sha256, state}},
+                         binary_sha256, counters (pmcstat's CPU_CYCLES, INST_RETIRED,
+                         elapsed_ns, cycles_per_ns), state}},
     state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants)
 
 `state` is flat (kernel_ident, debug_kernel, revocation_default, c18n_default, cpu_freq_mhz,
@@ -45,8 +46,11 @@ class BoardCheck:
             refusal = bc.judge(self.config, v["recipe"], seen) if seen else ""
             if refusal:
                 raise RunRefused(refusal)
-            seen = seen or {"compartments": None, "tool": "not probed", "evidence":
-                            "a driver experiment: its programs start under the driver"}
+            seen = seen or {
+                "compartments": None,
+                "tool": "not probed",
+                "evidence": "a driver experiment: its programs start under the driver",
+            }
             variants[v["name"]] = {
                 "compartments": seen["compartments"],
                 "seen_by": seen["tool"],
@@ -54,6 +58,7 @@ class BoardCheck:
                 "process_revocation": seen.get("process_revocation"),
                 "rtld_stats": seen.get("rtld_stats"),
                 "binary_sha256": hashes[v["name"]],
+                "counters": self.counted(t, plan, v),
                 "state": bc.variant_state(system, seen, v["recipe"]),
             }
         return {
@@ -71,18 +76,32 @@ class BoardCheck:
         """The SHA-256 of the program the variant runs, computed where it runs (sha256sum, or
         FreeBSD's sha256 -q)."""
         f = shlex.quote(v["build_files"][0])
-        out = t.run(f"cd {shlex.quote(getattr(t, 'workdir', '.'))} && "
-                    f"{{ sha256sum {f} 2>/dev/null || sha256 -q {f}; }}", check=False).stdout
+        out = t.run(
+            f"cd {shlex.quote(getattr(t, 'workdir', '.'))} && "
+            f"{{ sha256sum {f} 2>/dev/null || sha256 -q {f}; }}",
+            check=False,
+        ).stdout
         return out.split()[0] if out.split() else None
+
+    @staticmethod
+    def probe_command(v: dict) -> list[str]:
+        run = v["runs"][0]
+        return [*run["command"], "--skip", "0", "--limit", str(run["units"]), "--out", "/dev/null"]
+
+    def counted(self, t, plan: dict, v: dict) -> dict | None:
+        """The benchmark's cycles and instructions for a second, where pmcstat counts (E10 gives
+        its crossings in cycles from them); None for driver experiments."""
+        if exp.get(plan["experiment"]).driver:
+            return None
+        script = bc.counter_script(getattr(t, "workdir", "."), self.probe_command(v))
+        return bc.counters(t.run(script, timeout=120, check=False).stdout)
 
     def seen(self, t, plan: dict, v: dict) -> dict | None:
         """Runs the variant's benchmark briefly under procstat; None for driver experiments."""
         e = exp.get(plan["experiment"])
         if e.driver:
             return None
-        run = v["runs"][0]
-        command = [*run["command"], "--skip", "0", "--limit", str(run["units"]),
-                   "--out", "/dev/null"]
+        command = self.probe_command(v)
         release, abi = self.config.get("release"), v["recipe"].get("abi")
         env = launchers.counting_env(release, abi, STATS_FILE) if release else []
         script = bc.probe_script(getattr(t, "workdir", "."), command, env, STATS_FILE)

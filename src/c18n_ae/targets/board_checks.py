@@ -33,7 +33,7 @@ SYSCTLS = (
     "dev.cpu.0.freq_levels",
 )
 STATE_SCRIPT = "".join(f'echo "{n}=$(sysctl -n {n} 2>/dev/null)"\n' for n in SYSCTLS) + (
-    'if pgrep -x powerd >/dev/null 2>&1; then echo powerd=running; else echo powerd=absent; fi\n'
+    "if pgrep -x powerd >/dev/null 2>&1; then echo powerd=running; else echo powerd=absent; fi\n"
 )
 
 
@@ -92,6 +92,43 @@ echo "@@stats"; [ -f {stats} ] && od -An -v -tx1 {stats}; rm -f {stats}
 """
 
 
+PMC_EVENTS = ("CPU_CYCLES", "INST_RETIRED")  # the Morello PMU's cycles and instructions
+PMC_SECONDS = 1  # how long pmcstat counts the benchmark (pmcstat -l)
+
+
+def counter_script(workdir: str, command: list[str]) -> str:
+    """Counts the benchmark's cycles and instructions for PMC_SECONDS with pmcstat (counting mode,
+    -o a file; usr.sbin/pmcstat), timed by the target's python3 (the run unit's interpreter);
+    prints nothing where pmcstat is missing or cannot count."""
+    events = " ".join(f"-p {e}" for e in PMC_EVENTS)
+    timed = (
+        "import subprocess, sys, time; t = time.monotonic(); subprocess.call(sys.argv[1:], "
+        "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        "print('@@elapsed_ns', int((time.monotonic() - t) * 1e9))"
+    )
+    return (
+        f"cd {shlex.quote(workdir)} && command -v pmcstat >/dev/null 2>&1 || exit 0\n"
+        f"python3 -c {shlex.quote(timed)} pmcstat -l {PMC_SECONDS} {events} -o pmc.out "
+        f"{shlex.join(command)} </dev/null\ncat pmc.out 2>/dev/null; rm -f pmc.out\n"
+    )
+
+
+def counters(text: str) -> dict | None:
+    """The counter probe's output -> {CPU_CYCLES, INST_RETIRED, elapsed_ns, cycles_per_ns,
+    instructions_per_cycle}, or None where nothing was counted."""
+    counts = board_tools.pmcstat_counts(text)
+    elapsed = [int(line.split()[1]) for line in text.splitlines() if line.startswith("@@elapsed")]
+    if not counts or not elapsed or not elapsed[0] or not counts.get("CPU_CYCLES"):
+        return None
+    cycles = counts["CPU_CYCLES"]
+    return {
+        **counts,
+        "elapsed_ns": elapsed[0],
+        "cycles_per_ns": cycles / elapsed[0],
+        "instructions_per_cycle": counts.get("INST_RETIRED", 0) / cycles,
+    }
+
+
 def _sections(text: str) -> tuple[int | None, dict[str, str]]:
     pid, parts, name = None, {}, None
     for line in text.splitlines():
@@ -111,19 +148,31 @@ def compartments_seen(text: str) -> dict:
     pid, parts = _sections(text)
     c18n = board_tools.procstat_c18n(parts.get("procstat-c18n", ""), pid) if pid else None
     vm = board_tools.procstat_vm(parts.get("procstat-v", ""), pid) if pid else None
-    seen = {"compartments": None, "tool": "none", "evidence": "nothing: the process could not be"
-            " inspected (it ended first, or procstat is missing)"}
+    seen = {
+        "compartments": None,
+        "tool": "none",
+        "evidence": "nothing: the process could not be"
+        " inspected (it ended first, or procstat is missing)",
+    }
     if c18n is not None:
-        seen = {"compartments": c18n["compartments"], "tool": "procstat c18n",
-                "evidence": f"COMP {c18n['compartments'] or '-'}, {c18n['trampolines']} "
-                "trampolines"}
+        seen = {
+            "compartments": c18n["compartments"],
+            "tool": "procstat c18n",
+            "evidence": f"COMP {c18n['compartments'] or '-'}, {c18n['trampolines']} trampolines",
+        }
     elif vm is not None:
         c18n_mapped = vm["c18n_rtld"] or bool(vm["c18n_libraries"])
         objects = len([p for p in vm["paths"] if ".so" in p or p == vm["paths"][0]])
-        seen = {"compartments": objects if c18n_mapped else 0, "tool": "procstat -v",
-                "evidence": (f"{objects} objects mapped under the c18n run-time linker or "
-                             f"libraries ({', '.join(vm['c18n_libraries'][:3]) or 'c18n rtld'})"
-                             if c18n_mapped else "no c18n run-time linker or c18n library mapped")}
+        seen = {
+            "compartments": objects if c18n_mapped else 0,
+            "tool": "procstat -v",
+            "evidence": (
+                f"{objects} objects mapped under the c18n run-time linker or "
+                f"libraries ({', '.join(vm['c18n_libraries'][:3]) or 'c18n rtld'})"
+                if c18n_mapped
+                else "no c18n run-time linker or c18n library mapped"
+            ),
+        }
     revocation = board_tools.proccontrol_query(parts.get("revocation", ""))
     stats = board_tools.rtld_stats(board_tools.od_bytes(parts.get("stats", "")))
     return {**seen, "process_revocation": revocation, "rtld_stats": stats}
@@ -157,8 +206,12 @@ def sha256(path: Path) -> str:
 
 def build_key(recipe: dict) -> tuple:
     """What makes a binary: variants alike in all of it must run the same one."""
-    return (recipe["cc"], tuple(recipe["cflags"]), tuple(recipe.get("ldflags", [])),
-            recipe.get("abi"))
+    return (
+        recipe["cc"],
+        tuple(recipe["cflags"]),
+        tuple(recipe.get("ldflags", [])),
+        recipe.get("abi"),
+    )
 
 
 def same_binary_problems(recipes: list[dict], hashes: dict[str, str]) -> list[str]:
@@ -179,8 +232,14 @@ def same_binary_problems(recipes: list[dict], hashes: dict[str, str]) -> list[st
     return out
 
 
-STATE_KEYS = ("kernel_ident", "debug_kernel", "revocation_default", "c18n_default",
-              "cpu_freq_mhz", "powerd")
+STATE_KEYS = (
+    "kernel_ident",
+    "debug_kernel",
+    "revocation_default",
+    "c18n_default",
+    "cpu_freq_mhz",
+    "powerd",
+)
 
 
 def variant_state(system: dict, seen: dict, variant: dict) -> dict:

@@ -29,8 +29,12 @@ def procstat_c18n(text: str, pid: int) -> dict | None:
         except ValueError:
             continue
         if best is None or comp > best["compartments"]:
-            best = {"compartments": comp, "stacks": stacks, "trampolines": tramps,
-                    "tramp_pages": pages}
+            best = {
+                "compartments": comp,
+                "stacks": stacks,
+                "trampolines": tramps,
+                "tramp_pages": pages,
+            }
     return best
 
 
@@ -74,6 +78,9 @@ def sysctl_values(text: str) -> dict[str, str | None]:
     return out
 
 
+COUNT = re.compile(r"[0-9]{1,20}")  # a 64-bit counter in decimal ASCII digits
+
+
 def pmcstat_counts(text: str) -> dict[str, int] | None:
     """pmcstat's counting output (usr.sbin/pmcstat/pmcstat.c, pmcstat_print_headers and
     pmcstat_print_counters; PRINT_HEADER_PREFIX "# "): a header `# p/EVENT p/EVENT ...`, then
@@ -83,7 +90,7 @@ def pmcstat_counts(text: str) -> dict[str, int] | None:
     for line in text.splitlines():
         if line.startswith("# "):
             names = [f.split("/", 1)[-1] for f in line[2:].split()]
-        elif names and line.split() and all(f.isdigit() for f in line.split()):
+        elif names and line.split() and all(COUNT.fullmatch(f) for f in line.split()):
             last = [int(f) for f in line.split()]
     if not names or not last or len(last) != len(names):
         return None
