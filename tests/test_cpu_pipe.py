@@ -55,7 +55,7 @@ def test_cpu_tidy_and_ratio_to_reference(tmp_path):
     tex = table_tex("cpu", s, both, {"local": "O2"}, compare(both, {"local": "O2"}))
     # two trials a side: a wide interval, honestly; values 2 ms apart (the grid the data show)
     # allow one figure, and a few ticks print with their counts
-    assert r"3$\times$ [2, 6] (4.5 ticks against 1.5 ticks of 2 ms)" in tex
+    assert r"3$\times$ [2, 6] (4.5 ticks against 1.5 ticks of 2 \si{\milli\second})" in tex
     assert r"\newcommand{\CpuMathRatioLocalOZero}{3.00}" in cpu.macros(s, {"local": "O2"})
 
 
@@ -104,5 +104,7 @@ def test_pipe_statistics_with_and_without_warmup(tmp_path):
     assert (with_warmup["n"], with_warmup["mean"]) == (6, 2500)
     tex = table_tex("pipe", s, tidy)
     assert "1 (warm-up) & 10.0 & 20.0 & 30.0" in tex  # µs
-    assert r"mean $\pm$ sd, 2..6 & 1.00 $\pm$ 0 & 2.00 $\pm$ 0 & 3.00 $\pm$ 0" in tex
+    # times a few steps of the data's grid (1 µs here) carry their count of ticks
+    of = r"of 1 \si{\micro\second}"
+    assert rf"mean $\pm$ sd, 2..6 & 1.00 $\pm$ 0 (1 tick {of}) & 2.00 $\pm$ 0 (2 ticks {of})" in tex
     assert r"\newcommand{\PipeWriteInclWarmupUsLocalOTwo}{2.50}" in pipe.macros(s, {})

@@ -44,8 +44,15 @@ def gen_name(experiment: str, quantity: str, target="", variant="", parameter=""
     return macro_name(experiment, quantity, target, variant, str(parameter))
 
 
-def newcommand(name: str, value: str) -> str:
-    return f"\\newcommand{{\\{name}}}{{{value}}}\n"
+def newcommand(name: str, value: str, key: str = "") -> str:
+    """One generated value; key, when given, says which row of its file it comes from (a comment
+    on the same line, which report.numbers reads into results/numbers.csv)."""
+    return f"\\newcommand{{\\{name}}}{{{value}}}" + (f"% key: {key}" if key else "") + "\n"
+
+
+def from_file(path) -> str:
+    """A comment saying which file the generated values after it come from (report.numbers)."""
+    return f"% file: {path}\n"
 
 
 def _sig(x: float, digits: int) -> str:
@@ -67,15 +74,18 @@ WIDE_FACTOR = 10  # an interval whose ends differ by more than this factor reads
 MAX_DIGITS = 3  # a ratio never prints more significant figures than this
 TICKS_SHOWN = 20  # a statistic within this many timer steps prints its step count
 _TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+_SI = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}"}
+_SI |= {"ns": r"\si{\nano\second}", "MB": r"\si{\mega\byte}"}
 
 
-def quantity(value: float, unit: str) -> str:
+def quantity(value: float, unit: str, tex: bool = False) -> str:
     """A step or amount in its unit, times in the largest unit that keeps it >= 1 ('1 µs',
-    '7.81 ms'); three significant figures."""
+    '7.81 ms'); three significant figures. tex: the unit as siunitx prints it."""
     if unit == "ns":
         unit, scale = next(((n, f) for n, f in _TIME_UNITS if abs(value) >= f), ("ns", 1.0))
         value /= scale
     text = _sig(value, 3)
+    unit = _SI.get(unit, escape(unit)) if tex else unit
     return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {unit}".strip()
 
 
@@ -96,7 +106,7 @@ def resolution_digits(sides, resolution: float) -> int:
     return max(1, math.floor(math.log10(small / resolution)) + 1)
 
 
-def fmt(x: float, resolution: float = math.nan, unit: str = "") -> str:
+def fmt(x: float, resolution: float = math.nan, unit: str = "", tex: bool = True) -> str:
     """Three significant figures without exponent or thousands separators (pdftotext-friendly).
     resolution (the metric's timer step, in x's unit) and unit: a value within TICKS_SHOWN steps
     also gives its step count, '3.20 (3.2 ticks of 1 µs)'."""
@@ -113,9 +123,17 @@ def fmt(x: float, resolution: float = math.nan, unit: str = "") -> str:
         text = "0"
     else:
         text = f"{x:.{min(6, 2 - math.floor(math.log10(ax)))}f}"
-    if resolution > 0 and ax < TICKS_SHOWN * resolution:
-        text += f" ({ticks(x, resolution)} of {quantity(resolution, unit)})"
-    return text
+    return text + tick_note(x, resolution, unit, tex)
+
+
+def tick_note(x: float, resolution: float, unit: str, tex: bool = True) -> str:
+    """' (3.2 ticks of 1 µs)' for a value within TICKS_SHOWN steps of the timer's grid (x and
+    resolution in `unit`), else ''."""
+    try:
+        near = resolution > 0 and abs(x) < TICKS_SHOWN * resolution
+    except TypeError:
+        return ""
+    return f" ({ticks(x, resolution)} of {quantity(resolution, unit, tex)})" if near else ""
 
 
 def ratio_text(
@@ -154,7 +172,7 @@ def ratio_text(
     counts = ""
     if gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
         a, b = (ticks(s, resolution) for s in sides)
-        counts = f" ({a} against {b} of {quantity(resolution, unit)})"
+        counts = f" ({a} against {b} of {quantity(resolution, unit, tex)})"
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval){counts}"
     if f(low) == f(high):
