@@ -150,3 +150,27 @@ def test_a_raw_file_of_several_runs_is_read_run_by_run(tmp_path):
     raw.write_text(head + "100,1,ok,10,2000,1000,30,5,0\n")
     with pytest.raises(RawDataError, match=r"raw.csv:2: column run: '0' is not a run >= 1"):
         tidy_run(raw, "local", "O2", "memory")
+
+
+def test_the_shipped_data_show_the_clocks_their_sources_read():
+    """Each data set's grid, estimated from its values alone, against the clock its dataset.yaml
+    cites: times written in ms with three decimals (steps of 1 µs), clock() at 128 ticks a
+    second (7.8125 ms) written in whole ms (within that written step: a workload whose values
+    take three distinct ticks shows 8 ms), memory in use in 4 KiB pages."""
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.stats import grid_steps
+    from c18n_ae.common import datasets
+
+    clocks = {"memory": (1000.0, 0), "pipe": (1000.0, 0), "cpu": (1e9 / 128, 1e6)}
+    for name in ("morello-2024", "cheribsd-22.12"):
+        files = dataset_files(datasets.load(name))
+        for experiment in dict.fromkeys(e for e, _, _ in files):
+            tidy = collect(experiment, [], [p for e, _, p in files if e == experiment])
+            steps = grid_steps(tidy).set_index("metric")["resolution"]
+            if experiment in clocks:
+                tick, written = clocks[experiment]
+                assert ((steps - tick).abs() <= written).all(), (name, steps)
+            elif experiment == "scale":
+                assert steps["memory_used_mb"] == pytest.approx(4096 / 2**20)
+                assert math.isnan(steps["elapsed_ms"])  # written with 8 decimals: no grid
