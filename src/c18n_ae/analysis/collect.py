@@ -13,7 +13,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import imports, impossible
 from c18n_ae.analysis.tidy import RUN, TIDY_COLUMNS, check_tidy, concat_tidy, constant
-from c18n_ae.common import datasets
+from c18n_ae.common import datasets, schemas
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.rawcsv import RawDataError, number, read_rows
 
@@ -21,6 +21,8 @@ from c18n_ae.common.rawcsv import RawDataError, number, read_rows
 def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFrame:
     e = exp.get(experiment)
     rows = read_rows(raw)  # the columns the program wrote (its --describe lists them)
+    if not rows:
+        raise RawDataError(f"{raw}: a header and no rows of data")
     tidy = []
     for run, part in runs_of(raw, rows).items():  # each run read on its own: trials restart
         try:
@@ -32,6 +34,27 @@ def tidy_run(raw: Path, target: str, variant: str, experiment: str) -> pd.DataFr
     tidy = pd.DataFrame.from_records(tidy, columns=TIDY_COLUMNS)
     impossible.check_run(raw, tidy, rows, e.tidy_rows)  # a negative time, a repeated key, ...
     return tidy
+
+
+def run_of(raw: Path) -> tuple[str, str]:
+    """(target, variant) of a run, from the meta.json beside its raw.csv, checked."""
+    path = raw.parent / "meta.json"
+    if not path.is_file():
+        raise RawDataError(f"{path}: file not found")
+    if path.stat().st_size == 0:
+        raise RawDataError(f"{path}: empty file")
+    try:
+        meta = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RawDataError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise RawDataError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
+    if not isinstance(meta, dict):
+        raise RawDataError(f"{path}: expected a JSON object")
+    for key in ("target", "variant"):
+        if not schemas.is_name(meta.get(key)):
+            raise RawDataError(f"{path}: {key}: {meta.get(key)!r} is not a name")
+    return meta["target"], meta["variant"]
 
 
 def runs_of(raw: Path, rows: list[tuple[int, dict]]) -> dict[int, list[tuple[int, dict]]]:
@@ -88,11 +111,8 @@ def collect(
 def collect_runs(experiment: str, raws: list[Path], dataset_files: list[Path]) -> pd.DataFrame:
     """collect() for the command line: each run named by the meta.json beside its raw.csv; bad
     input stops with its message."""
-    runs = []
-    for raw in raws:
-        meta = json.loads((raw.parent / "meta.json").read_text())
-        runs.append((meta["target"], meta["variant"], raw))
     try:
+        runs = [(*run_of(raw), raw) for raw in raws]
         return collect(experiment, runs, dataset_files)
     except RawDataError as e:
         raise SystemExit(f"error: {e}")

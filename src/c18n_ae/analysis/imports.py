@@ -20,7 +20,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.tidy import concat_tidy
 from c18n_ae.common import datasets
-from c18n_ae.common.rawcsv import RawDataError, number
+from c18n_ae.common.rawcsv import RawDataError, number, text_lines
 from c18n_ae.experiments.layouts import Columns, Layout, LayoutCheck
 
 
@@ -80,9 +80,17 @@ def closest_layout(header: list[str]) -> str:
     return f"{best} ({known[best].expected()})"
 
 
+def header_of(path: Path) -> list[str]:
+    """The first line's cells; an empty file, or one that is not UTF-8 text, is refused."""
+    with open(path, "rb") as f:
+        header = next(csv.reader(text_lines(path, f)), None)
+    if header is None:
+        raise RawDataError(f"{path}: empty file")
+    return header
+
+
 def layout_of(path: Path) -> str | None:
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        header = next(csv.reader(f), [])
+    header = header_of(path)
     m = map_header(header)
     return m[0] if m else None
 
@@ -92,9 +100,11 @@ def _rows(path: Path, ncols: int):
     data."""
     footer = None
     out = []
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
-        header = next(reader, [])
+    with open(path, "rb") as f:
+        reader = csv.reader(text_lines(path, f))
+        header = next(reader, None)
+        if header is None:
+            raise RawDataError(f"{path}: empty file")
         for cells in reader:
             line = reader.line_num
             if not cells or all(not c.strip() for c in cells):
@@ -119,6 +129,8 @@ def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dic
         rows, meta = known[layout][1].folder(path)
         return known[layout][0], rows, meta
     header, rows, footer = _rows(path, 0)
+    if not rows:
+        raise RawDataError(f"{path}: a header and no rows of data")
     wanted = known[layout][1] if layout else None
     mapped = map_header(header, [wanted] if wanted else None)
     if mapped is None:
@@ -221,7 +233,8 @@ def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError):
         return None
     del data
-    if raw.empty or raw.isna().any().any():
+    numbers = raw.select_dtypes("number")
+    if raw.empty or raw.isna().any().any() or not np.isfinite(numbers.to_numpy()).all():
         return None
     values = {r: raw[i] for r, (i, _) in cols.items()}
     parts = layout.rows(_columns(cols, values, np.full(len(raw), "ok", dtype=object)))
@@ -262,8 +275,7 @@ def dataset_files(meta: dict) -> list[tuple[str, str, Path]]:
         p = d / f["path"]
         layout = f.get("layout") or layout_of(p)
         if layout is None:
-            with open(p, newline="", encoding="utf-8-sig") as fh:
-                header = next(csv.reader(fh), [])
+            header = header_of(p)
             raise RawDataError(
                 f"{p}:1: header matches none of the original study's layouts; closest layout: "
                 f"{closest_layout(header)}; or declare it (layout: in {d / 'dataset.yaml'})"

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import jsonschema
-import yaml
 
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common import paths, schemas
@@ -132,10 +131,12 @@ def merged(*paths: Path) -> dict:
     does)."""
     out: dict = {}
     for p in paths:
+        if not Path(p).is_file():
+            raise ConfigError(f"{p}: file not found")
         try:
-            data = yaml.safe_load(Path(p).read_text()) or {}
-        except yaml.YAMLError as e:
-            raise ConfigError(f"{p}: not valid YAML: {e}") from e
+            data = schemas.read_yaml(Path(p))
+        except schemas.YamlFileError as e:
+            raise ConfigError(str(e)) from None
         out = deep_merge(out, data)
     return out
 

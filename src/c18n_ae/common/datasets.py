@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common import evidence, paths, schemas
 from c18n_ae.common.rawcsv import RawDataError
@@ -74,10 +72,10 @@ def load(name: str, root: Path = ROOT) -> dict:
     if paths.escape(d, "dataset.yaml"):
         raise RawDataError(f"{path}: a symlink leading outside {paths.shown(d)}")
     try:
-        meta = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise RawDataError(f"{path}: not valid YAML: {e}") from e
-    mistakes = _mistakes(path, meta) if isinstance(meta, dict) else [f"{path}: not a mapping"]
+        meta = schemas.read_yaml(path)
+    except schemas.YamlFileError as e:
+        raise RawDataError(str(e)) from None
+    mistakes = _mistakes(path, meta)
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
     mistakes = [f"{path}: {m}" for m in _references(d, meta) + evidence.mistakes(d, meta)]

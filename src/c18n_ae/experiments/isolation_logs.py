@@ -20,6 +20,10 @@ EXECUTION, REGIONS, READING = (
     "memory-regions-results.txt",
     "memory-reading-results.txt",
 )
+# a procstat -v line: PID START END PRT RES PRES REF SHD FLAG TP [PATH]
+REGION = re.compile(
+    r"[0-9]+\s+0x[0-9a-f]+\s+0x[0-9a-f]+\s+[-rwxRW]+\s+(?:-?[0-9]+\s+){4}\S+\s+\S+(?:\s+\S.*)?"
+)
 SENT = re.compile(r"msg received from child process (\S+) :")
 READ = re.compile(rb"Data read from memory \(from (0x[0-9a-fA-F]+) to (0x[0-9a-fA-F]+)\):")
 
@@ -34,9 +38,15 @@ def strings_sent(path: Path) -> list[str]:
 def regions_by_pid(path: Path) -> dict[str, list]:
     """procstat -v lines grouped by their PID column, in the order listed."""
     lines: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for n, line in enumerate(text.splitlines(), start=1):
         parts = line.split()
-        if len(parts) >= 4 and parts[0].isdigit() and parts[1].startswith("0x"):
+        if parts and parts[0].isdigit():  # a region line: every column procstat prints, checked
+            if not REGION.fullmatch(line.strip()):
+                raise RawDataError(
+                    f"{path}:{n}: not a procstat -v region line (PID START END PRT RES PRES REF "
+                    "SHD FLAG TP [PATH], addresses in hexadecimal)"
+                )
             lines.setdefault(parts[0], []).append(line)
     if not lines:
         raise RawDataError(f"{path}: no procstat -v region line (PID START END PRT ...)")
@@ -65,6 +75,8 @@ def import_logs(folder: Path) -> tuple[list[tuple], dict]:
                 f"{folder / name}: file not found (an isolation-logs folder holds "
                 f"{EXECUTION}, {REGIONS} and {READING})"
             )
+        if (folder / name).stat().st_size == 0:
+            raise RawDataError(f"{folder / name}: empty file")
     sent = strings_sent(folder / EXECUTION)
     pids = regions_by_pid(folder / REGIONS)
     parent = next(iter(pids))

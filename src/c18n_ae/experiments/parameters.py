@@ -116,4 +116,9 @@ def resolved(config: dict, registry: dict) -> dict:
 
 
 def load(registry: dict, *paths: Path) -> dict:
-    return resolved(common_config.merged(*paths), registry)
+    """The config files, merged and resolved; a mistake names the files it was found in."""
+    config = common_config.merged(*paths)
+    try:
+        return resolved(config, registry)
+    except common_config.ConfigError as e:
+        raise common_config.ConfigError(f"{', '.join(map(str, paths))}: {e}") from None
