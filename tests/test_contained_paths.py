@@ -46,6 +46,7 @@ def hostile(folder, outside):
         ["ok.csv", "../../../../etc/passwd", "/etc/passwd", "link.csv", "logs", "linked-dir/x"],
         ["../NOTICE", "~/.ssh/id_rsa"],
     )
+    m["source"]["shipped"] = "../.."
     (folder / "dataset.yaml").write_text(yaml.safe_dump(m, sort_keys=False))
 
 
@@ -57,6 +58,7 @@ EXPECTED = [
     "files[5].path linked-dir/x: a symlink leading outside {d}",
     "documents[0].path ../NOTICE: outside {d}",
     "documents[1].path ~/.ssh/id_rsa: an absolute path; give it relative to {d}",
+    "source.shipped ../..: outside {d}",
 ]
 
 

@@ -43,6 +43,9 @@ def _references(d: Path, meta: dict) -> list[str]:
         out.append(
             f"reference_variant {meta['reference_variant']!r} is not among variants ({variants})"
         )
+    shipped = meta["source"].get("shipped")
+    if shipped is not None and paths.escape(d, shipped):
+        out.append(f"source.shipped {shipped}: {paths.escape(d, shipped)}")
     for key in ("files", "documents"):
         for i, entry in enumerate(meta.get(key, [])):
             if key == "files" and entry["variant"] not in meta["variants"]:
