@@ -174,3 +174,11 @@ def test_the_shipped_data_show_the_clocks_their_sources_read():
             elif experiment == "scale":
                 assert steps["memory_used_mb"] == pytest.approx(4096 / 2**20)
                 assert math.isnan(steps["elapsed_ms"])  # written with 8 decimals: no grid
+
+
+def test_a_few_distinct_values_far_apart_show_no_tick_of_their_own():
+    """Ten wall times in whole ns, none repeated: the smallest gap between them is no clock tick."""
+    from c18n_ae.analysis.stats import grid_step
+
+    x = [15483285, 15530816, 15578347, 23857746, 23905277, 15125000, 14999999, 24000001, 9e6, 8e6]
+    assert grid_step(x) == 1.0

@@ -76,6 +76,7 @@ def summarise(values) -> dict:
 RELATIVE_EPS = 1e-12  # values are compared on this relative grid: float noise of a decimal file
 NO_GRID = 1e-9  # a step below this fraction of the largest value: no grid in the data
 ON_GRID = 0.9  # share of the small differences that must be near-multiples of the step
+MIN_EVIDENCE = 10  # small differences that show a tick where values do not repeat
 
 
 def _on_eps(x: np.ndarray) -> tuple[np.ndarray, float]:
@@ -125,7 +126,10 @@ def grid_step(values, written: float | None = None) -> float:
         step = small.sum() / np.maximum(1, np.round(small / step)).sum()
     small = d[d <= 20 * step]
     off = np.abs(small - np.round(small / step) * step)
-    return _clean(step * eps) if (off <= w * 1.000001).mean() >= ON_GRID else written
+    # evidence of a tick: values that repeat (a few distinct values among many) or many small
+    # differences that fit it; a handful of distinct values far apart show no grid of their own
+    evident = len(x) >= 2 * len(q) or len(small) >= MIN_EVIDENCE
+    return _clean(step * eps) if evident and (off <= w * 1.000001).mean() >= ON_GRID else written
 
 
 def _clean(x: float) -> float:
