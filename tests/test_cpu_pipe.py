@@ -106,5 +106,5 @@ def test_pipe_statistics_with_and_without_warmup(tmp_path):
     assert "1 (warm-up) & 10.0 & 20.0 & 30.0" in tex  # µs
     # times a few steps of the data's grid (1 µs here) carry their count of ticks
     of = r"of 1 \si{\micro\second}"
-    assert rf"mean $\pm$ sd, 2..6 & 1.00 $\pm$ 0 (1 tick {of}) & 2.00 $\pm$ 0 (2 ticks {of})" in tex
+    assert rf"trials 2--6 & 1.00 $\pm$ 0 (1 tick {of}) & 2.00 $\pm$ 0 (2 ticks {of})" in tex
     assert r"\newcommand{\PipeWriteInclWarmupUsLocalOTwo}{2.50}" in pipe.macros(s, {})

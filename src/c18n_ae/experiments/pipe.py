@@ -37,9 +37,9 @@ STUDY_METRICS = ("write_ns", "message_wait_ns", "write_plus_wait_ns")  # the stu
 SHOWN = {
     "write_ns": "write",
     "read_ns": "read",
-    "message_wait_ns": "wait for message",
-    "total_ns": "write + read",
-    "write_plus_wait_ns": "write + wait",
+    "message_wait_ns": "wait",
+    "total_ns": "write+read",
+    "write_plus_wait_ns": "write+wait",
 }
 
 
@@ -59,8 +59,9 @@ def tidy_rows(raw, rows):
 
 
 def derive(df: pd.DataFrame) -> pd.DataFrame:
-    """Adds each metric again over all trials, warm-up included (named *_incl_warmup_ns)."""
-    extra = df[df.metric.isin(METRICS)].copy()
+    """Adds each metric again over all trials, warm-up included (named *_incl_warmup_ns); the
+    study's invalid sum is left out."""
+    extra = df[df.metric.isin((*METRICS, "message_wait_ns"))].copy()
     extra["metric"] = extra["metric"].str.replace("_ns", "_incl_warmup_ns", regex=False)
     extra["status"] = "ok"
     return concat_frames([df, extra])
@@ -68,7 +69,9 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
 
 CAPTION = (
     r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "
-    r"without and with the warm-up trial, and the batched round trip."
+    r"without and with the warm-up trial, and the mean of the batched round trips. A data "
+    r"set's wait is the study's Read Time, the parent's wait for the child's next message; its "
+    r"write+wait is the study's Total Time, invalid."
 )
 
 
@@ -78,6 +81,7 @@ def table(data: Inputs) -> Table:
     shown = [m for m in SHOWN if m in set(tidy.metric)]
     for target, variant in series(summary):
         mine = tidy[(tidy.source == target) & (tidy.variant == variant)]
+        has = set(summary[(summary.source == target) & (summary.variant == variant)].metric)
         mine = mine[mine.run == mine.run.min()]  # the trials of the first run (trials restart)
         last = int(mine.trial.max())
         head, rows = [escape(target), escape(variant)], []
@@ -87,21 +91,24 @@ def table(data: Inputs) -> Table:
             rows.append([*head, label] + [fmt(vals[m] / 1e3) if m in vals else "" for m in shown])
         for suffix, first in (("_ns", 2), ("_incl_warmup_ns", 1)):
             rows.append(
-                [*head, rf"mean $\pm$ sd, {first}..{last}"]
-                + [
+                [*head, f"trials {first}--{last}"]
+                + [  # empty where this series has no such metric (ours or the study's)
                     cell(summary, target, variant, m.replace("_ns", suffix), scale=1e3)
+                    if m.replace("_ns", suffix) in has
+                    else ""
                     for m in shown
                 ]
             )
         roundtrip = cell(summary, target, variant, "roundtrip_ns", scale=1e3)
         if "roundtrip_ns" in set(mine.metric):
             rows.append(
-                [*head, "round trip, mean of batch"]
-                + [rf"\multicolumn{{{len(shown)}}}{{r}}{{{roundtrip}}}"]
+                [*head, "round trip"] + [rf"\multicolumn{{{len(shown)}}}{{r}}{{{roundtrip}}}"]
             )
         groups.append(rows)
     columns = [Column("Source", align="l"), Column("Variant", align="l"), Column("Trial")]
-    return Table((*columns, *(Column(SHOWN[m], "us") for m in shown)), groups, CAPTION)
+    return Table(
+        (*columns, *(Column(SHOWN[m], "us") for m in shown)), groups, CAPTION, "footnotesize"
+    )
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:
