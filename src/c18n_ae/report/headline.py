@@ -265,7 +265,7 @@ def latex_table(table: pd.DataFrame) -> str:
             lines.append(r"\midrule")
             lines.append(
                 rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{\textbf{{Confounded "
-                r"contrasts:}} the two variants differ in more than ABI and compartments (the "
+                r"contrasts:} the two variants differ in more than ABI and compartments (the "
                 r"build, named in the cell), so the ratio is not a compartment cost.} \\"
             )
             last_part, last_e = True, None
