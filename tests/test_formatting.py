@@ -47,7 +47,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     )
     assert ratio_text(
         13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us
-    ) == ("10×, interval limited by the timer's resolution (13.3 ticks against 1 tick of 1 µs)")
+    ) == ("10×, interval limited by the timer's resolution (13 ticks against 1 tick of 1 µs)")
     assert ratio_text(
         1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us
     ) == ("2× [1, 3] (1.9 ticks against 1 tick of 1 µs)")

@@ -90,9 +90,9 @@ def quantity(value: float, unit: str, tex: bool = False) -> str:
 
 
 def ticks(x: float, resolution: float) -> str:
-    """x as a count of timer steps: '3 ticks', '1 tick', '2.2 ticks'."""
+    """x as a count of timer steps: '3 ticks', '1 tick', '2.2 ticks', '216 ticks'."""
     t = x / resolution
-    text = f"{t:.1f}".rstrip("0").rstrip(".")
+    text = f"{t:.1f}".rstrip("0").rstrip(".") if abs(t) < 10 else f"{t:.0f}"
     return f"{text} tick" + ("" if text == "1" else "s")
 
 

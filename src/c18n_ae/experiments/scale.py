@@ -175,13 +175,13 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
 
 
 def slope_change(f: dict) -> str:
-    """Where the rise of memory in use changes: '2621, then flat at 13400 MB', '241, then 26.4
-    MB each', or '--' where one line fits."""
+    """Where the rise of memory in use changes: '2621, then flat at 13400' (MB), '241, then 26.4
+    each' (MB per instance), or '--' where one line fits."""
     if np.isnan(f["knee"]):
         return "--"
     if f["saturated"]:
-        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mb'])} MB"
-    return f"{int(f['knee'])}, then {fmt(f['mb_after'])} MB each"
+        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mb'])}"
+    return f"{int(f['knee'])}, then {fmt(f['mb_after'])} each"
 
 
 def ms_cell(f: dict) -> str:
@@ -229,7 +229,7 @@ def table(data: Inputs) -> Table:
         Column("Instances"),
         Column("Added", "MB"),
         Column(r"\si{\mega\byte} per instance (system)"),
-        Column("Slope changes at", align="l"),
+        Column(r"Slope changes at (\si{\mega\byte})", align=r"p{2.2cm}"),
         Column(r"\si{\mega\byte} per instance (RSS)"),
         Column(r"\si{\milli\second} per instance"),
         Column("Stopped by", align="l"),
