@@ -139,3 +139,23 @@ def test_hierarchical_means_and_medians_equal_numpy_on_the_same_resamples():
         assert len(sample) == total[b]
         assert means[b] == pytest.approx(sample.mean()) and medians[b] == np.median(sample)
     assert means.std() > 0 and comparisons._hierarchical(x, runs, 0, 40)[0].tolist() == list(means)
+
+
+def test_large_samples_in_several_runs_keep_the_between_run_spread():
+    """Above LARGE_SAMPLE trials a side of several runs is drawn from its runs' large-sample
+    distributions (linear cost): the interval still widens with the spread between runs, which
+    the flat large-sample interval ignores."""
+    from c18n_ae.analysis.comparisons import LARGE_SAMPLE
+
+    rng = np.random.default_rng(11)
+    per_run = LARGE_SAMPLE // 2
+    runs = np.repeat([1, 2, 3, 4], per_run)
+    offsets = np.repeat(rng.normal(0, 5, (2, 4)), per_run, axis=1)
+    a = 150 + offsets[0] + rng.normal(0, 5, 4 * per_run)
+    b = 100 + offsets[1] + rng.normal(0, 5, 4 * per_run)
+    hier = ratio_ci(a, b, runs_a=runs, runs_b=runs)
+    flat = ratio_ci(a, b)
+    assert hier["interval_covers"] == "between runs" and hier["runs"] == 4
+    width = hier["ci95_high"] - hier["ci95_low"]
+    assert width > 5 * (flat["ci95_high"] - flat["ci95_low"])
+    assert hier["median_ci95_low"] < hier["median_ratio"] < hier["median_ci95_high"]
