@@ -490,7 +490,7 @@ SIM_C18N = {
     "c18n": True,
     "launcher": ["proccontrol", "-m", "cheric18n", "-s", "enable"],
 }
-PARAMS = {"block_sizes_mib": [16], "trials": 400, "timeout_s": 300}  # seconds a variant
+PARAMS = {"block_sizes_mib": [16], "trials": 20, "timeout_s": 300}
 
 
 def sim_target(server, workdir):

@@ -4,7 +4,7 @@ many compartments as its name says, and one binary for variants built alike. Its
 every variant's meta.json under checks["board"]:
 
     release, simulated, launchers (the release's row), system (the state probe), warnings,
-    variants: {variant: {compartments, seen_by, evidence, process_revocation, rtld_stats,
+    variants: {variant: {compartments, seen_by, evidence, probes, process_revocation, rtld_stats,
                          binary_sha256, counters (pmcstat's CPU_CYCLES, INST_RETIRED,
                          elapsed_ns, cycles_per_ns), state}},
     state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants)
@@ -17,13 +17,17 @@ seen."""
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from c18n_ae import experiments as exp
 from c18n_ae.common import launchers
+from c18n_ae.experiments.plan import repeat_param
 from c18n_ae.running.driver import RunRefused
 from c18n_ae.targets import board_checks as bc
 
 STATS_FILE = "c18n-ae-rtld-stats.bin"  # in the target's workdir, removed after each probe
+PROBES = 3  # probes of a variant before what they saw refuses the run
+PROBE_REPEATS = 100_000  # repetitions of a probe's benchmark: it runs until the probe ends it
 
 
 class BoardCheck:
@@ -42,8 +46,7 @@ class BoardCheck:
             raise RunRefused("; ".join(problems))
         variants = {}
         for v in plan["variants"]:
-            seen = self.seen(t, plan, v)
-            refusal = bc.judge(self.config, v["recipe"], seen) if seen else ""
+            seen, refusal = self.probed(t, plan, v)
             if refusal:
                 raise RunRefused(refusal)
             seen = seen or {
@@ -55,6 +58,7 @@ class BoardCheck:
                 "compartments": seen["compartments"],
                 "seen_by": seen["tool"],
                 "evidence": seen["evidence"],
+                "probes": seen.get("probes"),
                 "process_revocation": seen.get("process_revocation"),
                 "rtld_stats": seen.get("rtld_stats"),
                 "binary_sha256": hashes[v["name"]],
@@ -84,24 +88,41 @@ class BoardCheck:
         return out.split()[0] if out.split() else None
 
     @staticmethod
-    def probe_command(v: dict) -> list[str]:
-        run = v["runs"][0]
-        return [*run["command"], "--skip", "0", "--limit", str(run["units"]), "--out", "/dev/null"]
+    def probe_command(plan: dict, v: dict) -> list[str]:
+        """The variant's benchmark as its runs start it, with PROBE_REPEATS repetitions so that it
+        lives until the probe has seen it (the probe ends it); rows go to /dev/null."""
+        e = exp.get(plan["experiment"])
+        name = repeat_param(e)
+        params = {**plan["parameters"], **({name: PROBE_REPEATS} if name else {})}
+        bin_dir = Path(v["build_files"][0]).parent
+        return e.command(params, bin_dir, v["recipe"], Path("/dev/null"))
 
     def counted(self, t, plan: dict, v: dict) -> dict | None:
         """The benchmark's cycles and instructions for a second, where pmcstat counts (E10 gives
         its crossings in cycles from them); None for driver experiments."""
         if exp.get(plan["experiment"]).driver:
             return None
-        script = bc.counter_script(getattr(t, "workdir", "."), self.probe_command(v))
+        script = bc.counter_script(getattr(t, "workdir", "."), self.probe_command(plan, v))
         return bc.counters(t.run(script, timeout=120, check=False).stdout)
+
+    def probed(self, t, plan: dict, v: dict) -> tuple[dict | None, str]:
+        """What the probe saw and the refusal ('' for none). A short benchmark may end before
+        the run-time linker is seen set up, so a refusal stands only after PROBES probes agree."""
+        for attempt in range(1, PROBES + 1):
+            seen = self.seen(t, plan, v)
+            refusal = bc.judge(self.config, v["recipe"], seen) if seen else ""
+            if not refusal:
+                break
+        if refusal:
+            refusal += f" (the same in {PROBES} probes)"
+        return ({**seen, "probes": attempt} if seen else None), refusal
 
     def seen(self, t, plan: dict, v: dict) -> dict | None:
         """Runs the variant's benchmark briefly under procstat; None for driver experiments."""
         e = exp.get(plan["experiment"])
         if e.driver:
             return None
-        command = self.probe_command(v)
+        command = self.probe_command(plan, v)
         release, abi = self.config.get("release"), v["recipe"].get("abi")
         env = launchers.counting_env(release, abi, STATS_FILE) if release else []
         script = bc.probe_script(getattr(t, "workdir", "."), command, env, STATS_FILE)
