@@ -27,8 +27,8 @@ def copy_project(dest: Path) -> Path:
     def ignore(directory, names):
         d = Path(directory)
         skip = {n for n in names if n in NOT_IN_A_CLONE}
-        if d == ROOT / "results":
-            skip |= {n for n in names if n not in ("published", "README.md")}
+        if d == ROOT:
+            skip |= {"results"}  # outputs only: a clone has none
         if d == ROOT / "paper":
             skip |= {
                 n for n in names if n == "generated" or n.startswith("main.") and n != "main.tex"
@@ -83,7 +83,7 @@ SNAKEMAKE = [str(Path(sys.executable).parent / "snakemake")]
 def published_table(name: str):
     import pandas as pd
 
-    return pd.read_csv(ROOT / "results" / "published" / f"{name}.csv")
+    return pd.read_csv(ROOT / "published" / f"{name}.csv")
 
 
 def table_tex(name, summary, tidy=None, references=None, comparisons=None) -> str:

@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 
 import pandas as pd
@@ -46,6 +47,12 @@ def built(tmp_path_factory):
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", "fresh clone"], check=True)
+    # as a user starting clean: no results/ or paper/generated/, an old PDF that must not survive
+    for outputs in ("results", "paper/generated"):
+        shutil.rmtree(project / outputs, ignore_errors=True)
+    stale = project / "paper" / "main.pdf"
+    stale.write_text("%PDF-1.5 a stale PDF from an earlier run\n")
+    os.utime(stale, (1e9, 1e9))
     done = snakemake(project)
     assert done.returncode == 0, done.stderr[-4000:]
     status = subprocess.run(
@@ -53,6 +60,17 @@ def built(tmp_path_factory):
     ).stdout
     assert status == "", f"a workflow run left git status unclean:\n{status}"
     return project, done
+
+
+def test_the_pdf_is_newer_than_every_csv_it_reports(built):
+    """Started with no results/ and no paper/generated/ beside an old PDF, the run remade the PDF
+    after every table it reports: no stale PDF survives a clean start."""
+    project, _ = built
+    pdf = (project / "paper" / "main.pdf").stat().st_mtime
+    csvs = [*(project / "results").rglob("*.csv"), *(project / "paper" / "generated").glob("*.csv")]
+    assert len(csvs) > len(registry.names())
+    older = [str(c.relative_to(project)) for c in csvs if c.stat().st_mtime > pdf]
+    assert not older, f"paper/main.pdf is older than {older}"
 
 
 def test_pdf_quotes_a_mean_from_the_summary(built):
@@ -112,6 +130,55 @@ def test_every_generated_value_the_paper_names_is_made(built):
             named |= set(re.findall(r"\\gen\{([A-Za-z]+)\}", path.read_text()))
     named.discard("Name")  # main.tex's comment that explains \\gen
     assert named and named <= made, sorted(named - made)
+
+
+def test_every_generated_number_names_its_source(built):
+    """Each \\gen{Name} of the paper has an entry in results/numbers.csv with the value its macro
+    defines, the file, row and rule it comes from, and a line in the appendix that its link leads
+    to; a value quoted from a summary row is that row's column, as printed."""
+    project, _ = built
+    numbers = pd.read_csv(project / "results" / "numbers.csv", dtype=str, keep_default_na=False)
+    numbers = numbers.set_index("name")
+    defined = {}
+    for path in (project / "paper" / "generated").glob("macros*.tex"):
+        defined.update(MACRO.findall(path.read_text()))
+    named = set()
+    for path in (project / "paper").rglob("*.tex"):
+        if "generated" not in path.parts:
+            named |= set(re.findall(r"\\gen\{([A-Za-z]+)\}", path.read_text()))
+    named &= set(defined)  # each defined: test_every_generated_value_the_paper_names_is_made
+    assert len(named) > 30
+    words, from_rows = pdf_words(project), 0
+    assert "\\hyperlink{gen:#1}" in (project / "paper" / "main.tex").read_text()
+    for name in sorted(named):
+        entry = numbers.loc[name]
+        assert entry.value == defined[name], name
+        assert entry.file and entry.rule in ("macros", "published"), (name, entry.file)
+        assert f"{name} = {entry.value}:" in words, f"{name} not listed in the appendix"
+        key = dict(p.split("=", 1) for p in entry.key.split("; ") if "=" in p)
+        if not entry.file.startswith("results/summary/") or "column" not in key:
+            continue
+        if " over " in key.get("variant", "") or "," in key["column"]:
+            continue  # a ratio of two rows, or a column summed or maximised over rows
+        (parameter, at), *_ = [(k, v) for k, v in key.items() if k not in SUMMARY_KEYS]
+        summary = pd.read_csv(project / entry.file)
+        row = summary[
+            (summary.source == key["source"])
+            & (summary.variant == key["variant"])
+            & (summary.metric == key["metric"])
+            & (summary.parameter == parameter)
+            & (summary.parameter_value.astype(str) == at)
+        ]
+        assert len(row) == 1, (name, entry.key)
+        scale = float(entry.key.split("divided by ")[1]) if "divided by" in entry.key else 1.0
+        value = row[key["column"]].iloc[0] / scale
+        assert entry.value in (fmt(value), f"{value:.0f}"), (name, entry.value, value)
+        from_rows += 1
+    assert from_rows >= 15, from_rows
+
+
+SUMMARY_KEYS = {"source", "variant", "metric", "column"}
+MACRO = re.compile(r"^\\newcommand\{\\(\w+)\}\{(.*?)\}(?:%.*)?$", re.M)
 
 
 def test_e10_reaches_the_paper(built):
@@ -265,8 +332,6 @@ def test_body_fits_ten_pages(built):
 
 def test_a_missing_generated_value_fails_the_build(built, tmp_path):
     """A renamed macro stops LaTeX with its name instead of printing a placeholder."""
-    import shutil
-
     project, _ = built
     paper = tmp_path / "paper"
     shutil.copytree(project / "paper", paper, ignore=shutil.ignore_patterns("main.pdf", "*.aux"))
@@ -343,7 +408,6 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):
 def test_a_data_set_of_100000_e1_instances_builds_the_paper(built, tmp_path):
     """E1 at board scale: 10^5 instances in the study's layout draw a decimated figure, and the
     CSV beside it keeps every point."""
-    import shutil
 
     import numpy as np
     import yaml

@@ -1,11 +1,13 @@
 """The shipped copy of the published figures is the shared reference, byte for byte."""
 
+import subprocess
+
 import pytest
 
 from conftest import ROOT
 
 SHARED = ROOT.parent / "shared" / "reference"
-PUBLISHED = ROOT / "results" / "published"
+PUBLISHED = ROOT / "published"
 
 
 def test_every_published_file_is_shipped():
@@ -25,3 +27,14 @@ def test_copy_matches_the_shared_reference():
     for src in SHARED.glob("*.csv"):
         assert (PUBLISHED / src.name).read_bytes() == src.read_bytes(), src.name
     assert (PUBLISHED / "TRANSCRIPTION.md").read_bytes() == (SHARED / "README.md").read_bytes()
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_results_holds_outputs_only():
+    """Nothing under results/ is tracked: removing it to start clean loses no input."""
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "results"], capture_output=True, text=True, check=True
+    ).stdout
+    assert tracked == "", tracked
+    ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", "results/x.csv"])
+    assert ignored.returncode == 0, "results/ is not ignored by .gitignore"

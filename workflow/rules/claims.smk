@@ -20,36 +20,24 @@ rule verdicts_and_findings:
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
         datasets=DATASET_META,
+    # the files of report.files; the command reads the experiments and data sets from the config
     output:
-        csv=report("results/claims.csv", category="claims", caption="../report/claims.rst"),
-        tab_claims="paper/generated/tab-claims.tex",
-        markdown="results/claims.md",
-        headline="results/headline.csv",
-        tab_headline="paper/generated/tab-headline.tex",
-        tab_releases="paper/generated/tab-releases.tex",
-        releases="paper/generated/releases.tex",
-        findings="paper/generated/findings.tex",
+        csv=report(report_files.VERDICTS["csv"], category="claims", caption="../report/claims.rst"),
+        **{k: v for k, v in report_files.VERDICTS.items() if k != "csv"},
     params:
-        settings=settings(cfg.c18n_variants(config)),
-        experiments=" ".join(EXPERIMENTS),
-        headline=" ".join(HEADLINE_EXPERIMENTS),
-        summaries=" ".join(f"{e}=results/summary/{e}.csv" for e in EXPERIMENTS if exps.get(e).findings),
-        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
+        settings=settings([cfg.c18n_variants(config), EXPERIMENTS, config.get("datasets", [])]),
     log:
         "logs/verdicts_and_findings.log",
     shell:
         f"python -m c18n_ae.report.verdicts_and_findings --config {CONFIG_FILES}"
-        " --experiments {params.experiments} --headline-experiments {params.headline}"
-        " --summaries {params.summaries} {params.releases} --claims {input.claims}"
-        " --out {output.csv} {output.tab_claims} {output.markdown} {output.headline}"
-        " {output.tab_headline} {output.tab_releases} {output.releases} {output.findings} 2> {log}"
+        " --claims {input.claims} 2> {log}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios
 # (the experiments whose modules say how the study's rows read).
 rule published:
     input:
-        source="results/published/morello_c18n_2024.csv",
+        source="published/morello_c18n_2024.csv",
         code="src/c18n_ae/analysis/published.py",
         modules=expand("src/c18n_ae/experiments/{experiment}.py", experiment=STUDY),
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in STUDY if e in EXPERIMENTS]),
@@ -78,9 +66,8 @@ rule related:
     output:
         "paper/generated/tab-related.tex",
     params:
-        summaries=" ".join(f"--summary {e}=results/summary/{e}.csv" for e in RELATED if e in EXPERIMENTS),
+        experiments=" ".join(["--experiments", *ran]) if (ran := [e for e in RELATED if e in EXPERIMENTS]) else "",
     log:
         "logs/related.log",
     shell:
-        "python -m c18n_ae.report.related {params.summaries} --published {input.published}"
-        " --out {output} 2> {log}"
+        "python -m c18n_ae.report.related {params.experiments} --out {output} 2> {log}"

@@ -27,10 +27,9 @@ rule analyse:
     log:
         "logs/analyse/{experiment}.log",
     params:
-        dataset_files=lambda w: " ".join(f"--dataset-file {p}" for p in DATASET_FILES.get(w.experiment, [])),
-        references=REFERENCES,
-        releases=" ".join(f"--release {d}" for d in config.get("datasets", [])),
+        # the command names the experiment; analyse reads the runs, data sets, references and
+        # releases from the config (the inputs above list the files), so its length stays fixed
+        settings=settings([cfg.references(config), config.get("datasets", [])]),
     shell:
-        "python -m c18n_ae.analysis.analyse --experiment {wildcards.experiment} {params.dataset_files}"
-        " {params.references} {params.releases} --tidy {output.tidy} --summary {output.summary}"
-        " --comparisons {output.comparisons} {input.raw} 2> {log}"
+        f"python -m c18n_ae.analysis.analyse --config {CONFIG_FILES} --experiment {{wildcards.experiment}}"
+        " --tidy {output.tidy} --summary {output.summary} --comparisons {output.comparisons} 2> {log}"

@@ -18,6 +18,7 @@ rule paper:
             "paper/generated/tab-spread.tex",
             "paper/generated/tab-related.tex",
             "paper/generated/macros-published.tex",
+            "paper/generated/tab-numbers.tex",
             *expand("paper/generated/{kind}-{experiment}.tex", kind=("tab", "fig"), experiment=EXPERIMENTS),
             *expand("paper/generated/{experiment}-series.csv", experiment=EXPERIMENTS),
         ],
@@ -28,6 +29,26 @@ rule paper:
     shell:
         "latexmk -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error paper/main.tex > {log} 2>&1"
         " || (tail -n 40 {log} >&2; exit 1)"
+
+
+# numbers: every generated value with the file, row and rule it comes from (results/numbers.csv)
+# and the appendix's list that each \gen of the paper links to.
+rule numbers:
+    input:
+        macros=[rules.macros.output[0], rules.published.output.macros],
+        code="src/c18n_ae/report/numbers.py",
+    output:
+        csv="results/numbers.csv",
+        tex="paper/generated/tab-numbers.tex",
+    params:
+        written_by=" ".join(
+            f"{r.output[k]}={r.rule.name}" for r, k in ((rules.macros, 0), (rules.published, "macros"))
+        ),
+    log:
+        "logs/numbers.log",
+    shell:
+        "python -m c18n_ae.report.numbers --macros {params.written_by} --csv {output.csv}"
+        " --tex {output.tex} 2> {log}"
 
 
 # archive: the deposit (c18n_ae.report.archive): tracked sources, data sets, the deposit's metadata,

@@ -1,6 +1,9 @@
 # plot: previews and pgfplots sources, booktabs tables and the macros file the paper reads.
 
 
+OUTPUTS_OF_EXPERIMENT = report_files.experiment_outputs("{experiment}")
+
+
 # One experiment's table and figure, made as data by its module and rendered once (booktabs,
 # pgfplots with its points, matplotlib preview), in one process.
 rule experiment_outputs:
@@ -17,22 +20,17 @@ rule experiment_outputs:
             *EXPERIMENT_CODE,
         ],
         datasets=DATASET_META,
+    # the files of report.files, where the command writes them
     output:
-        table="paper/generated/tab-{experiment}.tex",
-        pdf=report("results/plots/{experiment}.pdf", category="{experiment}", caption="../report/figure.rst"),
-        png="results/plots/{experiment}.png",
-        pgfplots="paper/generated/fig-{experiment}.tex",
-        series="paper/generated/{experiment}-series.csv",
+        **{k: v for k, v in OUTPUTS_OF_EXPERIMENT.items() if k != "pdf"},
+        pdf=report(OUTPUTS_OF_EXPERIMENT["pdf"], category="{experiment}", caption="../report/figure.rst"),
     params:
         settings=settings(cfg.references(config)),
     log:
         "logs/plot/{experiment}.log",
     shell:
         f"python -m c18n_ae.report.experiment_outputs --config {CONFIG_FILES}"
-        " --experiment {wildcards.experiment} --summary {input.summary} --tidy {input.tidy}"
-        " --comparisons {input.comparisons} --published {input.published}"
-        " --table {output.table} --pdf {output.pdf} --png {output.png}"
-        " --pgfplots {output.pgfplots} --series {output.series} 2> {log}"
+        " --experiment {wildcards.experiment} 2> {log}"
 
 
 rule table_setup:
@@ -63,7 +61,7 @@ rule macros:
         "paper/generated/macros.tex",
     params:
         experiments=" ".join(EXPERIMENTS),
-        settings=settings(cfg.references(config)),
+        settings=settings([cfg.references(config), config.get("doi")]),
     log:
         "logs/macros.log",
     shell:

@@ -23,12 +23,12 @@ rule spread:
         tex="paper/generated/tab-spread.tex",
     params:
         experiments=" ".join(EXPERIMENTS),
-        exclude=" ".join(f"--exclude {d}" for d in config.get("datasets", [])),
+        settings=settings(config.get("datasets", [])),  # the data sets it leaves out
     log:
         "logs/spread.log",
     shell:
-        "python -m c18n_ae.analysis.spread --experiments {params.experiments} --csv {output.csv}"
-        " --tex {output.tex} {params.exclude} 2> {log}"
+        f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES}"
+        " --experiments {params.experiments} --csv {output.csv} --tex {output.tex} 2> {log}"
 
 
 # comparisons: every experiment's comparisons in one file (made by the analyse rule).
@@ -38,7 +38,9 @@ rule comparisons_all:
         code="src/c18n_ae/analysis/comparisons.py",
     output:
         report("results/comparisons.csv", category="comparisons", caption="../report/comparisons.rst"),
+    params:
+        experiments=" ".join(EXPERIMENTS),
     log:
         "logs/comparisons/all.log",
     shell:
-        "python -m c18n_ae.analysis.comparisons --merge {input.comparisons} --out {output} 2> {log}"
+        "python -m c18n_ae.analysis.comparisons --experiments {params.experiments} --out {output} 2> {log}"

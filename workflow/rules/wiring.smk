@@ -10,6 +10,7 @@ from c18n_ae import experiments as exps
 from c18n_ae.analysis import imports
 from c18n_ae.common import datasets
 from c18n_ae.experiments import programs
+from c18n_ae.report import files as report_files
 
 try:
     # each experiment's settings: its module's values for the profile, then the config's overrides
@@ -49,7 +50,7 @@ RELATED = [e for e in exps.names() if exps.get(e).related]
 
 def published_of(experiment):
     """The published tables an experiment's table or figure sits beside (its module says which)."""
-    return [f"results/published/{name}.csv" for name in exps.get(experiment).published]
+    return exps.get(experiment).published_files()
 
 
 def run_dirs(experiment):
@@ -108,15 +109,11 @@ def files_in(paths):
     """A data set's entries as files: a folder entry (the study's E6 logs) is the files in it."""
     return [str(f) for p in paths for f in (sorted(Path(p).iterdir()) if Path(p).is_dir() else [p])]
 DATASET_META = [str(datasets.directory(n) / "dataset.yaml") for n in config.get("datasets", [])]
-# Experiments with rows in the headline table (their registry entry names headline metrics).
-HEADLINE_EXPERIMENTS = [e for e in EXPERIMENTS if exps.get(e).headline]
 HEADERS = sorted(str(p) for p in Path("src/benchmarks").glob("*.h"))
 # One benchmark at a time per target (build or run), unless --resources bench_<target>=N says otherwise.
 for _name in TARGETS:
     if f"bench_{_name}" not in workflow.global_resources:
         workflow.register_resource(f"bench_{_name}", 1)
-
-REFERENCES = " ".join(f"--reference {t}={v}" for t, v in cfg.references(config).items())
 
 
 wildcard_constraints:

@@ -6,16 +6,30 @@ each step is also a command of its own (c18n_ae.analysis.collect, .summarise, .c
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis import contrasts
+from c18n_ae.analysis import contrasts, imports
 from c18n_ae.analysis.collect import collect_runs
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.summarise import summary_table, with_derived
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
+
+
+def from_config(a, config: dict):
+    """What the config decides unless given: the runs' raw files, the data sets' files, each
+    source's reference variant and the releases. The rule's command names the experiment only,
+    so it stays short whatever the number of data sets."""
+    e = a.experiment
+    a.raw = a.raw or [a.results / t / v / e / "raw.csv" for t, v in cfg.runs(config, e)]
+    by_experiment = imports.dataset_files_by_experiment(config.get("datasets", []))
+    a.dataset_file = a.dataset_file or [Path(os.path.relpath(p)) for p in by_experiment.get(e, [])]
+    a.reference = a.reference or [f"{s}={v}" for s, v in cfg.references(config).items()]
+    a.release = a.release or list(config.get("datasets", []))
+    return a
 
 
 def main(argv=None) -> None:
@@ -28,8 +42,12 @@ def main(argv=None) -> None:
     ap.add_argument("--summary", required=True, type=Path)
     ap.add_argument("--comparisons", required=True, type=Path)
     cfg.add_arguments(ap)  # the variants' builds: what else differs in a contrast
+    ap.add_argument("--results", type=Path, default=Path("results"))
     ap.add_argument("raw", nargs="*", type=Path, help="results/<target>/<variant>/<e>/raw.csv")
     a = ap.parse_args(argv)
+    config = exp.config_from_arguments(a)
+    if config:
+        a = from_config(a, config)
     tidy = collect_runs(a.experiment, a.raw, a.dataset_file)
     write_text_atomic(a.tidy, tidy.to_csv(index=False))
     # the key columns as categories, and the derived metrics made once: a board's 10^6 trials

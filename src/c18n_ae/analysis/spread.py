@@ -11,7 +11,7 @@ import pandas as pd
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
-from c18n_ae.experiments import registry
+from c18n_ae.experiments import config_from_arguments, registry
 
 COLUMNS = [
     "experiment",
@@ -102,14 +102,16 @@ def latex_table(sp: pd.DataFrame) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
+    config.add_arguments(ap)  # its data sets are not machines: left out
     config.add_experiment_arguments(ap, "summary")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--exclude", action="append", default=[], help="a data set: not a machine")
     a = ap.parse_args(argv)
+    loaded = config_from_arguments(a)
+    exclude = set(a.exclude) | set(loaded.get("datasets", []) if loaded else [])
     sp = spread(
-        {k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()},
-        set(a.exclude),
+        {k: pd.read_csv(v) for k, v in config.experiment_files(a, "summary").items()}, exclude
     )
     write_text_atomic(a.csv, sp.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(sp))

@@ -67,6 +67,10 @@ class Experiment:
     related: Related | None = None  # the first published table, set beside ours in the appendix
     layouts: tuple[Layout, ...] = ()  # the original study's raw file layouts it reads
 
+    def published_files(self) -> list[str]:
+        """The published tables its table or figure reads, relative to the project."""
+        return [f"published/{name}.csv" for name in self.published]
+
     def command(
         self, params: dict, bin_dir: Path, recipe: dict, out: Path, python: str | None = None
     ) -> list[str]:

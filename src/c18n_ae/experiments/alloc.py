@@ -14,7 +14,7 @@ from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, quote, series, stat
 
 METRICS = ("throughput_ops_per_s", "alloc_ns", "free_ns")  # the table's
-PUBLISHED = "sgx_alloc_2023"  # results/published/sgx_alloc_2023.csv, beside our table
+PUBLISHED = "sgx_alloc_2023"  # published/sgx_alloc_2023.csv, beside our table
 
 
 def tidy_rows(raw, rows):

@@ -13,7 +13,7 @@ from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table
 from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
-from c18n_ae.experiments.rows import allowed, bar_panels, pick, series
+from c18n_ae.experiments.rows import allowed, bar_panels, pick, row_key, series
 
 KINDS = {  # the program's kinds of call -> how the paper names them
     "local": "plain call in the program",
@@ -136,13 +136,14 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
             if row is not None:
                 what = metric.removeprefix("crossing_").removesuffix("_ns").removesuffix("_call")
                 quantity = f"{what} ns"  # CrossingLibraryNs..., CrossingExtraNs...
-                out.append(
-                    newcommand(gen_name("crossing", quantity, target, variant), fmt(row["mean"]))
-                )
+                name = gen_name("crossing", quantity, target, variant)
+                out.append(newcommand(name, fmt(row["mean"]), row_key(row, "mean")))
     plain = summary[summary.metric == "local_call_ns"]
     if len(plain):
-        out.append(newcommand(gen_name("crossing", "calls"), f"{plain.parameter_value.max():.0f}"))
-        out.append(newcommand(gen_name("crossing", "trials"), str(int(plain.n.max()))))
+        calls, trials = f"{plain.parameter_value.max():.0f}", str(int(plain.n.max()))
+        key = "metric=local_call_ns; column={}, the largest of any row"
+        out.append(newcommand(gen_name("crossing", "calls"), calls, key.format("parameter_value")))
+        out.append(newcommand(gen_name("crossing", "trials"), trials, key.format("n")))
     return "".join(out)
 
 

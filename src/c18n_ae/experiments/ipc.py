@@ -19,7 +19,7 @@ from c18n_ae.experiments.rows import (
 )
 
 TRANSPORTS = ("pipe", "unix_socket")
-PUBLISHED = "flask_ipc_1999"  # results/published/flask_ipc_1999.csv, beside our table
+PUBLISHED = "flask_ipc_1999"  # published/flask_ipc_1999.csv, beside our table
 LABELS = {
     8: "Null",
     16: "16-byte",

@@ -86,11 +86,13 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     failed = writes.groupby(["source", "variant"], sort=False).n_excluded.sum()
     return "".join(
         [
-            newcommand(gen_name("Mem", "block min MiB"), fmt(blocks[0])),
-            newcommand(gen_name("Mem", "block max MiB"), fmt(at)),
-            newcommand(gen_name("Mem", "block count"), str(len(blocks))),
+            newcommand(gen_name("Mem", "block min MiB"), fmt(blocks[0]), "smallest block_mib"),
+            newcommand(gen_name("Mem", "block max MiB"), fmt(at), "largest block_mib"),
+            newcommand(gen_name("Mem", "block count"), str(len(blocks)), "block_mib values"),
             newcommand(
-                gen_name("Mem", "trials per block"), str(int(writes.eval("n + n_excluded").max()))
+                gen_name("Mem", "trials per block"),
+                str(int(writes.eval("n + n_excluded").max())),
+                "metric=write_ns; column=n + n_excluded, the most of any row",
             ),
             quote(summary, "Mem", [("write GBps", "write_GBps"), ("read GBps", "read_GBps")], at),
             quote(
@@ -98,7 +100,11 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
             ),
             quote(summary, "Mem", [("malloc median us", "malloc_ns")], at, 1e3, "median"),
             *(
-                newcommand(gen_name("Mem", "failed allocs", *k), str(int(n)))
+                newcommand(
+                    gen_name("Mem", "failed allocs", *k),
+                    str(int(n)),
+                    f"source={k[0]}; variant={k[1]}; metric=write_ns; column=n_excluded, summed",
+                )
                 for k, n in failed.items()
             ),
             quote_ratio(
@@ -150,9 +156,10 @@ def study_macros(pub: pd.DataFrame) -> str:
         & (pub.parameter_value == "100")
         & (pub.statistic == "mean")
     ].iloc[0]
+    key = "variant=hybrid; metric=write_ns; block_mib=100; statistic=mean; column=published"
     return "".join(
         [
-            newcommand("PubMemWriteHybridHundredPrinted", f"{w.published:g}"),
+            newcommand("PubMemWriteHybridHundredPrinted", f"{w.published:g}", key),
             newcommand("PubMemWriteHybridHundredSecondsIfMs", fmt(w.published / 1e3)),
             newcommand("PubMemWriteHybridHundredMBpsIfMs", fmt(100 / (w.published / 1e3))),
             newcommand("PubMemWriteHybridHundredMsIfUs", fmt(w.published / 1e3)),

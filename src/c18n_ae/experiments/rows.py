@@ -281,8 +281,17 @@ def quote(summary, experiment: str, items, at=None, scale=1.0, field="mean", for
             row = pick(summary, target, variant, metric, at)
             if row is not None:
                 name = gen_name(experiment, quantity, target, variant)
-                out.append(newcommand(name, form(row[field] / scale)))
+                out.append(newcommand(name, form(row[field] / scale), row_key(row, field, scale)))
     return "".join(out)
+
+
+def row_key(row, field: str, scale: float = 1.0) -> str:
+    """Which summary row and column a quoted number is, for results/numbers.csv."""
+    at = f"{row['parameter']}={row['parameter_value']}"
+    return (
+        f"source={row['source']}; variant={row['variant']}; metric={row['metric']}; {at}; "
+        f"column={field}" + (f"; divided by {scale:g}" if scale != 1 else "")
+    )
 
 
 def quote_ratio(summary, references: dict, experiment: str, items, at=None) -> str:
@@ -291,6 +300,9 @@ def quote_ratio(summary, references: dict, experiment: str, items, at=None) -> s
         newcommand(
             gen_name(experiment, quantity, target, variant),
             fmt(ratio(summary, target, variant, references[target], metric, at)),
+            f"source={target}; variant={variant} over {references[target]}; metric={metric}"
+            + ("" if at is None else f"; at {at}")
+            + "; column=mean, ratio of the two rows",
         )
         for target, variant in series(summary)
         if references.get(target) not in (None, variant)

@@ -13,9 +13,7 @@ from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import INTEGRATION
 from c18n_ae.experiments.rows import allowed, quote, sent_found, series
 
-PUBLISHED = (
-    "morello_trust_model_2024"  # results/published/morello_trust_model_2024.csv, beside our table
-)
+PUBLISHED = "morello_trust_model_2024"  # published/morello_trust_model_2024.csv, beside our table
 
 
 def tidy_rows(raw, rows):

@@ -1,5 +1,7 @@
-"""Prints the time and disk each run took (from meta.json and the run directory) as a Markdown
-table, for the README's full-reproduction section."""
+"""Prints the wall time and disk of each run unit (an experiment on one target, its variants
+run interleaved) from meta.json and the run directories, as a Markdown table for the README's
+full-reproduction section. Each variant's meta.json spans the whole unit, so a unit is counted
+once: from its first variant's start to its last variant's end."""
 
 from __future__ import annotations
 
@@ -14,37 +16,56 @@ def du(path: Path) -> int:
 
 
 def rows(results: Path) -> list[dict]:
-    out = []
+    """One row per run unit (experiment, target): its variants, wall time and disk."""
+    units: dict[tuple[str, str], dict] = {}
     for meta_path in sorted(results.glob("*/*/*/meta.json")):
         m = json.loads(meta_path.read_text())
         start, end = (datetime.fromisoformat(m[k]) for k in ("started_at", "finished_at"))
-        out.append(
-            {
-                "experiment": m["experiment"],
-                "target": m["target"],
-                "variant": m["variant"],
-                "seconds": (end - start).total_seconds(),
-                "bytes": du(meta_path.parent),
-            }
+        unit = units.setdefault(
+            (m["experiment"], m["target"]),
+            {"experiment": m["experiment"], "target": m["target"], "variants": [], "bytes": 0},
         )
-    return out
+        unit["variants"].append(m["variant"])
+        unit["start"] = min(start, unit.get("start", start))
+        unit["end"] = max(end, unit.get("end", end))
+        unit["bytes"] += du(meta_path.parent)
+    for unit in units.values():
+        unit["seconds"] = (unit.pop("end") - unit["start"]).total_seconds()
+    return list(units.values())
 
 
 def size(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f} min"
+
+
 def markdown(rs: list[dict]) -> str:
-    lines = ["| experiment | target/variant | time | disk |", "|---|---|---|---|"]
-    total_s = total_b = 0
-    for r in sorted(rs, key=lambda r: (r["experiment"], r["target"], r["variant"])):
-        total_s += r["seconds"]
-        total_b += r["bytes"]
+    """Each unit, each experiment's total over its targets, and all units together."""
+    lines = ["| experiment | target | variants | wall time | disk |", "|---|---|---|---|---|"]
+    by_experiment: dict[str, list[dict]] = {}
+    for r in sorted(rs, key=lambda r: (r["experiment"], r["target"])):
+        by_experiment.setdefault(r["experiment"], []).append(r)
+        variants = ", ".join(r["variants"])
         lines.append(
-            f"| {r['experiment']} | {r['target']}/{r['variant']} | {r['seconds'] / 60:.1f} min | "
+            f"| {r['experiment']} | {r['target']} | {variants} | {minutes(r['seconds'])} | "
             f"{size(r['bytes'])} |"
         )
-    lines.append(f"| all runs | | {total_s / 60:.1f} min | {size(total_b)} |")
+    for name, units in by_experiment.items():
+        if len(units) > 1:
+            seconds, disk = sum(u["seconds"] for u in units), sum(u["bytes"] for u in units)
+            lines.append(f"| {name}, all targets | | | {minutes(seconds)} | {size(disk)} |")
+    total = sum(r["seconds"] for r in rs)
+    lines.append(
+        f"| all runs, each unit once | | | {minutes(total)} | {size(sum(r['bytes'] for r in rs))} |"
+    )
+    if rs:
+        span = max(r["start"].timestamp() + r["seconds"] for r in rs) - min(
+            r["start"].timestamp() for r in rs
+        )
+        lines.append(f"| first start to last end | | | {minutes(span)} | |")
     return "\n".join(lines) + "\n"
 
 
