@@ -10,6 +10,7 @@ import pytest
 from c18n_ae.analysis.claims import evaluate, load
 from c18n_ae.analysis.collect import collect
 from c18n_ae.analysis.comparisons import compare, ratio_of_ratios
+from c18n_ae.analysis.contrasts import annotate
 from c18n_ae.analysis.imports import dataset_files, import_file
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
@@ -117,6 +118,18 @@ def test_release_against_release_with_intervals_and_claims_per_release():
     assert v[("math-cost-purecap", "cheribsd-22.12")] == "fails"
     differ = dict(release_disagreements(verdicts, NAMES))
     assert differ["math-cost-purecap"] == "holds on morello-2024 and fails on cheribsd-22.12"
+    # with the builds the data sets record: 22.12's hybrid CPU program was built by the base
+    # system's clang, its purecap one by clang-morello, so that contrast decides nothing
+    known = {m["name"]: m["variants"] for m in METAS}
+    comps = annotate(comps, known)
+    verdicts = evaluate(claims, summaries, targets, {"cpu": comps}, {"cpu": cpu})
+    row = verdicts.set_index(["claim", "source"]).loc[("math-cost-purecap", "cheribsd-22.12")]
+    assert (
+        row.result == "confounded" and "compiler clang-morello against clang" in row.confounded_by
+    )
+    assert "math-cost-purecap" not in dict(release_disagreements(verdicts, NAMES))
+    math = comps[(comps.comparison == "release") & (comps.metric == "math_cpu_ns")].iloc[0]
+    assert math.confounded_by == "cheribsd-22.12: compiler clang-morello against clang"
 
 
 def test_ratio_of_ratios_interval_covers_its_point_and_a_third_release_joins():

@@ -9,6 +9,7 @@ ANALYSIS_CODE = [
     "src/c18n_ae/analysis/stats.py",
     "src/c18n_ae/analysis/summarise.py",
     "src/c18n_ae/analysis/comparisons.py",
+    "src/c18n_ae/analysis/contrasts.py",
 ]
 
 

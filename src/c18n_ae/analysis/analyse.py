@@ -60,7 +60,8 @@ def main(argv=None) -> None:
     write_text_atomic(a.summary, summary_table(tidy, derived=True).to_csv(index=False))
     references = dict(r.split("=", 1) for r in a.reference)
     comparisons = compare(tidy, references, a.release, derived=True)
-    comparisons = contrasts.annotate(comparisons, exp.config_from_arguments(a))
+    known = contrasts.variants_of(config) if config else {}
+    comparisons = contrasts.annotate(comparisons, known)
     write_text_atomic(a.comparisons, comparisons.to_csv(index=False))
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, newcommand, ratio_point, ratio_text
+from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_point
 from c18n_ae.report.claim_tables import (
     PUBLISHED,
     agrees,
@@ -59,9 +59,9 @@ def item(r) -> str:
     """'1.51× [1.51, 1.51] for the math workload's CPU time (calls into libm)'; the median
     where a few trials carry the mean."""
     if rests_on_few(r):
-        text = ratio_text(r.median_ratio, r.median_ci95_low, r.median_ci95_high)
+        text = comparison_text(r, "median", covers=False)
         return f"{text} for {escape(r.label)} (median, a typical trial)"
-    return f"{ratio_text(r.ratio, r.ci95_low, r.ci95_high)} for {escape(r.label)}"
+    return f"{comparison_text(r, covers=False)} for {escape(r.label)}"
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
@@ -80,8 +80,7 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         total = valid.drop(mixed.index)
         notes = [
             f"On {source_name(source, releases)}, {escape(contrast)} is confounded by the build, "
-            f"so its ratios for {', '.join(dict.fromkeys(escape(x) for x in rows.label))} are "
-            "not compartment costs."
+            f"so none of its {len(rows)} ratios is a compartment cost."
             for contrast, rows in mixed.groupby("contrast", sort=False)
         ]
         if total.empty:
@@ -118,33 +117,42 @@ def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str
 
 
 WHOSE = {  # the study's claims and this package's own, counted apart
-    "study": "of the study's {n} claims",
-    "related study": "of {n} claims of other published studies",
-    "own": "of this package's {n} own claims",
+    "study": "of the study's {n}",
+    "related study": "of the {n} of other published studies",
+    "own": "of this package's own {n}",
+}
+SAID = {  # verdict -> (one, several)
+    "holds": ("1 holds", "{n} hold"),
+    "fails": ("1 fails", "{n} fail"),
+    "inconclusive": ("1 cannot be decided", "{n} cannot be decided"),
+    "confounded": ("1 rests on a confounded contrast", "{n} rest on confounded contrasts"),
+    "invalid measurement": (
+        "1 rests on an invalid measurement",
+        "{n} rest on invalid measurements",
+    ),
+    "not applicable": ("1 was not measured there", "{n} were not measured there"),
 }
 
 
 def _counts(mine: pd.DataFrame) -> str:
-    """'3 hold (2 of them on published values alone), 1 fails, ... and 2 were not measured'."""
+    """'7 hold (4 on published values, no interval), 1 cannot be decided and 2 rest on invalid
+    measurements': each verdict that occurs, counted."""
     counts = {k: int((mine.result.str.startswith(k)).sum()) for k in RESULTS}
     evidence = mine.get("evidence", pd.Series("", index=mine.index)).fillna("")
     printed = int(((evidence == PUBLISHED) & mine.result.isin(["holds", "fails"])).sum())
-    parts = [f"{counts['holds']} hold", f"{counts['fails']} fail"]
+    parts = [SAID[k][n != 1].format(n=n) for k, n in counts.items() if n]
     if printed:
-        parts[-1] += f" ({printed} of these on published values, no interval)"
-    parts.append(f"{counts['inconclusive']} cannot be decided")
-    if counts["confounded"]:
-        parts.append(f"{counts['confounded']} rest on confounded contrasts")
-    if counts["invalid measurement"]:
-        parts.append(f"{counts['invalid measurement']} rest on invalid measurements")
-    parts.append(f"{counts['not applicable']} were not measured there")
-    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
+        parts.insert(1, f"{printed} of them on published values (no interval)")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     """The verdicts on one source, the study's claims and this package's own counted apart."""
     mine = verdicts[verdicts.source == source]
-    said = [f"{WHOSE[o].format(n=len(rows))}, {_counts(rows)}" for o, rows in origins(mine)]
+    said = []
+    for o, rows in origins(mine):
+        whose = WHOSE[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
+        said.append(f"{whose}, {_counts(rows)}")
     text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
     disagree = mine[~mine.statistics_agree.map(agrees)]
     if len(disagree):
@@ -156,55 +164,61 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     return text
 
 
+def _entry(r: pd.DataFrame, limit: str) -> str:
+    """One contrast on one source as a list entry of short labelled parts: calls into another
+    library, work in the program's own code, the tails, the invalid metrics, the claims decided
+    on the rows, the source's limits."""
+    first = r.iloc[0]
+    parts = []
+    valid = r[r.invalid.fillna("") == ""]
+    crossing = valid[valid.crosses.fillna("") != ""]
+    staying = valid[valid.crosses.fillna("") == ""]
+    if len(crossing):
+        libs = ", ".join(dict.fromkeys(crossing.crosses))
+        calls = "; ".join(item(x) for x in crossing.itertuples())
+        parts.append(f"Calls into {escape(libs)}: {calls}")
+    if len(staying):
+        parts.append("Own code: " + "; ".join(item(x) for x in staying.itertuples()))
+    for x in valid.itertuples():
+        if rests_on_few(x):
+            mean = comparison_text(x, covers=False)
+            parts.append(f"The mean for {escape(x.label)}, {mean}, rests on {tail_text(x)}")
+    invalid = r[r.invalid.fillna("") != ""]
+    if len(invalid):
+        labels = " and ".join(dict.fromkeys(escape(x) for x in invalid.label))
+        parts.append(f"Not valid: {labels}, {escape(invalid.invalid.iloc[0])}")
+    claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
+    if claims:
+        parts.append("Claims: " + escape("; ".join(claims)))
+    if limit:
+        parts.append(f"Limits: {escape(' '.join(limit.split()))}")
+    mixed = (
+        f" (confounded by the build: {escape(first.confounded_by)}; not a compartment cost)"
+        if is_confounded(first)
+        else ""
+    )
+    return f"{escape(first.contrast)}{mixed}. " + ". ".join(p.rstrip(".") for p in parts) + "."
+
+
 def experiment_paragraph(
     experiment: str, table: pd.DataFrame, releases: dict, limits: dict[str, dict]
 ) -> str:
-    """Each source's part of the headline table for one experiment: per contrast, work that calls
-    into another library, then work that stays in the program's own code; the tails, the invalid
-    metrics and the claims resting on these rows."""
+    """Each source's part of the headline table for one experiment, as a list (one entry per
+    source and contrast, not a sentence template repeated): calls into another library, work in
+    the program's own code, tails, invalid metrics and the claims resting on these rows."""
     mine = table[table.experiment == experiment]
     if mine.empty:
         return (
             "No target or data set with a compartment variant measured this experiment in this "
             "run (Section~\\ref{sec:setup})."
         )
-    out = []
+    items = []
     for source, rows in mine.groupby("source", sort=False):
-        for (subject, baseline), r in rows.groupby(["subject", "baseline"], sort=False):
-            valid = r[r.invalid.fillna("") == ""]
-            head = f"On {source_name(source, releases)}, {escape(r.contrast.iloc[0])} gives"
-            crossing = valid[valid.crosses.fillna("") != ""]
-            staying = valid[valid.crosses.fillna("") == ""]
-            if len(crossing):
-                libs = ", ".join(dict.fromkeys(crossing.crosses))
-                out += sentences(
-                    f"{head}, for calls into {escape(libs)},",
-                    [item(x) for x in crossing.itertuples()],
-                )
-                head = "For work inside the program's own code it gives"
-            if len(staying):
-                out += sentences(head, [item(x) for x in staying.itertuples()])
-            for x in valid.itertuples():
-                if rests_on_few(x):
-                    mean = ratio_text(x.ratio, x.ci95_low, x.ci95_high)
-                    out.append(
-                        f"The mean ratio for {escape(x.label)}, {mean}, rests on a few trials: "
-                        f"{tail_text(x)}."
-                    )
-            claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
-            if claims:
-                out.append("Claims on these rows: " + escape("; ".join(claims)) + ".")
-        invalid = rows[rows.invalid.fillna("") != ""]
-        if len(invalid):
-            labels = " and ".join(dict.fromkeys(escape(x) for x in invalid.label))
-            out.append(
-                f"On \\texttt{{{escape(source)}}}, {labels} are not valid measurements: "
-                f"{escape(invalid.invalid.iloc[0])}."
-            )
-        limit = limits.get(source, {}).get(experiment)
-        if limit:
-            out.append(f"Limits of \\texttt{{{escape(source)}}}: {escape(' '.join(limit.split()))}")
-    return " ".join(out)
+        limit = limits.get(source, {}).get(experiment, "")
+        for _, r in rows.groupby(["subject", "baseline"], sort=False):
+            items.append(f"\\item {source_name(source, releases)}, {_entry(r, limit)}")
+            limit = ""  # said once per source
+    return "\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
 
 
 def attribution(meta: dict, earlier: list[dict] = ()) -> str:

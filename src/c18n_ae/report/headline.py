@@ -15,16 +15,16 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis import contrasts as named
 from c18n_ae.analysis.claims import load
 from c18n_ae.analysis.comparisons import COLUMNS as comparisons_columns
-from c18n_ae.analysis.comparisons import lookup
+from c18n_ae.analysis.comparisons import PRINTED, lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, ratio_text
+from c18n_ae.common.latex import comparison_text, escape
 from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
 FROM_COMPARISONS = ["parameter", "parameter_value"] + [
-    c for c in comparisons_columns if c.startswith(("ratio", "ci95", "median", "n"))
+    c for c in comparisons_columns if c.startswith(("ratio", "ci95", "median", "n")) or c in PRINTED
 ]
 COLUMNS = [
     "source",
@@ -209,12 +209,12 @@ def tail_text(r) -> str:
 def _cells(r) -> list[str]:
     if r.invalid:
         return [r"\multicolumn{2}{p{\hw}}{invalid measurement$^\ddagger$}", escape(r.claims)]
-    mean = ratio_text(r.ratio, r.ci95_low, r.ci95_high)
+    mean = comparison_text(r, covers=False)  # what the intervals cover: the table's last row
     if rests_on_few(r):
         mean += r"$^\dagger$"
     if is_confounded(r):
-        mean += f" (mixes {escape(r.confounded_by)})"
-    median = ratio_text(r.median_ratio, r.median_ci95_low, r.median_ci95_high)
+        mean += r"$^\S$"  # what it mixes: listed once below the table
+    median = comparison_text(r, "median", covers=False)
     return [mean, median, escape(r.claims) or "--"]
 
 
@@ -226,19 +226,21 @@ def latex_table(table: pd.DataFrame) -> str:
             "\\begin{tabular}{l}\\toprule\nNo target or data set with a compartment variant "
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
-    width = 0.66 / len(sources)
+    # p columns take 0.83 of the text width; the Crosses column and the gaps between columns
+    # (3pt each side) the rest, so the table stays within the text width
+    width = 0.6 / len(sources)
     spec = (
-        r">{\raggedright\arraybackslash}p{0.14\textwidth}l>{\raggedright\arraybackslash}"
+        r">{\raggedright\arraybackslash}p{0.13\textwidth}l>{\raggedright\arraybackslash}"
         r"p{0.1\textwidth}"
         + "".join(
-            rf">{{\raggedright\arraybackslash}}p{{{width * 0.34:.3f}\textwidth}}" * 2
-            + rf">{{\raggedright\arraybackslash}}p{{{width * 0.26:.3f}\textwidth}}"
+            rf">{{\raggedright\arraybackslash}}p{{{width * 0.36:.3f}\textwidth}}" * 2
+            + rf">{{\raggedright\arraybackslash}}p{{{width * 0.28:.3f}\textwidth}}"
             for _ in sources
         )
     )
     half = f"{width * 0.7:.3f}"
     lines = [
-        rf"\newlength{{\hw}}\setlength{{\hw}}{{{half}\textwidth}}",
+        rf"\newlength{{\hw}}\setlength{{\hw}}{{{half}\textwidth}}\setlength{{\tabcolsep}}{{3pt}}",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
         " & ".join(
@@ -252,23 +254,14 @@ def latex_table(table: pd.DataFrame) -> str:
         )
         + r" \\",
     ]
-    last_e, last_part = None, False
+    last_e = None
     keys = ["experiment", "metric", "subject", "baseline"]
     groups = list(table.groupby(keys, sort=False))
-    # contrasts that mix more than ABI and compartments on some source come last, apart
-    mixed = {k for k, g in groups if any(is_confounded(x) for x in g.itertuples())}
-    groups = [x for x in groups if x[0] not in mixed] + [x for x in groups if x[0] in mixed]
+    # a row whose every cell is confounded goes apart, condensed below; a confounded cell in a
+    # row kept is marked
+    mixed = {k for k, g in groups if all(is_confounded(x) for x in g.itertuples())}
     width_all = 3 + 3 * len(sources)
-    for (e, _, subject, baseline), mine in groups:
-        part = (e, _, subject, baseline) in mixed
-        if part and not last_part:
-            lines.append(r"\midrule")
-            lines.append(
-                rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{\textbf{{Confounded "
-                r"contrasts:} the two variants differ in more than ABI and compartments (the "
-                r"build, named in the cell), so the ratio is not a compartment cost.} \\"
-            )
-            last_part, last_e = True, None
+    for (e, _, subject, baseline), mine in [x for x in groups if x[0] not in mixed]:
         if e != last_e:
             lines.append(r"\midrule")
             title = escape(exp.get(e).title)
@@ -284,6 +277,55 @@ def latex_table(table: pd.DataFrame) -> str:
             r = mine[mine.source == s]
             cells += _cells(r.iloc[0]) if len(r) else ["not measured", "", ""]
         lines.append(" & ".join(cells) + r" \\")
+    apart = table[[tuple(x) in mixed for x in table[keys].itertuples(index=False)]]
+    if len(apart):
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{\textbf{{Confounded "
+            r"contrasts$^\S$:} the two variants differ in more than ABI and compartments, so "
+            r"these mean ratios are not compartment costs.} \\",
+        ]
+        for (source, e, subject, baseline), rows in apart.groupby(
+            ["source", "experiment", "subject", "baseline"], sort=False
+        ):
+            valid = rows[rows.invalid.fillna("") == ""]
+            said = "; ".join(
+                f"{escape(x.label)} {comparison_text(x, covers=False)}" for x in valid.itertuples()
+            )
+            claims = "; ".join(c for c in dict.fromkeys(rows.claims.fillna("")) if c)
+            lines.append(
+                rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{"
+                rf"{escape(exp.get(e).title)}, \texttt{{{escape(subject)}}} / "
+                rf"\texttt{{{escape(baseline)}}} on \texttt{{{escape(source)}}}: "
+                + (said or "no valid measurement")
+                + (f"; claims: {escape(claims)}" if claims else "")
+                + r".} \\"
+            )
+    covers = table.dropna(subset=["interval_covers"]).groupby("source", sort=False)
+    covers = "; ".join(
+        rf"{c} on \texttt{{{escape(s)}}}" for s, c in covers.interval_covers.first().items()
+    )
+    if covers:
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{95\,\% intervals of the "
+            rf"variation {covers}.}} \\",
+        ]
+    mixes = [
+        rf"\texttt{{{escape(x.source)}}}, \texttt{{{escape(x.subject)}}} / "
+        rf"\texttt{{{escape(x.baseline)}}}: {escape(x.confounded_by)}"
+        for x in table.drop_duplicates(
+            ["source", "subject", "baseline", "confounded_by"]
+        ).itertuples()
+        if is_confounded(x)
+    ]
+    if mixes:
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{$^\S$ the builds differ: "
+            + "; ".join(mixes)
+            + r".} \\",
+        ]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 

@@ -27,10 +27,15 @@ def booktabs(table: Table) -> str:
 
 
 def appendix_table(experiment, table: Table) -> str:
-    """The experiment's table as the appendix sets it: caption, label tab:<name>, font size."""
+    """The experiment's table as the appendix sets it: caption, label tab:<name>, font size;
+    scaled down where it would be wider than the text or taller than the page, so that nothing
+    is cut off whatever the number of targets, variants and settings."""
     return (
         "\\begin{table*}[!tp]\n"
         f"  \\caption{{{table.caption}}}\n"
         f"  \\label{{tab:{experiment.name}}}\n"
-        f"  \\{table.size}\n" + booktabs(table) + "\\end{table*}\n"
+        f"  \\{table.size}\n"
+        "  \\begin{adjustbox}{max width=\\textwidth, max totalheight=0.85\\textheight}\n"
+        + booktabs(table)
+        + "\\end{adjustbox}\n\\end{table*}\n"
     )
