@@ -73,12 +73,17 @@ def origins(results: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return [(o, results[origin == o]) for o in ORIGIN_TITLES if (origin == o).any()]
 
 
+TALLY = {"study": "the study's {n}", "related study": "{n} of other published studies",
+         "own": "this package's own {n}"}  # fmt: skip
+
+
 def tally(results: pd.DataFrame) -> str:
-    """'8 of the study's claims, 1 of other published studies' and 2 of this package's own'."""
+    """'the study's 11 claims, 1 claim of other published studies and this package's own 2
+    claims'."""
     parts = []
     for o, mine in origins(results):
         n = mine.claim.nunique()
-        parts.append(f"{n} {ORIGIN_TITLES[o].replace('claims', 'claim' if n == 1 else 'claims')}")
+        parts.append(TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}"))
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
 
 

@@ -18,6 +18,7 @@ from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_point
 from c18n_ae.report.claim_tables import (
     PUBLISHED,
+    TALLY,
     agrees,
     origins,
     release_disagreements,
@@ -116,11 +117,6 @@ def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str
     return out
 
 
-WHOSE = {  # the study's claims and this package's own, counted apart
-    "study": "of the study's {n}",
-    "related study": "of the {n} of other published studies",
-    "own": "of this package's own {n}",
-}
 SAID = {  # verdict -> (one, several)
     "holds": ("1 holds", "{n} hold"),
     "fails": ("1 fails", "{n} fail"),
@@ -151,8 +147,8 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     mine = verdicts[verdicts.source == source]
     said = []
     for o, rows in origins(mine):
-        whose = WHOSE[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
-        said.append(f"{whose}, {_counts(rows)}")
+        whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
+        said.append(f"of {whose}, {_counts(rows)}")
     text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
     disagree = mine[~mine.statistics_agree.map(agrees)]
     if len(disagree):
