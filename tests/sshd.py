@@ -33,6 +33,9 @@ class Server:
                 check=True,
             )
         (self.dir / "authorized_keys").write_text((self.dir / "client_key.pub").read_text())
+        # the server's key known beforehand: the client checks it, as against a real board
+        key = " ".join((self.dir / "host_key.pub").read_text().split()[:2])
+        (self.dir / "known_hosts").write_text(f"[127.0.0.1]:{self.port} {key}\n")
         os.chmod(self.dir / "authorized_keys", 0o600)
         (self.dir / "sshd_config").write_text(
             f"Port {self.port}\nListenAddress 127.0.0.1\nHostKey {self.dir / 'host_key'}\n"
@@ -59,7 +62,7 @@ class Server:
     def options(self) -> list[str]:
         return [
             "-o",
-            "StrictHostKeyChecking=no",
+            "StrictHostKeyChecking=yes",
             "-o",
             f"UserKnownHostsFile={self.dir / 'known_hosts'}",
             "-o",

@@ -232,6 +232,22 @@ def test_ssh_words_are_checked_too(key, value):
         exp.resolved_config({**BASE, "targets": [target]})
 
 
+@pytest.mark.parametrize(
+    "options", [["-o", "StrictHostKeyChecking=no"], ["-oUserKnownHostsFile=/dev/null"]]
+)
+def test_a_config_cannot_turn_host_key_checking_off(options):
+    target = {
+        "name": "board",
+        "kind": "ssh",
+        "host": "board.example",
+        "ssh_options": options,
+        "reference_variant": "O2",
+        "variants": BASE["targets"][0]["variants"],
+    }
+    with pytest.raises(cfg.ConfigError, match=r"targets\[board\]\.ssh_options: .* host-key check"):
+        exp.resolved_config({**BASE, "targets": [target]})
+
+
 def test_ssh_keeps_host_key_checking_on():
     from c18n_ae.targets.transport import SSH
 

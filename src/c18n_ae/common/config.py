@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -14,6 +15,12 @@ from c18n_ae.common.datasets import load as load_dataset
 from c18n_ae.common.rawcsv import RawDataError
 
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+# ssh options that would accept any host key (ssh_config(5)); the package keeps checking on
+NO_HOST_KEY_CHECK = re.compile(
+    r"StrictHostKeyChecking\s*[= ]\s*(no|off)\b|UserKnownHostsFile\s*[= ]\s*/dev/null", re.I
+)
 
 
 class ConfigError(ValueError):
@@ -83,6 +90,12 @@ def check_references(config: dict) -> None:
         problems.append(f"targets[{dup}]: target name used more than once")
     all_variants = set()
     for t in config["targets"]:
+        for option in t.get("ssh_options", []):
+            if NO_HOST_KEY_CHECK.search(option):
+                problems.append(
+                    f"targets[{t['name']}].ssh_options: {option!r} turns host-key checking off; "
+                    "put the host's key in ~/.ssh/known_hosts instead"
+                )
         vnames = [v["name"] for v in t["variants"]]
         all_variants.update(vnames)
         for dup in sorted({n for n in vnames if vnames.count(n) > 1}):
