@@ -31,6 +31,7 @@ COLUMNS = [
     "ratio",
     "ci95_low",
     "ci95_high",
+    "confounded_by",
 ]
 
 
@@ -70,9 +71,19 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
                             "ratio": b.ratio if b is not None else float("nan"),
                             "ci95_low": b.ci95_low if b is not None else float("nan"),
                             "ci95_high": b.ci95_high if b is not None else float("nan"),
+                            "confounded_by": _text(b.get("confounded_by")) if b is not None else "",
                         }
                     )
     return pd.DataFrame(out, columns=COLUMNS).drop_duplicates(["metric", "contrast", "release"])
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def mixes(table: pd.DataFrame) -> str:
+    """What the release contrasts mix beside the release (the comparisons' confounded_by)."""
+    return "; ".join(c for c in dict.fromkeys(table.confounded_by.fillna("")) if c)
 
 
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
@@ -107,10 +118,20 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             )
         for r in later:
             x = g[g.release == r]
+            mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
             cells.append(
-                ratio_text(*x[["ratio", "ci95_low", "ci95_high"]].iloc[0]) if len(x) else "--"
+                ratio_text(*x[["ratio", "ci95_low", "ci95_high"]].iloc[0]) + mark
+                if len(x)
+                else "--"
             )
         lines.append(" & ".join(cells) + r" \\")
+    if mixes(table):
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{$^\S$ "
+            rf"the builds differ too, so the ratio compares builds as well as releases: "
+            rf"{escape(mixes(table))}.}} \\",
+        ]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -132,6 +153,11 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                 f"\\texttt{{{escape(first)}}} ({escape(names.get(first, ''))}) gives",
                 items,
             )
+    if mixes(table):
+        out.append(
+            f"These ratios compare builds as well as releases: {escape(mixes(table))} (the "
+            "variants' builds, as each data set records them)."
+        )
     assert all(len(s.split()) <= MAX_WORDS for s in out)
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
