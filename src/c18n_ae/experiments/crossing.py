@@ -45,7 +45,7 @@ def tidy_rows(raw, rows):
 def derive(df: pd.DataFrame) -> pd.DataFrame:
     """The extra time of a call into another library over a plain call, paired by trial (both
     loops run in the same trial, in its random order)."""
-    keys = ["source", "variant", "experiment", "trial", "parameter", "parameter_value"]
+    keys = ["source", "variant", "experiment", "run", "trial", "parameter", "parameter_value"]
     plain = df[df.metric == "local_call_ns"].set_index(keys)["value"]
     library = df[df.metric == "library_call_ns"].set_index(keys)["value"]
     extra = (library - plain).dropna().rename("value").reset_index()

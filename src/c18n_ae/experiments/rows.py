@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae.common.latex import fmt, gen_name, newcommand
+from c18n_ae.common.latex import fmt, gen_name, newcommand, tick_note
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments.outputs import Figure, Panel, Series
 
@@ -125,7 +125,10 @@ def cell(summary, target, variant, metric, parameter_value=None, scale=1.0, with
     text = fmt(row["mean"] / scale)
     if with_sd and pd.notna(row["sd"]):
         text += r" $\pm$ " + fmt(row["sd"] / scale)
-    return text
+    step = row.get("resolution", math.nan)
+    if step / scale == 1:  # the column's unit is the tick: the value is its count already
+        return text
+    return text + tick_note(row["mean"], step, row.get("unit", ""))
 
 
 def series(summary: pd.DataFrame) -> list[tuple[str, str]]:

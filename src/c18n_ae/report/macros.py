@@ -13,7 +13,23 @@ from c18n_ae.analysis.claims import min_trials as claims_min_trials
 from c18n_ae.analysis.comparisons import RESAMPLES
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, from_file, macro_name, newcommand
+from c18n_ae.common.latex import escape, from_file, gen_name, macro_name, newcommand, quantity
+
+
+def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
+    """The grid each source's metric falls on, as the data show it ('7.81 ms'), for the text that
+    states each clock: e.g. CpuMathCpuNsResolutionMorelloTwoZeroTwoFour."""
+    if "resolution" not in summary:
+        return ""
+    steps = summary.dropna(subset=["resolution"]).drop_duplicates(["source", "metric"])
+    return "".join(
+        newcommand(
+            gen_name(experiment, f"{r.metric} resolution", r.source),
+            quantity(r.resolution, r.unit, tex=True),
+            f"source={r.source}; metric={r.metric}; column=resolution",
+        )
+        for r in steps.itertuples()
+    )
 
 
 def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
@@ -113,6 +129,7 @@ def main(argv=None) -> None:
         text += from_file(path) + exp.get(name).macros(
             summary[summary.source.isin(ran)].reset_index(drop=True), refs
         )
+        text += resolution_macros(name, summary)
     write_text_atomic(a.out, text)
 
 
