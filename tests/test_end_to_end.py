@@ -402,8 +402,27 @@ def test_report_and_archive(built, tmp_path):
         "config/config.yaml",
         "src/benchmarks/memory.c",
         "Snakefile",
+        *(m for m in ("LICENSE", "CITATION.cff", ".zenodo.json") if (project / m).exists()),
     ):
         assert f"  {path}\n" in listed, path
+    # the deposit is self-sufficient: unpacked into an empty folder, every job of the workflow
+    # can be planned from scratch (no input left out), and the claims step, run again on the
+    # archived results, gives the same verdicts as the tree it came from
+    unpacked = tmp_path / "c18n-ae"
+    planned = snakemake(unpacked, "-n", "--forceall")
+    assert planned.returncode == 0, planned.stderr[-2000:]
+    again = snakemake(
+        unpacked,
+        "results/claims.csv",
+        "--allowed-rules",
+        "verdicts_and_findings",
+        "--forcerun",
+        "verdicts_and_findings",
+    )
+    assert again.returncode == 0, again.stderr[-2000:]
+    verdicts = ["claim", "source", "result"]
+    ours = pd.read_csv(project / "results" / "claims.csv")[verdicts]
+    assert pd.read_csv(unpacked / "results" / "claims.csv")[verdicts].equals(ours)
 
 
 def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(built):

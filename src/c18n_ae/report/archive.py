@@ -45,6 +45,7 @@ SKIP_DIRS = {
     "logs",
     "__pycache__",
     ".pytest_cache",
+    ".ruff_cache",
     "archive",
     ".cache",
 }
