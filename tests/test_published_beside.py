@@ -58,6 +58,13 @@ def test_beside_ours_with_ratio_and_not_run():
     assert math.source == "board" and math.ratio == pytest.approx(2.0)
     other = b[(b.metric == "math_cpu_ns") & (b.variant == "purecap-c18n")].iloc[0]
     assert other.source == "" and pd.isna(other.ratio)
+    # a data set is set beside the printed tables only when it is of their release (24.05)
+    sets = pd.concat([ours.assign(source=s) for s in ("set-2405", "set-2212")])
+    releases = {"set-2405": "CheriBSD 24.05", "set-2212": "CheriBSD 22.12"}
+    same = beside(load(SOURCE), {"cpu": sets}, {}, set(releases), releases)
+    assert list(same[(same.metric == "math_cpu_ns") & (same.variant == "hybrid")].source) == [
+        "set-2405"
+    ]
     tex = latex_table(b)
     assert "cpu & hybrid & math & math\\_cpu & 46759 ms & 46759 ms & 93518 ms (board) & 2.00" in tex
     assert "not run here" in tex and "282584 $\\mu$s" in tex
