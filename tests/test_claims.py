@@ -398,6 +398,22 @@ def test_a_flag_says_how_much_evidence_it_rests_on():
     )
 
 
+def test_a_study_claim_without_whose_threshold_or_a_printed_table_without_its_scope_is_refused(
+    tmp_path,
+):
+    bad = tmp_path / "claims.yaml"
+    bad.write_text(
+        "claims:\n  - {id: y, text: t, experiment: memory, kind: ratio, statistic: mean, metric: m,"
+        " subject: a, baseline: b, op: '>', threshold: 2, study: {says: s, where: w}}\n"
+        "  - {id: z, text: t, experiment: trust, kind: flag, metric: m, parameter_value: root,"
+        " c18n: true, expected: 1, on_published: {file: x.csv, column: c}}\n"
+    )
+    with pytest.raises(ClaimError) as e:
+        load(bad)
+    assert "claims[y]: 'threshold_from' is a required property" in str(e.value)
+    assert "claims[z].on_published: give exactly one of release or source" in str(e.value)
+
+
 def test_every_study_claim_quotes_the_study_and_marks_a_threshold_of_its_own():
     claims = load(ROOT / "config" / "claims.yaml")
     study = [c for c in claims if "study" in c]

@@ -120,6 +120,9 @@ def _describe(path: Path, data: dict, error: jsonschema.ValidationError) -> str:
         return f"{where}: {error.message}"
     if error.validator == "additionalProperties":
         return f"{where}: unknown key ({error.message})"
+    if error.validator == "oneOf" and all("required" in o for o in error.validator_value):
+        keys = " or ".join(k for o in error.validator_value for k in o["required"])
+        return f"{where}: give exactly one of {keys}"
     return f"{where}: {error.message}"
 
 
