@@ -20,6 +20,7 @@ def test_each_value_keeps_its_file_key_and_rule(tmp_path):
         + from_file("config/claims.yaml")
         + newcommand("ClaimMinTrials", "10", "min_trials")
         + newcommand("Words", r"was \emph{not}")
+        + newcommand("ExhaustiveTables", r"\IfRan{memory}{\input{generated/tab-memory.tex}}{}")
     )
     macros = tmp_path / "macros.tex"
     macros.write_text("% Generated; do not edit.\n" + text)
@@ -36,8 +37,9 @@ def test_each_value_keeps_its_file_key_and_rule(tmp_path):
     assert rows["Words"]["value"] == r"was \emph{not}"
     csv, tex = tmp_path / "numbers.csv", tmp_path / "tab-numbers.tex"
     main(["--macros", f"{macros}=macros", "--csv", str(csv), "--tex", str(tex)])
-    assert len(pd.read_csv(csv)) == 4  # every name, also a flag
+    assert len(pd.read_csv(csv)) == 5  # every name, also a flag and LaTeX structure
     listed = tex.read_text()
     assert r"\hypertarget{gen:MemWriteMsLocalOTwo}{}\texttt{MemWriteMsLocalOTwo} = 2.50:" in listed
-    assert "RanOnLocalOTwo" not in listed and "Words" not in listed  # no number or plain words
+    assert r"\texttt{Words} = was \emph{not}:" in listed  # words, LaTeX markup kept
+    assert "RanOnLocalOTwo" not in listed and "ExhaustiveTables" not in listed  # not values
     assert listed == appendix(pd.read_csv(csv, dtype=str, keep_default_na=False))

@@ -33,9 +33,14 @@ def read(path: Path, rule: str) -> list[dict]:
     return out
 
 
+# LaTeX that is structure, not a value to print in a sentence: inputs, sections, conditionals
+_STRUCTURE = re.compile(r"\\(input|experimentsection|IfRan\w*|begin|newcommand)\b|\\\\|&")
+
+
 def printable(value: str) -> bool:
-    """A value the appendix lists: a number or words, not LaTeX structure (empty flags, inputs)."""
-    return bool(value.strip()) and not re.search(r"\\[A-Za-z]", value)
+    """A value the appendix lists: a number (with its unit) or words; not an empty flag or
+    LaTeX structure (the paper's order of sections and tables)."""
+    return bool(value.strip()) and not _STRUCTURE.search(value)
 
 
 def appendix(entries: pd.DataFrame) -> str:
