@@ -353,7 +353,9 @@ def sim(tmp_path_factory):
     from sshd import Server
 
     tools_dir = tmp_path_factory.mktemp("cheribsd") / "bin"
-    shutil.copytree(SIM, tools_dir)
+    shutil.copytree(
+        SIM, tools_dir, ignore=shutil.ignore_patterns("marks", "state.json", "__pycache__")
+    )
     server = Server(path_first=tools_dir)
     yield server, tools_dir
     server.stop()
@@ -626,3 +628,28 @@ def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
     assert r"\gdef\SetupKernelNote{}" in setup_table([prov], [quiet])
     local = setup_table([{**prov, "target": "local"}], [{**meta, "target": "local", "checks": {}}])
     assert "not a board" in local
+
+
+# --- the study's own kernel, from its own log -----------------------------------------------------
+
+
+def test_the_studys_board_ran_a_debug_kernel_and_the_paper_says_so(tmp_path):
+    from c18n_ae.common import datasets, evidence
+    from c18n_ae.report.setup_table import setup_table
+
+    study, older = datasets.load("morello-2024"), datasets.load("cheribsd-22.12")
+    assert study["kernel"]["config"] == "GENERIC-MORELLO-PURECAP"
+    assert study["kernel"]["debug_options"] == ["INVARIANTS", "WITNESS"]
+    assert "kernel" not in older, "22.12's logs record no kernel: nothing may be claimed"
+    log = STUDY_LOG.read_text().splitlines()
+    assert "(GENERIC-MORELLO-PURECAP)" in log[32] and "INVARIANTS" in log[53]
+    # a claim its log does not carry is refused, naming the key
+    claimed = {**study, "kernel": {**study["kernel"], "config": "GENERIC-MORELLO-PURECAP-NODEBUG"}}
+    found = evidence.mistakes(Path(study["directory"]), claimed)
+    assert found == ["kernel: 'GENERIC-MORELLO-PURECAP-NODEBUG' is on none of the cited lines"]
+    tex = setup_table([], [], [study, older])
+    assert "GENERIC-MORELLO-PURECAP, debug kernel (INVARIANTS, WITNESS); from the study" in tex
+    note = tex.split(r"\gdef\SetupKernelNote{", 1)[1].split("}%", 1)[0]
+    assert "morello-2024" in note and "cheribsd-22.12" not in note
+    assert "absolute times" in note and "ratios" in note
+    assert r"\gdef\SetupKernelNote{}" in setup_table([], [], [older])

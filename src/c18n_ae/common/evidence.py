@@ -1,8 +1,9 @@
 """Evidence in a data set's dataset.yaml: each fact about how a number was made (a build's compiler
 and flags, a launcher, a clock, a timed region, an invalid metric) cites lines of the study's
-source, shipped in the data set's folder (source.shipped). Each cited line must contain its
-`says` text, and a build's compiler and every flag it lists must stand on one of its cited lines,
-so an entry cannot claim a flag its source does not show."""
+source, shipped in the data set's folder (source.shipped); the kernel the board ran cites the data
+set's own logs (paths relative to its folder). Each cited line must contain its `says` text, and a
+build's compiler and every flag it lists, and the kernel's configuration and debug options, must
+stand on its cited lines, so an entry cannot claim what its source does not show."""
 
 from __future__ import annotations
 
@@ -30,6 +31,30 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
             add(f"timing.{e}.metrics.{m}", r)
     for e, spec in meta.get("invalid", {}).items():
         add(f"invalid.{e}", spec)
+    if "kernel" in meta:
+        add("kernel", meta["kernel"])
+    return out
+
+
+def _folder(d: Path, meta: dict, key: str) -> Path:
+    """Where a key's cited files are: the data set's own logs for the kernel, else its sources."""
+    return Path(d) if key.startswith("kernel.") else Path(d) / meta["source"].get("shipped", "")
+
+
+def _kernel_mistakes(meta: dict, text: dict[str, list[str]]) -> list[str]:
+    """The kernel's configuration and each debug option must stand on its cited lines, and
+    revocation on by default needs a line that says so."""
+    if "kernel" not in meta:
+        return []
+    k, lines = meta["kernel"], " ".join(text.get("kernel", []))
+    words = [k["config"], *k["debug_options"]]
+    out = [  # a whole name: GENERIC-MORELLO-PURECAP does not stand on ...-PURECAP-NODEBUG
+        f"kernel: {w!r} is on none of the cited lines"
+        for w in words
+        if not re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", lines)
+    ]
+    if k.get("revocation_default") == "on" and "revocation enabled by default" not in lines:
+        out.append("kernel.revocation_default: no cited line says revocation is on by default")
     return out
 
 
@@ -56,12 +81,11 @@ def _optimisation(flags: list[str]) -> str:
 def mistakes(d: Path, meta: dict) -> list[str]:
     """One message per evidence entry that does not hold, naming its key, file and line."""
     entries = cited(meta)
-    folder = Path(d) / meta["source"].get("shipped", "")
-    if entries and "shipped" not in meta["source"]:
+    if any(not k.startswith("kernel.") for k, _, _ in entries) and "shipped" not in meta["source"]:
         return ["source.shipped: evidence is cited, but no folder of shipped sources is named"]
     out, text = [], {}
     for key, _, e in entries:
-        line, why = _line(folder, e)
+        line, why = _line(_folder(d, meta, key), e)
         if why:
             out.append(f"{key}: {why}")
         elif e["says"] not in line:
@@ -96,4 +120,4 @@ def mistakes(d: Path, meta: dict) -> list[str]:
                     f"{key}: optimisation {b['optimisation']} does not follow from the flags "
                     f"({_optimisation(b['cflags'])})"
                 )
-    return out
+    return out + _kernel_mistakes(meta, text)
