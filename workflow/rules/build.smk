@@ -21,6 +21,8 @@ for _t in TARGETS:
             **{f"bench_{_t}": 1},
         log:
             f"logs/build/{_t}/{{variant}}/{{output}}.log",
+        benchmark:
+            f"logs/benchmarks/build_{_t}/{{variant}}/{{output}}.tsv",
         shell:
             f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target}}"
             " --variant {wildcards.variant} --program {params.program} 2> {log}"

@@ -28,6 +28,8 @@ rule verdicts_and_findings:
         settings=settings([cfg.c18n_variants(config), EXPERIMENTS, config.get("datasets", [])]),
     log:
         "logs/verdicts_and_findings.log",
+    benchmark:
+        "logs/benchmarks/verdicts_and_findings.tsv",
     shell:
         f"python -m c18n_ae.report.verdicts_and_findings --config {CONFIG_FILES}"
         " --claims {input.claims} 2> {log}"
@@ -51,6 +53,8 @@ rule published:
         settings=settings(config.get("datasets", [])),
     log:
         "logs/published.log",
+    benchmark:
+        "logs/benchmarks/published.tsv",
     shell:
         f"python -m c18n_ae.analysis.published --config {CONFIG_FILES} --experiments {{params.experiments}}"
         " --source {input.source} --csv {output.csv} --tex {output.tex} --macros {output.macros} 2> {log}"
@@ -69,5 +73,7 @@ rule related:
         experiments=" ".join(["--experiments", *ran]) if (ran := [e for e in RELATED if e in EXPERIMENTS]) else "",
     log:
         "logs/related.log",
+    benchmark:
+        "logs/benchmarks/related.tsv",
     shell:
         "python -m c18n_ae.report.related {params.experiments} --out {output} 2> {log}"

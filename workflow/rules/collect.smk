@@ -27,6 +27,8 @@ rule analyse:
         comparisons="results/comparisons/{experiment}.csv",
     log:
         "logs/analyse/{experiment}.log",
+    benchmark:
+        "logs/benchmarks/analyse/{experiment}.tsv",
     params:
         # the command names the experiment; analyse reads the runs, data sets, references and
         # releases from the config (the inputs above list the files), so its length stays fixed

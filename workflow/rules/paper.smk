@@ -26,6 +26,8 @@ rule paper:
         "paper/main.pdf",
     log:
         "logs/paper.log",
+    benchmark:
+        "logs/benchmarks/paper.tsv",
     shell:
         "latexmk -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error paper/main.tex > {log} 2>&1"
         " || (tail -n 40 {log} >&2; exit 1)"
@@ -46,6 +48,8 @@ rule numbers:
         ),
     log:
         "logs/numbers.log",
+    benchmark:
+        "logs/benchmarks/numbers.tsv",
     shell:
         "python -m c18n_ae.report.numbers --macros {params.written_by} --csv {output.csv}"
         " --tex {output.tex} 2> {log}"
@@ -65,5 +69,7 @@ rule archive:
         sums="archive/SHA256SUMS",
     log:
         "logs/archive.log",
+    benchmark:
+        "logs/benchmarks/archive.tsv",
     shell:
         "python -m c18n_ae.report.archive --out {output.tarball} --sums {output.sums} > {log} 2>&1"

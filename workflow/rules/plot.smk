@@ -28,6 +28,8 @@ rule experiment_outputs:
         settings=settings(cfg.references(config)),
     log:
         "logs/plot/{experiment}.log",
+    benchmark:
+        "logs/benchmarks/experiment_outputs/{experiment}.tsv",
     shell:
         f"python -m c18n_ae.report.experiment_outputs --config {CONFIG_FILES}"
         " --experiment {wildcards.experiment} 2> {log}"
@@ -43,6 +45,8 @@ rule table_setup:
         "paper/generated/tab-setup.tex",
     log:
         "logs/tables/setup.log",
+    benchmark:
+        "logs/benchmarks/table_setup.tsv",
     shell:
         f"python -m c18n_ae.report.setup_table --config {CONFIG_FILES} --out {{output}} 2> {{log}}"
 
@@ -64,6 +68,8 @@ rule macros:
         settings=settings([cfg.references(config), config.get("doi")]),
     log:
         "logs/macros.log",
+    benchmark:
+        "logs/benchmarks/macros.tsv",
     shell:
         f"python -m c18n_ae.report.macros --config {CONFIG_FILES} --experiments {{params.experiments}}"
         " --claims {input.claims} --out {output} 2> {log}"

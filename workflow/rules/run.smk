@@ -27,6 +27,8 @@ for _t in TARGETS:
                 **{f"bench_{_t}": 1},
             log:
                 f"logs/run/{_t}/{_e}.log",
+            benchmark:
+                f"logs/benchmarks/run_{_t}_{_e}.tsv",
             shell:
                 f"python -m c18n_ae.running.run --config {CONFIG_FILES} --target {{params.target}}"
                 " --experiment {params.experiment} --variants {params.variants} --log {log}"
@@ -41,6 +43,8 @@ for _t in TARGETS:
             settings=settings(cfg.target(config, _t)),
         log:
             f"logs/provenance/{_t}.log",
+        benchmark:
+            f"logs/benchmarks/provenance_{_t}.tsv",
         shell:
             f"python -m c18n_ae.targets.provenance --config {CONFIG_FILES} --target {{params.target}}"
             " --out {output} 2> {log}"

@@ -26,6 +26,8 @@ rule spread:
         settings=settings(config.get("datasets", [])),  # the data sets it leaves out
     log:
         "logs/spread.log",
+    benchmark:
+        "logs/benchmarks/spread.tsv",
     shell:
         f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES}"
         " --experiments {params.experiments} --csv {output.csv} --tex {output.tex} 2> {log}"
@@ -42,5 +44,7 @@ rule comparisons_all:
         experiments=" ".join(EXPERIMENTS),
     log:
         "logs/comparisons/all.log",
+    benchmark:
+        "logs/benchmarks/comparisons_all.tsv",
     shell:
         "python -m c18n_ae.analysis.comparisons --experiments {params.experiments} --out {output} 2> {log}"
