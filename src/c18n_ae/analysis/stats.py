@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats as sps
+from scipy.special import stdtrit  # Student's t quantile (scipy.stats takes 0.5 s more to import)
 
 SUMMARY_FIELDS = [
     "n",
@@ -46,7 +46,7 @@ def summarise(values) -> dict:
     mean = float(x.mean())
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
     if n > 1:
-        half = float(sps.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+        half = float(stdtrit(n - 1, 0.975)) * sd / math.sqrt(n)
         ci = (mean - half, mean + half)
     else:
         ci = (math.nan, math.nan)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
+from scipy.special import stdtrit  # Student's t quantile
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.collect import check_tidy
@@ -76,7 +76,7 @@ def summary_table(tidy: pd.DataFrame, derived: bool = False) -> pd.DataFrame:
         stats["tail_share"] = np.where(stats["sum"] > 0, tail_sum / stats["sum"], 0.0)
     n = stats["n"].to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
-        half = sps.t.ppf(0.975, np.maximum(n - 1, 1)) * stats["sd"].to_numpy() / np.sqrt(n)
+        half = stdtrit(np.maximum(n - 1, 1), 0.975) * stats["sd"].to_numpy() / np.sqrt(n)
     half = np.where(n > 1, half, np.nan)
     stats["ci95_low"], stats["ci95_high"] = stats["mean"] - half, stats["mean"] + half
     stats["n"] = stats["n"].fillna(0).astype(int)

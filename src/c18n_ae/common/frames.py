@@ -4,8 +4,7 @@ into text objects (a pointer a row)."""
 
 from __future__ import annotations
 
-import pandas as pd
-from pandas.api.types import union_categoricals
+from c18n_ae.common.lazy import pd
 
 
 def _categories(column: pd.Series) -> pd.Categorical:
@@ -22,7 +21,7 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     out = {}
     for c in columns:
         if any(isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames):
-            out[c] = union_categoricals(
+            out[c] = pd.api.types.union_categoricals(
                 [_categories(f[c]) for f in frames], sort_categories=True, ignore_order=True
             )
         else:

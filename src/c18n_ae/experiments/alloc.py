@@ -3,9 +3,8 @@ object for 1 to 128 worker threads; beside the published normal vs SGX enclave f
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table, pair

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
-
 from c18n_ae.common.latex import comparison_text, escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout

@@ -4,10 +4,9 @@ buffer, and one that calls back into the program."""
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import number
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Table

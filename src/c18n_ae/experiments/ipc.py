@@ -3,9 +3,8 @@ published Flask/Fluke IPC measurements (1999)."""
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.latex import escape, fmt
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair

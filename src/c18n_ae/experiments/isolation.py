@@ -3,10 +3,9 @@ the child (library B) a reader could read, and where the strings A sent were fou
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import numpy as np
-import pandas as pd
+from c18n_ae.common.lazy import np, pd
 
 NS = {"ms": 1e6, "us": 1e3, "µs": 1e3, "ns": 1.0, "s": 1e9}
 TIMES = tuple(NS)  # the units a time column may state

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import np, pd
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Series, StudyRows, Table

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-import pandas as pd
+from c18n_ae.common.lazy import pd
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,9 @@ come from a separate phase. Beside the published CHERI packet-processing study (
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pandas as pd
-
 from c18n_ae.common.latex import fmt, gen_name, newcommand, tick_note
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments.outputs import Figure, Panel, Series
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.lazy import np, pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.layouts import TIMES, Layout

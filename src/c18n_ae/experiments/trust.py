@@ -3,9 +3,8 @@ ordinary user, within and without a compartment."""
 
 from __future__ import annotations
 
-import pandas as pd
-
 from c18n_ae.common.latex import escape, gen_name, newcommand
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.outputs import Column, Inputs, Table
