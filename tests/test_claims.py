@@ -1,14 +1,23 @@
-"""Claim evaluation on small synthetic summaries: holds, fails, not applicable."""
+"""Claim evaluation on small synthetic summaries and the study's own files: holds, fails,
+inconclusive, not applicable; the claim kinds' registry and the Claim type."""
+
+import dataclasses
+import re
 
 import pandas as pd
 import pytest
 
 from c18n_ae import experiments as exp_registry
-from c18n_ae.analysis.claims import PUBLISHED, TOO_FEW, ClaimError, evaluate, load
-from c18n_ae.analysis.collect import TIDY_COLUMNS
+from c18n_ae.analysis import claim_kinds, claim_type
+from c18n_ae.analysis.claim_kinds.absolute import unit_in_name
+from c18n_ae.analysis.claims import PUBLISHED, TOO_FEW, ClaimError, evaluate, load, parse
+from c18n_ae.analysis.collect import TIDY_COLUMNS, collect
 from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.contrasts import annotate
-from c18n_ae.analysis.summarise import SUMMARY_COLUMNS
+from c18n_ae.analysis.imports import dataset_files
+from c18n_ae.analysis.summarise import SUMMARY_COLUMNS, summary_table
+from c18n_ae.common import datasets
+from c18n_ae.report import claim_tables
 from c18n_ae.report.claim_tables import latex_table, markdown_table, update_readme
 from conftest import ROOT
 
@@ -85,7 +94,9 @@ def one(claims, summaries, targets, tidies=None):
         e: compare(df, {t: next(iter(v), "") for t, v in targets.items()})
         for e, df in tidies.items()
     }
-    return evaluate(claims, summaries, targets, comps, tidies).set_index(["claim", "source"])
+    return evaluate(parse(*claims), summaries, targets, comps, tidies).set_index(
+        ["claim", "source"]
+    )
 
 
 def tidy(experiment, rows, spread=0.01, trials=10):
@@ -179,9 +190,9 @@ def test_ratio_near_and_flags():
 def test_shipped_claims_load_and_render(tmp_path):
     claims = load(ROOT / "config" / "claims.yaml")
     # the file's claims and the modules' own, each about an experiment of the registry
-    named = {c["experiment"] for c in claims}
+    named = {c.experiment for c in claims}
     assert len(claims) >= 10 and named <= set(exp_registry.names()) and len(named) >= 4
-    assert "crossing-costs-more" in {c["id"] for c in claims}  # E10's, from its module
+    assert "crossing-costs-more" in {c.id for c in claims}  # E10's, from its module
     res = evaluate(claims, {}, {"local": {"O2": False}})
     # nothing ran; only a claim resting on a published study's table alone is decided (on it)
     printed = res.evidence == PUBLISHED
@@ -191,7 +202,7 @@ def test_shipped_claims_load_and_render(tmp_path):
     assert r"\begin{longtable}" in table and "| claim |" in markdown_table(res)
     # the study's claims and this package's own are counted apart, each claim's words once
     assert "The study's claims (" in table and "This package's own claims (" in table
-    assert table.count("The study: ") == sum(1 for c in claims if "study" in c)
+    assert table.count("The study: ") == sum(1 for c in claims if c.study)
     readme = tmp_path / "README.md"
     readme.write_text("a\n<!-- claims:start -->\nold\n<!-- claims:end -->\nb\n")
     update_readme(readme, "new\n")
@@ -323,11 +334,11 @@ def test_invalid_measurement_names_the_reason():
     tidies = {"memory": tidy("memory", rows)}
     comps = {"memory": compare(tidies["memory"], {"set": "hybrid"})}
     invalid = {"set": {"memory": {"write_ns": "the loop did no stores"}}}
-    r = evaluate([claim], {"memory": summary(rows)}, {"set": BOARD}, comps, tidies, invalid)
+    r = evaluate(parse(claim), {"memory": summary(rows)}, {"set": BOARD}, comps, tidies, invalid)
     assert list(r.result) == ["invalid measurement"]
     assert r.detail.iloc[0] == "write_ns: the loop did no stores"
     # without the data set's word it is decided like any other
-    r = evaluate([claim], {"memory": summary(rows)}, {"set": BOARD}, comps, tidies)
+    r = evaluate(parse(claim), {"memory": summary(rows)}, {"set": BOARD}, comps, tidies)
     assert list(r.result) == ["holds"]
 
 
@@ -355,7 +366,7 @@ def test_a_contrast_that_mixes_the_optimisation_level_is_confounded_never_holds(
         t = tidy(experiment, rows)
         comps = annotate(compare(t, {"set": "hybrid"}), known)
         r = evaluate(
-            [{**claim, "experiment": experiment}],
+            parse({**claim, "experiment": experiment}),
             {experiment: summary(rows)},
             targets,
             {experiment: comps},
@@ -368,7 +379,7 @@ def test_a_contrast_that_mixes_the_optimisation_level_is_confounded_never_holds(
 
 
 def test_a_claim_with_only_a_published_table_is_decided_on_its_values():
-    claims = {c["id"]: c for c in load(ROOT / "config" / "claims.yaml")}
+    claims = {c.id: c for c in load(ROOT / "config" / "claims.yaml")}
     trust = [claims[i] for i in ("root-reads-compartment", "ordinary-denied-compartment")]
     targets = {"set-2405": BOARD, "set-2212": BOARD}
     releases = {"set-2405": "CheriBSD 24.05", "set-2212": "CheriBSD 22.12"}
@@ -382,7 +393,7 @@ def test_a_claim_with_only_a_published_table_is_decided_on_its_values():
 
 
 def test_a_flag_says_how_much_evidence_it_rests_on():
-    claims = {c["id"]: c for c in load(ROOT / "config" / "claims.yaml")}
+    claims = {c.id: c for c in load(ROOT / "config" / "claims.yaml")}
     claim = claims["owner-reads-compartments"]
     s = summary(
         [
@@ -416,9 +427,132 @@ def test_a_study_claim_without_whose_threshold_or_a_printed_table_without_its_sc
 
 def test_every_study_claim_quotes_the_study_and_marks_a_threshold_of_its_own():
     claims = load(ROOT / "config" / "claims.yaml")
-    study = [c for c in claims if "study" in c]
-    assert len(study) >= 10 and any("study" not in c for c in claims)
+    study = [c for c in claims if c.study]
+    assert len(study) >= 10 and any(not c.study for c in claims)
     for c in study:
-        assert c["study"]["says"] and c["study"]["where"]
-    own_reading = {c["id"] for c in study if c.get("threshold_from") == "package"}
+        assert c.study.says and c.study.where
+    own_reading = {c.id for c in study if c.threshold_from == "package"}
     assert {"alloc-10x", "math-cost-purecap"} <= own_reading
+
+
+def test_claim_kinds_are_a_registry_the_schema_agrees_with_and_an_unknown_kind_is_named():
+    schema = claim_type.schema()["properties"]["claims"]["items"]["properties"]["kind"]["enum"]
+    assert set(claim_kinds.registry()) == set(schema)
+    for name, kind in claim_kinds.registry().items():
+        assert kind.name == name and kind.compares and callable(kind.decide)
+    claim = parse(RATIO)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        claim.threshold = 1  # a claim is built once
+    guess = dataclasses.replace(claim, id="made-up", kind="guess")
+    with pytest.raises(ClaimError, match=r"claims\[made-up\]\.kind: 'guess' is not a claim kind"):
+        ran = summary([("board", v, 100, "malloc_ns", 2) for v in BOARD])
+        evaluate([guess], {"memory": ran}, {"board": BOARD})
+
+
+STUDY_SETS = ["morello-2024", "cheribsd-22.12"]
+
+
+@pytest.fixture(scope="module")
+def study_pipe_and_memory():
+    """The study's own pipe and memory files (both releases), summarised as the workflow does."""
+    metas = [datasets.load(n) for n in STUDY_SETS]
+
+    def summarised(experiment):
+        paths = [p for m in metas for x, _, p in dataset_files(m) if x == experiment]
+        return summary_table(collect(experiment, [], paths))
+
+    summaries = {"pipe": summarised("pipe"), "memory": summarised("memory")}
+    targets = {m["name"]: {v: bool(s["c18n"]) for v, s in m["variants"].items()} for m in metas}
+    return summaries, targets, datasets.invalid_metrics(metas)
+
+
+ABSOLUTE = {
+    "id": "write-under",
+    "text": "t",
+    "experiment": "pipe",
+    "kind": "absolute",
+    "statistic": "mean",
+    "metric": "write_ns",
+    "op": "<",
+    "threshold": 10,
+    "unit": "µs",
+}
+
+
+def test_an_absolute_claim_is_decided_on_the_interval_of_the_mean_in_the_claims_unit(
+    study_pipe_and_memory,
+):
+    """On the study's pipe writes (a clock of 1 µs steps): purecap-c18n 3.01 µs [2.99, 3.03]
+    over 99 trials, hybrid 1.63 µs [0.77, 2.48] (a few slow writes)."""
+    summaries, targets, invalid = study_pipe_and_memory
+
+    def verdicts(*claims, **kw):
+        r = evaluate(parse(*claims, **kw), summaries, targets, invalid=invalid)
+        return r.set_index(["claim", "source"])
+
+    def on(claim_id, variants, **changes):
+        named = {"variants": variants} if variants else {}
+        return {**ABSOLUTE, "id": claim_id, **named, **changes}
+
+    r = verdicts(
+        on("under-10-us", ["hybrid", "purecap-c18n", "benchmark-c18n"]),
+        on("under-10000-ns", ["hybrid", "purecap-c18n"], threshold=10000, unit="ns"),
+        on("under-two-thousandths-ms", ["purecap-c18n"], threshold=0.002, unit="ms"),
+        on("over-2-us", ["purecap-c18n"], op=">", threshold=2),
+        on("under-2-us", ["hybrid"], threshold=2),
+        # the trials sit on one or two 1 µs steps: no mean is known finer than a step
+        on("under-3200-ns", ["purecap-c18n"], threshold=3200, unit="ns"),
+        on("in-compartments", None, c18n=True, threshold=1),
+    )
+    row = r.loc[("under-10-us", "morello-2024")]
+    assert row.result == "holds" and row.statistic == "mean" and row.evidence == "raw data"
+    assert "needs < 10 µs (10000 ns)" in row.detail and "n = 99" in row.detail
+    # the slowest decides; the interval widened to a step of the clock
+    assert row.measured == "mean 3010 ns (3 ticks of 1 µs), 95 % CI [2510, 3510] ns"
+    assert r.loc[("under-10000-ns", "morello-2024"), "result"] == "holds"
+    assert r.loc[("under-two-thousandths-ms", "morello-2024"), "result"] == "fails"
+    assert r.loc[("over-2-us", "morello-2024"), "result"] == "holds"
+    hybrid = r.loc[("under-2-us", "morello-2024")]
+    assert hybrid.result == "inconclusive" and "trials would settle it" in hybrid.detail
+    assert r.loc[("under-3200-ns", "morello-2024"), "result"] == "inconclusive"
+    assert r.loc[("in-compartments", "morello-2024"), "result"] == "fails"
+    assert "benchmark-c18n" in r.loc[("in-compartments", "morello-2024"), "detail"]
+    # no pipe data on 22.12: not applicable, with the reason
+    assert r.loc[("under-10-us", "cheribsd-22.12"), "result"] == "not applicable"
+    # too few trials for the claim's minimum, and a metric the data set calls invalid
+    r = verdicts(on("few", ["hybrid"], min_trials=200))
+    assert r.loc[("few", "morello-2024"), "result"] == TOO_FEW
+    assert "at least 200 trials" in r.loc[("few", "morello-2024"), "detail"]
+    memory = on("memory-write", None, experiment="memory", threshold=1, unit="s")
+    r = verdicts(memory)
+    assert r.loc[("memory-write", "morello-2024"), "result"] == "invalid measurement"
+
+
+def test_an_absolute_claims_unit_must_convert_to_its_metrics(study_pipe_and_memory):
+    with pytest.raises(ClaimError, match=r"claims\[b\]\.unit: bytes cannot be compared with "
+                       r"write_ns, whose name says it is in ns"):  # fmt: skip
+        parse({**ABSOLUTE, "id": "b", "unit": "bytes"})
+    with pytest.raises(ClaimError, match=r"claims\[f\]\.unit: 'furlong' is not a unit; known: ns"):
+        parse({**ABSOLUTE, "id": "f", "unit": "furlong"})
+    with pytest.raises(ClaimError, match=r"claims\[m\]\.statistic: 'mean' was expected"):
+        parse({**ABSOLUTE, "id": "m", "statistic": "median"})
+    # a rate is not a time, and a name without a unit leaves the check to the summary's unit
+    assert unit_in_name("cycles_per_ns") == "" and unit_in_name("write_ns") == "ns"
+    summaries, targets, _ = study_pipe_and_memory
+    claim = parse({**ABSOLUTE, "id": "w", "experiment": "memory", "metric": "block_size"})
+    mib = summaries["memory"].assign(metric="block_size", unit="MiB")
+    with pytest.raises(ClaimError, match=r"claims\[w\]\.unit: µs cannot be compared with "
+                       r"block_size, which morello-2024 measured in MiB"):  # fmt: skip
+        evaluate(claim, {"memory": mib}, targets)
+
+
+def test_a_claim_without_a_published_value_prints_no_nan(tmp_path):
+    """The verdicts as the workflow writes and reads them back: an empty cell is no 'nan'."""
+    claims = load(ROOT / "config" / "claims.yaml")
+    assert any(not c.published for c in claims)  # E10's own claim prints none
+    csv = tmp_path / "claims.csv"
+    csv.write_text(evaluate(claims, {}, {"local": {"O2": False}}).to_csv(index=False))
+    tex, md = tmp_path / "claims.tex", tmp_path / "claims.md"
+    claim_tables.main(["--claims", str(csv), "--tex", str(tex), "--markdown", str(md)])
+    for path in (tex, md):
+        assert not re.search(r"\bnan\b", path.read_text(), re.I), path.name

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from c18n_ae.analysis.claims import evaluate
+from c18n_ae.analysis.claims import evaluate, parse
 from c18n_ae.analysis.collect import TIDY_COLUMNS
 from c18n_ae.analysis.comparisons import COLUMNS, compare, lookup, ratio_ci
 
@@ -82,7 +82,7 @@ def verdict(a, b, claim=CLAIM):
     t = tidy({("board", "hybrid", 1): b, ("board", "purecap-c18n", 1): a})
     summaries = {"cpu": t.assign(mean=t.value)}  # only presence of target and variant is read here
     res = evaluate(
-        [claim],
+        parse(claim),
         summaries,
         {"board": {"hybrid": False, "purecap-c18n": True}},
         {"cpu": compare(t, {"board": "hybrid"})},

@@ -1,5 +1,6 @@
-"""The README's generated blocks are checked by the command authors run (`c18n-ae readme
---check`), and a module's misspelt hook is refused by the registry instead of being ignored."""
+"""The generated blocks of README.md and CLAIMS.md are checked by the command authors run
+(`c18n-ae readme --check`), and a module's misspelt hook is refused by the registry instead of
+being ignored."""
 
 from __future__ import annotations
 
@@ -16,24 +17,54 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = str(Path(sys.executable).parent / "c18n-ae")
 
 
-def check(readme: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [CLI, "readme", "--check", "--readme", str(readme)], capture_output=True, text=True
-    )
+def check(readme: Path, claims_md: Path = ROOT / "CLAIMS.md") -> subprocess.CompletedProcess:
+    command = [CLI, "readme", "--check", "--readme", str(readme), "--claims-md", str(claims_md)]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def without_line(path: Path, tmp_path: Path, after: str, starting: str) -> Path:
+    """A copy of path without the first line starting with `starting` after the marker `after`."""
+    text = path.read_text()
+    first = text.index("\n" + starting, text.index(after)) + 1
+    stale = tmp_path / path.name
+    stale.write_text(text[:first] + text[text.index("\n", first) + 1 :])
+    return stale
 
 
 def test_readme_blocks_are_up_to_date_and_the_check_notices_a_stale_list(tmp_path):
     done = check(ROOT / "README.md")
     assert done.returncode == 0, done.stderr
-    stale = tmp_path / "README.md"
+    readme = ROOT / "README.md"
+    for marker, row, says in (
+        ("<!-- experiments:start -->", "| E", "the list of experiments differs from the registry"),
+        (
+            "<!-- verdicts:start -->",
+            "| math-cost",
+            "the verdicts block differs from the data sets'",
+        ),
+    ):
+        done = check(without_line(readme, tmp_path, marker, row))
+        assert done.returncode == 1 and says in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    stale = without_line(ROOT / "CLAIMS.md", tmp_path, "<!-- claims:start -->", "| alloc-10x")
+    done = check(readme, stale)
+    assert done.returncode == 1 and "the claims block differs" in done.stderr, done.stderr
+    done = check(readme, tmp_path / "absent.md")
+    assert done.returncode == 1 and "no generated block <!-- claims:start -->" in done.stderr
+
+
+def test_the_map_of_the_tree_comes_before_the_claims_and_the_claims_file_is_linked():
+    """A newcomer meets the quick start and the map first; every claim in full is one link away."""
     text = (ROOT / "README.md").read_text()
-    start = text.index("<!-- experiments:start -->")
-    first_row = text.index("| E", start)
-    stale.write_text(text[:first_row] + text[text.index("\n", first_row) + 1 :])
-    done = check(stale)
-    assert done.returncode == 1
-    assert "the list of experiments differs from the registry" in done.stderr
-    assert "Traceback" not in done.stderr
+    order = ["## Quick start", "## Where things are", "## Results: the paper's claims"]
+    assert [text.index(h) for h in order] == sorted(text.index(h) for h in order)
+    assert "<!-- claims:start -->" not in text and "[CLAIMS.md](CLAIMS.md)" in text
+    claims = (ROOT / "CLAIMS.md").read_text()
+    assert "(README.md#results-the-papers-claims)" in claims
+    # the README's pointer for a newcomer names the template module, not a list of concepts
+    adding = text.split("## Adding an experiment", 1)[1].split("\n## ", 1)[0]
+    assert "`src/c18n_ae/experiments/crossing.py`" in adding
+    assert "`src/benchmarks/crossing.c`" in adding and "`paper/sections/crossing.tex`" in adding
 
 
 def _module(**functions) -> types.ModuleType:

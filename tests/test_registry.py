@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.claims import evaluate
+from c18n_ae.analysis.claims import evaluate, parse
 from c18n_ae.analysis.collect import TIDY_COLUMNS, tidy_run
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.experiments import commands
@@ -138,8 +138,7 @@ def test_crossing_claim_is_decided_only_on_a_variant_in_compartments():
                 for t in rng
             ]
     tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
-    claim = next(c for c in exp.get("crossing").claims)
-    claim = {**claim, "experiment": "crossing", "min_trials": 10}
+    claim = parse({**exp.get("crossing").claims[0], "experiment": "crossing", "min_trials": 10})[0]
     summaries = {"crossing": summary_table(tidy)}
     board = {"board": {"hybrid": False, "purecap-c18n": True}}
     result = evaluate([claim], summaries, board, {}, {"crossing": tidy}, {})

@@ -90,7 +90,7 @@ def test_e6_rows_and_a_decided_claim_on_the_board():
     board = iso[iso.source == "morello-2024"]
     assert {"pipe_write_ns", "pipe_message_wait_ns", "strings_found_distinct"} <= set(board.metric)
     assert set(board[board.metric == "pipe_write_ns"].variant) == {"purecap-c18n", "benchmark-c18n"}
-    claims = [c for c in load(ROOT / "config/claims.yaml") if c["experiment"] == "isolation"]
+    claims = [c for c in load(ROOT / "config/claims.yaml") if c.experiment == "isolation"]
     summary = summary_table(iso)
     targets = {m["name"]: {v: s["c18n"] for v, s in m["variants"].items()} for m in METAS}
     r = evaluate(claims, {"isolation": summary}, targets).set_index(["claim", "source"])

@@ -2,7 +2,7 @@
 
 c18n-ae abi FILE...        the ABI of each ELF file (hybrid, purecap, purecap-benchmark, native)
 c18n-ae timings            time and disk of every run in results/ (a markdown table)
-c18n-ae readme [--check]   refresh (or check) the README's claims block from the data sets
+c18n-ae readme [--check]   refresh (or check) the README's and CLAIMS.md's generated blocks
 c18n-ae unit --plan FILE   run (or continue) a run unit from its plan"""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The claims' verdicts (results/claims.csv) as the paper's appendix table, the run's Markdown
-table (results/claims.md) and the README's block."""
+table (results/claims.md), and the generated blocks of CLAIMS.md and the README."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pandas as pd
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape
 
+# the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
+OVERVIEW_START, OVERVIEW_END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
 
 
 ORIGIN_TITLES = {  # whose claims, in the order every table and tally counts them apart
@@ -24,6 +26,18 @@ PUBLISHED = "published values, no interval"
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
+
+
+NUMBERS = ("ratio", "ci95_low", "ci95_high", "statistics_agree")
+
+
+def read_verdicts(path: Path) -> pd.DataFrame:
+    """results/claims.csv with every text cell a string: an empty cell (a claim without a
+    published value, a verdict without a detail) reads as "", never as NaN printed "nan"."""
+    results = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    text = [c for c in results.columns if c not in NUMBERS]
+    results[text] = results[text].astype(object).where(results[text].notna(), "")
+    return results
 
 
 def result_text(r) -> str:
@@ -139,7 +153,7 @@ def latex_table(results: pd.DataFrame) -> str:
                         escape(r.statistic),
                         escape(result_text(r)),
                         measured,
-                        escape(r.published) if first else "",
+                        escape(_text(r.published)) if first else "",
                     ]
                 )
                 + r" \\"
@@ -178,7 +192,7 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
                     claim += " Threshold: this package's reading."
             lines.append(
                 f"| {claim} | {r.source} | {r.statistic} | **{result_text(r)}** | "
-                f"{_measured(r)} | {r.published} | {evidence} |"
+                f"{_measured(r)} | {_text(r.published)} | {evidence} |"
             )
     differ = release_disagreements(results, list(releases))
     if differ:
@@ -187,8 +201,22 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
+WHOSE = {"study": "the study", "related study": "another published study", "own": "this package"}
+
+
+def overview_table(results: pd.DataFrame) -> str:
+    """The verdicts at a glance: one row per claim, whose it is and its result on each source
+    (the README's block; CLAIMS.md has the words, the measured values and the evidence)."""
+    lines = ["| claim | whose | verdict on each source |", "|---|---|---|"]
+    for o, mine in origins(results):
+        for claim, g in mine.groupby("claim", sort=False):
+            verdicts = "; ".join(f"{r.source}: **{result_text(r)}**" for r in g.itertuples())
+            lines.append(f"| {claim} | {WHOSE[o]} | {verdicts} |")
+    return "\n".join(lines) + "\n"
+
+
 def update_readme(readme: Path, table: str, start=README_START, end=README_END) -> None:
-    """Replaces the README's text between two markers (a generated block)."""
+    """Replaces a Markdown file's text between two markers (a generated block)."""
     text = readme.read_text()
     if start not in text or end not in text:
         raise ValueError(f"{readme}: markers {start} and {end} not found")
@@ -204,8 +232,7 @@ def main(argv=None) -> None:
     ap.add_argument("--markdown", required=True, type=Path)
     ap.add_argument("--release", action="append", default=[], help="a data set (release)")
     a = ap.parse_args(argv)
-    results = pd.read_csv(a.claims, keep_default_na=False, na_values=[""])
-    results["measured"] = results["measured"].fillna("")
+    results = read_verdicts(a.claims)
     write_text_atomic(a.tex, latex_table(results))
     write_text_atomic(a.markdown, markdown_table(results, a.release))
 

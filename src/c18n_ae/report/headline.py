@@ -13,6 +13,7 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import contrasts as named
+from c18n_ae.analysis.claim_type import Claim
 from c18n_ae.analysis.claims import load
 from c18n_ae.analysis.comparisons import COLUMNS as comparisons_columns
 from c18n_ae.analysis.comparisons import PRINTED, lookup
@@ -117,14 +118,11 @@ def _tail(summary: pd.DataFrame, source: str, variant: str, metric: str, value) 
     return int(r.tail_trials), int(r.n), float(r.tail_share)
 
 
-def _claims_on(claims: list[dict], verdicts: pd.DataFrame, source, e, metric, subject, baseline):
+def _claims_on(claims: list[Claim], verdicts: pd.DataFrame, source, e, metric, subject, baseline):
     ids = [
-        c["id"]
+        c.id
         for c in claims
-        if c["experiment"] == e
-        and c.get("metric") == metric
-        and c.get("subject") == subject
-        and c.get("baseline") == baseline
+        if (c.experiment, c.metric, c.subject, c.baseline) == (e, metric, subject, baseline)
     ]
     out = []
     for cid in ids:
@@ -143,7 +141,7 @@ def rows(
     config: dict,
     comparisons: dict[str, pd.DataFrame],
     summaries: dict[str, pd.DataFrame],
-    claims: list[dict],
+    claims: list[Claim],
     verdicts: pd.DataFrame,
 ) -> pd.DataFrame:
     invalid = invalid_metrics(cfg.datasets(config))

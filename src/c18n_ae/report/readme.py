@@ -1,8 +1,8 @@
-"""The README's generated blocks: the list of experiments (from the registry), and the paper's
-claims evaluated on the shipped data sets, which give the same verdicts on every machine. A
-workflow run never writes the README (its own verdicts go to results/claims.md); the authors
-refresh the blocks with `c18n-ae readme`, and a test fails when one is out of date
-(`c18n-ae readme --check`)."""
+"""The generated blocks of README.md and CLAIMS.md: the list of experiments (from the registry),
+and the paper's claims evaluated on the shipped data sets, which give the same verdicts on every
+machine: in full in CLAIMS.md, at a glance in the README. A workflow run never writes either (its
+own verdicts go to results/claims.md); the authors refresh the blocks with `c18n-ae readme`, and
+a test fails when one is out of date (`c18n-ae readme --check`)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,18 @@ from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.imports import dataset_files
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
-from c18n_ae.report.claim_tables import README_END, README_START, markdown_table, update_readme
+from c18n_ae.report.claim_tables import (
+    OVERVIEW_END,
+    OVERVIEW_START,
+    README_END,
+    README_START,
+    markdown_table,
+    overview_table,
+    update_readme,
+)
 
 README = PROJECT_ROOT / "README.md"
+CLAIMS_MD = PROJECT_ROOT / "CLAIMS.md"  # every claim's verdicts in full, linked from the README
 CLAIMS = PROJECT_ROOT / "config" / "claims.yaml"
 
 
@@ -70,8 +79,9 @@ def shipped() -> list[str]:
 EXPERIMENTS_START, EXPERIMENTS_END = "<!-- experiments:start -->", "<!-- experiments:end -->"
 
 
-def block(readme: Path = README, start=README_START, end=README_END) -> str:
-    text = readme.read_text()
+def block(path: Path = CLAIMS_MD, start=README_START, end=README_END) -> str:
+    """A generated block of a Markdown file (by default, CLAIMS.md's claims)."""
+    text = path.read_text()
     return text.split(start, 1)[1].split(end, 1)[0].lstrip("\n")
 
 
@@ -117,26 +127,28 @@ def main(argv=None) -> None:
         help="data set name (default: those config/config.yaml lists)",
     )
     ap.add_argument(
-        "--check", action="store_true", help="exit 1 when the README's block is out of date"
+        "--check", action="store_true", help="exit 1 when a generated block is out of date"
     )
     ap.add_argument("--readme", type=Path, default=README, help="the README to check or refresh")
+    ap.add_argument("--claims-md", type=Path, default=CLAIMS_MD, help="the claims file, likewise")
     a = ap.parse_args(argv)
     names = a.dataset or shipped()
-    table = markdown_table(dataset_claims(names), names)
-    listing = experiments_table()
-    if a.check:
-        if block(a.readme) != table:
-            sys.exit(
-                f"{a.readme}: the claims block differs from the data sets' verdicts; run python -m "
-                f"c18n_ae.report.readme"
-            )
-        if block(a.readme, EXPERIMENTS_START, EXPERIMENTS_END) != listing:
-            sys.exit(
-                f"{a.readme}: the list of experiments differs from the registry; run c18n-ae readme"
-            )
-        return
-    update_readme(a.readme, table)
-    update_readme(a.readme, listing, EXPERIMENTS_START, EXPERIMENTS_END)
+    results = dataset_claims(names)
+    blocks = [  # (file, markers, its text, what it is when it differs)
+        (a.claims_md, README_START, README_END, markdown_table(results, names),
+         "the claims block differs from the data sets' verdicts"),
+        (a.readme, OVERVIEW_START, OVERVIEW_END, overview_table(results),
+         "the verdicts block differs from the data sets' verdicts"),
+        (a.readme, EXPERIMENTS_START, EXPERIMENTS_END, experiments_table(),
+         "the list of experiments differs from the registry"),
+    ]  # fmt: skip
+    for path, start, end, text, differs in blocks:
+        if start not in (path.read_text() if path.is_file() else ""):
+            sys.exit(f"{path}: no generated block {start} ... {end}")
+        if a.check and block(path, start, end) != text:
+            sys.exit(f"{path}: {differs}; run c18n-ae readme")
+        if not a.check:
+            update_readme(path, text, start, end)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,13 @@
+"""ratio_near: the ratio of the ratio kind within `tolerance` of `expected` (absolute, on the
+ratio)."""
+
+from __future__ import annotations
+
+from c18n_ae.analysis.claim_kinds import ClaimKind
+from c18n_ae.analysis.claim_kinds.ratio import variant_ratio
+
+KIND = ClaimKind(
+    "ratio_near",
+    "the metric on one variant over the same metric on another, within a tolerance of a value",
+    variant_ratio,
+)
