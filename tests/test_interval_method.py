@@ -124,19 +124,24 @@ def test_hierarchical_bootstrap_covers_what_varies_between_runs():
 
 
 def test_hierarchical_means_and_medians_equal_numpy_on_the_same_resamples():
-    """One counts matrix gives each two-level resample's mean and median: both against numpy on
-    the materialised resamples (runs of unequal size); the draws are seeded."""
+    """One counts matrix gives each two-level resample's mean, and the runs' running counts its
+    median: both against numpy on the materialised resamples (runs of unequal size, ties); the
+    draws are seeded."""
     from c18n_ae.analysis import comparisons
 
     rng = np.random.default_rng(9)
     x = rng.normal(10, 2, 11)
+    x[[1, 5, 9]] = x[0]  # a value in three runs: ties across runs
     runs = np.array([2] * 4 + [1] * 3 + [3] * 4)
     means, medians = comparisons._hierarchical(x, runs, 0, 40)
     order = np.lexsort((x, runs))  # the blocks the draws are made over: run 1, 2, 3
-    counts, total = comparisons._run_draws((3, 4, 4), 0, 40)
+    counts, total, running = comparisons._run_draws((3, 4, 4), 0, 40)
     for b in range(40):
-        sample = np.repeat(x[order], counts[:, b].astype(int))
+        sample = np.repeat(x[order], counts[b].astype(int))
         assert len(sample) == total[b]
+        # each run's running count, a zero above its block, as the medians' search reads it
+        blocks = np.split(counts[b], [3, 7])
+        assert running[:, b].tolist() == [v for k in blocks for v in [0, *np.cumsum(k)]]
         assert means[b] == pytest.approx(sample.mean()) and medians[b] == np.median(sample)
     assert means.std() > 0 and comparisons._hierarchical(x, runs, 0, 40)[0].tolist() == list(means)
 

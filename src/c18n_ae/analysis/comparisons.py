@@ -122,25 +122,48 @@ def _resampled(x: np.ndarray, role: int, resamples: int) -> tuple[np.ndarray, np
 
 def _run_draws(sizes: tuple[int, ...], role: int, resamples: int, rng=None):
     """For runs of these sizes (trials of each run in one block, runs in order): how often each
-    trial is drawn in each two-level resample (trials x resamples) and each resample's total.
-    The runs are drawn with replacement; a run drawn k times adds a multinomial draw of k times
-    its size over its trials. Seeded by the sizes and the side's role."""
+    trial is drawn in each two-level resample (resamples x trials), each resample's total, and
+    the running sum of the counts down each run's block (its trials in sorted order), a row of
+    zeros above each block ((trials + runs) x resamples; _hierarchical's medians read it). The
+    runs are drawn with replacement; a run drawn k times adds a multinomial draw of k times its
+    size over its trials. Seeded by the sizes and the side's role."""
     rng = rng or np.random.default_rng(_seed("hierarchical", role, resamples, *sizes))
     r = len(sizes)
     chosen = rng.integers(0, r, (resamples, r))
     times = np.zeros((resamples, r), dtype=np.int64)  # how often each run is drawn
     np.add.at(times, (np.repeat(np.arange(resamples), r), chosen.ravel()), 1)
-    counts = np.empty((sum(sizes), resamples))
+    counts = np.empty((resamples, sum(sizes)))  # a row per resample: its mean is one product
+    running = np.zeros((sum(sizes) + r, resamples), dtype=np.int32)
     start = 0
     for i, size in enumerate(sizes):
-        counts[start : start + size] = rng.multinomial(
-            times[:, i] * size, np.full(size, 1.0 / size)
-        ).T
+        block = rng.multinomial(times[:, i] * size, np.full(size, 1.0 / size))
+        counts[:, start : start + size] = block
+        np.cumsum(block, axis=1, out=running[start + i + 1 : start + i + 1 + size].T)
         start += size
-    return counts, times @ np.asarray(sizes)
+    return counts, times @ np.asarray(sizes), running
 
 
-_cached_run_draws = functools.lru_cache(maxsize=16)(_run_draws)  # at most 16 x 32 MB
+_cached_run_draws = functools.lru_cache(maxsize=16)(_run_draws)  # at most 16 x 48 MB
+
+
+def _first_reaching(running: np.ndarray, below: np.ndarray, goals: list) -> np.ndarray:
+    """Per goal and resample (column of running): the first sorted position whose cumulative
+    count reaches the goal. The cumulative count at sorted position g sums, over the runs, the
+    running count of the run's block at the number of its trials at or below g (below: runs x
+    positions, each offset to its block's first row in running). A branch-free binary search,
+    every goal and resample at once: log2(trials) steps of runs x resamples reads."""
+    n, cols = below.shape[1], running.shape[1]
+    flat, rows = running.ravel(), below * cols
+    at = np.tile(np.arange(cols), len(goals))
+    goal = np.concatenate(goals)
+    count = np.zeros(len(goal), dtype=np.int64)  # positions whose cumulative count is short
+    step = 1 << (n.bit_length() - 1)
+    while step:
+        last = np.minimum(count + step, n) - 1
+        short = flat.take(rows[:, last] + at).sum(axis=0) < goal
+        count += step * short
+        step >>= 1
+    return np.minimum(count, n - 1).reshape(len(goals), cols)
 
 
 def _hierarchical(
@@ -148,8 +171,10 @@ def _hierarchical(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Means and medians of `resamples` two-level bootstrap resamples of x measured in several
     runs: the runs drawn with replacement, then, for each run drawn, its trials drawn with
-    replacement (_run_draws). One counts matrix gives each resample's mean and its median (where
-    the cumulative count over the sorted values first reaches half its total); its memory stays
+    replacement (_run_draws). One counts matrix gives each resample's mean; its median is where
+    the cumulative count over the sorted values first reaches half its total, found by a binary
+    search on the runs' running counts (_first_reaching), so a side costs one product of its
+    trials with the counts, not a pass over a sorted copy of them. The draws' memory stays
     within CACHED_CELLS, in chunks beyond. Above LARGE_SAMPLE trials each run's mean and median
     are drawn from their large-sample normal distributions and a resample's median is the
     size-weighted mean of its runs' medians (an approximation)."""
@@ -159,8 +184,13 @@ def _hierarchical(
     n = len(x)
     if n > LARGE_SAMPLE:
         return _hierarchical_large(x, sizes, role, resamples)
-    ranks = np.argsort(x, kind="stable")  # block columns in sorted order of value
+    ranks = np.argsort(x, kind="stable")  # sorted order; ties keep their block order
     s = x[ranks]
+    # per run: how many of its trials sit at or below each sorted position (ties stay in block
+    # order, so they are its first ones), as a row of the run's running counts
+    run_of = np.repeat(np.arange(len(sizes)), sizes)[ranks]
+    first_row = np.cumsum((0, *sizes))[:-1] + np.arange(len(sizes))
+    below = np.cumsum(run_of == np.arange(len(sizes))[:, None], axis=1) + first_row[:, None]
     if n * resamples <= CACHED_CELLS:
         chunks = [_cached_run_draws(sizes, role, resamples)]
     else:  # bounded memory: the same seeded stream, drawn a chunk of resamples at a time
@@ -171,14 +201,9 @@ def _hierarchical(
             for lo in range(0, resamples, step)
         )
     means, medians = [], []
-    for counts, total in chunks:
-        means.append(x @ counts / total)
-        cum = counts[ranks]
-        for i in range(1, n):  # a running sum row by row: numpy's cumsum is slow across rows
-            np.add(cum[i - 1], cum[i], out=cum[i])
-        # the first row reaching a count is the number of rows below it (cum rises down rows)
-        low = (cum < (total + 1) // 2).sum(axis=0)
-        high = (cum < total // 2 + 1).sum(axis=0)
+    for counts, total, running in chunks:
+        means.append(counts @ x / total)
+        low, high = _first_reaching(running, below, [(total + 1) // 2, total // 2 + 1])
         medians.append((s[low] + s[high]) / 2)
     return np.concatenate(means), np.concatenate(medians)
 
