@@ -227,6 +227,25 @@ def test_editing_a_tex_file_reruns_only_latex(built):
     assert jobs == {"paper", "all"}, stats
 
 
+def test_editing_a_module_an_experiment_imports_reruns_that_experiment(built):
+    project, _ = built
+    # imported by E6's module alone, listed by no rule by hand (common.module_files finds it)
+    module = project / "src" / "c18n_ae" / "experiments" / "isolation_logs.py"
+    text = module.read_text()
+    try:
+        module.write_text(text + "# an edit\n")
+        dry = snakemake(project, "-n")
+    finally:
+        module.write_text(text)
+    out = dry.stdout + dry.stderr
+    assert dry.returncode == 0, out[-3000:]
+    per_experiment = r"^rule (analyse|experiment_outputs):\n(?:\s+\w+: .*\n)*?\s+wildcards: (.*)$"
+    redone = sorted(re.findall(per_experiment, out, re.M))
+    isolation = "experiment=isolation"
+    assert redone == [("analyse", isolation), ("experiment_outputs", isolation)], redone
+    assert "src/c18n_ae/experiments/isolation_logs.py" in out.split("rule analyse:")[1]
+
+
 def test_no_type3_fonts(built):
     project, _ = built
     for pdf in (project / "results" / "plots" / "memory.pdf", project / "paper" / "main.pdf"):

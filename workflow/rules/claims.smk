@@ -7,15 +7,7 @@ rule verdicts_and_findings:
     input:
         claims="config/claims.yaml",
         schema="workflow/schemas/claims.schema.yaml",
-        code=[
-            "src/c18n_ae/report/verdicts_and_findings.py",
-            "src/c18n_ae/analysis/claims.py",
-            "src/c18n_ae/report/claim_tables.py",
-            "src/c18n_ae/report/headline.py",
-            "src/c18n_ae/report/releases.py",
-            "src/c18n_ae/report/findings.py",
-            "src/c18n_ae/common/latex.py",
-        ],
+        code=code("c18n_ae.report.verdicts_and_findings", experiments=EXPERIMENTS),
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         tidy=expand("results/tidy/{experiment}.csv", experiment=EXPERIMENTS),
@@ -40,8 +32,7 @@ rule verdicts_and_findings:
 rule published:
     input:
         source="published/morello_c18n_2024.csv",
-        code="src/c18n_ae/analysis/published.py",
-        modules=expand("src/c18n_ae/experiments/{experiment}.py", experiment=STUDY),
+        code=code("c18n_ae.analysis.published", experiments=STUDY),
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in STUDY if e in EXPERIMENTS]),
         tidy=expand("results/tidy/{experiment}.csv", experiment=[e for e in STUDY if e in EXPERIMENTS]),
     output:
@@ -63,8 +54,7 @@ rule published:
 # related: one table per published study an experiment sits beside (its module's related pairs).
 rule related:
     input:
-        code="src/c18n_ae/report/related.py",
-        modules=expand("src/c18n_ae/experiments/{experiment}.py", experiment=RELATED),
+        code=code("c18n_ae.report.related", experiments=RELATED),
         summaries=expand("results/summary/{experiment}.csv", experiment=[e for e in RELATED if e in EXPERIMENTS]),
         published=[published_of(e)[0] for e in RELATED],
     output:

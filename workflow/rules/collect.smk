@@ -1,24 +1,13 @@
 # analyse: one experiment's runs and data set files -> tidy table, summary and comparisons, in one
 # process (c18n_ae.analysis.analyse); each output is re-made when the experiment's module, the
 # analysis code or the data change.
-ANALYSIS_CODE = [
-    "src/c18n_ae/analysis/analyse.py",
-    "src/c18n_ae/analysis/collect.py",
-    "src/c18n_ae/analysis/imports.py",
-    "src/c18n_ae/experiments/isolation_logs.py",
-    "src/c18n_ae/analysis/stats.py",
-    "src/c18n_ae/analysis/summarise.py",
-    "src/c18n_ae/analysis/comparisons.py",
-    "src/c18n_ae/analysis/contrasts.py",
-]
 
 
 rule analyse:
     input:
         raw=lambda w: [f"{d}/raw.csv" for d in run_dirs(w.experiment)],
         meta=lambda w: [f"{d}/meta.json" for d in run_dirs(w.experiment)],
-        code="src/c18n_ae/experiments/{experiment}.py",
-        analysis=ANALYSIS_CODE,
+        code=lambda w: code("c18n_ae.analysis.analyse", experiments=[w.experiment]),
         dataset_files=lambda w: files_in(DATASET_FILES.get(w.experiment, [])),
         dataset_meta=DATASET_META,
     output:

@@ -38,7 +38,7 @@ rule paper:
 rule numbers:
     input:
         macros=[rules.macros.output[0], rules.published.output.macros],
-        code="src/c18n_ae/report/numbers.py",
+        code=code("c18n_ae.report.numbers"),
     output:
         csv="results/numbers.csv",
         tex="paper/generated/tab-numbers.tex",
@@ -64,6 +64,7 @@ rule archive:
         "results/claims.md",
         all_metas(),
         [f for f in ("LICENSE", "CITATION.cff", ".zenodo.json") if Path(f).exists()],
+        code("c18n_ae.report.archive"),
     output:
         tarball="archive/c18n-ae.tar.gz",
         sums="archive/SHA256SUMS",

@@ -12,13 +12,7 @@ rule experiment_outputs:
         tidy="results/tidy/{experiment}.csv",
         comparisons="results/comparisons/{experiment}.csv",
         published=lambda w: published_of(w.experiment),
-        code="src/c18n_ae/experiments/{experiment}.py",
-        report_code=[
-            "src/c18n_ae/report/experiment_outputs.py",
-            "src/c18n_ae/report/render_table.py",
-            "src/c18n_ae/report/render_figure.py",
-            *EXPERIMENT_CODE,
-        ],
+        code=lambda w: code("c18n_ae.report.experiment_outputs", experiments=[w.experiment]),
         datasets=DATASET_META,
     # the files of report.files, where the command writes them
     output:
@@ -40,7 +34,7 @@ rule table_setup:
         provenance=[f"results/{t}/provenance.json" for t in targets_that_run()],
         meta=all_metas(),
         datasets=DATASET_META,
-        code="src/c18n_ae/report/setup_table.py",
+        code=code("c18n_ae.report.setup_table", experiments=EXPERIMENTS),
     output:
         "paper/generated/tab-setup.tex",
     log:
@@ -56,11 +50,7 @@ rule macros:
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         claims="config/claims.yaml",
         meta=all_metas(),
-        code=[
-            "src/c18n_ae/report/macros.py",
-            "src/c18n_ae/common/latex.py",
-            *expand("src/c18n_ae/experiments/{experiment}.py", experiment=EXPERIMENTS),
-        ],
+        code=code("c18n_ae.report.macros", experiments=EXPERIMENTS),
     output:
         "paper/generated/macros.tex",
     params:

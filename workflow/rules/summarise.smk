@@ -16,7 +16,7 @@ for _name in exps.names():
 # spread between boards: every variant that ran on two or more targets, per metric.
 rule spread:
     input:
-        code="src/c18n_ae/analysis/spread.py",
+        code=code("c18n_ae.analysis.spread", experiments=EXPERIMENTS),
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
     output:
         csv="results/summary/spread-between-targets.csv",
@@ -37,7 +37,7 @@ rule spread:
 rule comparisons_all:
     input:
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
-        code="src/c18n_ae/analysis/comparisons.py",
+        code=code("c18n_ae.analysis.comparisons", experiments=EXPERIMENTS),
     output:
         report("results/comparisons.csv", category="comparisons", caption="../report/comparisons.rst"),
     params:

@@ -9,6 +9,7 @@ from c18n_ae.common import config as cfg
 from c18n_ae import experiments as exps
 from c18n_ae.analysis import imports
 from c18n_ae.common import datasets
+from c18n_ae.common.module_files import module_files
 from c18n_ae.experiments import programs
 from c18n_ae.report import files as report_files
 
@@ -35,11 +36,13 @@ PAPER_SOURCES = sorted(
 )
 
 
-# The registry's shared modules (rows, outputs, parameters, ...) and LaTeX helpers: a change to
-# any of them re-makes what the experiments' modules make.
-EXPERIMENT_CODE = sorted(
-    str(p) for p in Path("src/c18n_ae/experiments").glob("*.py") if p.stem not in exps.names()
-) + ["src/c18n_ae/common/latex.py"]
+def code(*modules, experiments=()):
+    """The Python files a job runs, as its inputs: the modules' own and every c18n_ae module they
+    import (c18n_ae.common.module_files), and the modules of the experiments whose hooks it calls
+    (the registry loads those by name, which no import shows). A job about one experiment names
+    that one, so that editing one experiment's module re-makes its own results only. Builds and
+    runs list no code: a change to the runner must not re-measure."""
+    return module_files(*modules, *(f"c18n_ae.experiments.{e}" for e in experiments))
 
 
 # The experiments whose modules say how the original study's printed rows read into theirs.
