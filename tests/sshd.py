@@ -21,10 +21,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def set_env(path_first: Path | None, env: dict | None) -> str:
+    """sshd's SetEnv line (sshd takes the first SetEnv only: every variable on one line)."""
+    pairs = [f"PATH={path_first}:/usr/local/bin:/usr/bin:/bin"] if path_first else []
+    pairs += [f"{k}={v}" for k, v in (env or {}).items()]
+    return f"SetEnv {' '.join(pairs)}\n" if pairs else ""
+
+
 class Server:
-    def __init__(self, path_first: Path | None = None):
+    def __init__(self, path_first: Path | None = None, env: dict | None = None):
         """path_first: a folder put first on PATH of every session (the simulated CheriBSD
-        tools, tests/cheribsd_sim), through sshd's SetEnv."""
+        tools, tests/cheribsd_sim), through sshd's SetEnv, with env's variables (no spaces)."""
         self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
         self.port = free_port()
         for name in ("host_key", "client_key"):
@@ -44,7 +51,7 @@ class Server:
             "no\n"
             "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nMaxStartups "
             "100\nMaxSessions 100\n"
-            + (f"SetEnv PATH={path_first}:/usr/local/bin:/usr/bin:/bin\n" if path_first else "")
+            + set_env(path_first, env)
         )
         Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
         self.proc = subprocess.Popen(

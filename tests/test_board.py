@@ -10,6 +10,7 @@ import getpass
 import json
 import shutil
 import struct
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -295,36 +296,41 @@ def summary(rows):
 
 
 def test_e10_columns_fill_where_counted_and_say_so_elsewhere():
-    base = [
-        (s, "c18n", m, v, v, v, v, 10, 1e6)
-        for s in ("board", "sim")
-        for m, v in (
-            ("local_call_ns", 2.0),
-            ("library_call_ns", 12.0),
-            ("buffer_call_ns", 13.0),
-            ("callback_call_ns", 20.0),
-            (crossing.EXTRA, 10.0),
-        )
-    ]
-    counted = [
-        ("board", "c18n", crossing.CROSSINGS_PER_CALL, 2.0, 2.0, 2.0, 2.0, 10, 1e6),
-        ("board", "c18n", crossing.CYCLES_PER_NS, 2.5, 2.5, 2.5, 2.5, 10, 1e6),
-    ]
-    s = summary(base + counted)
+    s = summary(
+        [
+            (src, "c18n", m, v, v, v, v, 10, 1e6)
+            for src in ("board", "sim", "local")
+            for m, v in (
+                ("local_call_ns", 2.0),
+                ("library_call_ns", 12.0),
+                ("buffer_call_ns", 13.0),
+                ("callback_call_ns", 20.0),
+                (crossing.EXTRA, 10.0),
+            )
+        ]
+    )
     from c18n_ae.experiments.outputs import Inputs
 
-    table = crossing.table(Inputs(summary=s.assign(invalid=False)))
-    rows = {(r[0], r[2]): r for g in table.groups for r in g}
-    board_extra = rows[("board", "library call minus plain call")]
-    assert board_extra[-2:] == ["5.00", "25.0"]  # 10 ns / 2 crossings a call; x 2.5 cycles a ns
-    sim_extra = rows[("sim", "library call minus plain call")]
-    assert sim_extra[-2:] == [crossing.NOT_COUNTED, crossing.NOT_COUNTED]
-    assert [c.label for c in table.columns][-2:] == ["per counted crossing", "cycles"]
-    # cycles from the board check's pmcstat counters where the summary has no rate
-    boards = {("sim", "c18n"): {"counters": {"cycles_per_ns": 2.0}}}
+    counted = {"crossings": {"per_library_call": 2.0}, "counters": {"cycles_per_ns": 2.5}}
+    boards = {
+        ("board", "c18n"): counted,
+        ("sim", "c18n"): {**counted, "simulated": True},
+        # 24.05's linker counts nothing; pmcstat still counts cycles
+        ("local", "c18n"): {"crossings": {"per_library_call": None, "why": "..."}},
+    }
     table = crossing.table(Inputs(summary=s.assign(invalid=False), boards=boards))
     rows = {(r[0], r[2]): r for g in table.groups for r in g}
-    assert rows[("sim", "library call minus plain call")][-2:] == [crossing.NOT_COUNTED, "20.0"]
+    extra = "library call minus plain call"
+    assert rows[("board", extra)][-2:] == ["5.00", "25.0"]  # 10 ns / 2 crossings; x 2.5 a ns
+    assert rows[("sim", extra)][-2:] == ["5.00 (simulated)", "25.0 (simulated)"]
+    assert rows[("local", extra)][-2:] == [crossing.NOT_COUNTED, crossing.NOT_COUNTED]
+    assert [c.label for c in table.columns][-2:] == ["per counted crossing", "cycles"]
+    assert "simulated CheriBSD target" in table.caption
+    only_cycles = {("board", "c18n"): {"counters": {"cycles_per_ns": 2.0}}}
+    table = crossing.table(Inputs(summary=s.assign(invalid=False), boards=only_cycles))
+    rows = {(r[0], r[2]): r for g in table.groups for r in g}
+    assert rows[("board", extra)][-2:] == [crossing.NOT_COUNTED, "20.0"]
+    assert "simulated" not in table.caption
 
 
 def test_known_answer_passes_on_constructed_counts_and_fails_when_the_rise_is_off():
@@ -332,8 +338,11 @@ def test_known_answer_passes_on_constructed_counts_and_fails_when_the_rise_is_of
     ok = known_answer.check(40.0, 345.0, 1.0, 1.0, getpid_ns=300.0)
     assert ok.passed and ok.rise_ns == pytest.approx(305.0) and ok.expected_ns == 300.0
     assert "passes" in ok.message and "25%" in ok.message
-    two = known_answer.check(40.0, 340.0, 2.0, 2.0, getpid_ns=300.0)  # two counted per call
-    assert two.passed and two.rise_ns == pytest.approx(150.0) and two.expected_ns == 150.0
+    # two transitions counted per call (the entry and the return), a getpid at each: the extra
+    # time of a call rises by two getpids, that per crossing by one
+    two = known_answer.check(40.0, 640.0, 2.0, 2.0, getpid_ns=300.0)
+    assert two.passed and two.rise_ns == pytest.approx(300.0) and two.expected_ns == 300.0
+    assert not known_answer.check(40.0, 340.0, 2.0, 2.0, getpid_ns=300.0).passed  # one a call
     off = known_answer.check(40.0, 140.0, 1.0, 1.0, getpid_ns=300.0)  # rose by a third of it
     assert not off.passed and "harness is off" in off.message
     too_much = known_answer.check(40.0, 840.0, 1.0, 1.0, getpid_ns=300.0)
@@ -348,15 +357,19 @@ def test_known_answer_passes_on_constructed_counts_and_fails_when_the_rise_is_of
 
 
 @pytest.fixture(scope="module")
-def sim(tmp_path_factory):
-    """A copy of the simulated tools (its own state.json), first on PATH of a loopback sshd."""
+def sim(tmp_path_factory, cc):
+    """A copy of the simulated tools (its own state.json), first on PATH of a loopback sshd, and
+    the simulated run-time linker's part (rtld_sim.c, built here) preloaded in its sessions."""
     from sshd import Server
 
     tools_dir = tmp_path_factory.mktemp("cheribsd") / "bin"
     shutil.copytree(
         SIM, tools_dir, ignore=shutil.ignore_patterns("marks", "state.json", "__pycache__")
     )
-    server = Server(path_first=tools_dir)
+    shim = tools_dir / "librtld_sim.so"
+    compile_c = [cc, "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-o", shim]
+    subprocess.run([*compile_c, tools_dir / "rtld_sim.c", "-ldl"], check=True)
+    server = Server(path_first=tools_dir, env={"LD_PRELOAD": shim})
     yield server, tools_dir
     server.stop()
 
@@ -501,7 +514,7 @@ def sim_target(server, workdir):
     )
 
 
-def build_here(target, recipe, results):
+def build_here(target, recipe, results, program="memory"):
     from c18n_ae.running import build
 
     build.main(
@@ -511,11 +524,11 @@ def build_here(target, recipe, results):
             "--recipe",
             json.dumps(recipe),
             "--program",
-            "memory",
+            program,
             "--source-dir",
             str(ROOT / "src" / "benchmarks"),
             "--bin-dir",
-            str(results / "sim" / recipe["name"] / "bin"),
+            str(results / target["name"] / recipe["name"] / "bin"),
         ]
     )
 
@@ -653,3 +666,134 @@ def test_the_studys_board_ran_a_debug_kernel_and_the_paper_says_so(tmp_path):
     assert "morello-2024" in note and "cheribsd-22.12" not in note
     assert "absolute times" in note and "ratios" in note
     assert r"\gdef\SetupKernelNote{}" in setup_table([], [], [older])
+
+
+# --- E10 on the simulated board: counted crossings, cycles, the known answer --------------------
+# The simulated target's run-time linker part (tests/cheribsd_sim/rtld_sim.c) counts two
+# transitions for every call into libcrossing_callee and, with LD_COMPARTMENT_OVERHEAD, calls
+# getpid(2) at each, as rtld_c18n.c's trampolines do on a board: every count and every injected
+# getpid below is simulated; the getpid calls and times are real ones of this machine.
+
+SIM_C18N_ENV = {**SIM_C18N, "launcher": ["env", "LD_COMPARTMENT_ENABLE=1"]}  # after 24.05
+E10 = {"calls": 20000, "trials": 3, "seed": 1, "timeout_s": 300}
+EXTRA_ROW = "library call minus plain call"
+
+
+def e10_table(results, targets):
+    """E10's table from the runs' raw.csv and meta.json: tidy, summary, the board facts."""
+    from c18n_ae.analysis.collect import tidy_run
+    from c18n_ae.analysis.summarise import summary_table
+    from c18n_ae.experiments.outputs import Inputs
+    from c18n_ae.experiments.rows import mark_invalid
+    from c18n_ae.report.experiment_outputs import boards
+
+    cfg = {"targets": targets, "experiments": {"crossing": {}}}
+    tidy = pd.concat(
+        tidy_run(
+            results / t["name"] / v["name"] / "crossing" / "raw.csv",
+            t["name"],
+            v["name"],
+            "crossing",
+        )
+        for t in targets
+        for v in t["variants"]
+    )
+    summary = mark_invalid(summary_table(tidy), {})
+    table = crossing.table(Inputs(summary=summary, boards=boards(results, cfg, "crossing")))
+    return {(r[0], r[1], r[2]): r for g in table.groups for r in g}, table
+
+
+def test_e10_on_the_simulated_board_fills_its_counted_columns(sim, tmp_path, cc):
+    from c18n_ae.running.run import run_unit
+
+    server, tools_dir = sim
+    set_state(tools_dir)
+    results = tmp_path / "results"
+    target = server.target(
+        "sim",
+        tmp_path / "remote",
+        [SIM_PURE, SIM_C18N_ENV],
+        kind="morello",
+        release="25.01",
+        simulated=True,
+        known_answer=True,
+    )
+    local = {"name": "local", "kind": "local", "variants": [{**SIM_PURE, "name": "O2", "cc": cc}]}
+    for t in (target, local):
+        for recipe in t["variants"]:
+            for program in ("crossing_callee", "crossing"):
+                build_here(t, recipe, results, program)
+        metas = run_unit(
+            target=t,
+            experiment="crossing",
+            recipes=t["variants"],
+            params=E10,
+            results=results,
+            log=tmp_path / f"{t['name']}.log",
+            options={"runs": 1},
+            poll_s=0.3,
+        )
+    board = metas_of(results, "sim", "purecap-c18n")["checks"]["board"]
+    assert board["simulated"] and board["release"] == "25.01"
+    counted = board["variants"]["purecap-c18n"]["crossings"]
+    assert counted["per_library_call"] == 2.0 and counted["calls"] == 100_000
+    assert counted["switches"][1] - counted["switches"][0] == 200_000
+    assert board["variants"]["purecap"]["crossings"] is None, "no c18n: nothing crosses"
+    assert board["variants"]["purecap-c18n"]["counters"]["cycles_per_ns"] > 0
+    answer = metas_of(results, "sim", "purecap-c18n")["checks"]["known_answer"]
+    assert answer["simulated"] and answer["status"] == "passed", answer
+    one = answer["variants"]["purecap-c18n"]
+    assert one["crossings_per_call"] == one["crossings_per_call_injected"] == 2.0
+    assert one["rise_ns"] == pytest.approx(one["getpid_ns"], rel=0.25)
+    assert "passes" in one["message"]
+    assert metas["O2"]["checks"] == {}, "here: not a board, no board checks"
+
+    rows, table = e10_table(results, [target, local])
+    extra = rows[("sim", "purecap-c18n", EXTRA_ROW)]
+    per, cycles = extra[-2:]
+    assert per.endswith(" (simulated)") and cycles.endswith(" (simulated)")
+    assert float(per.split()[0]) == pytest.approx(float(extra[3].split()[0]) / 2, rel=0.02)
+    plain = rows[("sim", "purecap", EXTRA_ROW)][-2:]
+    assert plain[0] == crossing.NOT_COUNTED and plain[1].endswith(" (simulated)")
+    assert rows[("local", "O2", EXTRA_ROW)][-2:] == [crossing.NOT_COUNTED] * 2
+    assert "simulated CheriBSD target" in table.caption
+
+
+def metas_of(results, target, variant):
+    return json.loads((results / target / variant / "crossing" / "meta.json").read_text())
+
+
+def test_the_known_answer_check_on_the_simulated_board_by_release(sim, tmp_path):
+    """24.05 counts nothing (two transitions a call from the trampoline), 22.12 injects nothing,
+    and an injection that is off (three getpids a transition, simulated) fails the check."""
+    from c18n_ae.running.known_answer_check import KnownAnswerCheck
+    from c18n_ae.running.run import plan_on
+
+    server, tools_dir = sim
+    set_state(tools_dir)
+    results = tmp_path / "results"
+    on = {"kind": "morello", "simulated": True, "known_answer": True}
+    target = server.target("sim", tmp_path / "remote", [SIM_PURE, SIM_C18N], release="24.05", **on)
+    for recipe in target["variants"]:
+        for program in ("crossing_callee", "crossing"):
+            build_here(target, recipe, results, program)
+    plan = plan_on(target, "crossing", target["variants"], E10, results, {"runs": 1})
+
+    def check(release):
+        config = {**target, "release": release}
+        board = type("Board", (), {"transport": SSH.from_target(config)})()
+        return KnownAnswerCheck(config)(board, plan)
+
+    got = check("24.05")  # proccontrol starts it; the linker counts nothing on 24.05
+    assert got["status"] == "passed", got
+    assert got["variants"]["purecap-c18n"]["crossings_from"].startswith("the trampoline")
+    old = check("22.12")
+    assert old["status"] == "not available on this release" and "22.12" in old["why"]
+    set_state(tools_dir, overhead_getpids_per_transition=3)
+    off = check("24.05")
+    assert off["status"] == "failed" and "harness is off" in off["warnings"][0]
+    assert (
+        off["variants"]["purecap-c18n"]["rise_ns"]
+        > 2 * off["variants"]["purecap-c18n"]["getpid_ns"]
+    )
+    set_state(tools_dir)

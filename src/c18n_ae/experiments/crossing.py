@@ -21,12 +21,12 @@ KINDS = {  # the program's kinds of call -> how the paper names them
     "callback": "call that calls back into the program",
 }
 EXTRA = "crossing_extra_ns"  # a library call minus a plain call, per trial
-# Where the target counts them (CheriBSD's run-time linker with LD_COMPARTMENT_SWITCH_COUNT;
-# pmcstat's cycles over the same process): the linker's counted domain transitions per library
-# call, and cycles per nanosecond. Without them the table says so instead of a number.
-CROSSINGS_PER_CALL = "crossings_per_call"
-CYCLES_PER_NS = "cycles_per_ns"
+# Where the target counts them, the board check records (meta.json checks.board.variants.<v>) a
+# library call's crossings as CheriBSD's run-time linker counts them (crossings.per_library_call,
+# LD_COMPARTMENT_SWITCH_COUNT) and pmcstat's cycles per nanosecond of the same program
+# (counters.cycles_per_ns); without them the table says so instead of a number.
 NOT_COUNTED = "not counted on this target"
+SIMULATED = " (simulated)"  # a count from the tests' simulated CheriBSD target, never a board's
 
 
 def tidy_rows(raw, rows):
@@ -62,6 +62,10 @@ CAPTION = (
     r"library minus a plain call, paired by trial, and, where the target counts them (the "
     r"run-time linker's crossings, pmcstat's cycles), the same per counted crossing and in cycles."
 )
+CAPTION_SIMULATED = (
+    r" Values marked (simulated) were counted on the tests' simulated CheriBSD target (stand-ins "
+    r"for the run-time linker's count and pmcstat), not on a board."
+)
 
 
 def table(data: Inputs) -> Table:
@@ -81,34 +85,27 @@ def table(data: Inputs) -> Table:
         extra = pick(s, target, variant, EXTRA)
         if extra is not None:
             cells = ["library call minus plain call", _interval(extra), fmt(extra["median"]), ""]
-            counted = per_counted_crossing(
-                s, target, variant, extra["mean"], data.boards.get((target, variant), {})
-            )
+            counted = per_counted_crossing(extra["mean"], data.boards.get((target, variant), {}))
             rows.append([escape(target), escape(variant), *cells, *counted])
         groups.append(rows)
+    simulated = any(SIMULATED in c for g in groups for r in g for c in r[-2:])
     columns = (Column("Source", align="l"), Column("Variant", align="l"), Column("Call", align="l"))
     columns += (Column(r"mean [95\,\% CI]", "ns"), Column("median", "ns"))
     columns += (Column(r"against a plain call ($\times$)"),)
     columns += (Column("per counted crossing", "ns", align="l"), Column("cycles", align="l"))
-    return Table(columns, groups, CAPTION)
+    return Table(columns, groups, CAPTION + (CAPTION_SIMULATED if simulated else ""))
 
 
-def per_counted_crossing(
-    summary, target: str, variant: str, extra_ns: float, board: dict
-) -> list[str]:
-    """The extra time of a call divided by the crossings the run-time linker counted per call, and
-    the extra time in cycles (at the cycles per nanosecond pmcstat counted in the board check, or
-    a summary's cycles_per_ns); "not counted on this target" where the target does not count."""
-    crossings = pick(summary, target, variant, CROSSINGS_PER_CALL)
-    rate_row = pick(summary, target, variant, CYCLES_PER_NS)
-    rate = (
-        rate_row["mean"]
-        if rate_row is not None
-        else (board.get("counters") or {}).get("cycles_per_ns")
-    )
-    counted = crossings is not None and crossings["mean"] > 0
-    per = fmt(extra_ns / crossings["mean"]) if counted else NOT_COUNTED
-    return [per, NOT_COUNTED if rate is None else fmt(extra_ns * rate)]
+def per_counted_crossing(extra_ns: float, board: dict) -> list[str]:
+    """The extra time of a library call divided by the crossings the run-time linker counted per
+    library call, and the extra time in cycles at the cycles per nanosecond pmcstat counted, both
+    from the board check of the variant's run (board: its checks.board.variants entry, with the
+    check's `simulated`); "not counted on this target" where the target gives no count."""
+    crossings = (board.get("crossings") or {}).get("per_library_call")
+    rate = (board.get("counters") or {}).get("cycles_per_ns")
+    mark = SIMULATED if board.get("simulated") else ""
+    per = fmt(extra_ns / crossings) + mark if crossings else NOT_COUNTED
+    return [per, NOT_COUNTED if rate is None else fmt(extra_ns * rate) + mark]
 
 
 def figure(data: Inputs) -> Figure:

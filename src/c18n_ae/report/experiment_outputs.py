@@ -39,7 +39,8 @@ def inputs(a, cfg) -> Inputs:
 
 
 def boards(results: Path, cfg: dict, experiment: str) -> dict:
-    """(target, variant) -> its board check's facts, from the runs' meta.json where present."""
+    """(target, variant) -> its board check's facts, from the runs' meta.json where present, with
+    whether the target was the tests' simulated one."""
     out = {}
     for target, variant in config.runs(cfg, experiment):
         meta = Path(results) / target / variant / experiment / "meta.json"
@@ -47,7 +48,8 @@ def boards(results: Path, cfg: dict, experiment: str) -> dict:
             continue
         seen = json.loads(meta.read_text()).get("checks", {}).get("board")
         if seen:
-            out[(target, variant)] = seen.get("variants", {}).get(variant, {})
+            facts = seen.get("variants", {}).get(variant, {})
+            out[(target, variant)] = {**facts, "simulated": bool(seen.get("simulated"))}
     return out
 
 

@@ -6,7 +6,9 @@ every variant's meta.json under checks["board"]:
     release, simulated, launchers (the release's row), system (the state probe), warnings,
     variants: {variant: {compartments, seen_by, evidence, probes, process_revocation, rtld_stats,
                          binary_sha256, counters (pmcstat's CPU_CYCLES, INST_RETIRED,
-                         elapsed_ns, cycles_per_ns), state}},
+                         elapsed_ns, cycles_per_ns), crossings (E10's c18n variants: a library
+                         call's crossings as the linker counts them, per_library_call, or
+                         why not), state}},
     state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants)
 
 `state` is flat (kernel_ident, debug_kernel, revocation_default, c18n_default, cpu_freq_mhz,
@@ -22,6 +24,7 @@ from pathlib import Path
 from c18n_ae import experiments as exp
 from c18n_ae.common import launchers
 from c18n_ae.experiments.plan import repeat_param
+from c18n_ae.running import crossing_runs
 from c18n_ae.running.driver import RunRefused
 from c18n_ae.targets import board_checks as bc
 
@@ -63,6 +66,7 @@ class BoardCheck:
                 "rtld_stats": seen.get("rtld_stats"),
                 "binary_sha256": hashes[v["name"]],
                 "counters": self.counted(t, plan, v),
+                "crossings": self.crossings(t, plan, v),
                 "state": bc.variant_state(system, seen, v["recipe"]),
             }
         return {
@@ -104,6 +108,17 @@ class BoardCheck:
             return None
         script = bc.counter_script(getattr(t, "workdir", "."), self.probe_command(plan, v))
         return bc.counters(t.run(script, timeout=120, check=False).stdout)
+
+    def crossings(self, t, plan: dict, v: dict) -> dict | None:
+        """E10's library call in crossings, counted by the run-time linker where the release
+        counts them (E10's table gives the extra time per counted crossing); None for other
+        experiments and variants without c18n."""
+        if plan["experiment"] != "crossing" or not v["recipe"].get("c18n"):
+            return None
+        release = self.config.get("release")
+        if not release:
+            return {"per_library_call": None, "why": "the target declares no release"}
+        return crossing_runs.count(t, plan, v, release)
 
     def probed(self, t, plan: dict, v: dict) -> tuple[dict | None, str]:
         """What the probe saw and the refusal ('' for none). A short benchmark may end before

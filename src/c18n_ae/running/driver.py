@@ -100,7 +100,8 @@ def run_checks(checks: Iterable[Check], target: Target, plan: dict, report: Repo
         seen[check_name(check)] = check(target, plan)
         for warning in seen[check_name(check)].get("warnings", []):  # e.g. a debug kernel
             report.say(warning)
-        report.say(f"check {check_name(check)}: passed")
+        # a check that records a verdict without refusing (E10's known answer) says it
+        report.say(f"check {check_name(check)}: {seen[check_name(check)].get('status', 'passed')}")
     return seen
 
 

@@ -66,7 +66,7 @@ def run_unit(
     else:
         machine = SSHTarget(target, results, clock, patience_s=timeout_s or 86400)
         poll_s = poll_s or target.get("poll_s", 5.0)
-    before, after = checks.for_run(target, recipes)
+    before, after = checks.for_run(target, recipes, experiment)
     return drive(
         machine,
         plan,

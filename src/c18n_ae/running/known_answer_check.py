@@ -1,0 +1,142 @@
+"""E10's known-answer check on a board, before E10 is timed, where the target's config asks for it
+(known_answer: true): with the run-time linker's overhead injection every transition also calls
+getpid(2), so a crossing's extra time must rise by one getpid measured alone
+(c18n_ae.analysis.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
+target: getpid alone in a variant without c18n built alike (the same binary, where the call into
+libc crosses no boundary), the library call's extra time over a plain call without and with the
+injection (paired by trial, medians of TRIALS), and the transitions per library call, counted by
+the linker where the release counts them, else the trampoline's two (the call and its return).
+Recorded in meta.json under checks["known_answer"]:
+
+    status (passed, failed, not run, or not available on this release), why, release, simulated,
+    tolerance, variants: {variant: {status, why | getpid_ns, extra_ns, extra_injected_ns,
+                          crossings_per_call, crossings_per_call_injected, crossings_from,
+                          rise_ns, expected_ns, message}}
+
+A failed check does not stop the run: its message ("the harness is off") goes to the run log as a
+warning and stays in meta.json."""
+
+from __future__ import annotations
+
+from c18n_ae.analysis import known_answer
+from c18n_ae.common import launchers
+from c18n_ae.running import crossing_runs
+from c18n_ae.targets import board_checks, crossing_probes
+
+CALLS = 100_000  # calls of each timed loop
+TRIALS = 9  # loops of each kind; the medians are compared
+TRAMPOLINE_TRANSITIONS = 2.0  # a library call enters the callee's trampoline and returns through it
+
+
+class KnownAnswerCheck:
+    name = "known_answer"
+
+    def __init__(self, target: dict):
+        self.config = target
+
+    def __call__(self, target, plan: dict) -> dict:
+        release = self.config.get("release")
+        row = launchers.for_release(release) if release else None
+        out = {
+            "release": release,
+            "simulated": bool(self.config.get("simulated")),
+            "tolerance": known_answer.TOLERANCE,
+        }
+        if row is None or not row.overhead:
+            why = (
+                f"CheriBSD {release}'s run-time linker has no overhead injection (README, "
+                "launchers per release)"
+                if release
+                else "the target declares no release"
+            )
+            return {**out, "status": "not available on this release", "why": why, "warnings": []}
+        variants = {
+            v["name"]: self.one(target.transport, plan, v, release, row.counts)
+            for v in plan["variants"]
+            if v["recipe"].get("c18n")
+        }
+        failed = [f"{n}: {x['message']}" for n, x in variants.items() if x["status"] == "failed"]
+        states = {x["status"] for x in variants.values()}
+        status = "failed" if failed else ("passed" if states == {"passed"} else "not run")
+        return {**out, "status": status, "variants": variants, "warnings": failed}
+
+    def one(self, t, plan: dict, v: dict, release: str, counts: bool) -> dict:
+        """The check for one c18n variant: its numbers and verdict, or why it did not run."""
+        plain = partner(plan, v)
+        if plain is None:
+            return {
+                "status": "not run",
+                "why": "no variant without c18n built alike to measure getpid(2) alone",
+            }
+        inject = launchers.overhead_env(release, v["recipe"].get("abi"))
+        runs = {
+            "getpid": crossing_runs.run(t, plan, plain, "getpid", CALLS, TRIALS),
+            "plain": crossing_runs.run(t, plan, v, "local,library", CALLS, TRIALS),
+            "injected": crossing_runs.run(t, plan, v, "local,library", CALLS, TRIALS, inject),
+        }
+        failures = (crossing_probes.failure(r, f"the {k} run") for k, r in runs.items())
+        why = next((w for w in failures if w), "")
+        crossings = {} if why else transitions(t, plan, v, release, counts, inject)
+        numbers = {
+            "getpid_ns": crossing_probes.kind_ns(runs["getpid"]["rows"], "getpid"),
+            "extra_ns": crossing_probes.paired_extra(runs["plain"]["rows"]),
+            "extra_injected_ns": crossing_probes.paired_extra(runs["injected"]["rows"]),
+            **crossings,
+        }
+        missing = [k for k, x in numbers.items() if x is None]
+        why = why or crossings.get("why") or (f"no {', '.join(missing)}" if missing else "")
+        if why:
+            return {"status": "not run", "why": why}
+        result = known_answer.check(
+            numbers["extra_ns"],
+            numbers["extra_injected_ns"],
+            numbers["crossings_per_call"],
+            numbers["crossings_per_call_injected"],
+            numbers["getpid_ns"],
+        )
+        return {
+            "status": "passed" if result.passed else "failed",
+            **numbers,
+            "rise_ns": result.rise_ns,
+            "expected_ns": result.expected_ns,
+            "message": result.message,
+        }
+
+
+def transitions(t, plan: dict, v: dict, release: str, counts: bool, inject: list[str]) -> dict:
+    """Transitions per library call without and with the injection: counted by the linker where
+    the release counts, else the trampoline's (a call and its return)."""
+    if not counts:
+        return {
+            "crossings_per_call": TRAMPOLINE_TRANSITIONS,
+            "crossings_per_call_injected": TRAMPOLINE_TRANSITIONS,
+            "crossings_from": "the trampoline (a call and its return); not counted on this release",
+        }
+    plain = crossing_runs.count(t, plan, v, release)
+    injected = crossing_runs.count(t, plan, v, release, inject)
+    if plain["per_library_call"] is None or injected["per_library_call"] is None:
+        return {"why": plain.get("why") or injected.get("why")}
+    return {
+        "crossings_per_call": plain["per_library_call"],
+        "crossings_per_call_injected": injected["per_library_call"],
+        "crossings_from": plain["counted_by"],
+    }
+
+
+def partner(plan: dict, v: dict) -> dict | None:
+    """A variant without c18n built like v (same compiler, flags and ABI): the same binary."""
+    key = board_checks.build_key(v["recipe"])
+    return next(
+        (
+            p
+            for p in plan["variants"]
+            if not p["recipe"].get("c18n") and board_checks.build_key(p["recipe"]) == key
+        ),
+        None,
+    )
+
+
+def for_target(target: dict, experiment: str) -> list:
+    """The check before E10 on a CheriBSD target whose config asks for it."""
+    wanted = target.get("kind") == "morello" and target.get("known_answer")
+    return [KnownAnswerCheck(target)] if wanted and experiment == "crossing" else []
