@@ -152,28 +152,128 @@ def test_a_raw_file_of_several_runs_is_read_run_by_run(tmp_path):
         tidy_run(raw, "local", "O2", "memory")
 
 
+def shipped_tidy(name: str, experiment: str):
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.analysis.summarise import with_derived
+    from c18n_ae.common import datasets
+
+    files = dataset_files(datasets.load(name))
+    return with_derived(collect(experiment, [], [p for e, _, p in files if e == experiment]))
+
+
 def test_the_shipped_data_show_the_clocks_their_sources_read():
     """Each data set's grid, estimated from its values alone, against the clock its dataset.yaml
     cites: times written in ms with three decimals (steps of 1 µs), clock() at 128 ticks a
     second (7.8125 ms) written in whole ms (within that written step: a workload whose values
     take three distinct ticks shows 8 ms), memory in use in 4 KiB pages."""
-    from c18n_ae.analysis.collect import collect
-    from c18n_ae.analysis.imports import dataset_files
     from c18n_ae.analysis.stats import grid_steps
-    from c18n_ae.common import datasets
 
     clocks = {"memory": (1000.0, 0), "pipe": (1000.0, 0), "cpu": (1e9 / 128, 1e6)}
-    for name in ("morello-2024", "cheribsd-22.12"):
-        files = dataset_files(datasets.load(name))
-        for experiment in dict.fromkeys(e for e, _, _ in files):
-            tidy = collect(experiment, [], [p for e, _, p in files if e == experiment])
-            steps = grid_steps(tidy).set_index("metric")["resolution"]
+    for name, experiments in SHIPPED.items():
+        for experiment in experiments:
+            steps = grid_steps(shipped_tidy(name, experiment)).set_index("metric")["resolution"]
             if experiment in clocks:
                 tick, written = clocks[experiment]
-                assert ((steps - tick).abs() <= written).all(), (name, steps)
+                times = steps[steps.index.str.endswith("_ns")]
+                assert len(times) >= 3 and ((times - tick).abs() <= written).all(), (name, steps)
             elif experiment == "scale":
                 assert steps["memory_used_mb"] == pytest.approx(4096 / 2**20)
                 assert math.isnan(steps["elapsed_ms"])  # written with 8 decimals: no grid
+
+
+SHIPPED = {"morello-2024": ("memory", "cpu", "pipe", "scale"), "cheribsd-22.12": ("cpu", "scale")}
+
+
+def test_the_summary_checks_each_grid_against_the_clock_its_data_set_declares():
+    """The summary of the shipped files: the 24.05 and 22.12 CPU times, written in whole ms on a
+    7.8125 ms tick, print that tick as their resolution and as the declared clock_step (the
+    grid the values alone show, 7.75 to 8 ms, is a multiple of it within the written step); the
+    pipe times at 1 µs; the E1 script's time.time() declares no step, and says so; memory in use
+    is no time and has no clock."""
+    from c18n_ae.analysis.summarise import summary_table
+
+    for name, experiments in SHIPPED.items():
+        for experiment in experiments:
+            s = summary_table(shipped_tidy(name, experiment), derived=True)
+            s = s.drop_duplicates("metric").set_index("metric")
+            times = s[s.index.str.endswith("_ns")]
+            if experiment == "cpu":
+                assert len(times) == 4 and (times.resolution == 7812500.0).all()
+                assert (times.clock_step == 7812500.0).all()
+            elif experiment != "scale":
+                assert (times.resolution == 1000.0).all() and (times.clock_step == 1000.0).all()
+            assert (times.resolution_note.fillna("") == "").all(), times.resolution_note
+            if experiment == "scale":
+                assert s.loc["elapsed_ms", "resolution_note"].startswith("no clock step declared")
+                assert math.isnan(s.loc["memory_used_mb", "clock_step"])
+                assert s.loc["memory_used_mb", "resolution_note"] == ""
+
+
+def test_a_clock_the_shipped_values_disagree_with_is_named_never_silently():
+    """The 24.05 CPU times against clocks they do not fit: declared as 5 ms, their 7.8 ms grid
+    is no multiple of it (the grid is printed); declared as 20 ms, the grid is finer than the
+    clock could give (the clock's step is printed). The resolution printed is never finer than
+    the declared step, and the note gives both steps."""
+    import copy
+
+    from c18n_ae.analysis.clocks import clock_steps
+    from c18n_ae.analysis.stats import grid_steps
+    from c18n_ae.common import datasets
+
+    tidy = shipped_tidy("morello-2024", "cpu")
+    for declared, resolution, said in (
+        (5, None, "no multiple of the clock's declared step (grid 7."),
+        (20, 2e7, "finer than the clock's declared step (grid 7."),
+    ):
+        meta = copy.deepcopy(datasets.load("morello-2024"))
+        meta["timing"]["cpu"]["step"] = {"value": declared, "unit": "ms"}
+        steps = grid_steps(tidy, clocks=clock_steps(tidy, sets={"morello-2024": meta}))
+        for r in steps.itertuples():
+            assert r.clock_step == declared * 1e6
+            assert said in r.resolution_note and f"clock step {declared} ms)" in r.resolution_note
+            if resolution is None:  # the grid, coarser than the clock, as the data show it
+                assert 7.75e6 <= r.resolution <= 8e6
+            else:
+                assert r.resolution == resolution
+
+
+def test_an_own_run_is_checked_against_the_clocks_its_meta_json_declares(tmp_path, capsys):
+    """A run of this package: E3's CPU times are checked against the program's CPU clock
+    (cpu_timer_resolution_ns), its wall times against CLOCK_MONOTONIC (timer_resolution_ns).
+    CPU times on a 1 µs grid fit a 1 µs CPU clock; wall times on a 1 ns grid under a clock that
+    declares 1 µs cannot be: the summary prints the clock's step and says so, and the log names
+    the source, the metric and both steps."""
+    import json
+
+    import pandas as pd
+
+    from c18n_ae.analysis import analyse
+
+    run = tmp_path / "results" / "board" / "O2" / "cpu"
+    run.mkdir(parents=True)
+    rows = ["trial,workload,iterations,status,cpu_ns,wall_ns,checksum,run"]
+    for r in (1, 2):
+        for t in range(1, 21):  # CPU times repeat: their 1 µs grid shows
+            cpu, wall = 1000 * (5000 + t % 4 + r), 5_000_000 + 7 * t + r * 13
+            rows.append(f"{t},math,1000,ok,{cpu},{wall},1,{r}")
+    (run / "raw.csv").write_text("\n".join(rows) + "\n")
+    program = {"timer_resolution_ns": 1000, "cpu_timer_resolution_ns": 1000}
+    meta = {"target": "board", "variant": "O2", "program": program}
+    (run / "meta.json").write_text(json.dumps(meta))
+    out = {k: tmp_path / f"{k}.csv" for k in ("tidy", "summary", "comparisons")}
+    analyse.main(
+        ["--experiment", "cpu", *(x for k, p in out.items() for x in (f"--{k}", str(p)))]
+        + [str(run / "raw.csv")]
+    )
+    s = pd.read_csv(out["summary"]).set_index("metric")
+    assert s.loc["math_cpu_ns", "runs"] == 2
+    assert s.loc["math_cpu_ns", ["resolution", "clock_step"]].tolist() == [1000.0, 1000.0]
+    assert pd.isna(s.loc["math_cpu_ns", "resolution_note"])
+    assert s.loc["math_wall_ns", ["resolution", "clock_step"]].tolist() == [1000.0, 1000.0]
+    note = "values on a grid finer than the clock's declared step (grid 1 ns, clock step 1 µs)"
+    assert s.loc["math_wall_ns", "resolution_note"] == note
+    assert f"warning: board, math_wall_ns: {note}" in capsys.readouterr().err
 
 
 def test_a_few_distinct_values_far_apart_show_no_tick_of_their_own():

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import contrasts, imports
+from c18n_ae.analysis.clocks import clock_steps, run_programs
 from c18n_ae.analysis.collect import collect_runs
 from c18n_ae.analysis.comparisons import compare
-from c18n_ae.analysis.summarise import summary_table, with_derived
+from c18n_ae.analysis.stats import grid_steps
+from c18n_ae.analysis.summarise import summary_table, warn, with_derived
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
@@ -57,9 +59,15 @@ def main(argv=None) -> None:
     tidy = with_derived(tidy)
     for column in CATEGORICAL:
         tidy[column] = tidy[column].astype("category")
-    write_text_atomic(a.summary, summary_table(tidy, derived=True).to_csv(index=False))
+    # each metric's grid, checked against the clock step its source declares (a run's
+    # meta.json, a data set's dataset.yaml), once for the summary and the comparisons
+    sets = {m["name"]: m for m in cfg.datasets(config)} if config else {}
+    steps = grid_steps(tidy, clocks=clock_steps(tidy, run_programs(a.raw), sets))
+    warn(steps)
+    summary = summary_table(tidy, derived=True, steps=steps)
+    write_text_atomic(a.summary, summary.to_csv(index=False))
     references = dict(r.split("=", 1) for r in a.reference)
-    comparisons = compare(tidy, references, a.release, derived=True)
+    comparisons = compare(tidy, references, a.release, derived=True, steps=steps)
     known = contrasts.variants_of(config) if config else {}
     comparisons = contrasts.annotate(comparisons, known)
     write_text_atomic(a.comparisons, comparisons.to_csv(index=False))

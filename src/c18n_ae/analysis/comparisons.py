@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from c18n_ae.analysis.clocks import clock_steps
 from c18n_ae.analysis.stats import grid_steps
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common import config
@@ -451,11 +452,16 @@ def side_stats(a: np.ndarray, b: np.ndarray) -> dict:
 
 
 def compare(
-    tidy: pd.DataFrame, references: dict[str, str], releases: list[str] = (), derived: bool = False
+    tidy: pd.DataFrame,
+    references: dict[str, str],
+    releases: list[str] = (),
+    derived: bool = False,
+    steps: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Variant against variant and target against target; releases (data sets, in config order):
     each one's contrasts against the same contrasts on the first release (release_rows).
-    derived: the experiment's derived metrics are already in the table."""
+    derived: the experiment's derived metrics are already in the table; steps: its grid_steps
+    (by default checked against the clocks of the shipped data sets it holds)."""
     if tidy.empty:
         return pd.DataFrame(columns=COLUMNS)
     if not derived:
@@ -467,7 +473,9 @@ def compare(
         for k, g in ok.groupby(keys, sort=False, observed=True)[["value", "run"]]
     }
     units = dict(ok[["metric", "unit"]].drop_duplicates().itertuples(index=False))
-    step = {(t, m): r for t, m, r in grid_steps(tidy).itertuples(index=False)}
+    if steps is None:
+        steps = grid_steps(tidy, clocks=clock_steps(tidy))
+    step = dict(zip(zip(steps.source, steps.metric), steps.resolution))
     keys_by_series: dict[tuple[str, str], list[tuple]] = {}
     for k in groups:
         keys_by_series.setdefault(k[:2], []).append(k[2:])

@@ -7,6 +7,9 @@ import math
 import numpy as np
 from scipy.special import stdtrit  # Student's t quantile (scipy.stats takes 0.5 s more to import)
 
+from c18n_ae.analysis.clocks import NS, in_unit
+from c18n_ae.common.latex import quantity
+
 SUMMARY_FIELDS = [
     "n",
     "mean",
@@ -137,14 +140,43 @@ def _clean(x: float) -> float:
     return float(f"{x:.12g}")
 
 
-def grid_steps(tidy, by=("source", "metric")):
+GRID_COLUMNS = ["resolution", "clock_step", "resolution_note"]
+NEAR_MULTIPLE = 0.01  # a grid within this share of a multiple of the clock step (or one written
+# step, where the values are written coarser than that) sits on the clock's grid
+
+
+def checked_resolution(grid: float, clock: float, written: float, distinct: int) -> tuple:
+    """(resolution, note): the data's grid checked against the step its clock declares (both in
+    the metric's unit). A value cannot be finer than its clock: the resolution is the larger of
+    the two, and where the grid is near a multiple k of the clock step, exactly k steps (a tick
+    estimated from whole-ms values as 7.84 ms is 7.8125 ms). The note says where the data
+    disagree with the clock: a grid finer than the step, or one not near a multiple of it, or
+    values that show no grid of their own (distinct: their number of distinct values)."""
+    if not grid > 0:
+        seen = distinct >= 2 and not math.isfinite(written)  # as fine as floating point
+        note = "values on no grid, finer than the clock's declared step" if seen else ""
+        return clock, note
+    k = max(1.0, float(round(grid / clock)))
+    tolerance = max(written if written > 0 else 0.0, NEAR_MULTIPLE * k * clock)
+    if abs(grid - k * clock) <= tolerance:
+        return _clean(k * clock), ""
+    if grid < clock:
+        return clock, "values on a grid finer than the clock's declared step"
+    return grid, "values on a grid that is no multiple of the clock's declared step"
+
+
+def grid_steps(tidy, by=("source", "metric"), clocks: dict | None = None):
     """grid_step of the successful values of each source and metric (every variant and setting
     measured by the same clock), each written step taken over all metrics of the source with the
     same unit (one program writes them alike; a metric with few distinct values alone would show
-    too coarse a step): a frame with the `by` columns and `resolution`. A sort per group, a
-    handful of groups: linear in the rows up to the sort."""
+    too coarse a step), checked against the clock step the source declares (checked_resolution;
+    clocks: (source, metric) -> step in ns, c18n_ae.analysis.clocks.clock_steps): a frame with
+    the `by` columns and GRID_COLUMNS (resolution and clock_step in the metric's unit; the note
+    names both steps). A sort per group, a handful of groups: linear in the rows up to the
+    sort."""
     import pandas as pd
 
+    clocks = clocks or {}
     ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*by, "unit", "value"]]
     written = {
         key: written_step(g.to_numpy())
@@ -152,5 +184,21 @@ def grid_steps(tidy, by=("source", "metric")):
     }
     rows = []
     for key, g in ok.groupby([*by, "unit"], sort=True, observed=True)["value"]:
-        rows.append((*key[:-1], grid_step(g.to_numpy(), written[(key[0], key[-1])])))
-    return pd.DataFrame(rows, columns=[*by, "resolution"])
+        source, metric, unit = key[0], key[-2], key[-1]
+        values = g.to_numpy()
+        step = written[(source, unit)]
+        grid = grid_step(values, step)
+        clock = in_unit(clocks.get((source, metric), math.nan), str(unit))
+        if clock > 0:
+            distinct = 2 if grid > 0 else len(np.unique(values))  # the rare case: a sort
+            resolution, note = checked_resolution(grid, clock, step, distinct)
+            if note:
+                shown = quantity(grid, str(unit)) if grid > 0 else "none"
+                note += f" (grid {shown}, clock step {quantity(clock, str(unit))})"
+        elif str(unit) in NS:
+            resolution = grid
+            note = "no clock step declared" + ("" if grid > 0 else ", and the values show no grid")
+        else:  # bytes, counts, rates: no clock to check against
+            resolution, note = grid, ""
+        rows.append((*key[:-1], resolution, clock, note))
+    return pd.DataFrame(rows, columns=[*by, *GRID_COLUMNS])

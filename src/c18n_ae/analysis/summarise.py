@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,16 +11,19 @@ import pandas as pd
 from scipy.special import stdtrit  # Student's t quantile
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.clocks import clock_steps, run_programs
 from c18n_ae.analysis.collect import check_tidy
-from c18n_ae.analysis.stats import SUMMARY_FIELDS, TAIL_FACTOR, grid_steps
+from c18n_ae.analysis.stats import GRID_COLUMNS, SUMMARY_FIELDS, TAIL_FACTOR, grid_steps
 from c18n_ae.common.fsutil import write_text_atomic
 
 KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]
 # n_excluded: trials kept out of the statistics (failed allocations, warm-up), counted, never
 # dropped; runs: separate runs (processes, boots) with a successful trial, and run_sd the sd of
 # their means (the spread between runs, NaN below two); resolution: the grid the source's values
-# of the metric fall on, in `unit` (c18n_ae.analysis.stats.grid_step)
-SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS + ["runs", "run_sd", "resolution"]
+# of the metric fall on, in `unit`, checked against clock_step, the step the source's clock
+# declares (dataset.yaml, meta.json), and resolution_note where they disagree
+# (c18n_ae.analysis.stats.grid_steps)
+SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS + ["runs", "run_sd", *GRID_COLUMNS]
 
 
 def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -31,11 +35,14 @@ def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
     return tidy
 
 
-def summary_table(tidy: pd.DataFrame, derived: bool = False) -> pd.DataFrame:
+def summary_table(
+    tidy: pd.DataFrame, derived: bool = False, steps: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The statistics of c18n_ae.analysis.stats.summarise for every group at once: one group code
     per row and grouped aggregations over it, no Python loop over groups and no copy of the
     table, so time and memory stay linear in the rows (a board's 10^6 trials, 10^5 E1
-    instances). derived: the experiment's derived metrics are already in the table."""
+    instances). derived: the experiment's derived metrics are already in the table; steps:
+    its grid_steps (by default checked against the clocks of the shipped data sets it holds)."""
     check_tidy(tidy)
     if not derived:
         tidy = with_derived(tidy)
@@ -86,7 +93,7 @@ def summary_table(tidy: pd.DataFrame, derived: bool = False) -> pd.DataFrame:
     )
     stats.index = keys
     out = stats.reset_index()
-    steps = grid_steps(tidy)
+    steps = grid_steps(tidy, clocks=clock_steps(tidy)) if steps is None else steps
     out = out.merge(steps, on=["source", "metric"], how="left", sort=False)
     for k in KEYS:  # plain values in the CSV whatever the table's column types
         out[k] = out[k].astype(object)
@@ -106,12 +113,30 @@ def between_runs(code: np.ndarray, run: np.ndarray, value: np.ndarray, count: in
     return runs.to_numpy(), sd.to_numpy()
 
 
+def warn(steps: pd.DataFrame, out=None) -> None:
+    """A line in the log for each source and metric whose values disagree with the clock step
+    its source declares, or whose source declares none (grid_steps' note): never silently."""
+    for r in steps[steps.resolution_note.fillna("") != ""].itertuples(index=False):
+        print(f"warning: {r.source}, {r.metric}: {r.resolution_note}", file=out or sys.stderr)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tidy", required=True, type=Path)
     ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument(
+        "--raw",
+        action="append",
+        default=[],
+        type=Path,
+        help="a run's raw.csv (its meta.json: "
+        "the clock step its program declares); the shipped data sets' steps are found by name",
+    )
     a = ap.parse_args(argv)
-    table = summary_table(pd.read_csv(a.tidy))
+    tidy = with_derived(pd.read_csv(a.tidy))
+    steps = grid_steps(tidy, clocks=clock_steps(tidy, run_programs(a.raw)))
+    warn(steps)
+    table = summary_table(tidy, derived=True, steps=steps)
     write_text_atomic(a.out, table.to_csv(index=False))
 
 
