@@ -3,6 +3,7 @@ inconclusive, not applicable; the claim kinds' registry and the Claim type."""
 
 import dataclasses
 import re
+import sys
 
 import pandas as pd
 import pytest
@@ -439,7 +440,8 @@ def test_claim_kinds_are_a_registry_the_schema_agrees_with_and_an_unknown_kind_i
     schema = claim_type.schema()["properties"]["claims"]["items"]["properties"]["kind"]["enum"]
     assert set(claim_kinds.registry()) == set(schema)
     for name, kind in claim_kinds.registry().items():
-        assert kind.name == name and kind.compares and callable(kind.decide)
+        module = sys.modules[kind.decide.__module__]
+        assert kind.name == name and callable(kind.decide) and module.__doc__.startswith(name)
     claim = parse(RATIO)[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         claim.threshold = 1  # a claim is built once

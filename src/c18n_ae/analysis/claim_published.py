@@ -9,7 +9,7 @@ import math
 import pandas as pd
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.analysis.claim_kinds.interval import OPS, bound_of
+from c18n_ae.analysis.claim_kinds.interval import OPS, threshold
 from c18n_ae.analysis.claim_kinds.verdict import PUBLISHED
 from c18n_ae.analysis.claim_type import Claim, ClaimError
 from c18n_ae.common.latex import fmt
@@ -47,6 +47,10 @@ def published_verdict(claim: Claim, base: dict) -> dict:
             f"({ones} of {len(rows)} printed trial{'s' if len(rows) != 1 else ''} read as 1)",
             "detail": f"{spec.file}; needs {claim.expected}",
         }
+    if not claim.op:
+        raise ClaimError(
+            f"claims[{claim.id}]: on_published.subject needs the claim's op and threshold"
+        )
     table = table.assign(value=pd.to_numeric(table["value"], errors="coerce"))
     ratios = []
     for _, g in table.groupby(list(spec.by), sort=False):
@@ -64,7 +68,7 @@ def published_verdict(claim: Claim, base: dict) -> dict:
         "ratio": high if claim.op in ("<", "<=") else low,
         "measured": f"{spec.subject}/{spec.baseline} from {fmt(low)} to {fmt(high)} over "
         f"{len(ratios)} printed settings",
-        "detail": f"{spec.file}; {bound_of(claim).need} at every setting",
+        "detail": f"{spec.file}; {threshold(claim.op, claim.threshold).need} at every setting",
     }
 
 

@@ -1,8 +1,9 @@
 """The claim kinds: each is one module of this package declaring KIND = ClaimKind(...), which the
-registry finds, as the experiments' registry finds EXPERIMENT. A kind says what it compares and
-decides a claim of its kind on what one source (target or data set) measured; a kind may also check
-at load what the schema cannot (a unit against its metric's). Shared by the kinds: verdict.py (the
-row of a verdict, what a source offers) and interval.py (deciding on a 95 % interval)."""
+registry finds, as the experiments' registry finds EXPERIMENT. A kind's module says in its docstring
+what it compares; its KIND decides a claim of its kind on what one source (target or data set)
+measured and may check at load what the schema cannot (a unit against its metric's). Shared by
+the kinds: verdict.py (the row of a verdict, what a source offers) and interval.py (deciding on a
+95 % interval)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class ClaimKind:
     name: str  # as claims.yaml writes it (kind: ...)
-    compares: str  # what a claim of this kind compares, in one sentence
     # (claim, what one source measured, its row with the claim's fields) -> the row with a result
     decide: Callable[[Claim, Source, dict], dict]
     # claim -> mistakes the schema cannot see, each naming the claim and key (optional)

@@ -126,7 +126,6 @@ def decide(claim: Claim, source: Source, base: dict) -> dict:
 
 KIND = ClaimKind(
     "absolute",
-    "the mean of a metric against a value in a unit (converted to the metric's)",
     decide,
     check,
 )

@@ -66,6 +66,4 @@ def decide(claim: Claim, source: Source, base: dict) -> dict:
     }
 
 
-KIND = ClaimKind(
-    "flag", "a 0/1 metric against its expected value in every trial, on raw data", decide
-)
+KIND = ClaimKind("flag", decide)

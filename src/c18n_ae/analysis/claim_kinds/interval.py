@@ -71,13 +71,6 @@ def within(expected: float, tolerance: float) -> Bound:
     )
 
 
-def bound_of(claim: Claim) -> Bound:
-    """A claim's bound: within its tolerance of `expected`, else `op` `threshold`."""
-    if claim.tolerance is not None:
-        return within(claim.expected, claim.tolerance)
-    return threshold(claim.op, claim.threshold)
-
-
 def trials_to_settle(
     ratio: float, lo: float, hi: float, n: int, bounds, per: str = " per side"
 ) -> str:
@@ -136,11 +129,10 @@ def at(row, rows) -> str:
     return f" at {row.parameter} {fmt(value) if isinstance(value, float) else value}"
 
 
-def decide(claim: Claim, base: dict, rows: pd.DataFrame, what: Callable) -> dict:
-    """The verdict of a ratio claim on its rows (one per parameter value or variant), on the
-    claim's statistic, with the other statistic's verdict beside it. what(row) says which ratio
-    decided it."""
-    bound = bound_of(claim)
+def decide(claim: Claim, bound: Bound, base: dict, rows: pd.DataFrame, what: Callable) -> dict:
+    """The verdict of a ratio claim on its rows (one per parameter value or variant) against its
+    bound, on the claim's statistic, with the other statistic's verdict beside it. what(row) says
+    which ratio decided it."""
     statistic = claim.statistic
     other = "median" if statistic == "mean" else "mean"
     verdicts = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.analysis.claim_kinds import ClaimKind
-from c18n_ae.analysis.claim_kinds.interval import decide
+from c18n_ae.analysis.claim_kinds.interval import decide, threshold
 from c18n_ae.analysis.claim_kinds.verdict import Source, chosen_variants, no_variant, not_applicable
 from c18n_ae.analysis.claim_type import Claim
 from c18n_ae.analysis.comparisons import _seed, ratio_ci
@@ -47,6 +47,7 @@ def decide_metrics(claim: Claim, source: Source, base: dict) -> dict:
     rows = rows[rows.ratio.notna()]
     return decide(
         claim,
+        threshold(claim.op, claim.threshold),
         base,
         rows,
         lambda r: (
@@ -58,6 +59,5 @@ def decide_metrics(claim: Claim, source: Source, base: dict) -> dict:
 
 KIND = ClaimKind(
     "metrics",
-    "one metric over another of the same experiment, on each variant, against a threshold",
     decide_metrics,
 )

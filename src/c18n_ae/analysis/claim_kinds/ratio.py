@@ -7,15 +7,15 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.analysis.claim_kinds import ClaimKind
-from c18n_ae.analysis.claim_kinds.interval import at, confounded, decide
+from c18n_ae.analysis.claim_kinds.interval import Bound, at, confounded, decide, threshold
 from c18n_ae.analysis.claim_kinds.verdict import Source, not_applicable
 from c18n_ae.analysis.claim_type import Claim
 from c18n_ae.analysis.comparisons import lookup
 
 
-def variant_ratio(claim: Claim, source: Source, base: dict) -> dict:
-    """The verdict on the comparisons' subject/baseline rows; shared by ratio and ratio_near,
-    which differ only in the bound (interval.bound_of)."""
+def variant_ratio(claim: Claim, source: Source, base: dict, bound: Bound) -> dict:
+    """The verdict on the comparisons' subject/baseline rows against a bound; shared by ratio and
+    ratio_near, which differ only in the bound."""
     missing = [v for v in (claim.subject, claim.baseline) if v not in source.variants]
     if missing:
         return not_applicable(base, f"no variant {', '.join(missing)} on this target")
@@ -35,6 +35,7 @@ def variant_ratio(claim: Claim, source: Source, base: dict) -> dict:
         return not_applicable(base, f"no {claim.metric} measured for both variants")
     out = decide(
         claim,
+        bound,
         base,
         rows,
         lambda r: f"{claim.subject}/{claim.baseline} of {claim.metric}{at(r, rows)}",
@@ -44,6 +45,7 @@ def variant_ratio(claim: Claim, source: Source, base: dict) -> dict:
 
 KIND = ClaimKind(
     "ratio",
-    "the metric on one variant over the same metric on another, against a threshold",
-    variant_ratio,
+    lambda claim, source, base: variant_ratio(
+        claim, source, base, threshold(claim.op, claim.threshold)
+    ),
 )

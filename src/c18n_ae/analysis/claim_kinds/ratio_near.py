@@ -4,10 +4,12 @@ ratio)."""
 from __future__ import annotations
 
 from c18n_ae.analysis.claim_kinds import ClaimKind
+from c18n_ae.analysis.claim_kinds.interval import within
 from c18n_ae.analysis.claim_kinds.ratio import variant_ratio
 
 KIND = ClaimKind(
     "ratio_near",
-    "the metric on one variant over the same metric on another, within a tolerance of a value",
-    variant_ratio,
+    lambda claim, source, base: variant_ratio(
+        claim, source, base, within(claim.expected, claim.tolerance)
+    ),
 )
