@@ -2,6 +2,8 @@
 inconclusive, not applicable; the claim kinds' registry and the Claim type."""
 
 import dataclasses
+import importlib
+import pkgutil
 import re
 import sys
 
@@ -439,6 +441,14 @@ def test_every_study_claim_quotes_the_study_and_marks_a_threshold_of_its_own():
 def test_claim_kinds_are_a_registry_the_schema_agrees_with_and_an_unknown_kind_is_named():
     schema = claim_type.schema()["properties"]["claims"]["items"]["properties"]["kind"]["enum"]
     assert set(claim_kinds.registry()) == set(schema)
+    # every module of the package that declares a KIND is in the registry, once
+    package = claim_kinds.__path__
+    declared = [
+        m.KIND
+        for info in pkgutil.iter_modules(package)
+        if hasattr(m := importlib.import_module(f"{claim_kinds.__name__}.{info.name}"), "KIND")
+    ]
+    assert sorted(k.name for k in declared) == sorted(claim_kinds.registry())
     for name, kind in claim_kinds.registry().items():
         module = sys.modules[kind.decide.__module__]
         assert kind.name == name and callable(kind.decide) and module.__doc__.startswith(name)

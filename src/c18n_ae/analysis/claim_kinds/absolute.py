@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds import ClaimKind
 from c18n_ae.analysis.claim_kinds.interval import Bound, side, worst
+from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_kinds.verdict import (
     RAW,
     TOO_FEW,

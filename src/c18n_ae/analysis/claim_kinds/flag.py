@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds import ClaimKind
+from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_kinds.verdict import RAW, Source, chosen_variants, not_applicable
 from c18n_ae.analysis.claim_type import Claim
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds import ClaimKind
 from c18n_ae.analysis.claim_kinds.interval import decide, threshold
+from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_kinds.verdict import Source, chosen_variants, no_variant, not_applicable
 from c18n_ae.analysis.claim_type import Claim
 from c18n_ae.analysis.comparisons import _seed, ratio_ci

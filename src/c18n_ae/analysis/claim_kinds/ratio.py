@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds import ClaimKind
 from c18n_ae.analysis.claim_kinds.interval import Bound, at, confounded, decide, threshold
+from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_kinds.verdict import Source, not_applicable
 from c18n_ae.analysis.claim_type import Claim
 from c18n_ae.analysis.comparisons import lookup

@@ -3,8 +3,8 @@ ratio)."""
 
 from __future__ import annotations
 
-from c18n_ae.analysis.claim_kinds import ClaimKind
 from c18n_ae.analysis.claim_kinds.interval import within
+from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_kinds.ratio import variant_ratio
 
 KIND = ClaimKind(
