@@ -27,17 +27,20 @@ META = datasets.load("morello-2024")
 CONFIG = {"targets": [], "datasets": ["morello-2024"]}
 
 
-def data():
+def data(metas=(META,), config=CONFIG):
     summaries, comps, tidies = {}, {}, {}
-    for e in dict.fromkeys(x for x, _, _ in dataset_files(META) if registry.get(x).headline):
-        tidy = collect(e, [], [p for x, _, p in dataset_files(META) if x == e])
+    files = [f for m in metas for f in dataset_files(m)]
+    references = {m["name"]: m["reference_variant"] for m in metas}
+    for e in dict.fromkeys(x for x, _, _ in files if registry.get(x).headline):
+        tidy = collect(e, [], [p for x, _, p in files if x == e])
         tidies[e], summaries[e] = tidy, summary_table(tidy)
-        known = {"morello-2024": META["variants"]}
-        comps[e] = contrasts.annotate(compare(tidy, {"morello-2024": "hybrid"}), known)
+        known = {m["name"]: m["variants"] for m in metas}
+        comps[e] = contrasts.annotate(compare(tidy, references), known)
     claims = load(ROOT / "config" / "claims.yaml")
-    targets = {"morello-2024": {v: bool(s["c18n"]) for v, s in META["variants"].items()}}
-    verdicts = evaluate(claims, summaries, targets, comps, tidies, datasets.invalid_metrics([META]))
-    return headline.rows(CONFIG, comps, summaries, claims, verdicts), verdicts
+    targets = {m["name"]: {v: bool(s["c18n"]) for v, s in m["variants"].items()} for m in metas}
+    invalid = datasets.invalid_metrics(list(metas))
+    verdicts = evaluate(claims, summaries, targets, comps, tidies, invalid)
+    return headline.rows(config, comps, summaries, claims, verdicts), verdicts
 
 
 TABLE, VERDICTS = data()
@@ -142,3 +145,53 @@ def test_a_target_with_purecap_without_compartments_splits_the_shares():
         contrasts.facts(v["purecap-c18n"]), contrasts.facts(v["purecap"]), "purecap-c18n", "purecap"
     ) == ("purecap in compartments against purecap without")
     assert pd.notna(TABLE.ratio).all()
+
+
+# an interval in any printed form, and what it covers when said right after it
+INTERVAL = re.compile(
+    r"(\[[-0-9.]+, [-0-9.]+\]|± [0-9.]+|limited by the timer's resolution"
+    r"|ratio between [-0-9.]+ and [-0-9.]+)( within one run| between runs)?"
+)
+
+
+def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_path):
+    """The findings tex the paper inputs, made by the command from both shipped data sets (each
+    one build, boot and process per variant): every interval the abstract and the experiment
+    lists print, in every form (bounds, half-width, range, limited by the timer's resolution),
+    says "within one run", read from the comparisons' interval_covers."""
+    from c18n_ae.report import findings
+
+    metas = [datasets.load("morello-2024"), datasets.load("cheribsd-22.12")]
+    table, verdicts = data(metas, {"targets": [], "datasets": [m["name"] for m in metas]})
+    assert set(table.interval_covers.dropna()) == {"within one run"}
+    table.to_csv(tmp_path / "headline.csv", index=False)
+    verdicts.to_csv(tmp_path / "claims.csv", index=False)
+    out = tmp_path / "findings.tex"
+    findings.main(
+        ["--config", str(ROOT / "config" / "config.yaml"), "--out", str(out)]
+        + ["--headline", str(tmp_path / "headline.csv"), "--verdicts", str(tmp_path / "claims.csv")]
+    )
+    tex = out.read_text()
+    said = intervals(tex)
+    abstract = said["HeadlineFindings"]
+    assert r"\texttt{cheribsd-22.12}" in tex and len(abstract) >= 3, abstract
+    printed = [x for found in said.values() for x in found]
+    assert len(printed) >= 20 and {c for _, c in printed} == {" within one run"}, printed
+    # the wording comes from the comparisons: rows of repeated runs say so
+    table.assign(interval_covers="between runs").to_csv(tmp_path / "headline.csv", index=False)
+    findings.main(
+        ["--config", str(ROOT / "config" / "config.yaml"), "--out", str(out)]
+        + ["--headline", str(tmp_path / "headline.csv"), "--verdicts", str(tmp_path / "claims.csv")]
+    )
+    again = [x for found in intervals(out.read_text()).values() for x in found]
+    assert len(again) == len(printed) and {c for _, c in again} == {" between runs"}
+
+
+def intervals(tex: str) -> dict[str, list]:
+    """Per findings macro of a generated tex: each interval it prints and what it covers."""
+    said = {}
+    for macro in tex.split("\\newcommand{\\")[1:]:  # a macro's text may run over lines
+        name = macro.split("}", 1)[0]
+        if name == "HeadlineFindings" or name.startswith("Findings"):
+            said[name] = INTERVAL.findall(macro)
+    return said

@@ -82,13 +82,34 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "unit": "ns",
         "interval_covers": "within one run",
     }
-    assert "limited by the timer's resolution (3 ticks against 1 tick" in comparison_text(row)
+    assert "limited by the timer's resolution within one run (3 ticks against 1 tick" in (
+        comparison_text(row)
+    )
     assert comparison_text(pd.Series(row), "median", tex=False) == (
         "no detectable difference (ratio between 1 and 3 within one run) "
         "(2 ticks against 1 tick of 1 µs)"
     )
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
     assert comparison_text(bare, tex=False) == "1.51× ± 0.0001"
+
+
+def test_every_form_of_an_interval_says_what_it_covers():
+    """Bounds, half-width, a range without a point, no detectable difference, limited by the
+    timer's resolution: each says what it covers right after the interval; a ratio without an
+    interval says nothing about one."""
+    runs = dict(tex=False, covers="between runs")
+    grid = dict(sides=(3000, 1000), spreads=(0, 0), resolution=1000.0, unit="ns")
+    assert ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53] between runs"
+    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.51× ± 0.0001 between runs"
+    assert ratio_text(45.9, 5.56, 98.2, **runs).startswith("ratio between 5.56 and 98.2 between")
+    assert ratio_text(0.989, 0.5, 1.6, **runs) == (
+        "no detectable difference (ratio between 0.500 and 1.60 between runs)"
+    )
+    assert ratio_text(3.0, 3.0, 3.0, **runs, **grid) == (
+        "3×, interval limited by the timer's resolution between runs "
+        "(3 ticks against 1 tick of 1 µs)"
+    )
+    assert ratio_text(1.5, math.nan, math.nan, **runs) == "1.50× (no interval)"
 
 
 def test_intervals_that_say_nothing_read_as_ranges():

@@ -157,7 +157,8 @@ def ratio_text(
     its half-width ('1.51× ± 0.0001'), or, when a side's values sit on one or two grid points
     (spreads: their sds below one step), as 'limited by the timer's resolution'. A side within
     TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick of 1 µs'). covers: what the
-    interval covers ('within one run', 'between runs'), said after it. An interval that contains
+    interval covers ('within one run', 'between runs'), said after every form of it (bounds,
+    half-width, range, or limited by the resolution). An interval that contains
     1 reads as 'no detectable difference', one wider than a factor of WIDE_FACTOR as a range
     with no point estimate."""
     if ratio is None or math.isnan(ratio):
@@ -178,7 +179,7 @@ def ratio_text(
     if f(low) == f(high):
         on_grid = gridded and spreads is not None and min(spreads) < resolution
         if on_grid:
-            return f"{f(ratio)}{times}, interval limited by the timer's resolution{counts}"
+            return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         half = _one_figure(max(high - ratio, ratio - low))
         point = f"{f(ratio)}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point

@@ -57,12 +57,13 @@ def sentences(opening: str, items: list[str], closing: str = ".") -> list[str]:
 
 
 def item(r) -> str:
-    """'1.51× [1.51, 1.51] for the math workload's CPU time (calls into libm)'; the median
-    where a few trials carry the mean."""
+    """'1.51× ± 0.0001 within one run for the math workload's CPU time'; the median where a
+    few trials carry the mean. Each interval says what it covers (the row's interval_covers:
+    within one run for a data set, between runs for runs of this package repeated)."""
     if rests_on_few(r):
-        text = comparison_text(r, "median", covers=False)
+        text = comparison_text(r, "median")
         return f"{text} for {escape(r.label)} (median, a typical trial)"
-    return f"{comparison_text(r, covers=False)} for {escape(r.label)}"
+    return f"{comparison_text(r)} for {escape(r.label)}"
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
@@ -177,7 +178,7 @@ def _entry(r: pd.DataFrame, limit: str) -> str:
         parts.append("Own code: " + "; ".join(item(x) for x in staying.itertuples()))
     for x in valid.itertuples():
         if rests_on_few(x):
-            mean = comparison_text(x, covers=False)
+            mean = comparison_text(x)
             parts.append(f"The mean for {escape(x.label)}, {mean}, rests on {tail_text(x)}")
     invalid = r[r.invalid.fillna("") != ""]
     if len(invalid):
