@@ -50,8 +50,7 @@ class Server:
             "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes "
             "no\n"
             "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nMaxStartups "
-            "100\nMaxSessions 100\n"
-            + set_env(path_first, env)
+            "100\nMaxSessions 100\n" + set_env(path_first, env)
         )
         Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
         self.proc = subprocess.Popen(

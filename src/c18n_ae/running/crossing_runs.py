@@ -40,7 +40,7 @@ def count(t, plan: dict, v: dict, release: str, extra_env=()) -> dict:
     if not launchers.for_release(release).counts:
         return {
             "per_library_call": None,
-            "why": f"CheriBSD {release}'s run-time linker does not count transitions",
+            "why": f"no switch count on CheriBSD {release} (README, launchers per release)",
         }
     env = [*launchers.counting_env(release, abi, STATS_FILE), *extra_env]
     one, two = (run(t, plan, v, "library", COUNT_CALLS, n, env) for n in (1, 2))
