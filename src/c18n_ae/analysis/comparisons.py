@@ -203,7 +203,8 @@ def _hierarchical(
         )
     means, medians = [], []
     for counts, total, running in chunks:
-        means.append(counts @ x / total)
+        # einsum, not BLAS: its threads stall when the workflow runs jobs side by side
+        means.append(np.einsum("rn,n->r", counts, x) / total)
         low, high = _first_reaching(running, below, [(total + 1) // 2, total // 2 + 1])
         medians.append((s[low] + s[high]) / 2)
     return np.concatenate(means), np.concatenate(medians)
