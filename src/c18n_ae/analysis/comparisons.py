@@ -154,15 +154,19 @@ def _first_reaching(running: np.ndarray, below: np.ndarray, goals: list) -> np.n
     positions, each offset to its block's first row in running). A branch-free binary search,
     every goal and resample at once: log2(trials) steps of runs x resamples reads."""
     n, cols = below.shape[1], running.shape[1]
-    flat, rows = running.ravel(), below * cols
+    flat, rows = running.ravel(), [b * cols for b in below]  # one flat row index per run
     at = np.tile(np.arange(cols), len(goals))
     goal = np.concatenate(goals)
     count = np.zeros(len(goal), dtype=np.int64)  # positions whose cumulative count is short
     step = 1 << (n.bit_length() - 1)
     while step:
-        last = np.minimum(count + step, n) - 1
-        short = flat.take(rows[:, last] + at).sum(axis=0) < goal
-        count += step * short
+        last = count + step
+        np.minimum(last, n, out=last)
+        last -= 1
+        reached = flat.take(rows[0].take(last) + at)  # 1-d takes: faster than a 2-d gather
+        for row in rows[1:]:
+            reached += flat.take(row.take(last) + at)
+        np.add(count, step, out=count, where=reached < goal)
         step >>= 1
     return np.minimum(count, n - 1).reshape(len(goals), cols)
 
