@@ -18,8 +18,7 @@ import pytest
 import yaml
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis import known_answer
-from c18n_ae.common import launchers
+from c18n_ae.common import known_answer, launchers
 from c18n_ae.common.config import ConfigError
 from c18n_ae.experiments import crossing
 from c18n_ae.targets import board_checks as bc

@@ -1,4 +1,3 @@
 """Building and running: one binary per program and variant (ABI checked), and the run unit that
 interleaves an experiment's variants and resumes them (unit.py: standard library only, it runs on
-boards). May import common, experiments and targets, and analysis.known_answer (E10's
-known-answer arithmetic, standard library only) for the check a board run makes before E10."""
+boards). May import common, experiments and targets."""

@@ -1,7 +1,7 @@
 """E10's known-answer check on a board, before E10 is timed, where the target's config asks for it
 (known_answer: true): with the run-time linker's overhead injection every transition also calls
 getpid(2), so a crossing's extra time must rise by one getpid measured alone
-(c18n_ae.analysis.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
+(c18n_ae.common.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
 target: getpid alone in a variant without c18n built alike (the same binary, where the call into
 libc crosses no boundary), the library call's extra time over a plain call without and with the
 injection (paired by trial, medians of TRIALS), and the transitions per library call, counted by
@@ -18,8 +18,7 @@ warning and stays in meta.json."""
 
 from __future__ import annotations
 
-from c18n_ae.analysis import known_answer
-from c18n_ae.common import launchers
+from c18n_ae.common import known_answer, launchers
 from c18n_ae.running import crossing_runs
 from c18n_ae.targets import board_checks, crossing_probes
 
