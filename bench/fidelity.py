@@ -1,11 +1,17 @@
 """Our benchmarks beside established ones, run in one go on this machine; prints each pair,
 the ratio ours/anchor and whether it is within the goal (15 %).
 
-Pairs: E4's batched pipe round trip against `perf bench sched pipe` and lmbench's lat_pipe
-(both ping-pong a few bytes, so ours runs with a 4-byte message here); E2's write and read
+Pairs: E4's batched pipe round trip against `perf bench sched pipe` and lmbench's lat_pipe, ours
+with each anchor's message (perf sends an int, 4 bytes; lat_pipe one byte); E2's write and read
 bandwidth against `perf bench mem memset` and lmbench's `bw_mem wr` / `bw_mem rd` over the same
 block size, resident memory (our --touch-first). Each measurement is repeated and the median
-kept; the runs interleave so drift affects both sides of a pair alike."""
+kept; the runs interleave so drift affects both sides of a pair alike.
+
+The three pipe programs run pinned to one CPU (taskset), their two processes on it together: a
+round trip is then two pipe transfers and two context switches on that CPU. Unpinned, the
+scheduler puts the two processes on one CPU or on two, run by run, and on a virtual machine the
+wake-up across CPUs costs ten times the rest (a round trip of 2 us on one CPU, 20 to 30 us on
+two, for the same program minutes apart): a pair would compare placements, not programs."""
 
 from __future__ import annotations
 
@@ -43,9 +49,14 @@ def run(cmd: list[str]) -> str:
     return done.stdout + done.stderr
 
 
-def ours_pipe_us(exe: Path, work: Path) -> float:
+def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
+    return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+
+
+def ours_pipe_us(exe: Path, work: Path, size: int, cpu: int | None) -> float:
     out = work / "pipe.csv"
-    run([str(exe), "--out", str(out), "--trials", "6", "--size", "4", "--batch", "10000"])
+    cmd = [str(exe), "--out", str(out), "--trials", "6", "--size", str(size), "--batch", "10000"]
+    run(pinned(cpu, cmd))
     rows = list(csv.DictReader(open(out)))[1:]  # without the warm-up trial
     return statistics.median(float(r["roundtrip_ns"]) for r in rows) / 1e3
 
@@ -61,18 +72,14 @@ def ours_memory_gbps(exe: Path, work: Path, mib: int) -> tuple[float, float]:
     )
 
 
-def perf_pipe_us() -> float:
-    return float(
-        re.search(
-            r"([\d.]+) usecs/op", run(["perf", "bench", "sched", "pipe", "-l", "100000"])
-        ).group(1)
-    )
+def perf_pipe_us(cpu: int | None) -> float:
+    text = run(pinned(cpu, ["perf", "bench", "sched", "pipe", "-l", "100000"]))
+    return float(re.search(r"([\d.]+) usecs/op", text).group(1))
 
 
-def lat_pipe_us(lmbench: Path) -> float:
-    return float(
-        re.search(r"Pipe latency: ([\d.]+) microseconds", run([str(lmbench / "lat_pipe")])).group(1)
-    )
+def lat_pipe_us(lmbench: Path, cpu: int | None) -> float:
+    text = run(pinned(cpu, [str(lmbench / "lat_pipe")]))
+    return float(re.search(r"Pipe latency: ([\d.]+) microseconds", text).group(1))
 
 
 def perf_memset_gbps(mib: int) -> float:
@@ -93,8 +100,13 @@ def main(argv=None) -> None:
     )
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--block-mib", type=int, default=256)
+    ap.add_argument("--cpu", type=int, default=0, help="the CPU the pipe programs run on")
+    ap.add_argument(
+        "--unpinned", action="store_true", help="let the scheduler place the pipe programs"
+    )
     ap.add_argument("--csv", type=Path, default=ROOT / "bench" / ".cache" / "fidelity.csv")
     a = ap.parse_args(argv)
+    cpu = None if a.unpinned else a.cpu
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         pipe, memory = build("pipe", work), build("memory", work)
@@ -103,9 +115,10 @@ def main(argv=None) -> None:
             print(f"round {r} of {a.rounds}", file=sys.stderr, flush=True)
             w, rd = ours_memory_gbps(memory, work, a.block_mib)
             for key, value in (
-                ("ours pipe", ours_pipe_us(pipe, work)),
-                ("perf pipe", perf_pipe_us()),
-                ("lat_pipe", lat_pipe_us(a.lmbench)),
+                ("ours pipe 4 B", ours_pipe_us(pipe, work, 4, cpu)),
+                ("perf pipe", perf_pipe_us(cpu)),
+                ("ours pipe 1 B", ours_pipe_us(pipe, work, 1, cpu)),
+                ("lat_pipe", lat_pipe_us(a.lmbench, cpu)),
                 ("ours write", w),
                 ("ours read", rd),
                 ("perf memset", perf_memset_gbps(a.block_mib)),
@@ -115,8 +128,8 @@ def main(argv=None) -> None:
                 samples.setdefault(key, []).append(value)
     med = {k: statistics.median(v) for k, v in samples.items()}
     pairs = [
-        ("E4 pipe round trip (us)", "ours pipe", "perf bench sched pipe", "perf pipe"),
-        ("E4 pipe round trip (us)", "ours pipe", "lmbench lat_pipe", "lat_pipe"),
+        ("E4 pipe round trip, 4 B (us)", "ours pipe 4 B", "perf bench sched pipe", "perf pipe"),
+        ("E4 pipe round trip, 1 B (us)", "ours pipe 1 B", "lmbench lat_pipe", "lat_pipe"),
         (
             f"E2 write {a.block_mib} MiB (GB/s)",
             "ours write",
@@ -128,7 +141,7 @@ def main(argv=None) -> None:
     ]
     rows = []
     print(
-        f"{'measure':28} {'ours':>9} {'anchor':24} {'anchor value':>12} {'ratio':>7}  within 15 %"
+        f"{'measure':30} {'ours':>9} {'anchor':24} {'anchor value':>12} {'ratio':>7}  within 15 %"
     )
     for label, ours, anchor_name, anchor in pairs:
         ratio = med[ours] / med[anchor]
@@ -144,7 +157,7 @@ def main(argv=None) -> None:
             }
         )
         print(
-            f"{label:28} {med[ours]:9.3f} {anchor_name:24} {med[anchor]:12.3f} {ratio:7.3f}  "
+            f"{label:30} {med[ours]:9.3f} {anchor_name:24} {med[anchor]:12.3f} {ratio:7.3f}  "
             f"{'yes' if ok else 'no'}"
         )
     a.csv.parent.mkdir(parents=True, exist_ok=True)
@@ -152,7 +165,11 @@ def main(argv=None) -> None:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    print(f"medians of {a.rounds} rounds; written to {a.csv}", file=sys.stderr)
+    print(
+        f"medians of {a.rounds} rounds, the pipe programs "
+        f"{'unpinned' if cpu is None else f'on CPU {cpu}'}; written to {a.csv}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":
