@@ -1,4 +1,5 @@
-"""One table per published study, each figure beside ours with the ratio where they match."""
+"""One table per published study, each figure beside ours, side by side and never as a ratio
+(the hardware is not known to be the same)."""
 
 import pandas as pd
 
@@ -37,9 +38,22 @@ def test_every_published_figure_is_paired_with_one_of_ours():
     assert {p["metric"] for p in pairs("alloc")} == {"throughput_ops_per_s", "alloc_ns", "free_ns"}
 
 
-def test_ratio_where_quantities_match_and_dashes_where_ours_did_not_run():
-    s = frame([("ipc", "message_bytes", 8, "pipe_roundtrip_us", 27.0)])
-    tex = related_table(pairs("ipc"), s)
-    assert "Fluke Null vs our pipe & 13.5 & us & 27.0 & 2.00" in tex
-    assert "Fluke Null vs our unix socket & 13.5 & us & -- & --" in tex
+def test_side_by_side_with_trials_no_ratio_and_dashes_where_ours_did_not_run():
+    s = frame(
+        [
+            ("ipc", "message_bytes", 8, "pipe_roundtrip_us", 27.0),
+            ("alloc", "threads", 1, "throughput_ops_per_s", 13101242.0),
+        ]
+    )
+    tex = related_table(pairs("ipc"), s[s.experiment == "ipc"])
+    # one column per target and variant, no ratio column; n given and, below the claims'
+    # minimum of trials, the functional-check mark decided by LaTeX against \ClaimMinTrials
+    assert "local/O2 \\\\" in tex and "ratio" not in tex
+    row = next(x for x in tex.splitlines() if x.startswith("Fluke Null vs our pipe"))
+    assert row.startswith(r"Fluke Null vs our pipe & 13.5 & \si{\micro\second} & 27.0 ($n=5$)")
+    assert r"\ifnum5<\ClaimMinTrials" in row
+    assert "Fluke Null vs our unix socket & 13.5 & \\si{\\micro\\second} & -- \\\\" in tex
+    # ours at most three significant figures
+    alloc = related_table(pairs("alloc"), s[s.experiment == "alloc"])
+    assert "13100000 ($n=5$)" in alloc and "13101242" not in alloc
     assert "did not run in this edition" in related_table(pairs("alloc"), None)

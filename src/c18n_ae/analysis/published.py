@@ -1,5 +1,6 @@
 """The original study's published tables (published/morello_c18n_2024.csv) read into our
-metric names and units, and shown beside our summaries for the same variant, with ratios.
+metric names and units, and shown beside our summaries for the same variant: a target's
+measurement with its ratio to the printed value, a data set's file with whether it reproduces it.
 
 Units are converted explicitly, never silently, as each experiment's module says (its study
 rows): a unit the study printed that its values cannot be in is read as the one they make sense
@@ -16,6 +17,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, from_file
+from c18n_ae.experiments.rows import UNIT_TEX
 
 NS = {"ms": 1e6, "us": 1e3}
 # the release the study's printed tables describe (published/README.md: both documents report
@@ -110,11 +112,6 @@ def reproduces(published: float, ours_ns: float, unit_as_read: str) -> bool:
     return round(ours_ns / NS[unit_as_read], d) == round(published, d)
 
 
-def as_printed_ratio(published: float, ours_ns: float, unit_as_read: str) -> float:
-    """Ours rounded to the printed precision over the printed value: 1.000 when reproduced."""
-    return round(ours_ns / NS[unit_as_read], _decimals(published)) / published
-
-
 def _trials_differing(
     pub: pd.DataFrame, tidy, experiment: str, target: str, variant: str, metric: str
 ) -> list[str]:
@@ -195,10 +192,9 @@ def beside(
                 "ratio": value / r.value_ns,
                 "reproduces": "",
             }
-            if (
-                target in datasets
-            ):  # the question is whether the printed number came from these files
-                row["ratio"] = as_printed_ratio(r.published, value, r.unit_as_read)
+            if target in datasets:
+                # the question is whether the printed number came from these files: no ratio
+                row["ratio"] = float("nan")
                 row["reproduces"] = "yes"
                 if not reproduces(r.published, value, r.unit_as_read):
                     d = _decimals(r.published)
@@ -219,45 +215,37 @@ def beside(
 
 
 def latex_table(b: pd.DataFrame) -> str:
-    lines = [
-        r"\begin{tabular}{lllrrlrr>{\raggedright\arraybackslash}p{0.2\textwidth}}",
-        r"\toprule",
-        r"Experiment & Variant & Parameter & Metric & Published (as printed) & Read as & Ours "
-        r"(where) & "
-        r"Ours / published$^a$ & Data set reproduces it \\",
-        r"\midrule",
-    ]
-    label = {"us": r"$\mu$s", "ms": "ms"}
+    """Each printed value beside the same quantity of ours (the Ours cell says what: a mean, or
+    the same single trial of a data set's file); the ratio ours / printed only where ours is a
+    target's measurement (a column only when one exists), and for a data set whether its file,
+    rounded as printed, gives the printed value."""
+    ratios = bool(b.ratio.notna().any())
+    head = ["Experiment", "Variant", "Parameter", "Metric", "Printed", "Read as"]
+    head += ["Ours (source, what)"] + (["Ours / printed"] if ratios else [])
+    head += ["File reproduces printed value"]
+    spec = "llllrrl" + ("r" if ratios else "") + r">{\raggedright\arraybackslash}p{0.2\textwidth}"
+    lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(head) + r" \\", r"\midrule"]
     for r in b.itertuples(index=False):
-        unit = r.unit_as_read
+        unit = UNIT_TEX[r.unit_as_read]
         ours = (
             "not run here"
             if not r.source
-            else f"{fmt(r.ours_ns / NS[unit])} {label[unit]} ({escape(r.source)})"
+            else f"{fmt(r.ours_ns / NS[r.unit_as_read])} {unit} ({escape(r.source)}, "
+            f"{escape(r.ours_is)})"
         )
-        read = f"{fmt(r.published_ns / NS[unit])} {label[unit]}"
-        lines.append(
-            " & ".join(
-                [
-                    r.experiment,
-                    escape(r.variant),
-                    escape(r.parameter),
-                    escape(r.metric.removesuffix("_ns")),
-                    f"{r.published:.10g} {label[r.unit_as_published]}",
-                    read,
-                    ours,
-                    "--" if not r.source else f"{r.ratio:.3f}",
-                    escape(r.reproduces or ""),
-                ]
-            )
-            + r" \\"
-        )
-    lines += [
-        r"\bottomrule",
-        r"\multicolumn{9}{l}{$^a$ for a data set: its value rounded as the study printed it, over "
-        r"the printed value.} \\",
-        r"\end{tabular}",
-    ]
+        cells = [
+            r.experiment,
+            escape(r.variant),
+            escape(r.parameter),
+            escape(r.metric.removesuffix("_ns")),
+            f"{r.published:.10g} {UNIT_TEX[r.unit_as_published]}",
+            f"{fmt(r.published_ns / NS[r.unit_as_read])} {unit}",
+            ours,
+        ]
+        cells += [fmt(r.ratio)] if ratios else []
+        cells.append(escape(r.reproduces or ("--" if r.source else "")))
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
 

@@ -155,5 +155,9 @@ EXPERIMENT = Experiment(
     programs=(Program("alloc_threads", ("alloc_threads.c",), libs=("-pthread",)),),
     trials=lambda p: len(p["threads"]) * p["trials"],
     published=(PUBLISHED,),
-    related=Related("new/delete inside Intel SGX enclaves, 2023", related_pairs),
+    related=Related(
+        "new/delete inside Intel SGX enclaves, 2023",
+        related_pairs,
+        "an Intel processor with SGX, its model not named in the transcription",
+    ),
 )

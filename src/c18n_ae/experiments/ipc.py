@@ -143,5 +143,9 @@ EXPERIMENT = Experiment(
     programs=(Program("ipc", ("ipc.c",)),),
     trials=lambda p: 2 * len(p["sizes"]) * p["samples"],
     published=(PUBLISHED,),
-    related=Related("Flask/Fluke IPC operations (USENIX Security), 1999", related_pairs),
+    related=Related(
+        "Flask/Fluke IPC operations (USENIX Security), 1999",
+        related_pairs,
+        "a machine of 1999, not named in the transcription",
+    ),
 )

@@ -88,12 +88,14 @@ def pair(label: str, value: float, unit: str) -> dict:
 
 @dataclass(frozen=True)
 class Related:
-    """A published study set beside an experiment in the appendix: its title, and the pairs of
+    """A published study set beside an experiment in the appendix: its title, the pairs of
     a published figure and the metric and parameter value of ours that measure the same thing
-    (published table -> [{label, value, unit, metric, parameter, at}])."""
+    (published table -> [{label, value, unit, metric, parameter, at}]), and its hardware as far
+    as the transcription names it."""
 
     title: str
     pairs: Callable
+    hardware: str  # what the transcription (published/TRANSCRIPTION.md) says of its machine
 
 
 @dataclass(frozen=True)
@@ -108,3 +110,10 @@ class StudyRows:
     ours_at_parameter: bool = False  # our mean at the printed parameter value (not over all)
     single_trials: bool = False  # the study printed single trials: a data set's same trial
     macros: Callable | None = None  # its rows as read -> \newcommand lines the prose quotes
+
+
+def if_enough_trials(n: int, enough: str, few: str) -> str:
+    """LaTeX that prints `enough` where n reaches the claims' minimum of trials per side
+    (\\ClaimMinTrials, config/claims.yaml, defined by the macros rule) and `few` below it: a
+    table or sentence states no comparison from fewer trials than a claim would need."""
+    return rf"\ifnum{int(n)}<\ClaimMinTrials\relax {few}\else {enough}\fi{{}}"

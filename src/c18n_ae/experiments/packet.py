@@ -225,5 +225,9 @@ EXPERIMENT = Experiment(
     ),
     trials=lambda p: (len(p["counts"]) + len(p["sizes"])) * 3 * p["repeats"],
     published=(PUBLISHED,),
-    related=Related("Pytilia, CHERI packet processing (DSbD Cohort 2), 2023", related_pairs),
+    related=Related(
+        "Pytilia, CHERI packet processing (DSbD Cohort 2), 2023",
+        related_pairs,
+        "not named in the transcription",
+    ),
 )

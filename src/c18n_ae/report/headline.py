@@ -216,8 +216,9 @@ def _cells(r) -> list[str]:
     return [mean, median, escape(r.claims) or "--"]
 
 
-def latex_table(table: pd.DataFrame) -> str:
-    """Rows: experiment, metric, contrast; a column group (mean, median, claims) per source."""
+def latex_table(table: pd.DataFrame, expected=()) -> str:
+    """Rows: experiment, metric, contrast; a column group (mean, median, claims) per source;
+    an experiment of expected (those with headline metrics that ran) without a row says why."""
     sources = list(dict.fromkeys(table.source))
     if not sources:
         return (
@@ -275,6 +276,12 @@ def latex_table(table: pd.DataFrame) -> str:
             r = mine[mine.source == s]
             cells += _cells(r.iloc[0]) if len(r) else ["not measured", "", ""]
         lines.append(" & ".join(cells) + r" \\")
+    for e in [e for e in expected if e not in set(table.experiment)]:
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{width_all}}}{{l}}{{\textbf{{{escape(exp.get(e).title)}}}: not run "
+            r"on a target or data set with a compartment variant} \\",
+        ]
     apart = table[[tuple(x) in mixed for x in table[keys].itertuples(index=False)]]
     if len(apart):
         lines += [
@@ -343,7 +350,7 @@ def main(argv=None) -> None:
     comps = {k: v for k, v in comps.items() if exp.get(k).headline}
     table = rows(config, comps, summaries, load(a.claims), pd.read_csv(a.verdicts))
     write_text_atomic(a.csv, table.to_csv(index=False))
-    write_text_atomic(a.tex, latex_table(table))
+    write_text_atomic(a.tex, latex_table(table, expected=list(comps)))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """The related section: one table per published study an experiment sits beside (its module's
-related pairs), each published figure beside ours on every target and variant that ran, with the
-ratio ours / published where the quantities match."""
+related pairs), each published figure beside ours on every target and variant that ran, side by
+side: the published hardware is not known to be ours, so no ratio is formed."""
 
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -13,29 +14,54 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
-from c18n_ae.experiments.rows import series, stat
+from c18n_ae.experiments.outputs import if_enough_trials
+from c18n_ae.experiments.rows import UNIT_TEX, pick, series
 
-HARDWARE = "not given in the transcription; see the source document"
+
+def _three(x: float) -> str:
+    """At most three significant figures (13101242 -> 13100000): a value of ours is one run's
+    mean, and more figures than that claim a precision it does not have."""
+    if x is None or not math.isfinite(x) or x == 0:
+        return fmt(x)
+    return fmt(round(x, 2 - math.floor(math.log10(abs(x)))))
+
+
+def _ours(row) -> str:
+    """Our mean with its trials; below the claims' minimum of trials, marked a functional check
+    (the program ran and its numbers are of a plausible size, nothing more)."""
+    if row is None:
+        return "--"
+    n = int(row["n"])
+    mark = if_enough_trials(n, "", r"	extsuperscript{f}")
+    return f"{_three(float(row['mean']))} ($n={n}$){mark}"
 
 
 def table(pairs: list[dict], summary: pd.DataFrame | None) -> str:
+    """Each published figure and, beside it, our mean of the same metric and setting on every
+    target and variant that ran: side by side, never as a ratio (the hardware differs)."""
     cols = series(summary) if summary is not None else []
-    spec = "lrl" + "rr" * len(cols)
-    head = ["Published figure", "Value", "Unit"] + [
-        x for t, v in cols for x in (f"{escape(t)}/{escape(v)}", "ratio")
-    ]
+    spec = "lrl" + "r" * len(cols)
+    head = ["Published figure", "Value", "Unit"] + [f"{escape(t)}/{escape(v)}" for t, v in cols]
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(head) + r" \\", r"\midrule"]
     for p in pairs:
-        cells = [escape(p["label"]), fmt(p["value"]), escape(p["unit"])]
-        for t, v in cols:
-            s = summary[summary.parameter == p["parameter"]]
-            ours = stat(s, t, v, p["metric"], p["at"]) if len(s) else float("nan")
-            cells += [fmt(ours), fmt(ours / p["value"]) if p["value"] else "--"]
+        cells = [escape(p["label"]), fmt(p["value"]), UNIT_TEX.get(p["unit"], escape(p["unit"]))]
+        s = summary[summary.parameter == p["parameter"]] if cols else None
+        cells += [_ours(pick(s, t, v, p["metric"], p["at"]) if len(s) else None) for t, v in cols]
         lines.append(" & ".join(cells) + r" \\")
     if not cols:
         lines.append(r"\multicolumn{3}{l}{Our experiment did not run in this edition.} \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+CAPTION = (
+    r"Published: {title}; hardware: {hardware}. Beside each figure, our mean of the same metric "
+    r"and setting with its trials ($n$) on every target and variant that ran, whose machines "
+    r"Table~\ref{{tab:setup}} describes: not known to be the same hardware, so the values stand "
+    r"side by side for their orders of magnitude and no ratio is formed. \textsuperscript{{f}}~"
+    r"Fewer than \ClaimMinTrials{{}} trials: a functional check of the program, not a measurement "
+    r"to compare."
+)
 
 
 def main(argv=None) -> None:
@@ -55,10 +81,11 @@ def main(argv=None) -> None:
             continue
         pairs = e.related.pairs(pd.read_csv(published[e.published[0]]))
         parts.append(
-            f"\\begin{{table*}}[!tp]\n\\caption{{Published: {escape(e.related.title)}; hardware: "
-            f"{HARDWARE}. Ours: every target and variant that ran, and ours / published.}}\n"
-            f"\\label{{tab:related-{e.name}}}\n\\scriptsize\n"
-            f"{table(pairs, summaries.get(e.name))}\\end{{table*}}\n"
+            "\\begin{table*}[!tp]\n\\caption{"
+            + CAPTION.format(title=escape(e.related.title), hardware=e.related.hardware)
+            + "}\n"
+            + f"\\label{{tab:related-{e.name}}}\n\\scriptsize\n"
+            + f"{table(pairs, summaries.get(e.name))}\\end{{table*}}\n"
         )
     write_text_atomic(a.out, "".join(parts))
 
