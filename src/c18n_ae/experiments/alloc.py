@@ -7,7 +7,17 @@ from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
 from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Panel, Related, Series, Table, pair
+from c18n_ae.experiments.outputs import (
+    Column,
+    Figure,
+    Inputs,
+    Panel,
+    Related,
+    Series,
+    Table,
+    pair,
+    three_figures,
+)
 from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import by_target, quote, series, stat
@@ -45,7 +55,7 @@ def table(data: Inputs) -> Table:
     groups = [
         [
             [f"{escape(target)}/{escape(variant)}", f"{n:.0f}"]
-            + [fmt(stat(summary, target, variant, m, n)) for m in METRICS]
+            + [three_figures(stat(summary, target, variant, m, n)) for m in METRICS]
             for n in sorted(pd.to_numeric(summary.parameter_value).unique())
         ]
         for target, variant in series(summary)
@@ -63,6 +73,10 @@ def table(data: Inputs) -> Table:
     return Table((*columns, Column("allocate", "ns"), Column("release", "ns")), groups, CAPTION)
 
 
+def count(x: float) -> str:
+    return f"{x:.0f}"
+
+
 def macros(summary: pd.DataFrame, references: dict) -> str:
     ns = sorted(pd.to_numeric(summary.parameter_value).unique())
     most = [
@@ -71,8 +85,9 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     ]
     return "".join(
         [
-            quote(summary, "Alloc", [("throughput one", METRICS[0])], ns[0]),
-            quote(summary, "Alloc", [("throughput most", METRICS[0])], ns[-1]),
+            quote(summary, "Alloc", [("throughput one", METRICS[0])], ns[0], form=three_figures),
+            quote(summary, "Alloc", [("throughput most", METRICS[0])], ns[-1], form=three_figures),
+            quote(summary, "Alloc", [("trials one", METRICS[0])], ns[0], field="n", form=count),
             *most,
         ]
     )

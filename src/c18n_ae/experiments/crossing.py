@@ -130,10 +130,10 @@ def extra_says(row) -> str:
     mean, low, high = (float(row[k]) for k in ("mean", "ci95_low", "ci95_high"))
     numbers = f"{fmt(mean)}\\,ns a call, 95\\,\\% interval {fmt(low)} to {fmt(high)}\\,ns"
     if low > 0:
-        return f"a call into the other library took longer ({numbers}, paired by trial)"
+        return f"the call into the other library took longer ({numbers})"
     if high < 0:
-        return f"a call into the other library was faster ({numbers}, paired by trial)"
-    return f"no detectable difference between the two ({numbers}, paired by trial)"
+        return f"the call into the other library was faster ({numbers})"
+    return f"the two calls show no detectable difference ({numbers})"
 
 
 def macros(summary: pd.DataFrame, references: dict) -> str:

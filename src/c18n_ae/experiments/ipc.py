@@ -7,7 +7,15 @@ from c18n_ae.common.latex import escape, fmt
 from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
-from c18n_ae.experiments.outputs import Column, Figure, Inputs, Related, Table, pair
+from c18n_ae.experiments.outputs import (
+    Column,
+    Figure,
+    Inputs,
+    Related,
+    Table,
+    if_enough_trials,
+    pair,
+)
 from c18n_ae.experiments.parameters import Param, time_limit
 from c18n_ae.experiments.programs import Program
 from c18n_ae.experiments.rows import (
@@ -54,7 +62,9 @@ def tidy_rows(raw, rows):
 
 CAPTION = (
     r"E8 IPC: mean round trip (\si{\micro\second}) for the reference variant, overhead (\%) "
-    r"for the others; published Fluke times and Flask (naive) overheads, 1999."
+    r"for the others; published Fluke times and Flask (naive) overheads, 1999, from other "
+    r"hardware. \textsuperscript{f}~Fewer than \ClaimMinTrials{} samples: a functional check, "
+    r"and no overhead is computed from it."
 )
 
 
@@ -73,11 +83,18 @@ def table(data: Inputs) -> Table:
         cells = [f"{LABELS.get(int(size), int(size))} ({size:.0f} B)"]
         for t, v, ref, tr in cols:
             m = f"{tr}_roundtrip_us"
+            sides = [stat(summary, t, x, m, size, "n") for x in {v, ref}]
+            if any(x != x for x in sides):  # a side not measured at this size
+                cells.append("--")
+                continue
+            n = int(min(sides))
+            few = rf"functional check ($n={n}$)"  # below the claims' minimum: no overhead
             if v == ref:
-                cells.append(fmt(stat(summary, t, v, m, size)))
+                mean = fmt(stat(summary, t, v, m, size))
+                cells.append(if_enough_trials(n, mean, rf"{mean}\textsuperscript{{f}}"))
             else:
                 pct = 100 * (stat(summary, t, v, m, size) / stat(summary, t, ref, m, size) - 1)
-                cells.append(("+" if pct >= 0 else "") + fmt(pct))
+                cells.append(if_enough_trials(n, ("+" if pct >= 0 else "") + fmt(pct), few))
         p = pub2[pub2.message_size == LABELS.get(int(size), "")].set_index("configuration")["value"]
         rows.append([*cells, fmt(p.get("Fluke")), fmt(p.get("naive"))])
     columns = [Column("Size", align="l")] + [
@@ -93,7 +110,12 @@ def table(data: Inputs) -> Table:
 def macros(summary: pd.DataFrame, references: dict) -> str:
     null = [(f"{tr} null us", f"{tr}_roundtrip_us") for tr in TRANSPORTS]
     largest = [(f"{tr} sixty four k us", f"{tr}_roundtrip_us") for tr in TRANSPORTS]
-    return quote(summary, "Ipc", null, 8) + quote(summary, "Ipc", largest, 65536)
+    samples = [(f"{tr} null trials", f"{tr}_roundtrip_us") for tr in TRANSPORTS]
+    return (
+        quote(summary, "Ipc", null, 8)
+        + quote(summary, "Ipc", largest, 65536)
+        + quote(summary, "Ipc", samples, 8, field="n", form=lambda n: f"{n:.0f}")
+    )
 
 
 def figure(data: Inputs) -> Figure:

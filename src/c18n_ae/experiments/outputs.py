@@ -4,9 +4,11 @@ matplotlib preview from the same Figure)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
+from c18n_ae.common.latex import fmt
 from c18n_ae.common.lazy import pd
 
 
@@ -117,3 +119,11 @@ def if_enough_trials(n: int, enough: str, few: str) -> str:
     (\\ClaimMinTrials, config/claims.yaml, defined by the macros rule) and `few` below it: a
     table or sentence states no comparison from fewer trials than a claim would need."""
     return rf"\ifnum{int(n)}<\ClaimMinTrials\relax {few}\else {enough}\fi{{}}"
+
+
+def three_figures(x: float) -> str:
+    """At most three significant figures (13101242 -> 13100000): one run's mean of a rate, quoted
+    beside published figures, claims no more precision than that."""
+    if x is None or not math.isfinite(x) or x == 0:
+        return fmt(x)
+    return fmt(round(x, 2 - math.floor(math.log10(abs(x)))))

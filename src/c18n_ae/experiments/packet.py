@@ -106,7 +106,7 @@ def published() -> pd.DataFrame:
 CAPTION = (
     r"E7 packets: adjusted latency per packet (mean), CPU utilisation and lost packets, for "
     r"the count sweep and the size sweep; the published adjusted latencies of the 2023 "
-    r"CHERI study (Morello) below ours."
+    r"CHERI study (Pytilia) below ours, its hardware not named in the transcription."
 )
 
 
@@ -156,6 +156,8 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         out.append(newcommand(gen_name("Packet", "size bytes", target, variant), f"{v:.0f}"))
         adjusted = [(f"{m} adj us", f"{m}_adjusted_latency_us") for m in ("plugin", "ipc")]
         out.append(quote(s, "Packet", adjusted, v))
+        repeats = [("repeats", "plugin_adjusted_latency_us")]
+        out.append(quote(s, "Packet", repeats, v, field="n", form=lambda n: f"{n:.0f}"))
     return "".join(out)
 
 

@@ -5,7 +5,6 @@ side: the published hardware is not known to be ours, so no ratio is formed."""
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 import pandas as pd
@@ -14,16 +13,8 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt
-from c18n_ae.experiments.outputs import if_enough_trials
+from c18n_ae.experiments.outputs import if_enough_trials, three_figures
 from c18n_ae.experiments.rows import UNIT_TEX, pick, series
-
-
-def _three(x: float) -> str:
-    """At most three significant figures (13101242 -> 13100000): a value of ours is one run's
-    mean, and more figures than that claim a precision it does not have."""
-    if x is None or not math.isfinite(x) or x == 0:
-        return fmt(x)
-    return fmt(round(x, 2 - math.floor(math.log10(abs(x)))))
 
 
 def _ours(row) -> str:
@@ -32,8 +23,8 @@ def _ours(row) -> str:
     if row is None:
         return "--"
     n = int(row["n"])
-    mark = if_enough_trials(n, "", r"	extsuperscript{f}")
-    return f"{_three(float(row['mean']))} ($n={n}$){mark}"
+    mark = if_enough_trials(n, "", r"\textsuperscript{f}")
+    return f"{three_figures(float(row['mean']))} ($n={n}$){mark}"
 
 
 def table(pairs: list[dict], summary: pd.DataFrame | None) -> str:

@@ -68,12 +68,36 @@ def _plot(figure: Figure, s) -> str:
     return f"\\addplot{options} coordinates {{{' '.join(points)}}};"
 
 
+def _categories(figure: Figure) -> list[str]:
+    return list(dict.fromkeys(str(x) for p in figure.panels for s in p.series for x in s.x))
+
+
+# a bar category's label fits under its bar when its characters are fewer than this over the
+# number of categories (a column-wide panel holds about 32 characters of tick labels in a row)
+ROW_CHARACTERS = 32
+
+
+def slanted(figure: Figure) -> bool:
+    """Whether the bar labels are set at an angle: asked for, or too long to stand side by side
+    without running into each other."""
+    names = _categories(figure) if figure.kind == "bars" else []
+    return figure.slanted or bool(names) and max(map(len, names)) > ROW_CHARACTERS / len(names)
+
+
+def legend_depth(figure: Figure) -> float:
+    """How far below a panel its legend starts, in panel heights: under slanted labels, as far
+    as the longest of them reaches (about 0.022 of a panel a character at 40 degrees)."""
+    if not slanted(figure):
+        return 0.42
+    return 0.25 + 0.022 * max(map(len, _categories(figure)))
+
+
 def _axis_options(figure: Figure) -> str:
     opts = [f"ylabel={{{tex_label(figure.ylabel)}}}", "unbounded coords=jump"]
     if figure.xlabel:
         opts.append(f"xlabel={{{tex_label(figure.xlabel)}}}")
     if figure.kind == "bars":
-        categories = list(dict.fromkeys(x for p in figure.panels for s in p.series for x in s.x))
+        categories = _categories(figure)
         opts += [
             "ybar",
             "bar width=4pt",
@@ -81,7 +105,7 @@ def _axis_options(figure: Figure) -> str:
             "xtick=data",
             "enlarge x limits=0.15",
         ]
-        if figure.slanted:
+        if slanted(figure):
             opts.append("x tick label style={rotate=40, anchor=north east, font=\\scriptsize}")
     opts.append("ymode=log, log origin=infty" if figure.ylog else "ymin=0")
     if figure.xlog_base:
@@ -94,7 +118,9 @@ def _axis_options(figure: Figure) -> str:
 def pgfplots(figure: Figure) -> str:
     """One groupplot panel per target or data set, each with its own y range (a board and this
     machine differ by orders of magnitude); the legend below each panel."""
-    below = -0.75 if figure.slanted else -0.42
+    below = -legend_depth(figure)
+    # the next panel's title clears the legend (a panel is 4 cm high; a legend about 1.2 cm)
+    sep = max(3.2, 4 * (-below) + 1.6)
     body = "\n".join(
         f"\\nextgroupplot[title={{{escape(p.title)}}}, {_axis_options(figure)}]\n"
         + "\n".join(f"{_plot(figure, s)}\n\\addlegendentry{{{escape(s.label)}}}" for s in p.series)
@@ -103,7 +129,7 @@ def pgfplots(figure: Figure) -> str:
     return (
         "\\begin{tikzpicture}\n"
         f"\\begin{{groupplot}}[group style={{group size=1 by {max(1, len(figure.panels))}, "
-        "vertical sep=3.2cm},\n"
+        f"vertical sep={sep:.1f}cm}},\n"
         "  width=\\columnwidth, height=4cm,\n"
         "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},\n"
         f"  at={{(0.5,{below})}}, anchor=north}}, legend columns=2, grid=major, "
