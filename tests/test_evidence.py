@@ -147,3 +147,46 @@ def test_a_launcher_needs_the_run_line_that_shows_it(tmp_path):
     assert "variants.purecap-c18n: launcher 'proccontrol -m cheric18n -s enable' needs" in (
         refused(d, meta)
     )
+
+
+def _runtime(meta, variant, experiment):
+    return next(r for r in meta["variants"][variant]["runtime"] if experiment in r["experiments"])
+
+
+def test_heap_revocation_stands_on_its_cited_lines(tmp_path):
+    """On: the kernel's own 'revocation enabled by default' (the data set's log, cited relative to
+    its folder) and a CheriABI build line; off: a build line without -mabi=purecap."""
+    meta = datasets.load("morello-2024")
+    assert _runtime(meta, "hybrid", "memory")["revocation"] == "off"
+    assert _runtime(meta, "purecap-c18n", "memory")["revocation"] == "on"
+    assert _runtime(meta, "benchmark-c18n", "pipe")["metrics"] == [
+        "message_wait_ns",
+        "write_plus_wait_ns",
+    ]
+    assert "runtime" not in str(datasets.load("cheribsd-22.12")["variants"])  # nothing recorded
+
+    d, meta = copy_of(tmp_path)
+    run = _runtime(meta, "purecap-c18n", "memory")
+    run["evidence"] = [e for e in run["evidence"] if "revocation" not in e["says"]]
+    i = meta["variants"]["purecap-c18n"]["runtime"].index(run)
+    assert f"variants.purecap-c18n.runtime[{i}]: revocation on, but no cited line says" in (
+        refused(d, meta)
+    )
+
+    d, meta = copy_of(tmp_path / "2")
+    run = _runtime(meta, "hybrid", "memory")
+    run["evidence"][0] = {  # a purecap build line under hybrid's "off"
+        "file": "memory-performance/inside-tee-execution-purecap/memory-in-experiment-purecap.c",
+        "line": 57,
+        "says": "-mabi=purecap",
+    }
+    assert "revocation off needs a cited build line without -mabi=purecap" in refused(d, meta)
+
+    d, meta = copy_of(tmp_path / "3")
+    _runtime(meta, "hybrid", "pipe")["metrics"] = ["read_ns"]  # the study's pipe has no read
+    assert "metric 'read_ns' is not a timed metric of pipe" in refused(d, meta)
+
+    d, meta = copy_of(tmp_path / "4")  # the log line, read relative to the data set's folder
+    log = d / "isolation" / "study-logs" / "memory-regions-results.txt"
+    log.write_text(log.read_text().replace("revocation enabled by default", "revocation off"))
+    assert "memory-regions-results.txt:56 does not say" in refused(d, meta)

@@ -7,7 +7,9 @@ decided "confounded", never holds or fails.
 
 The facts come from the configuration's variants (cc, cflags, and allocator or revocation when a
 variant names them) and from each data set's variant entries in dataset.yaml, where the study
-built each experiment's programs differently, one build per list of experiments:
+built each experiment's programs differently, one build per list of experiments, and where its
+processes ran with heap revocation or without, one entry per experiment whose timed code frees
+memory (restricted to the metrics whose timed region holds a malloc or free):
 
     variants:
       benchmark-c18n:
@@ -17,9 +19,17 @@ built each experiment's programs differently, one build per list of experiments:
             cflags: [-g, -O2, -Wall, -march=morello+c64, -mabi=purecap-benchmark]
             optimisation: -O2
             evidence: [...]
+        runtime:
+          - experiments: [memory]
+            metrics: [malloc_ns, free_ns]
+            revocation: "on"
+            evidence: [...]
 
 A fact recorded on one side only, or "not recorded", is not a difference: nothing is claimed that
-was not recorded."""
+was not recorded. Heap revocation is a confound like the build: a CheriABI process on a kernel
+that revokes by default quarantines what it frees and sweeps for stale capabilities, a hybrid
+process does not, so a malloc or free ratio of the two is partly the allocator's, not the
+compartments'."""
 
 from __future__ import annotations
 
@@ -28,6 +38,10 @@ import pandas as pd
 from c18n_ae.common import config as cfg
 
 FACTS = ("compiler", "optimisation", "allocator", "revocation")
+# how a fact reads in a confound and a contrast's name ("heap revocation on against off"); the
+# build's facts read as their values ("cc -O2"), the run's in parentheses ("(heap revocation on)")
+LABELS = {"revocation": "heap revocation"}
+RUNTIME = ("allocator", "revocation")
 UNKNOWN = "not recorded"
 DEFAULT_OPTIMISATION = "-O0"  # clang's level when a recorded command line names none
 
@@ -39,14 +53,27 @@ def _compiler(text) -> str | None:
     return str(text).replace(",", " ").split()[0]
 
 
-def facts(entry: dict, experiment: str | None = None) -> dict:
+def _applies(part: dict, experiment: str | None, metric: str | None) -> bool:
+    """A build or run entry applies to the experiment, and, where it names metrics, to the metric
+    (a metric's *_incl_warmup_ns twin counts as the metric; no metric given: only entries that
+    name none)."""
+    if experiment not in part.get("experiments", []):
+        return False
+    metrics = part.get("metrics")
+    if not metrics:
+        return True
+    return metric is not None and metric.replace("_incl_warmup_ns", "_ns") in metrics
+
+
+def facts(entry: dict, experiment: str | None = None, metric: str | None = None) -> dict:
     """The recorded facts of one variant (a config variant or a data set's variant entry), with
-    the experiment's build over the variant's own: {abi, c18n, compiler, optimisation, allocator,
-    revocation}; None where not recorded."""
+    the experiment's build and run entries (for the metric, where they name metrics) over the
+    variant's own: {abi, c18n, compiler, optimisation, allocator, revocation}; None where not
+    recorded."""
     merged = {k: v for k, v in entry.items() if v != UNKNOWN}
-    for build in entry.get("builds") or []:
-        if experiment in build.get("experiments", []):
-            merged.update({k: v for k, v in build.items() if v != UNKNOWN})
+    for part in [*(entry.get("builds") or []), *(entry.get("runtime") or [])]:
+        if _applies(part, experiment, metric):
+            merged.update({k: v for k, v in part.items() if v != UNKNOWN})
     cflags = merged.get("cflags")
     flags = [str(f) for f in cflags] if isinstance(cflags, list) else None
     levels = [f for f in flags or [] if f.startswith("-O")]
@@ -77,6 +104,16 @@ def differences(a: dict, b: dict) -> list[tuple[str, str, str]]:
     return [(k, str(a[k]), str(b[k])) for k in FACTS if a[k] and b[k] and a[k] != b[k]]
 
 
+def _confound(k: str, x: str, y: str) -> str:
+    """'optimisation -O2 against -O0', 'heap revocation on against off'."""
+    return f"{LABELS.get(k, k)} {x} against {y}"
+
+
+def _side(k: str, value: str) -> str:
+    """One side's value in a contrast's name: the build's as is, the run's named."""
+    return f"({LABELS.get(k, k)} {value})" if k in RUNTIME else value
+
+
 def _treated(a: dict, b: dict) -> bool:
     """The two differ in ABI or compartments: the contrast is meant to measure those."""
     return a["abi"] != b["abi"] or a["c18n"] != b["c18n"]
@@ -88,13 +125,13 @@ def confounds(a: dict, b: dict) -> list[str]:
     compared on (two builds of one ABI that differ in optimisation measure the optimisation)."""
     if not _treated(a, b):
         return []
-    return [f"{k} {x} against {y}" for k, x, y in differences(a, b)]
+    return [_confound(*d) for d in differences(a, b)]
 
 
 def confounds_between_machines(a: dict, b: dict) -> list[str]:
     """The same variant on two machines is a contrast of machines; a different build (compiler,
     optimisation, ABI, compartments, allocator) on the two is mixed into it."""
-    out = [f"{k} {x} against {y}" for k, x, y in differences(a, b)]
+    out = [_confound(*d) for d in differences(a, b)]
     if _treated(a, b):
         out.insert(
             0,
@@ -107,10 +144,11 @@ def confounds_between_machines(a: dict, b: dict) -> list[str]:
 
 def name(a: dict, b: dict, subject: str, baseline: str) -> str:
     """The contrast named by everything that differs: 'purecap-benchmark -O2 in compartments
-    against hybrid -O0 without'; a variant's name where its ABI is not recorded."""
+    against hybrid -O0 without', 'purecap (heap revocation on) in compartments against hybrid
+    (heap revocation off) without'; a variant's name where its ABI is not recorded."""
     diff = differences(a, b)
-    left = " ".join([a["abi"] or subject, *(x for _, x, _ in diff)])
-    right = " ".join([b["abi"] or baseline, *(y for _, _, y in diff)])
+    left = " ".join([a["abi"] or subject, *(_side(k, x) for k, x, _ in diff)])
+    right = " ".join([b["abi"] or baseline, *(_side(k, y) for k, _, y in diff)])
     if a["c18n"] and not b["c18n"]:
         return f"{left} in compartments against {right} without"
     if b["c18n"] and not a["c18n"]:
@@ -119,26 +157,44 @@ def name(a: dict, b: dict, subject: str, baseline: str) -> str:
     return f"{left} against {right}, {both}"
 
 
-def pair(config_variants: dict, source: str, subject: str, baseline: str, experiment: str):
+def pair(
+    config_variants: dict,
+    source: str,
+    subject: str,
+    baseline: str,
+    experiment: str,
+    metric: str | None = None,
+):
     """The recorded facts of both sides of a contrast on one source (None when one is unknown)."""
     mine = config_variants.get(source, {})
     if subject not in mine or baseline not in mine:
         return None
-    return facts(mine[subject], experiment), facts(mine[baseline], experiment)
+    return facts(mine[subject], experiment, metric), facts(mine[baseline], experiment, metric)
 
 
 def confounded_by(
-    config_variants: dict, source: str, subject: str, baseline: str, experiment: str
+    config_variants: dict,
+    source: str,
+    subject: str,
+    baseline: str,
+    experiment: str,
+    metric: str | None = None,
 ) -> str:
-    """'; '-joined confounds of subject against baseline on source ('' when none)."""
-    p = pair(config_variants, source, subject, baseline, experiment)
+    """'; '-joined confounds of subject against baseline on source ('' when none), for the
+    metric where the run's facts name metrics."""
+    p = pair(config_variants, source, subject, baseline, experiment, metric)
     return "; ".join(confounds(*p)) if p else ""
 
 
 def contrast_name(
-    config_variants: dict, source: str, subject: str, baseline: str, experiment: str
+    config_variants: dict,
+    source: str,
+    subject: str,
+    baseline: str,
+    experiment: str,
+    metric: str | None = None,
 ) -> str:
-    p = pair(config_variants, source, subject, baseline, experiment)
+    p = pair(config_variants, source, subject, baseline, experiment, metric)
     return name(*p, subject, baseline) if p else f"{subject} against {baseline}"
 
 
@@ -150,19 +206,19 @@ def _row_confounds(config_variants: dict, r) -> str:
         subject, baseline = str(r.variant).split("/", 1)
         parts = []
         for source in (r.source, r.reference_source):
-            c = confounded_by(config_variants, source, subject, baseline, r.experiment)
+            c = confounded_by(config_variants, source, subject, baseline, r.experiment, r.metric)
             if c:
                 parts.append(f"{source}: {c}")
         return "; ".join(parts)
     if r.source == r.reference_source:
         return confounded_by(
-            config_variants, r.source, r.variant, r.reference_variant, r.experiment
+            config_variants, r.source, r.variant, r.reference_variant, r.experiment, r.metric
         )
     a = config_variants.get(r.source, {}).get(r.variant)
     b = config_variants.get(r.reference_source, {}).get(r.reference_variant)
     if a is None or b is None:
         return ""
-    fa, fb = facts(a, r.experiment), facts(b, r.experiment)
+    fa, fb = facts(a, r.experiment, r.metric), facts(b, r.experiment, r.metric)
     return "; ".join(confounds_between_machines(fa, fb))
 
 

@@ -1,9 +1,11 @@
 """Evidence in a data set's dataset.yaml: each fact about how a number was made (a build's compiler
 and flags, a launcher, a clock, a timed region, an invalid metric) cites lines of the study's
 source, shipped in the data set's folder (source.shipped); the kernel the board ran cites the data
-set's own logs (paths relative to its folder). Each cited line must contain its `says` text, and a
-build's compiler and every flag it lists, and the kernel's configuration and debug options, must
-stand on its cited lines, so an entry cannot claim what its source does not show."""
+set's own logs (paths relative to its folder, as any entry marked relative_to: data set). Each
+cited line must contain its `says` text, and a build's compiler and every flag it lists, the
+kernel's configuration and debug options, and a run's heap revocation (on: a line saying the
+kernel revokes by default and a CheriABI build line; off: a build line without a CheriABI flag)
+must stand on its cited lines, so an entry cannot claim what its source does not show."""
 
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
         add(f"variants.{v}", spec)
         for i, b in enumerate(spec.get("builds", [])):
             add(f"variants.{v}.builds[{i}]", b)
+        for i, r in enumerate(spec.get("runtime", [])):
+            add(f"variants.{v}.runtime[{i}]", r)
     for e, t in meta.get("timing", {}).items():
         add(f"timing.{e}", t)
         for m, r in t["metrics"].items():
@@ -36,9 +40,47 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
     return out
 
 
-def _folder(d: Path, meta: dict, key: str) -> Path:
-    """Where a key's cited files are: the data set's own logs for the kernel, else its sources."""
-    return Path(d) if key.startswith("kernel.") else Path(d) / meta["source"].get("shipped", "")
+def _own_logs(key: str, e: dict) -> bool:
+    """The entry cites the data set's own logs (the kernel's always), not its shipped sources."""
+    return key.startswith("kernel.") or e.get("relative_to") == "data set"
+
+
+def _folder(d: Path, meta: dict, key: str, e: dict) -> Path:
+    """Where an entry's cited file is: the data set's folder for its own logs, else its sources."""
+    return Path(d) if _own_logs(key, e) else Path(d) / meta["source"].get("shipped", "")
+
+
+CHERIABI = "-mabi=purecap"  # also the start of -mabi=purecap-benchmark
+REVOKES_BY_DEFAULT = "revocation enabled by default"  # the kernel's own warning at login
+
+
+def _runtime_mistakes(meta: dict, text: dict[str, list[str]]) -> list[str]:
+    """A run's revocation must stand on its cited lines, and the metrics it names must be timed
+    metrics of its experiments."""
+    out = []
+    for v, spec in meta["variants"].items():
+        for i, r in enumerate(spec.get("runtime", [])):
+            key = f"variants.{v}.runtime[{i}]"
+            lines = text.get(key, [])
+            builds = [x for x in lines if CHERIABI in x or "clang" in x or " cc " in f" {x}"]
+            if r["revocation"] == "on":
+                if not any(REVOKES_BY_DEFAULT in x for x in lines):
+                    out.append(
+                        f"{key}: revocation on, but no cited line says {REVOKES_BY_DEFAULT!r}"
+                    )
+                if not any(CHERIABI in x for x in lines):
+                    out.append(f"{key}: revocation on, but no cited build line has {CHERIABI}")
+            elif r["revocation"] == "off":
+                if not builds or any(CHERIABI in x for x in builds):
+                    out.append(f"{key}: revocation off needs a cited build line without {CHERIABI}")
+            for e in r["experiments"]:
+                timed = meta.get("timing", {}).get(e, {}).get("metrics", {})
+                out += [
+                    f"{key}: metric {m!r} is not a timed metric of {e} (timing.{e}.metrics)"
+                    for m in r.get("metrics", [])
+                    if m not in timed
+                ]
+    return out
 
 
 def _kernel_mistakes(meta: dict, text: dict[str, list[str]]) -> list[str]:
@@ -81,11 +123,11 @@ def _optimisation(flags: list[str]) -> str:
 def mistakes(d: Path, meta: dict) -> list[str]:
     """One message per evidence entry that does not hold, naming its key, file and line."""
     entries = cited(meta)
-    if any(not k.startswith("kernel.") for k, _, _ in entries) and "shipped" not in meta["source"]:
+    if any(not _own_logs(k, e) for k, _, e in entries) and "shipped" not in meta["source"]:
         return ["source.shipped: evidence is cited, but no folder of shipped sources is named"]
     out, text = [], {}
     for key, _, e in entries:
-        line, why = _line(_folder(d, meta, key), e)
+        line, why = _line(_folder(d, meta, key, e), e)
         if why:
             out.append(f"{key}: {why}")
         elif e["says"] not in line:
@@ -120,4 +162,4 @@ def mistakes(d: Path, meta: dict) -> list[str]:
                     f"{key}: optimisation {b['optimisation']} does not follow from the flags "
                     f"({_optimisation(b['cflags'])})"
                 )
-    return out + _kernel_mistakes(meta, text)
+    return out + _kernel_mistakes(meta, text) + _runtime_mistakes(meta, text)

@@ -81,7 +81,8 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         mixed = valid[[is_confounded(r) for r in valid.itertuples()]]
         total = valid.drop(mixed.index)
         notes = [
-            f"On {source_name(source, releases)}, {escape(contrast)} is confounded by the build, "
+            f"On {source_name(source, releases)}, {escape(contrast)} is confounded by "
+            f"{escape('; '.join(dict.fromkeys(rows.confounded_by)))}, "
             f"so none of its {len(rows)} ratios is a compartment cost."
             for contrast, rows in mixed.groupby("contrast", sort=False)
         ]
@@ -190,7 +191,7 @@ def _entry(r: pd.DataFrame, limit: str) -> str:
     if limit:
         parts.append(f"Limits: {escape(' '.join(limit.split()))}")
     mixed = (
-        f" (confounded by the build: {escape(first.confounded_by)}; not a compartment cost)"
+        f" (confounded by {escape(first.confounded_by)}; not a compartment cost)"
         if is_confounded(first)
         else ""
     )

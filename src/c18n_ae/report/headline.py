@@ -167,7 +167,9 @@ def rows(
                             "crosses": h.crosses,
                             "subject": subject,
                             "baseline": baseline,
-                            "contrast": named.contrast_name(known, name, subject, baseline, e),
+                            "contrast": named.contrast_name(
+                                known, name, subject, baseline, e, h.metric
+                            ),
                             "confounded_by": _text(r.get("confounded_by", "")),
                             "share": share,
                             **{k: r[k] for k in FROM_COMPARISONS},
@@ -327,7 +329,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
     if mixes:
         lines += [
             r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{$^\S$ the builds differ: "
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{$^\S$ what else differs: "
             + "; ".join(mixes)
             + r".} \\",
         ]
