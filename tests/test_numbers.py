@@ -39,7 +39,14 @@ def test_each_value_keeps_its_file_key_and_rule(tmp_path):
     main(["--macros", f"{macros}=macros", "--csv", str(csv), "--tex", str(tex)])
     assert len(pd.read_csv(csv)) == 5  # every name, also a flag and LaTeX structure
     listed = tex.read_text()
-    assert r"\hypertarget{gen:MemWriteMsLocalOTwo}{}\texttt{MemWriteMsLocalOTwo} = 2.50:" in listed
-    assert r"\texttt{Words} = was \emph{not}:" in listed  # words, LaTeX markup kept
+    # value, the row it reads, its name (the link target), under its file and rule said once
+    assert (
+        r"\hypertarget{gen:MemWriteMsLocalOTwo}{}2.50 (source=local; variant=O2; metric=write\_ns;"
+        in listed
+    )
+    assert r"): \texttt{MemWriteMsLocalOTwo}\par" in listed
+    assert listed.count(r"\textbf{results/summary/memory.csv} (rule \texttt{macros})") == 1
+    assert r"\hypertarget{gen:Words}{}was \emph{not}: \texttt{Words}" in listed  # markup kept
+    assert r"\clearpage" in listed.split(r"\section")[0]  # the tables' floats out first
     assert "RanOnLocalOTwo" not in listed and "ExhaustiveTables" not in listed  # not values
     assert listed == appendix(pd.read_csv(csv, dtype=str, keep_default_na=False))

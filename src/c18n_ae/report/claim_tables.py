@@ -4,6 +4,7 @@ table (results/claims.md), and the generated blocks of CLAIMS.md and the README.
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -69,16 +70,75 @@ def _measured(r) -> str:
 
 
 def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tuple[str, str]]:
-    """(claim, 'holds on a and fails on b') for each claim decided differently on two data sets
-    (releases); only decisions count (holds, fails, inconclusive), not a contrast that is
-    confounded, a measurement that is invalid or a claim not applicable."""
+    """(claim, 'holds on a and confounded on b') for each claim whose verdicts differ between
+    data sets (releases) that both measured it: every verdict counts but not applicable, so a
+    claim that holds on one release and rests on a confounded contrast on the other is listed,
+    and the text says when a verdict decides nothing about the release (UNDECIDED)."""
     out = []
-    decided = results.result.str.startswith(("holds", "fails", "inconclusive"))
-    mine = results[results.source.isin(sources) & decided]
+    measured = ~results.result.str.startswith("not applicable")
+    mine = results[results.source.isin(sources) & measured]
     for claim, g in mine.groupby("claim", sort=False):
         if g.result.nunique() > 1:
-            out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
+            text = " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())
+            undecided = [UNDECIDED[x] for x in g.result if x in UNDECIDED]
+            if undecided:
+                which = "one" if len(undecided) == 1 else "each"
+                kinds = " or ".join(dict.fromkeys(undecided))
+                text += f" ({which} of them {kinds}, so not a difference between releases)"
+            out.append((claim, text))
     return out
+
+
+# verdicts that decide nothing about a claim, so a difference in them is no difference between
+# releases in what the claim says
+UNDECIDED = {"confounded": "confounded", "invalid measurement": "an invalid measurement"}
+
+
+def single_trial_claims(results: pd.DataFrame, source: str) -> str:
+    """'On morello-2024, 5 rest on a single trial each: 4 printed by the study
+    (root-reads-compartment, ...) and 1 in its logs (owner-reads-compartments).'
+    A flag claim's measured text counts its trials ('1 of 1 printed trial', 'in 1 of 1 trial');
+    printed values are the evidence PUBLISHED, a logged trial is raw data."""
+    mine = results[(results.source == source) & results.result.isin(["holds", "fails"])]
+    one = []
+    for r in mine.itertuples():
+        totals = [int(n) for n in _TRIALS.findall(_text(r.measured))]
+        if totals and max(totals) == 1:
+            one.append(r)
+    if not one:
+        return ""
+    printed = [r.claim for r in one if _text(getattr(r, "evidence", "")) == PUBLISHED]
+    logged = [r.claim for r in one if r.claim not in printed]
+    parts = [
+        f"{len(names)} {how} ({', '.join(names)})"
+        for names, how in ((printed, "printed by the study"), (logged, "in its logs"))
+        if names
+    ]
+    return f"On {source}, {len(one)} rest on a single trial each: " + " and ".join(parts) + "."
+
+
+def package_thresholds(results: pd.DataFrame) -> str:
+    """'The thresholds of alloc-10x (needs > 10) and ... are this package's reading of the
+    study's words': the study's claims decided somewhere whose threshold the study did not state
+    (threshold_from package), each with the bound its verdict's detail names ('needs > 10')."""
+    study = results[(results.origin == "study") & (results.threshold_from == "package")]
+    decided = study[~study.result.str.startswith("not applicable")]
+    said = {}
+    for r in decided.itertuples():
+        bound = _NEEDS.search(_text(r.detail))
+        if bound and r.claim not in said:
+            said[r.claim] = f"{r.claim} (needs {bound.group(1).strip()})"
+    if not said:
+        return ""
+    names = list(said.values())
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    whose = "thresholds of" if len(names) > 1 else "threshold of"
+    verb = "are" if len(names) > 1 else "is"
+    return f"The {whose} {listed} {verb} this package's reading of the study's words."
+
+
+_NEEDS = re.compile(r"needs ([^;,(]+?)(?:;|,|$| at | in every)")
+_TRIALS = re.compile(r"\d+ of (\d+) (?:printed |logged )?trials?\b")
 
 
 def origins(results: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
@@ -196,7 +256,7 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
             )
     differ = release_disagreements(results, list(releases))
     if differ:
-        lines += ["", "Claims decided differently on the data sets (releases):", ""]
+        lines += ["", "Claims whose verdicts differ between the data sets (releases):", ""]
         lines += [f"- {claim}: {text}." for claim, text in differ]
     return "\n".join(lines) + "\n"
 

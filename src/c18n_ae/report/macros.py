@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -13,7 +14,7 @@ from c18n_ae.analysis.claims import min_trials as claims_min_trials
 from c18n_ae.analysis.comparisons import RESAMPLES
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, from_file, gen_name, macro_name, newcommand, quantity
+from c18n_ae.common.latex import escape, fmt, from_file, gen_name, macro_name, newcommand, quantity
 
 
 def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
@@ -51,6 +52,7 @@ def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
         out.append(
             newcommand(f"CpuModel{name}", escape(host["cpu_model"]), key.format("host.cpu_model"))
         )
+        out.append(newcommand(f"Arch{name}", escape(host["arch"]), key.format("host.arch")))
         out.append(
             newcommand(
                 f"TimerResolutionNs{name}",
@@ -61,6 +63,85 @@ def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
         if t in references:
             out.append(newcommand(f"ReferenceVariant{name}", escape(references[t])))
     return "".join(out)
+
+
+def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
+    """Where this edition's runs happened, for the sentence that says the workflow can also run
+    over SSH and on boards: 'in this edition ran on local only, which is not a Morello board'.
+    A board target whose board check ran against the tests' simulated tools is not a board."""
+    targets = sorted({m["target"] for m in metas})
+    if not targets:
+        return "in this edition ran on no target: only the data sets were re-analysed"
+    simulated = {
+        m["target"] for m in metas if m.get("checks", {}).get("board", {}).get("simulated")
+    }
+    boards = [t for t in targets if kinds.get(t) == "morello" and t not in simulated]
+    names = ", ".join(rf"\texttt{{{escape(t)}}}" for t in targets)
+    if not boards:
+        which = "which is not" if len(targets) == 1 else "none of them"
+        return f"in this edition ran on {names} only, {which} a Morello board"
+    said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in boards)
+    return f"in this edition ran on {names}; the Morello boards among them: {said}"
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+
+
+def dataset_macros(sets: list[dict]) -> str:
+    """What each data set records about its board's kernel (dataset.yaml kernel) and the
+    optimisation level of each variant's builds (variants.<v>.builds), for the threats."""
+    if not sets:
+        return ""
+    kernels, levels = [], []
+    for d in sets:
+        name = rf"\texttt{{{escape(d['name'])}}}"
+        k = d.get("kernel")
+        if k:
+            said = f"{name}'s own log shows a {escape(k['config'])} kernel"
+            if k.get("debug_options"):
+                said += f" with {_listed([escape(o) for o in k['debug_options']])} compiled in"
+            if k.get("revocation_default"):
+                said += f" and heap revocation {escape(k['revocation_default'])} by default"
+            kernels.append(said)
+        else:
+            kernels.append(f"{name} records no kernel")
+        per = []
+        for v, spec in d["variants"].items():
+            by: dict[str, list[str]] = {}
+            for b in spec.get("builds", []):
+                by.setdefault(b["optimisation"], []).extend(b["experiments"])
+            if by:
+                said = ", ".join(f"{escape(o)} ({', '.join(e)})" for o, e in by.items())
+                per.append(f"{escape(v)} {said}")
+        if per:
+            levels.append(f"{name}: " + "; ".join(per))
+    folders = _listed(
+        [
+            rf"\texttt{{datasets/{escape(d['name'])}/}} ({escape(d.get('release', d['name']))}, "
+            f"{escape(d['source']['license'])})"
+            for d in sets
+        ]
+    )
+    return (
+        from_file("datasets/<name>/dataset.yaml")
+        + newcommand("DatasetFolders", folders, "name; release; source.license")
+        + newcommand("DatasetKernels", "; ".join(kernels) + ".", "kernel")
+        + newcommand("DatasetOptimisation", ". ".join(levels) + ".", "variants.<v>.builds")
+    )
+
+
+def run_time_macros(metas: list[dict], profile: str) -> str:
+    """This edition's runs: the profile and the minutes from the first run's start to the last
+    one's end (meta.json started_at, finished_at), for the appendix's time estimate."""
+    times = [(m["started_at"], m["finished_at"]) for m in metas if m.get("finished_at")]
+    out = newcommand("EditionProfile", escape(profile), "profile")
+    if times:
+        start = min(datetime.fromisoformat(a) for a, _ in times)
+        end = max(datetime.fromisoformat(b) for _, b in times)
+        minutes = (end - start).total_seconds() / 60
+        out += newcommand("EditionRunMinutes", fmt(minutes), "started_at, finished_at")
+    return out
 
 
 def paper_order() -> str:
@@ -109,6 +190,11 @@ def main(argv=None) -> None:
     text = "% Generated by c18n_ae.report.macros from the summaries; do not edit.\n"
     text += from_file("results/<target>/<variant>/<experiment>/meta.json, the runs' host")
     text += setup_macros(metas, refs)
+    kinds = {t["name"]: t.get("kind", "") for t in (cfg or {}).get("targets", [])}
+    text += newcommand("RunScope", run_scope(metas, kinds))
+    text += dataset_macros(config.datasets(cfg) if cfg else [])
+    text += from_file("results/<target>/<variant>/<experiment>/meta.json, the runs' times")
+    text += run_time_macros(metas, (cfg or {}).get("profile", "full"))
     # the archive deposit's DOI, once config sets it (the appendix prints it, or says it is pending)
     if cfg and cfg.get("doi"):
         text += from_file("the config") + newcommand("ArtifactDoi", escape(cfg["doi"]), "doi")

@@ -1,0 +1,99 @@
+"""The conclusion's findings: per data set or target, one sentence with the range of what a
+compartment costs (calls into another library, work in the program's own code), and one with
+the study's claims that hold and how much evidence they rest on. A summary of the headline
+table (results/headline.csv) and the verdicts (results/claims.csv), not the abstract's list
+again: point estimates only, each range's ends named."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, resolution_digits
+from c18n_ae.report.claim_tables import PUBLISHED
+from c18n_ae.report.headline import is_confounded, rests_on_few
+
+
+def _point(x) -> str:
+    """A row's ratio without its interval, the median where a few trials carry the mean (as
+    everywhere else), with no more figures than the timer's resolution allows."""
+    few = rests_on_few(x)
+    ratio = _quoted(x)
+    sides = (x.median, x.reference_median) if few else (x.mean, x.reference_mean)
+    digits = min(MAX_DIGITS, resolution_digits(sides, float(x.resolution)))
+    return _sig(ratio, digits) + r"$\times$"
+
+
+def _quoted(x) -> float:
+    return x.median_ratio if rests_on_few(x) else x.ratio
+
+
+def _range(rows: pd.DataFrame) -> str:
+    """'from 1.51× for the math workload's CPU time to 50× for waiting for the child's next
+    message'."""
+    ordered = sorted(rows.itertuples(), key=_quoted)
+    low, high = ordered[0], ordered[-1]
+    if len(ordered) == 1:
+        return f"{_point(low)} for {escape(low.label)}"
+    return f"from {_point(low)} for {escape(low.label)} to {_point(high)} for {escape(high.label)}"
+
+
+def cost_sentences(table: pd.DataFrame) -> list[str]:
+    """Per source: the first contrast of compartments against none that is not confounded, the
+    ranges of its valid ratios that cross into another library and that stay; a source whose
+    contrasts are all confounded says it gives no compartment cost."""
+    out = []
+    for source, mine in table.groupby("source", sort=False):
+        valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
+        clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
+        name = f"\\texttt{{{escape(source)}}}"
+        if clean.empty:
+            out.append(
+                f"On {name} every contrast is confounded by the build, so it gives no "
+                "compartment cost."
+            )
+            continue
+        one = (clean.subject == clean.subject.iloc[0]) & (clean.baseline == clean.baseline.iloc[0])
+        first = clean[one]
+        crossing = first[first.crosses.fillna("") != ""]
+        staying = first[first.crosses.fillna("") == ""]
+        parts = []
+        if len(crossing):
+            parts.append(f"work that calls into another library costs {_range(crossing)}")
+        if len(staying):
+            parts.append(f"work in the program's own code {_range(staying)}")
+        covers = escape(str(first.interval_covers.iloc[0]))
+        out.append(
+            f"On {name}, {escape(first.contrast.iloc[0])}, "
+            + " and ".join(parts)
+            + f" (point estimates; intervals {covers}, Table~\\ref{{tab:headline}})."
+        )
+    return out
+
+
+def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
+    """Per source: how many of the study's claims hold or fail on its data, how many of those
+    on printed values or on a single trial."""
+    out = []
+    origin = verdicts.get("origin", pd.Series("study", index=verdicts.index))
+    study = verdicts[origin == "study"]
+    for source in sources:
+        mine = study[study.source == source]
+        decided = mine[mine.result.isin(["holds", "fails"])]
+        if decided.empty:
+            continue
+        holds = int((decided.result == "holds").sum())
+        fails = len(decided) - holds
+        printed = int((decided.evidence.fillna("") == PUBLISHED).sum())
+        said = f"{holds} hold" + (f" and {fails} fail" if fails else "")
+        out.append(
+            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}}"
+            + (f", {printed} of them on the study's printed values alone" if printed else "")
+            + "."
+        )
+    return out
+
+
+def conclusion(table: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    sources = list(dict.fromkeys(table.source))
+    said = cost_sentences(table) + claims_sentence(verdicts, sources)
+    return " ".join(said) or "No data set or board target measured a compartment in this run."
