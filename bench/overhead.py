@@ -61,12 +61,13 @@ def jobs_of(log: Path) -> tuple[list[Path], float | None]:
     return files, span
 
 
-def wall_seconds(project: Path, benchmark_file: Path) -> tuple[float, float]:
-    """(wall s, CPU s) of one job, from its benchmark file."""
+def wall_seconds(project: Path, benchmark_file: Path) -> float:
+    """The wall time of one job, from its benchmark file (its CPU time is sampled, and a job
+    shorter than the sampling interval shows none: not used)."""
     path = project / benchmark_file
     try:
         rows = list(csv.DictReader(open(path), delimiter="\t"))
-        return float(rows[-1]["s"]), float(rows[-1]["cpu_time"] or 0)
+        return float(rows[-1]["s"])
     except (OSError, KeyError, IndexError, ValueError) as err:
         sys.exit(f"overhead: {path}: not a snakemake benchmark file ({err})")
 
@@ -79,21 +80,19 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     log = a.log or latest_log(a.project)
     files, span = jobs_of(log)
-    groups: dict[str, list[float]] = {}
+    groups: dict[str, list] = {}  # group -> [jobs, wall s]
     for f in files:
-        wall, cpu = wall_seconds(a.project, f)
-        g = groups.setdefault(group_of(f), [0, 0.0, 0.0])
+        g = groups.setdefault(group_of(f), [0, 0.0])
         g[0] += 1
-        g[1] += wall
-        g[2] += cpu
-    run = groups.get("run", [0, 0.0, 0.0])[1]
-    other = sum(g[1] for name, g in groups.items() if name != "run")
+        g[1] += wall_seconds(a.project, f)
+    runs, run = groups.get("run", [0, 0.0])
+    other = sum(wall for name, (_, wall) in groups.items() if name != "run")
     print(f"jobs of {log}")
-    print(f"{'rule group':24} {'jobs':>5} {'wall s':>8} {'cpu s':>8}")
-    for name, (n, wall, cpu) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
-        print(f"{name:24} {n:5d} {wall:8.1f} {cpu:8.1f}")
-    print(f"{'run jobs (benchmarks)':24} {groups.get('run', [0])[0]:5d} {run:8.1f}")
-    print(f"{'every other job':24} {len(files) - groups.get('run', [0])[0]:5d} {other:8.1f}")
+    print(f"{'rule group':24} {'jobs':>5} {'wall s':>8}")
+    for name, (n, wall) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
+        print(f"{name:24} {n:5d} {wall:8.1f}")
+    print(f"{'run jobs (benchmarks)':24} {runs:5d} {run:8.1f}")
+    print(f"{'every other job':24} {len(files) - runs:5d} {other:8.1f}")
     if span is not None:
         print(
             f"{'snakemake between jobs':24} {'':5} {max(span - run - other, 0):8.1f}"
