@@ -143,6 +143,66 @@ def figure(data: Inputs) -> Figure:
     )
 
 
+# A crossing into libc costs the same whatever the block: an extra time over the reference that
+# grows with the block is the allocator's (or the kernel's unmapping), not the compartment's.
+GROWS = 3.0  # the extra median at the largest block is at least this many times the smallest's
+
+
+def _medians(summary: pd.DataFrame, source: str, variant: str, metric: str) -> pd.Series:
+    s = summary[
+        (summary.source == source) & (summary.variant == variant) & (summary.metric == metric)
+    ]
+    return s.set_index(s.parameter_value.astype(float))["median"].sort_index()
+
+
+def _reference_and_runs(source: str) -> tuple[str | None, dict]:
+    """A data set's reference variant and each variant's heap revocation for the memory
+    experiment's free (dataset.yaml variants.<v>.runtime); (None, {}) for a board target."""
+    from c18n_ae.common import datasets
+
+    if not (datasets.directory(source) / "dataset.yaml").exists():
+        return None, {}
+    meta = datasets.load(source)
+    runs = {
+        v: r["revocation"]
+        for v, spec in meta["variants"].items()
+        for r in spec.get("runtime", [])
+        if "memory" in r["experiments"] and "free_ns" in r.get("metrics", ["free_ns"])
+    }
+    return meta["reference_variant"], runs
+
+
+def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
+    """A data set's malloc or free whose extra median time over the reference variant's grows
+    with the block (the section says what that means), with each side's heap revocation."""
+    reference, runs = _reference_and_runs(source)
+    if reference is None:
+        return []
+    out = []
+    variants = [v for v in dict.fromkeys(summary[summary.source == source].variant)]
+    for metric, call in (("malloc_ns", "malloc"), ("free_ns", "free")):
+        base, parts = _medians(summary, source, reference, metric), []
+        for v in (v for v in variants if v != reference):
+            extra = (_medians(summary, source, v, metric) - base).dropna()
+            if len(extra) < 3 or not extra.iloc[0] > 0 or extra.iloc[-1] < GROWS * extra.iloc[0]:
+                continue
+            revocation = f", heap revocation {runs[v]}" if v in runs else ""
+            parts.append(
+                f"by {fmt(extra.iloc[0] / 1e3)}\\,\\si{{\\micro\\second}} at "
+                f"{extra.index[0]:.0f}\\,MiB and {fmt(extra.iloc[-1] / 1e3)}\\,"
+                f"\\si{{\\micro\\second}} at {extra.index[-1]:.0f}\\,MiB in "
+                f"\\texttt{{{escape(v)}}}{revocation}"
+            )
+        if parts:
+            own = f" (heap revocation {runs[reference]})" if reference in runs else ""
+            out.append(
+                f"On \\texttt{{{escape(source)}}}, the median {call} took longer than "
+                f"\\texttt{{{escape(reference)}}}'s{own} {'; and '.join(parts)}: an extra "
+                "time that grows with the block."
+            )
+    return out
+
+
 PRINTED = {"allocation": "malloc_ns", "write": "write_ns", "read": "read_ns", "free": "free_ns"}
 
 

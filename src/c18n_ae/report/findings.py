@@ -21,11 +21,8 @@ from c18n_ae.report.claim_tables import (
     TALLY,
     agrees,
     origins,
-    package_thresholds,
     release_disagreements,
-    single_trial_claims,
 )
-from c18n_ae.report.conclusion import conclusion
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -288,30 +285,31 @@ def main(argv=None) -> None:
         t for t in verdicts.source.unique() if t in releases
     ]
     text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
-    # how much evidence the decided verdicts rest on: the claims decided on a single trial
-    single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
-    text += newcommand("ClaimsEvidence", single.strip())
-    text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
-    text += newcommand("ConclusionFindings", conclusion(table, verdicts))
     differ = release_disagreements(verdicts, list(releases))
     text += newcommand(
         "ReleaseClaims",
         "; ".join(f"\\texttt{{{escape(c)}}} {escape(t)}" for c, t in differ) or "none",
     )
+    # an experiment's own sentences (its module's findings) about each data set and board target;
+    # a headline experiment's follow its paragraph on the headline table
+    summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
+    names = [s["name"] for s in sources_of(config)]
+
+    def own(e) -> list[str]:
+        summary = summaries.get(e.name)
+        if e.findings is None or summary is None:
+            return []
+        return [x for n in names for x in e.findings(n, summary, verdicts)]
+
     for e in cfg.enabled_experiments(config):
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
-            text += newcommand(f"Findings{name}", experiment_paragraph(e, table, releases, limits))
-    # an experiment's own sentences (its module's findings) about each data set and board target
-    summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
-    names = [s["name"] for s in sources_of(config)]
+            paragraph = experiment_paragraph(e, table, releases, limits)
+            text += newcommand(f"Findings{name}", " ".join([paragraph, *own(exp.get(e))]))
     for e in exp.registry().values():
-        if e.findings is None:
+        if e.findings is None or e.headline:
             continue
-        summary = summaries.get(e.name)
-        said = (
-            [] if summary is None else [x for n in names for x in e.findings(n, summary, verdicts)]
-        )
+        said = own(e)
         text += newcommand(
             f"Findings{e.name.title()}",
             " ".join(said)
