@@ -72,26 +72,22 @@ def _measured(r) -> str:
 def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tuple[str, str]]:
     """(claim, 'holds on a and confounded on b') for each claim whose verdicts differ between
     data sets (releases) that both measured it: every verdict counts but not applicable, so a
-    claim that holds on one release and rests on a confounded contrast on the other is listed,
-    and the text says when a verdict decides nothing about the release (UNDECIDED)."""
+    claim that holds on one release and rests on a confounded contrast on the other is listed
+    (RELEASE_NOTE says what such a pair shows)."""
     out = []
     measured = ~results.result.str.startswith("not applicable")
     mine = results[results.source.isin(sources) & measured]
     for claim, g in mine.groupby("claim", sort=False):
         if g.result.nunique() > 1:
-            text = " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())
-            undecided = [UNDECIDED[x] for x in g.result if x in UNDECIDED]
-            if undecided:
-                which = "one" if len(undecided) == 1 else "each"
-                kinds = " or ".join(dict.fromkeys(undecided))
-                text += f" ({which} of them {kinds}, so not a difference between releases)"
-            out.append((claim, text))
+            out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
     return out
 
 
-# verdicts that decide nothing about a claim, so a difference in them is no difference between
-# releases in what the claim says
-UNDECIDED = {"confounded": "confounded", "invalid measurement": "an invalid measurement"}
+# said once beside the list, not after each claim
+RELEASE_NOTE = (
+    "A verdict that is confounded or rests on an invalid measurement decides nothing, so a claim "
+    "listed with one shows no difference between the releases."
+)
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
@@ -258,6 +254,7 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
     if differ:
         lines += ["", "Claims whose verdicts differ between the data sets (releases):", ""]
         lines += [f"- {claim}: {text}." for claim, text in differ]
+        lines += ["", RELEASE_NOTE]
     return "\n".join(lines) + "\n"
 
 

@@ -48,8 +48,8 @@ def cost_sentences(table: pd.DataFrame) -> list[str]:
         name = f"\\texttt{{{escape(source)}}}"
         if clean.empty:
             out.append(
-                f"On {name} every contrast is confounded by the build, so it gives no "
-                "compartment cost."
+                f"On {name} every contrast is confounded (Table~\\ref{{tab:headline}}), so it "
+                "gives no compartment cost."
             )
             continue
         one = (clean.subject == clean.subject.iloc[0]) & (clean.baseline == clean.baseline.iloc[0])

@@ -106,16 +106,18 @@ def dataset_macros(sets: list[dict]) -> str:
             kernels.append(said)
         else:
             kernels.append(f"{name} records no kernel")
-        per = []
+        # variants built alike said together; a build whose level is not recorded left out
+        alike: dict[str, list[str]] = {}
         for v, spec in d["variants"].items():
             by: dict[str, list[str]] = {}
             for b in spec.get("builds", []):
-                by.setdefault(b["optimisation"], []).extend(b["experiments"])
-            if by:
-                said = ", ".join(f"{escape(o)} ({', '.join(e)})" for o, e in by.items())
-                per.append(f"{escape(v)} {said}")
-        if per:
-            levels.append(f"{name}: " + "; ".join(per))
+                if b["optimisation"].startswith("-O"):
+                    by.setdefault(b["optimisation"], []).extend(b["experiments"])
+            said = ", ".join(f"{escape(o)} ({', '.join(e)})" for o, e in by.items())
+            if said:
+                alike.setdefault(said, []).append(escape(v))
+        if alike:
+            levels.append(f"{name}: " + "; ".join(f"{_listed(v)} {o}" for o, v in alike.items()))
     folders = _listed(
         [
             rf"\texttt{{datasets/{escape(d['name'])}/}} ({escape(d.get('release', d['name']))}, "
