@@ -21,8 +21,11 @@ from c18n_ae.report.claim_tables import (
     TALLY,
     agrees,
     origins,
+    package_thresholds,
     release_disagreements,
+    single_trial_claims,
 )
+from c18n_ae.report.conclusion import conclusion
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -285,6 +288,11 @@ def main(argv=None) -> None:
         t for t in verdicts.source.unique() if t in releases
     ]
     text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
+    # how much evidence the decided verdicts rest on: the claims decided on a single trial
+    single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
+    text += newcommand("ClaimsEvidence", single.strip())
+    text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
+    text += newcommand("ConclusionFindings", conclusion(table, verdicts))
     differ = release_disagreements(verdicts, list(releases))
     text += newcommand(
         "ReleaseClaims",
