@@ -351,6 +351,11 @@ def test_findings_come_first_in_one_format(built):
     # the study's attribution once, in the set-up; its second data set refers to the first
     assert text.count("measured by Regis Rodolfo Schuch and Carlos Molina-Jimenez") == 1
     assert "original study’s authors" not in text
+    # commands print as typed (two hyphens, no en dash); the abstract says where this edition
+    # ran, and no claim list says "none" where verdicts differ between releases
+    assert "snakemake --cores 1" in text and "–cores" not in text
+    assert "designed to run each experiment" in abstract and "this edition ran on" in abstract
+    assert "decided differently: none" not in text
     assert "by the same authors and from the same repository and commit as morello-2024" in text
     # no percent interval beyond ±1000 %, and one ratio format
     for low, high in re.findall(r"\[([+-]?[\d.]+), ([+-]?[\d.]+)\] ?%", text):
