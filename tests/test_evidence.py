@@ -70,7 +70,14 @@ def test_the_releases_differ_where_their_sources_differ():
     assert build_of(old, "purecap-c18n", "memory")["ldflags"] == [
         "-Wl,-dynamic-linker,/libexec/ld-elf-c18n.so.1"
     ]
+    # c18n by the link flag; the library path variable was set for hybrid's runs as well
+    # (memory-out-experiment.c:41), where only the c18n run-time linker would read it
     assert old["variants"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
+    assert old["variants"]["hybrid"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]
+    assert (
+        "-Wl,-dynamic-linker,/libexec/ld-elf-c18n.so.1"
+        in old["variants"]["purecap-c18n"]["c18n_by"]
+    )
     assert "memory" in new["invalid"] and "memory" not in old.get("invalid", {})
     assert "ITERATIONS" not in str(old["timing"]["memory"]["metrics"]["write_ns"]["evidence"])
     assert build_of(old, "hybrid", "pipe")["compiler"] == "not recorded"  # no such program
@@ -190,3 +197,22 @@ def test_heap_revocation_stands_on_its_cited_lines(tmp_path):
     log = d / "isolation" / "study-logs" / "memory-regions-results.txt"
     log.write_text(log.read_text().replace("revocation enabled by default", "revocation off"))
     assert "memory-regions-results.txt:56 does not say" in refused(d, meta)
+
+
+def test_a_link_flag_said_to_give_c18n_must_be_a_cited_ldflag(tmp_path):
+    d, meta = copy_of(tmp_path, "cheribsd-22.12")
+    meta["variants"]["purecap-c18n"]["c18n_by"] = "linking with -Wl,-dynamic-linker,/libexec/x.so"
+    assert "'-Wl,-dynamic-linker,/libexec/x.so' is no ldflag" in refused(d, meta)
+
+
+def test_compartments_seen_cites_the_study_s_own_log(tmp_path):
+    """24.05's E6 log (procstat -v of both processes) maps libc from the c18n library directory;
+    nothing of 22.12's logs shows compartments."""
+    new, old = datasets.load("morello-2024"), datasets.load("cheribsd-22.12")
+    assert "not verified by the study for E1 to E4" in new["compartments_seen"]["text"]
+    assert old["compartments_seen"]["text"].startswith("not verified by the study")
+    d, meta = copy_of(tmp_path)
+    meta["compartments_seen"]["evidence"][1]["line"] = 97
+    assert "compartments_seen.evidence[1]: isolation/study-logs/memory-regions-results.txt:97" in (
+        refused(d, meta)
+    )

@@ -37,6 +37,8 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
         add(f"invalid.{e}", spec)
     if "kernel" in meta:
         add("kernel", meta["kernel"])
+    if "compartments_seen" in meta:
+        add("compartments_seen", meta["compartments_seen"])
     return out
 
 
@@ -136,6 +138,13 @@ def mistakes(d: Path, meta: dict) -> list[str]:
         else:
             text.setdefault(key.rsplit(".evidence", 1)[0], []).append(line)
     for v, spec in meta["variants"].items():
+        # a link flag said to put the variant in compartments is one its builds cite
+        linked = {f for b in spec.get("builds", []) for f in b.get("ldflags", [])}
+        out += [
+            f"variants.{v}.c18n_by: {w!r} is no ldflag of the variant's builds"
+            for w in spec.get("c18n_by", "").replace("(", " ").replace(")", " ").split()
+            if w.startswith("-Wl,") and w not in linked
+        ]
         if spec.get("launcher") and not spec.get("evidence"):
             out.append(f"variants.{v}: launcher {' '.join(spec['launcher'])!r} needs evidence")
         words = " ".join(text.get(f"variants.{v}", []))

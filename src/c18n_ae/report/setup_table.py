@@ -28,7 +28,9 @@ def dataset_column(meta: dict) -> dict:
             for b in s.get("builds", [])
         )
         + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
+        + (f", c18n by {' '.join(s['c18n_by'].split())}" if s.get("c18n_by") else "")
         + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
+        + (f" ({' '.join(s['launcher_note'].split())})" if s.get("launcher_note") else "")
         for v, s in meta["variants"].items()
     )
     compilers = sorted(
@@ -47,6 +49,7 @@ def dataset_column(meta: dict) -> dict:
         "kernel": kernel["config"] if kernel else "not recorded",
         "board_text": "not recorded in the data set",
         **(dataset_kernel_texts(kernel) if kernel else {}),
+        **dataset_run_texts(meta),
         "model": h.get("model"),
         "arch": h.get("arch"),
         "cpu_model": h.get("cpu_model"),
@@ -59,6 +62,32 @@ def dataset_column(meta: dict) -> dict:
         "source_text": f"{meta['source']['repository']} at {meta['source']['commit'][:12]} "
         f"({meta['source']['license']})",
     }
+
+
+NOT_SEEN = (
+    "not recorded: the study did not check that compartments were active, so its c18n variants "
+    "are c18n as launched, not as observed"
+)
+
+
+def dataset_run_texts(meta: dict) -> dict:
+    """What a data set says of its processes: whether compartments were seen (compartments_seen,
+    else not recorded, and what that means), and each variant's heap revocation where the timed
+    code frees memory (variants.<v>.runtime) after the kernel's default."""
+    seen = meta.get("compartments_seen", {}).get("text")
+    out = {"compartments_text": " ".join(seen.split()) if seen else NOT_SEEN}
+    runs = {}  # (experiments) -> [variant: revocation]
+    for v, spec in meta["variants"].items():
+        for r in spec.get("runtime", []):
+            if r["revocation"] != "not recorded":
+                runs.setdefault("/".join(r["experiments"]), []).append(f"{v} {r['revocation']}")
+    if runs:
+        kernel = (meta.get("kernel") or {}).get("revocation_default")
+        default = f"default {kernel}; from the study's log; " if kernel else ""
+        out["revocation_text"] = default + "; ".join(
+            f"{e}: {', '.join(vs)}" for e, vs in runs.items()
+        )
+    return out
 
 
 def dataset_kernel_texts(kernel: dict) -> dict:
@@ -191,7 +220,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ),
         ("Kernel configuration", board_cell(kernel_text, boards, "kernel_config_text")),
         ("Heap revocation", board_cell(revocation_text, boards, "revocation_text")),
-        ("Compartments seen", board_cell(compartments_text, boards)),
+        ("Compartments seen", board_cell(compartments_text, boards, "compartments_text")),
         ("CPU frequency", board_cell(frequency_text, boards)),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),
