@@ -1,5 +1,12 @@
 """E6 memory isolation with two shared libraries: which regions of the parent (library A) and
-the child (library B) a reader could read, and where the strings A sent were found."""
+the child (library B) a reader could read, and where the strings A sent were found.
+
+The two libraries run in two processes, A in the parent and B in a forked child (the study's
+pipe-trampoline-in-experiment.c:66-74 in purecap-benchmark/, and ours, isolation.c; the data set's
+timing.isolation cites the lines), and what passes between them goes
+through a pipe between the processes: what separates them is the process boundary, not c18n.
+So E6 shows what a reader running as the same user sees of a process's memory; it does not test
+c18n's isolation of one library from another inside one process."""
 
 from __future__ import annotations
 
@@ -177,7 +184,7 @@ figure = sent_found(("parent", "child"), SENT_FOUND, "strings", TITLE)
 
 def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
     """E6 on a board or data set: what a reader of the process found, and the pipe between the
-    two libraries (means of the trials)."""
+    two processes, library A's parent and library B's child (means of the trials)."""
     out = []
     mine = summary[summary.source == source]
     for variant in dict.fromkeys(mine.variant):
@@ -195,17 +202,18 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
             read = get("region_read", "parent") * get("region_read", "parent", "n")
             out.append(
                 f"On \\texttt{{{escape(source)}}}, a reader running as the owner of the "
-                f"\\texttt{{{escape(variant)}}} process, without root, read {read:.0f} of its "
-                f"{rw:.0f} readable-writable regions and found "
-                f"{get('strings_found_distinct', 'parent'):.0f} of the {sent:.0f} strings its "
-                "libraries exchanged whole."
+                f"\\texttt{{{escape(variant)}}} parent process (library A), without root, read "
+                f"{read:.0f} of its {rw:.0f} readable-writable regions and found "
+                f"{get('strings_found_distinct', 'parent'):.0f} of the {sent:.0f} strings it "
+                "exchanged whole with its child (library B)."
             )
         write, wait = get("pipe_write_ns"), get("pipe_message_wait_ns")
         if write is not None and wait is not None:  # the study's columns (pipe.study_rows)
             out.append(
-                f"The pipe between the two libraries of \\texttt{{{escape(variant)}}} took "
-                f"{fmt(write / 1e3)}\\,\\si{{\\micro\\second}} for a write, and the parent "
-                f"waited {fmt(wait / 1e3)}\\,\\si{{\\micro\\second}} for each message the "
+                f"The pipe between the two processes of \\texttt{{{escape(variant)}}} (library "
+                f"A's parent, library B's child) took {fmt(write / 1e3)}\\,"
+                f"\\si{{\\micro\\second}} for a write, and the parent waited "
+                f"{fmt(wait / 1e3)}\\,\\si{{\\micro\\second}} for each message the "
                 f"child built and wrote (means of {get('pipe_write_ns', field='n'):.0f} trials)."
             )
     decided = verdicts[
@@ -236,7 +244,8 @@ EXPERIMENT = Experiment(
     layouts=LAYOUTS,
     name="isolation",
     measures=(
-        "regions of a parent (library A) and child (library B) and the strings found in them"
+        "regions of a parent process (library A) and its forked child (library B) and the "
+        "strings found in them"
     ),
     part="compartments",
     number=6,
