@@ -96,7 +96,7 @@ def test_cpu_pipe_and_scale_layouts(tmp_path):
         "s.csv",
     )
     _, rows, _ = imported(sc)
-    assert (1, "instances", 1.0, "memory_used_mb", 900.0, "MB", "ok") in rows
+    assert (1, "instances", 1.0, "memory_used_mib", 900.0, "MiB", "ok") in rows
     assert (1, "instances", 1.0, "elapsed_ms", 500.0, "ms", "ok") in rows
     assert len(rows) == 4
 

@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import pwd
+import re
 import shutil
 import signal
 import subprocess
@@ -156,14 +157,14 @@ def test_scale_stops_at_the_first_limit_and_ends_every_instance(tmp_path, bins):
         "scale",
         bins,
         tmp_path / "raw.csv",
-        {"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 3, "interval_s": 0.05},
+        {"memory_fraction": 0.99, "budget_mib": 100000, "max_instances": 3, "interval_s": 0.05},
     )
     assert done.returncode == 0, done.stderr
     got = rows(tmp_path / "raw.csv")
     assert [r["instances"] for r in got] == ["0", "1", "2", "3"] and got[-1][
         "stop_reason"
     ] == "max_instances"
-    rss = [float(r["instances_rss_mb"]) for r in got]
+    rss = [float(r["instances_rss_mib"]) for r in got]
     assert (
         rss[0] == 0 and rss[1] > 0 and rss[3] > rss[1]
     )  # the instances' own memory grows with them
@@ -171,7 +172,7 @@ def test_scale_stops_at_the_first_limit_and_ends_every_instance(tmp_path, bins):
         "scale",
         bins,
         tmp_path / "raw2.csv",
-        {"memory_fraction": 0.0001, "budget_mb": 100000, "max_instances": 50, "interval_s": 0.05},
+        {"memory_fraction": 0.0001, "budget_mib": 100000, "max_instances": 50, "interval_s": 0.05},
     )
     assert done.returncode == 0, done.stderr
     last = rows(tmp_path / "raw2.csv")[-1]
@@ -191,7 +192,12 @@ def test_scale_interrupted_leaves_no_instance_and_keeps_rows(tmp_path, bins):
         json.dumps(RECIPE),
         "--params",
         json.dumps(
-            {"memory_fraction": 0.99, "budget_mb": 100000, "max_instances": 400, "interval_s": 0.05}
+            {
+                "memory_fraction": 0.99,
+                "budget_mib": 100000,
+                "max_instances": 400,
+                "interval_s": 0.05,
+            }
         ),
         "--out",
         str(out),
@@ -269,13 +275,13 @@ def test_scale_fit_on_a_known_line(tmp_path):
     f = scale.fit(s, "local", "O2")
     assert (
         f["instances"] == 5
-        and f["mb_per_instance"] == pytest.approx(5)
+        and f["mib_per_instance"] == pytest.approx(5)
         and f["ms_per_instance"] == pytest.approx(400)
     )
     assert (
         f["reason"] == "budget"
-        and f["added_mb"] == pytest.approx(25)
-        and f["rss_mb_per_instance"] == pytest.approx(2)
+        and f["added_mib"] == pytest.approx(25)
+        and f["rss_mib_per_instance"] == pytest.approx(2)
     )
     assert "local & O2 & 5 & 25.0 & 5.00 & -- & 2.00 & 400 & added-memory budget reached" in (
         table_tex("scale", s)
@@ -283,7 +289,7 @@ def test_scale_fit_on_a_known_line(tmp_path):
 
 
 def test_scale_memory_that_stops_growing_is_two_segments_not_one_slope():
-    """The 22.12 shape: memory rises 4.6 MB an instance, then stays level. One line through both
+    """The 22.12 shape: memory rises 4.6 MiB an instance, then stays level. One line through both
     would average them; the fit finds where growth stops, quotes the rise and the plateau, and
     gives no OLS interval to residuals that follow each other (a wandering level)."""
     rng = np.random.default_rng(3)
@@ -322,3 +328,28 @@ def test_region_parsers():
         ("0x100000", "r--p", "/usr/bin/x"),
         ("0x40000000000", "rw-p", ""),
     ]
+
+
+def _shipped_scale(name: str):
+    from c18n_ae.analysis.collect import collect
+    from c18n_ae.analysis.imports import dataset_files
+    from c18n_ae.common import datasets
+
+    files = dataset_files(datasets.load(name))
+    return collect("scale", [], [p for e, _, p in files if e == "scale"])
+
+
+def test_the_study_s_e1_memory_is_mib_its_time_holds_its_sleep_and_its_count_is_unchecked():
+    """The study's script divides psutil's bytes by 1024 * 1024 (cheri-cap-experiment.py:75) and
+    sleeps 0.5 s after each start (:66); its count is len(process_list) after each Popen (:71),
+    never checked against the processes running."""
+    old = _shipped_scale("cheribsd-22.12")
+    assert set(old[old.metric == "memory_used_mib"].unit) == {"MiB"}
+    said = " ".join(scale.findings("cheribsd-22.12", summary_table(old)))
+    assert "\\,MiB per instance" in said and "MB" not in said
+    assert "the script's 0.5\\,s sleep after each start included" in said
+    assert re.search(r"Past instance \d+ the script's count of processes started rose", said)
+    new = summary_table(_shipped_scale("morello-2024"))
+    cell = scale.ms_cell(scale.fit(new, "morello-2024", "purecap-c18n"))
+    assert re.fullmatch(r"\d+ to instance \d+, then \d+", cell), cell
+    assert "Past instance" not in " ".join(scale.findings("morello-2024", new))  # still rising

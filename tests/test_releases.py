@@ -47,7 +47,7 @@ def test_22_12_headers_are_read_by_meaning_and_give_the_raw_means():
     memory = summary_table(tidy("memory"))
     assert round(mean(memory, "cheribsd-22.12", "hybrid", "write_ns", 100) / 1e6, 3) == 490.470
     scale = tidy("scale")
-    mine = scale[(scale.source == "cheribsd-22.12") & (scale.metric == "memory_used_mb")]
+    mine = scale[(scale.source == "cheribsd-22.12") & (scale.metric == "memory_used_mib")]
     assert len(mine) == 8991 and mine.parameter_value.max() == 8991
     # the variant carries its real launcher
     assert METAS[1]["variants"]["purecap-c18n"]["launcher"] == ["env", "LD_C18N_LIBRARY_PATH=."]

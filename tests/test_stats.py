@@ -178,7 +178,7 @@ def test_the_shipped_data_show_the_clocks_their_sources_read():
                 times = steps[steps.index.str.endswith("_ns")]
                 assert len(times) >= 3 and ((times - tick).abs() <= written).all(), (name, steps)
             elif experiment == "scale":
-                assert steps["memory_used_mb"] == pytest.approx(4096 / 2**20)
+                assert steps["memory_used_mib"] == pytest.approx(4096 / 2**20)
                 assert math.isnan(steps["elapsed_ms"])  # written with 8 decimals: no grid
 
 
@@ -206,8 +206,8 @@ def test_the_summary_checks_each_grid_against_the_clock_its_data_set_declares():
             assert (times.resolution_note.fillna("") == "").all(), times.resolution_note
             if experiment == "scale":
                 assert s.loc["elapsed_ms", "resolution_note"].startswith("no clock step declared")
-                assert math.isnan(s.loc["memory_used_mb", "clock_step"])
-                assert s.loc["memory_used_mb", "resolution_note"] == ""
+                assert math.isnan(s.loc["memory_used_mib", "clock_step"])
+                assert s.loc["memory_used_mib", "resolution_note"] == ""
 
 
 def test_a_clock_the_shipped_values_disagree_with_is_named_never_silently():

@@ -42,9 +42,9 @@ def tidy_rows(raw, rows):
                 int(n),
                 "instances",
                 n,
-                "memory_used_mb",
-                number(raw, line, "memory_used_mb", row["memory_used_mb"]),
-                "MB",
+                "memory_used_mib",
+                number(raw, line, "memory_used_mib", row["memory_used_mib"]),
+                "MiB",
                 "ok",
             )
         )
@@ -53,9 +53,9 @@ def tidy_rows(raw, rows):
                 int(n),
                 "instances",
                 n,
-                "instances_rss_mb",
-                number(raw, line, "instances_rss_mb", row["instances_rss_mb"]),
-                "MB",
+                "instances_rss_mib",
+                number(raw, line, "instances_rss_mib", row["instances_rss_mib"]),
+                "MiB",
                 "ok",
             )
         )
@@ -141,9 +141,9 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     """Instances, memory added, and per instance: memory in use (segments: the rise, where it
     stops growing, its plateau), the instances' own memory and the time elapsed."""
     s = summary[(summary.source == target) & (summary.variant == variant)]
-    mem = s[s.metric == "memory_used_mb"].sort_values("parameter_value")
+    mem = s[s.metric == "memory_used_mib"].sort_values("parameter_value")
     ela = s[s.metric == "elapsed_ms"].sort_values("parameter_value")
-    rss = s[s.metric == "instances_rss_mb"].sort_values("parameter_value")
+    rss = s[s.metric == "instances_rss_mib"].sort_values("parameter_value")
     x = mem.parameter_value.astype(float).to_numpy()
     stopped = s[s.metric.str.startswith("stopped_by_")]
     reason = stopped.metric.iloc[0].removeprefix("stopped_by_") if len(stopped) else ""
@@ -154,54 +154,65 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     )
     return {
         "instances": int(x.max()) if len(x) else 0,
-        "mb_per_instance": memory["slope"],
-        "mb_low": memory["low"],
-        "mb_high": memory["high"],
-        "mb_r1": memory["r1"],
+        "mib_per_instance": memory["slope"],
+        "mib_low": memory["low"],
+        "mib_high": memory["high"],
+        "mib_r1": memory["r1"],
         "knee": memory["knee"],
-        "plateau_mb": memory["plateau"],
+        "plateau_mib": memory["plateau"],
         "saturated": memory["saturated"],
-        "mb_after": memory["after"],
-        "rss_mb_per_instance": segments(
+        "mib_after": memory["after"],
+        "rss_mib_per_instance": segments(
             rss.parameter_value.astype(float).to_numpy(), rss["mean"].to_numpy()
         )["slope"],
         "ms_per_instance": time["slope"],
         "ms_knee": time["knee"],
-        "added_mb": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0]) if len(mem) else float("nan"),
+        "ms_after": time["after"],
+        "added_mib": float(mem["mean"].iloc[-1] - mem["mean"].iloc[0])
+        if len(mem)
+        else float("nan"),
         "reason": reason,
     }
 
 
 def slope_change(f: dict) -> str:
-    """Where the rise of memory in use changes: '2621, then flat at 13400' (MB), '241, then 26.4
-    each' (MB per instance), or '--' where one line fits."""
+    """Where the rise of memory in use changes: '2621, then flat at 13400' (MiB), '241, then 26.4
+    each' (MiB per instance), or '--' where one line fits."""
     if np.isnan(f["knee"]):
         return "--"
     if f["saturated"]:
-        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mb'])}"
-    return f"{int(f['knee'])}, then {fmt(f['mb_after'])} each"
+        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mib'])}"
+    return f"{int(f['knee'])}, then {fmt(f['mib_after'])} each"
 
 
-def ms_cell(f: dict) -> str:
-    """Time per instance, with the instance where a second segment starts: '514 (to 198)'."""
-    to = "" if np.isnan(f["ms_knee"]) else f" (to {int(f['ms_knee'])})"
-    return fmt(f["ms_per_instance"]) + to
+def ms_cell(f: dict, unit: str = "") -> str:
+    """Time per instance, and where a second segment starts: '514 to instance 198, then 530'
+    (with unit: '514\\,ms ...')."""
+    u = f"\\,{unit}" if unit else ""
+    if np.isnan(f["ms_knee"]):
+        return fmt(f["ms_per_instance"]) + u
+    return (
+        f"{fmt(f['ms_per_instance'])}{u} to instance {int(f['ms_knee'])}, "
+        f"then {fmt(f['ms_after'])}{u}"
+    )
 
 
 def interval(f: dict) -> str:
     """The memory slope's interval, or why it has none."""
-    if np.isnan(f["mb_low"]):
-        if f["mb_r1"] > AUTOCORRELATED:
-            return f"residuals autocorrelated, lag-1 r = {fmt(f['mb_r1'])}: no interval"
+    if np.isnan(f["mib_low"]):
+        if f["mib_r1"] > AUTOCORRELATED:
+            return f"residuals autocorrelated, lag-1 r = {fmt(f['mib_r1'])}: no interval"
         return "no interval"
-    return f"95\\,\\% interval [{fmt(f['mb_low'])}, {fmt(f['mb_high'])}]"
+    return f"95\\,\\% interval [{fmt(f['mib_low'])}, {fmt(f['mib_high'])}]"
 
 
 CAPTION = (
-    r"E1 scale: instances started, memory added, memory and elapsed time per instance "
-    r"(least-squares slopes of the rise: where memory in use stops growing, the slope is that "
-    r"of the segment before, and the point where it stopped and the level it kept follow), and "
-    r"the condition that stopped the run."
+    r"E1 scale: instances started, memory added (MiB, $2^{20}$ bytes, the study's MB included), "
+    r"memory and elapsed time per instance (least-squares slopes of the rise: where the slope "
+    r"changes, the instance where it does and the slope or level after it follow), and the "
+    r"condition that stopped the run. The time per instance includes the pause after each start "
+    r"(the study's script sleeps 0.5\,s, ours \texttt{interval\_s}); the study's count is of "
+    r"the processes its script started, none checked to be running."
 )
 
 
@@ -213,23 +224,23 @@ def table(data: Inputs) -> Table:
         recorded = (
             (summary.source == target)
             & (summary.variant == variant)
-            & (summary.metric == "instances_rss_mb")
+            & (summary.metric == "instances_rss_mib")
         ).any()
         rows.append(
-            [escape(target), escape(variant), str(f["instances"]), fmt(f["added_mb"])]
-            + [fmt(f["mb_per_instance"]), slope_change(f)]
-            + [fmt(f["rss_mb_per_instance"]) if recorded else "not recorded"]
+            [escape(target), escape(variant), str(f["instances"]), fmt(f["added_mib"])]
+            + [fmt(f["mib_per_instance"]), slope_change(f)]
+            + [fmt(f["rss_mib_per_instance"]) if recorded else "not recorded"]
             + [ms_cell(f), REASON_TEXT[f["reason"]] if recorded else "not recorded"]
         )
     columns = (
         Column("Source", align="l"),
         Column("Variant", align="l"),
         Column("Instances"),
-        Column("Added", "MB"),
-        Column(r"\si{\mega\byte} per instance (system)"),
-        Column(r"Slope changes at (\si{\mega\byte})", align=r"p{2.2cm}"),
-        Column(r"\si{\mega\byte} per instance (RSS)"),
-        Column(r"\si{\milli\second} per instance"),
+        Column("Added", "MiB"),
+        Column(r"\si{\mebi\byte} per instance (system)"),
+        Column(r"Slope changes at instance (\si{\mebi\byte})", align=r"p{2.2cm}"),
+        Column(r"\si{\mebi\byte} per instance (RSS)"),
+        Column(r"\si{\milli\second} per instance, with the pause", align=r"p{2.4cm}"),
         Column("Stopped by", align="l"),
     )
     return Table(columns, [rows], CAPTION)
@@ -241,9 +252,9 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
         f = fit(summary, target, variant)
         quoted = {
             "instances": str(f["instances"]),
-            "mb per instance": fmt(f["mb_per_instance"]),
+            "mib per instance": fmt(f["mib_per_instance"]),
             "slope changes at": slope_change(f),
-            "rss mb per instance": fmt(f["rss_mb_per_instance"]),
+            "rss mib per instance": fmt(f["rss_mib_per_instance"]),
             "ms per instance": fmt(f["ms_per_instance"]),
             "stopped by": REASON_TEXT[f["reason"]],
         }
@@ -254,7 +265,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 def figure(data: Inputs) -> Figure:
     """Memory in use against instances, one panel per target or data set (elapsed time: table)."""
     summary = data.valid
-    mem = summary[summary.metric == "memory_used_mb"].sort_values("parameter_value")
+    mem = summary[summary.metric == "memory_used_mib"].sort_values("parameter_value")
     panels = [
         Panel(
             target,
@@ -270,31 +281,53 @@ def figure(data: Inputs) -> Figure:
         "lines",
         "E1 scale: memory in use against instances",
         panels,
-        "memory in use (MB)",
+        "memory in use (MiB)",
         "instances running",
     )
 
 
+def _study_script(source: str) -> bool:
+    """The source is a data set: the study's script started its instances (its pause after each
+    start and its count, dataset.yaml timing.scale)."""
+    from c18n_ae.common import datasets
+
+    return (datasets.directory(source) / "dataset.yaml").exists()
+
+
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """Instances reached and memory per instance: the slope of the rise, where it changes or
-    stops (segments), and its interval only where the residuals allow one."""
+    stops (segments), and its interval only where the residuals allow one. For the study's
+    script: the time per instance is mostly its own pause, and its count is of processes started,
+    not of processes found running."""
     out = []
+    study = _study_script(source)
     for variant in dict.fromkeys(summary[summary.source == source].variant):
         f = fit(summary, source, variant)
-        if f["instances"] < 3 or np.isnan(f["mb_per_instance"]):
+        if f["instances"] < 3 or np.isnan(f["mib_per_instance"]):
             continue
         text = (
             f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
-            f"{f['instances']} instances; memory in use rose by {fmt(f['mb_per_instance'])}\\,MB "
+            f"{f['instances']} instances; memory in use rose by {fmt(f['mib_per_instance'])}\\,MiB "
             "per instance"
         )
         if f["saturated"]:
             text += (
-                f" up to instance {int(f['knee'])}, then stayed near {fmt(f['plateau_mb'])}\\,MB"
+                f" up to instance {int(f['knee'])}, then stayed near {fmt(f['plateau_mib'])}\\,MiB"
             )
         elif not np.isnan(f["knee"]):
-            text += f" up to instance {int(f['knee'])}, then by {fmt(f['mb_after'])}\\,MB each"
-        out.append(f"{text} (least-squares slope of the rise; {interval(f)}).")
+            text += f" up to instance {int(f['knee'])}, then by {fmt(f['mib_after'])}\\,MiB each"
+        if study:  # the elapsed time's slope: mostly the script's own pause after each start
+            text += f" ({interval(f)}); elapsed time rose by {ms_cell(f, 'ms')} per instance"
+            text += ", the script's 0.5\\,s sleep after each start included"
+            out.append(f"{text} (least-squares slopes of the rise).")
+        else:
+            out.append(f"{text} (least-squares slope of the rise; {interval(f)}).")
+        if study and f["saturated"]:
+            out.append(
+                f"Past instance {int(f['knee'])} the script's count of processes started rose "
+                "while memory in use stayed flat: later instances may have exited or never "
+                "started."
+            )
     return out
 
 
@@ -306,6 +339,7 @@ LAYOUT = Layout(  # the study's files: instances, memory in use and elapsed time
             None,
             "Number of Processes",
         ),
+        # labelled MB, but psutil's bytes over 1024 * 1024: MiB (cheri-cap-experiment.py:75)
         "memory": (("memoryused", "memory", "memoryinuse"), ("mb",), "Memory Used (MB)"),
         "elapsed": (("timeelapsed", "elapsedtime", "elapsed"), TIMES, "Time Elapsed (ms)"),
     },
@@ -314,9 +348,9 @@ LAYOUT = Layout(  # the study's files: instances, memory in use and elapsed time
             c.num("instances"),
             "instances",
             c.num("instances"),
-            "memory_used_mb",
+            "memory_used_mib",
             c.num("memory"),
-            "MB",
+            "MiB",
             "ok",
         ),
         (
@@ -351,9 +385,9 @@ EXPERIMENT = Experiment(
             maximum=1,
         ),
         Param(
-            "budget_mb",
-            2147,
-            help="stop when the memory added since the start passes this (MB)",
+            "budget_mib",
+            2048,
+            help="stop when the memory added since the start passes this (MiB)",
             exclusive_minimum=0,
         ),
         Param("max_instances", 500, 8, "stop at this many instances", minimum=1),

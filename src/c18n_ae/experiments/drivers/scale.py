@@ -16,14 +16,21 @@ from c18n_ae.experiments.drivers.launch import Lines, Processes, parse_args, rea
 from c18n_ae.experiments.drivers.rowwriter import RowWriter
 from c18n_ae.experiments.drivers.sysmem import meminfo, rss_bytes
 
-COLUMNS = ("instances", "memory_used_mb", "instances_rss_mb", "elapsed_ms", "status", "stop_reason")
-MB = 1_000_000
+COLUMNS = (
+    "instances",
+    "memory_used_mib",
+    "instances_rss_mib",
+    "elapsed_ms",
+    "status",
+    "stop_reason",
+)
+MIB = 2**20  # the study's unit too: psutil's bytes over 1024 * 1024 (it labelled them MB)
 
 
 def main(argv=None) -> None:
     a = parse_args(argv)
     p = a.params
-    fraction, budget_mb, cap = p["memory_fraction"], p["budget_mb"], p["max_instances"]
+    fraction, budget_mib, cap = p["memory_fraction"], p["budget_mib"], p["max_instances"]
     interval = p.get("interval_s", 0.5)
     with RowWriter(a.out, COLUMNS, "scale", cap) as writer:
         with Processes(a.recipe) as procs:
@@ -31,8 +38,8 @@ def main(argv=None) -> None:
             start = time.monotonic()
             writer.row(
                 instances=0,
-                memory_used_mb=round(used0 / MB, 1),
-                instances_rss_mb=0.0,
+                memory_used_mib=round(used0 / MIB, 1),
+                instances_rss_mib=0.0,
                 elapsed_ms=0.0,
                 status="ok",
             )
@@ -49,14 +56,14 @@ def main(argv=None) -> None:
                 elapsed = (time.monotonic() - start) * 1000
                 if used >= fraction * total:
                     reason = "memory_fraction"
-                elif used - used0 >= budget_mb * MB:
+                elif used - used0 >= budget_mib * MIB:
                     reason = "budget"
                 elif n == cap:
                     reason = "max_instances"
                 writer.row(
                     instances=n,
-                    memory_used_mb=round(used / MB, 1),
-                    instances_rss_mb=round(rss / MB, 2),
+                    memory_used_mib=round(used / MIB, 1),
+                    instances_rss_mib=round(rss / MIB, 2),
                     elapsed_ms=round(elapsed, 1),
                     status="ok",
                     stop_reason=reason,
