@@ -84,9 +84,8 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         mixed = valid[[is_confounded(r) for r in valid.itertuples()]]
         total = valid.drop(mixed.index)
         notes = [
-            f"On {source_name(source, releases)}, {escape(contrast)} is confounded by "
-            f"{escape('; '.join(dict.fromkeys(rows.confounded_by)))}, "
-            f"so none of its {len(rows)} ratios is a compartment cost."
+            f"On {source_name(source, releases)}, the contrast {escape(contrast)} mixes more than "
+            f"the compartments, so none of its {len(rows)} ratios is a compartment cost."
             for contrast, rows in mixed.groupby("contrast", sort=False)
         ]
         if total.empty:

@@ -129,7 +129,8 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         lines += [
             r"\midrule",
             rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{$^\S$ "
-            rf"the builds differ too, so the ratio compares builds as well as releases: "
+            rf"the variants differ in more than ABI and compartments too, so the ratio compares "
+            rf"those differences as well as releases: "
             rf"{escape(mixes(table))}.}} \\",
         ]
     lines += [r"\bottomrule", r"\end{tabular}"]
