@@ -1,7 +1,9 @@
-"""Shared fixtures: the project root, a compiler, and fresh copies of the project."""
+"""Shared fixtures: the project root, a compiler, fresh copies of the project, and the
+quick-profile runs the slow tests share."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]  # c18n_ae itself is installed (editable) in .venv
+SNAKEMAKE = [str(Path(sys.executable).parent / "snakemake")]
 
 # What a fresh clone would not have: never copied into a test's project copy.
 NOT_IN_A_CLONE = {
@@ -44,6 +47,115 @@ def project_copy(tmp_path) -> Path:
     return copy_project(tmp_path / "project")
 
 
+def copy_run(project: Path, dest: Path) -> Path:
+    """A copy of a project after a run, Snakemake's records included: a test that changes a shared
+    run (re-runs jobs, edits files) works on one, so the run stays as the other tests read it."""
+    shutil.copytree(project, dest, symlinks=True, ignore=shutil.ignore_patterns("locks"))
+    return dest
+
+
+def snakemake(project: Path, *args: str, configs=("config/quick.yaml",), timeout=1800):
+    """snakemake --cores 2 in a project, the quick profile by default (--configfile takes several
+    values, so it goes last)."""
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", *args, "--configfile", *configs],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+# The quick-profile runs the slow tests share, each made once per session (per xdist worker that
+# needs it: the tests that read a run are one xdist group, so one worker makes it and runs them).
+SHARED_RUNS = ("quick_run", "quick_run_everywhere")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects and xdist's loadgroup reads the marks
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for run in SHARED_RUNS:
+            if run in item.fixturenames:
+                item.add_marker(pytest.mark.slow)
+                item.add_marker(pytest.mark.xdist_group(run))
+
+
+@pytest.fixture(scope="session")
+def quick_run(tmp_path_factory):
+    """The quick profile as a user starts it: a fresh clone (a git repository) with no results/
+    or paper/generated/ beside an old PDF that must not survive, run to the PDF; after it, git
+    status is clean. Tests read it; one that changes it works on a copy_run."""
+    project = copy_project(tmp_path_factory.mktemp("quick") / "project")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "fresh clone"], check=True)
+    for outputs in ("results", "paper/generated"):
+        shutil.rmtree(project / outputs, ignore_errors=True)
+    stale = project / "paper" / "main.pdf"
+    stale.write_text("%PDF-1.5 a stale PDF from an earlier run\n")
+    os.utime(stale, (1e9, 1e9))
+    done = snakemake(project)
+    assert done.returncode == 0, done.stderr[-4000:]
+    status = subprocess.run(
+        [*git, "status", "--porcelain"], capture_output=True, text=True, check=True
+    ).stdout
+    assert status == "", f"a workflow run left git status unclean:\n{status}"
+    return project, done
+
+
+BIG_E1 = 100_000  # instances of the generated E1 data set in quick_run_everywhere
+
+
+@pytest.fixture(scope="session")
+def quick_run_everywhere(tmp_path_factory, sshd):
+    """One quick-profile run from a fresh copy to the PDF with every kind of source the plain one
+    lacks, so that three slow tests share it: config/aarch64.yaml's variant (cross-compiled for
+    AArch64, run under qemu-user), an SSH target on the loopback sshd (its own workdir, the same
+    variant O2 as here, running at the same time as the local target), and a generated data set of
+    BIG_E1 E1 instances in the study's layout."""
+    import numpy as np
+    import yaml
+
+    project = copy_project(tmp_path_factory.mktemp("everywhere") / "project")
+    remote = project.parent / "remote"
+    o2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
+    aarch64 = yaml.safe_load((project / "config" / "aarch64.yaml").read_text())
+    shipped = yaml.safe_load((project / "config" / "config.yaml").read_text())["datasets"]
+    (project / "config" / "everywhere.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "targets": [*aarch64["targets"], sshd.target("loopback", remote, [o2])],
+                "datasets": [*shipped, "big-e1"],
+            }
+        )
+    )
+    big = project / "datasets" / "big-e1"
+    big.mkdir()
+    rng = np.random.default_rng(0)
+    memory = 1600 + 1.4 * np.arange(1, BIG_E1 + 1) + rng.normal(0, 5, BIG_E1)
+    rows = "\n".join(f"{i},{m:.3f},{i * 510.5:.3f}" for i, m in enumerate(memory, start=1))
+    (big / "scale.csv").write_text(
+        "Number of Processes,Memory Used (MB),Time Elapsed (ms)\n" + rows + "\n"
+    )
+    meta = {
+        "name": "big-e1",
+        "title": "a generated E1 run of 100,000 instances",
+        "measured_by": "this test",
+        "measured_when": "generated",
+        "source": {"repository": "none", "commit": "0000000", "license": "none"},
+        "host": {"model": "generated", "os": "generated", "arch": "none"},
+        "reference_variant": "purecap-c18n",
+        "variants": {"purecap-c18n": {"description": "d", "abi": "purecap", "c18n": True}},
+        "files": [{"path": "scale.csv", "variant": "purecap-c18n", "layout": "scale"}],
+    }
+    (big / "dataset.yaml").write_text(yaml.safe_dump(meta))
+    configs = ("config/quick.yaml", "config/aarch64.yaml", "config/everywhere.yaml")
+    done = snakemake(project, configs=configs)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return project, remote
+
+
 @pytest.fixture(scope="session")
 def sshd():
     """A real sshd on a free loopback port (artifact/install installs openssh-server and rsync)."""
@@ -75,9 +187,6 @@ def compile_benchmark(cc: str, name: str, out: Path, *flags: str) -> Path:
     subprocess.run(cmd, check=True)
     (build_dir / program.output).rename(out)
     return out
-
-
-SNAKEMAKE = [str(Path(sys.executable).parent / "snakemake")]
 
 
 def published_table(name: str):

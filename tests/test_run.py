@@ -2,6 +2,7 @@
 that go on after being killed, and variants interleaved in time."""
 
 import csv
+import hashlib
 import json
 import os
 import random
@@ -18,6 +19,8 @@ from conftest import ROOT, compile_benchmark
 
 RECIPE = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 ONE_RUN = {"runs": 1}
+# What artifact/install hashes into .venv/.requirements.sha256, in its order.
+REQUIREMENTS = ("artifact/requirements.txt", "pyproject.toml")
 
 
 def still_running(path_part):
@@ -233,11 +236,18 @@ def test_a_process_past_the_cap_goes_on_in_a_new_one(tmp_path, results):
     ) == list(range(1, 41))
 
 
+@pytest.mark.slow
 def test_reproduce_goes_on_after_snakemake_was_killed(project_copy):
     """kill -9 of snakemake mid-run leaves a lock; artifact/reproduce removes it when no snakemake
     process holds it, and the run completes."""
     env = {**os.environ}
-    (project_copy / ".venv").symlink_to(ROOT / ".venv")
+    # the shared .venv's programs, and the stamp that tells artifact/install its requirements are
+    # in: the copy never installs (re-pointing the editable install at itself would break .venv)
+    venv = project_copy / ".venv"
+    venv.mkdir()
+    (venv / "bin").symlink_to(ROOT / ".venv" / "bin")
+    wanted = b"".join((project_copy / f).read_bytes() for f in REQUIREMENTS)
+    (venv / ".requirements.sha256").write_text(hashlib.sha256(wanted).hexdigest() + "\n")
     cmd = [
         str(project_copy / "artifact" / "reproduce"),
         "results/local/O2/memory/raw.csv",

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from c18n_ae import experiments as exp_registry
 from c18n_ae.common import config as cfg
@@ -19,8 +18,11 @@ from c18n_ae.experiments import commands, programs
 from c18n_ae.running import unit
 from c18n_ae.running.driver import RunFailed
 from c18n_ae.running.run import run_unit
-from conftest import ROOT, SNAKEMAKE, copy_project
+from conftest import ROOT, SNAKEMAKE
 
+# The loopback target's name, this process's own: the tests below kill processes on it by their
+# command lines (results/<name>/...), which must reach no other test's, in this session or another.
+LOOP = f"loop{os.getpid()}"
 O2 = {"name": "O2", "cc": "cc", "cflags": ["-O2"], "launcher": []}
 ONE_RUN = {"runs": 1}
 
@@ -56,17 +58,17 @@ def rows(path):
 
 
 def test_remote_build_compiles_on_the_target_and_records_file_output(tmp_path, sshd):
-    target = sshd.target("loop", tmp_path / "remote", [O2])
+    target = sshd.target(LOOP, tmp_path / "remote", [O2])
     info = build_on(target, O2, "memory", tmp_path / "bin")
     assert (
-        tmp_path / "remote" / "results" / "loop" / "O2" / "bin" / "memory"
+        tmp_path / "remote" / "results" / LOOP / "O2" / "bin" / "memory"
     ).exists()  # built there
     assert (tmp_path / "bin" / "memory").exists()  # and fetched
     assert "ELF" in info["file"] and info["compile_command"][:2] == ["cc", "-Wall"]
 
 
 def remote_rows(remote_root, experiment="memory", variant="O2"):
-    return unit.rows_measured(remote_root / "results" / "loop" / variant / experiment)
+    return unit.rows_measured(remote_root / "results" / LOOP / variant / experiment)
 
 
 def wait_rows(remote_root, n, timeout=60):
@@ -79,10 +81,10 @@ def wait_rows(remote_root, n, timeout=60):
 
 
 def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
-    target = sshd.target("loop", tmp_path / "remote", [O2])
-    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
+    target = sshd.target(LOOP, tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "results" / LOOP / "O2" / "bin")
     params = {"block_sizes_mib": [4], "trials": 3000, "timeout_s": 300}
-    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    out = tmp_path / "results" / LOOP / "O2" / "memory"
     runner = [
         sys.executable,
         "-m",
@@ -112,7 +114,7 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     client.kill()
     client.wait()
     assert not (
-        tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "exit_status"
+        tmp_path / "remote" / "results" / LOOP / "_units" / "memory" / "exit_status"
     ).exists(), "the remote run should still be running"
     # 3. run again: it re-attaches (or fetches, if it finished meanwhile) and completes
     done = subprocess.run(runner, env=env, capture_output=True, text=True, timeout=300)
@@ -125,7 +127,7 @@ def test_link_drop_and_client_kill_lose_no_row(tmp_path, sshd):
     assert meta["exit_status"] == 0 and meta["host"]["os"] and meta["remote"].endswith("@127.0.0.1")
 
 
-def kill_benchmark(times, remote_root, pattern="^results/loop/O2/bin/memory"):
+def kill_benchmark(times, remote_root, pattern=f"^results/{LOOP}/O2/bin/memory"):
     """kill -9 the benchmark on the target `times` times, at random moments while it measures."""
     import random
 
@@ -145,8 +147,8 @@ def kill_benchmark(times, remote_root, pattern="^results/loop/O2/bin/memory"):
 def test_benchmark_killed_three_times_on_the_target_every_trial_once(tmp_path, sshd):
     import threading
 
-    target = sshd.target("loop", tmp_path / "remote", [O2])
-    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
+    target = sshd.target(LOOP, tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "results" / LOOP / "O2" / "bin")
     result = {}
     killer = threading.Thread(
         target=lambda: result.update(killed=kill_benchmark(3, tmp_path / "remote"))
@@ -165,7 +167,7 @@ def test_benchmark_killed_three_times_on_the_target_every_trial_once(tmp_path, s
     )
     killer.join()
     assert result["killed"] == 3
-    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    out = tmp_path / "results" / LOOP / "O2" / "memory"
     got = sorted((int(r["block_mib"]), int(r["trial"])) for r in rows(out / "raw.csv"))
     assert got == [(b, t) for b in (16, 32) for t in range(1, 151)]
     statuses = [s["exit_status"] for s in json.loads((out / "meta.json").read_text())["segments"]]
@@ -177,14 +179,14 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
     every row so far fetched; the next run goes on from there and measures each trial once."""
     import threading
 
-    target = sshd.target("loop", tmp_path / "remote", [O2])
-    build_on(target, O2, "memory", tmp_path / "results" / "loop" / "O2" / "bin")
+    target = sshd.target(LOOP, tmp_path / "remote", [O2])
+    build_on(target, O2, "memory", tmp_path / "results" / LOOP / "O2" / "bin")
     params = {"block_sizes_mib": [16], "trials": 400}
 
     def kill_unit():
         wait_rows(tmp_path / "remote", 30, timeout=120)
-        subprocess.run(["pkill", "-KILL", "-f", "c18n_ae.running.unit --plan results/loop"])
-        subprocess.run(["pkill", "-KILL", "-f", "^results/loop/O2/bin/memory"])
+        subprocess.run(["pkill", "-KILL", "-f", f"c18n_ae.running.unit --plan results/{LOOP}/"])
+        subprocess.run(["pkill", "-KILL", "-f", f"^results/{LOOP}/O2/bin/memory"])
 
     killer = threading.Thread(target=kill_unit)
     killer.start()
@@ -204,7 +206,7 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
             poll_s=0.5,
         )
     killer.join()
-    out = tmp_path / "results" / "loop" / "O2" / "memory"
+    out = tmp_path / "results" / LOOP / "O2" / "memory"
     assert (out / "run-failed.json").exists() and unit.rows_measured(out) >= 30  # fetched
     run_unit(
         target=target,
@@ -222,29 +224,19 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
     assert (
         "units done earlier: continuing"
         in (
-            tmp_path / "remote" / "results" / "loop" / "_units" / "memory" / "progress.log"
+            tmp_path / "remote" / "results" / LOOP / "_units" / "memory" / "progress.log"
         ).read_text()
     )
 
 
-def test_quick_profile_end_to_end_on_an_ssh_target(tmp_path, sshd):
-    project = copy_project(tmp_path / "project")
-    target = sshd.target("loopback", tmp_path / "remote", [O2])
-    local = {"name": "local", "kind": "local", "reference_variant": "O2", "variants": [O2]}
-    # two machines with the same variant: they run at the same time (--cores 2) and their spread is
-    # reported
-    (project / "config" / "ssh-test.yaml").write_text(yaml.safe_dump({"targets": [local, target]}))
-    done = subprocess.run(
-        [*SNAKEMAKE, "--cores", "2", "--configfile", "config/quick.yaml", "config/ssh-test.yaml"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+def test_quick_profile_end_to_end_on_an_ssh_target(quick_run_everywhere):
+    """conftest's quick_run_everywhere holds an SSH target, loopback, with the variant O2 the local
+    target has too: built and run on the target, its rows reach the tables, the PDF and the spread
+    between the two machines."""
+    project, remote = quick_run_everywhere
     for e in exp_registry.names():
         assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
-        assert (tmp_path / "remote" / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
+        assert (remote / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
     setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()
     assert "loopback" in setup and "Debian" in setup
     text = subprocess.run(
@@ -332,8 +324,8 @@ def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
         "build_on": "host",
         "abi": "native",
     }
-    target = sshd.target("loop", tmp_path / "remote", [here])
-    bin_dir = tmp_path / "results" / "loop" / "O2h" / "bin"
+    target = sshd.target(LOOP, tmp_path / "remote", [here])
+    bin_dir = tmp_path / "results" / LOOP / "O2h" / "bin"
     for name in ("packet_plugin", "packet"):
         info = build_on(target, here, name, bin_dir)
         out = programs.get(name).output
@@ -342,13 +334,11 @@ def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
         assert str(bin_dir) in " ".join(info["compile_command"]), (
             "compiled here, into this side's bin folder"
         )
-        remote = tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / out
+        remote = tmp_path / "remote" / "results" / LOOP / "O2h" / "bin" / out
         assert remote.read_bytes() == (bin_dir / out).read_bytes(), (
             "the target runs the very binary built here"
         )
-    assert (
-        tmp_path / "remote" / "results" / "loop" / "O2h" / "bin" / "libpacket_plugin.so"
-    ).exists()
+    assert (tmp_path / "remote" / "results" / LOOP / "O2h" / "bin" / "libpacket_plugin.so").exists()
     run_unit(
         target=target,
         options=ONE_RUN,
@@ -360,5 +350,5 @@ def test_binaries_built_here_run_on_an_ssh_target(tmp_path, sshd):
         timeout_s=120,
         poll_s=0.5,
     )
-    got = rows(tmp_path / "results" / "loop" / "O2h" / "packet" / "raw.csv")
+    got = rows(tmp_path / "results" / LOOP / "O2h" / "packet" / "raw.csv")
     assert len(got) == 6 and {r["mode"] for r in got} == {"none", "plugin", "ipc"}
