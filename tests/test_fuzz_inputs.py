@@ -138,13 +138,26 @@ def analyse_command(tmp: Path, experiment: str, *args) -> tuple[int, str]:
 
 
 def data_set(folder: Path, entries: list[dict]) -> None:
-    """The study's data set with only these files: its dataset.yaml and the source its evidence
-    cites (hard links, which stay inside the folder)."""
+    """The study's data set with only these files: its dataset.yaml, the source its evidence
+    cites and the data set's own logs it cites (hard links, which stay inside the folder, apart
+    from the files a case mutates)."""
     meta = yaml.dump(fuzz_meta(entries), Dumper=DUMPER, sort_keys=False)
     (folder / "dataset.yaml").write_text(meta)
     source = STUDY / "source"
     if source.is_dir() and not (folder / "source").exists():
         shutil.copytree(source, folder / "source", copy_function=os.link)
+    for cited in own_logs_cited():
+        (folder / cited).parent.mkdir(parents=True, exist_ok=True)
+        if not (folder / cited).exists():
+            os.link(STUDY / cited, folder / cited)
+
+
+@functools.cache
+def own_logs_cited() -> tuple[str, ...]:
+    """The data set's own files its evidence cites (the kernel's, a run's revocation)."""
+    from c18n_ae.common.evidence import _own_logs, cited
+
+    return tuple(sorted({e["file"] for k, _, e in cited(study_meta()) if _own_logs(k, e)}))
 
 
 def fuzz_meta(entries: list[dict]) -> dict:

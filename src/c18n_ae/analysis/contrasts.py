@@ -109,6 +109,13 @@ def _confound(k: str, x: str, y: str) -> str:
     return f"{LABELS.get(k, k)} {x} against {y}"
 
 
+def confound_kinds(confounded_by: str) -> list[str]:
+    """The kinds of fact a row's confounds name ('compiler', 'heap revocation'), in order."""
+    items = [x.strip() for x in str(confounded_by or "").split(";") if x.strip()]
+    labels = [LABELS.get(k, k) for k in FACTS]
+    return [next((k for k in labels if x.startswith(f"{k} ")), x) for x in items]
+
+
 def _side(k: str, value: str) -> str:
     """One side's value in a contrast's name: the build's as is, the run's named."""
     return f"({LABELS.get(k, k)} {value})" if k in RUNTIME else value

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_point
@@ -74,6 +75,25 @@ def source_name(source: str, releases: dict[str, str]) -> str:
     return f"\\texttt{{{escape(source)}}}" + (f" ({escape(release)})" if release else "")
 
 
+def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
+    """One sentence for all of a source's confounded rows: how many ratios, on how many
+    contrasts, and the kinds of fact those contrasts also differ in (their names, in full, are
+    in the set-up and the headline table)."""
+    kinds = list(dict.fromkeys(k for c in mixed.confounded_by for k in confound_kinds(c)))
+    said = ", ".join(kinds[:-1]) + (" and " if len(kinds) > 1 else "") + kinds[-1]
+    n, contrasts = len(mixed), mixed.contrast.nunique()
+    which = "its" if alone else "its other"
+    on = (
+        "a contrast that also differs"
+        if contrasts == 1
+        else f"{contrasts} contrasts that also differ"
+    )
+    return (
+        f"On {where}, {which} {n} ratio{'s' if n != 1 else ''} rest on {on} in {escape(said)}, "
+        "so none is a compartment cost."
+    )
+
+
 def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str]:
     """Per source: the first valid metric of each experiment that calls into another library,
     for the first contrast of compartments against none."""
@@ -83,11 +103,9 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         # a confounded contrast is no compartment cost: named, never quoted as one
         mixed = valid[[is_confounded(r) for r in valid.itertuples()]]
         total = valid.drop(mixed.index)
-        notes = [
-            f"On {source_name(source, releases)}, the contrast {escape(contrast)} mixes more than "
-            f"the compartments, so none of its {len(rows)} ratios is a compartment cost."
-            for contrast, rows in mixed.groupby("contrast", sort=False)
-        ]
+        notes = (
+            [mixed_note(source_name(source, releases), mixed, total.empty)] if len(mixed) else []
+        )
         if total.empty:
             out += notes
             continue
@@ -149,10 +167,17 @@ def _counts(mine: pd.DataFrame) -> str:
 def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     """The verdicts on one source, the study's claims and this package's own counted apart."""
     mine = verdicts[verdicts.source == source]
-    said = []
+    said, unmeasured = [], 0
     for o, rows in origins(mine):
+        if rows.result.str.startswith("not applicable").all():
+            unmeasured += len(rows)  # counted once at the end, whoever made the claims
+            continue
         whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
         said.append(f"of {whose}, {_counts(rows)}")
+    if unmeasured and said:
+        said.append(f"none of the {unmeasured} other claim{'s' if unmeasured != 1 else ''} was")
+    elif unmeasured:
+        said.append(f"none of its {unmeasured} claim{'s' if unmeasured != 1 else ''} was measured")
     text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
     disagree = mine[~mine.statistics_agree.map(agrees)]
     if len(disagree):
