@@ -76,6 +76,25 @@ def test_every_path_that_leaves_a_data_set_is_one_message(tmp_path):
     assert "password" not in str(caught.value)
 
 
+def test_a_dataset_yaml_the_schema_refuses_still_has_its_paths_reported(tmp_path):
+    """Schema mistakes and paths that leave the folder come in one report, whichever fails."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password\n")
+    d = tmp_path / "datasets" / "evil"
+    hostile(d, secret)
+    m = yaml.safe_load((d / "dataset.yaml").read_text())
+    del m["title"]
+    m["files"].append({"path": "../x.csv"})  # no variant either
+    (d / "dataset.yaml").write_text(yaml.safe_dump(m, sort_keys=False))
+    with pytest.raises(RawDataError) as caught:
+        datasets.load(str(d))
+    said = str(caught.value)
+    assert "(top level): 'title' is a required property" in said
+    assert "files[6]: 'variant' is a required property" in said
+    for want in [*EXPECTED, "files[6].path ../x.csv: outside {d}"]:
+        assert want.format(d=d) in said, (want, said)
+
+
 def test_a_dataset_yaml_that_is_a_symlink_out_is_refused(tmp_path):
     outside = tmp_path / "elsewhere.yaml"
     outside.write_text(yaml.safe_dump(meta(["x.csv"])))

@@ -43,21 +43,34 @@ def _references(d: Path, meta: dict) -> list[str]:
         out.append(
             f"reference_variant {meta['reference_variant']!r} is not among variants ({variants})"
         )
-    shipped = meta["source"].get("shipped")
-    if shipped is not None and paths.escape(d, shipped):
-        out.append(f"source.shipped {shipped}: {paths.escape(d, shipped)}")
+    out += _paths_out(d, meta)
     for key in ("files", "documents"):
         for i, entry in enumerate(meta.get(key, [])):
             if key == "files" and entry["variant"] not in meta["variants"]:
                 out.append(
                     f"files[{i}].variant {entry['variant']!r} is not among variants ({variants})"
                 )
-            where = f"{key}[{i}].path {entry['path']}"
-            why = paths.escape(d, entry["path"])
+            if not paths.escape(d, entry["path"]) and not (d / entry["path"]).exists():
+                out.append(f"{key}[{i}].path {entry['path']}: file not found in {d}")
+    return out
+
+
+def _paths_out(d: Path, meta) -> list[str]:
+    """Each path (source.shipped, files[], documents[]) that leaves the data set's folder, read
+    defensively so that
+    a file the schema refuses still has its paths reported beside the schema's mistakes."""
+    out = []
+    source = meta.get("source") if isinstance(meta, dict) else None
+    shipped = source.get("shipped") if isinstance(source, dict) else None
+    if isinstance(shipped, str) and paths.escape(d, shipped):
+        out.append(f"source.shipped {shipped}: {paths.escape(d, shipped)}")
+    for key in ("files", "documents"):
+        entries = meta.get(key) if isinstance(meta, dict) else None
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            path = entry.get("path") if isinstance(entry, dict) else None
+            why = paths.escape(d, path) if isinstance(path, str) else None
             if why:
-                out.append(f"{where}: {why}")
-            elif not (d / entry["path"]).exists():
-                out.append(f"{where}: file not found in {d}")
+                out.append(f"{key}[{i}].path {path}: {why}")
     return out
 
 
@@ -79,7 +92,8 @@ def load(name: str, root: Path = ROOT) -> dict:
     except schemas.YamlFileError as e:
         raise RawDataError(str(e)) from None
     mistakes = _mistakes(path, meta)
-    if mistakes:
+    if mistakes:  # with the paths that leave the folder, which the schema cannot see
+        mistakes += [f"{path}: {m}" for m in _paths_out(d, meta)]
         raise RawDataError("\n  ".join(mistakes))
     mistakes = [f"{path}: {m}" for m in _references(d, meta) + evidence.mistakes(d, meta)]
     if mistakes:
