@@ -79,7 +79,7 @@ def test_pipe_program_verifies_messages_and_flags_warmup(tmp_path, cc):
     got = rows(out)
     assert [r["warmup"] for r in got] == ["1", "0", "0", "0", "0"]
     assert all(r["status"] == "ok" and int(r["read_ns"]) > 0 for r in got)
-    assert all(int(r["total_ns"]) == int(r["write_ns"]) + int(r["read_ns"]) for r in got)
+    assert all(int(r["write_plus_read_ns"]) == int(r["write_ns"]) + int(r["read_ns"]) for r in got)
     refused = subprocess.run(
         [exe, "--out", out, "--trials", "2", "--size", "100000", "--batch", "1"],
         capture_output=True,
@@ -91,7 +91,7 @@ def test_pipe_program_verifies_messages_and_flags_warmup(tmp_path, cc):
 def test_pipe_statistics_with_and_without_warmup(tmp_path):
     raw = tmp_path / "raw.csv"
     lines = [
-        "trial,warmup,message_bytes,batch,status,write_ns,read_ns,total_ns,roundtrip_ns",
+        "trial,warmup,message_bytes,batch,status,write_ns,read_ns,write_plus_read_ns,roundtrip_ns",
         "1,1,1024,10,ok,10000,20000,30000,9000",
     ]
     lines += [f"{t},0,1024,10,ok,1000,2000,3000,5000" for t in range(2, 7)]

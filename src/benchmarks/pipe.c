@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define HEADER "trial,warmup,message_bytes,batch,status,write_ns,read_ns,total_ns,roundtrip_ns"
+#define HEADER "trial,warmup,message_bytes,batch,status,write_ns,read_ns,write_plus_read_ns,roundtrip_ns"
 
 struct reply {
     int64_t read_ns;

@@ -34,14 +34,17 @@ from c18n_ae.experiments.rows import (
     series,
 )
 
-METRICS = ("write_ns", "read_ns", "total_ns", "roundtrip_ns")  # this package's program
+# this package's program: the parent's write and the child's read of a message already written,
+# each timed in its own process, their sum (two processes' times added: no latency) and the
+# batched round trip
+METRICS = ("write_ns", "read_ns", "write_plus_read_ns", "roundtrip_ns")
 STUDY_METRICS = ("write_ns", "message_wait_ns", "write_plus_wait_ns")  # the study's columns
 # the table's columns, those a source has: short labels
 SHOWN = {
     "write_ns": "write",
     "read_ns": "read",
     "message_wait_ns": "wait",
-    "total_ns": "write+read",
+    "write_plus_read_ns": "write+read",
     "write_plus_wait_ns": "write+wait",
 }
 
@@ -132,7 +135,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     names = [
         ("write", "write_ns"),
         ("read", "read_ns"),
-        ("total", "total_ns"),
+        ("write plus read", "write_plus_read_ns"),
         ("round trip", "roundtrip_ns"),
         ("message wait", "message_wait_ns"),
     ]
@@ -166,7 +169,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 def figure(data: Inputs) -> Figure:
     """Mean time per operation without warm-up, the upper half of its 95 % interval as error."""
-    metrics = ["write_ns", "read_ns", "message_wait_ns", "total_ns", "roundtrip_ns"]
+    metrics = ["write_ns", "read_ns", "message_wait_ns", "write_plus_read_ns", "roundtrip_ns"]
     metrics = [m for m in metrics if m in set(data.valid.metric)]
     categories = [SHOWN.get(m, "round trip") for m in metrics]
     bars, errs = means_by_target(data.valid, metrics, 1e3)
@@ -264,7 +267,7 @@ EXPERIMENT = Experiment(
     headline=(
         Headline("write_ns", "a pipe write", "libc"),
         Headline("read_ns", "a pipe read", "libc"),
-        Headline("total_ns", "a whole transfer", "libc"),
+        Headline("write_plus_read_ns", "a write plus a read, each timed in its process", "libc"),
         # the study's wait for the child's next message is no headline metric: see the docstring
     ),
 )
