@@ -54,15 +54,16 @@ def copy_run(project: Path, dest: Path) -> Path:
     return dest
 
 
-def snakemake(project: Path, *args: str, configs=("config/quick.yaml",), timeout=1800):
+def snakemake(project: Path, *args: str, configs=("config/quick.yaml",), timeout=1800, env=None):
     """snakemake --cores 2 in a project, the quick profile by default (--configfile takes several
-    values, so it goes last)."""
+    values, so it goes last); env: variables added to this process's."""
     return subprocess.run(
         [*SNAKEMAKE, "--cores", "2", *args, "--configfile", *configs],
         cwd=project,
         capture_output=True,
         text=True,
         timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
 
 
