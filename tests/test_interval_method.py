@@ -114,13 +114,31 @@ def between_run_coverage(runs: int, trials: int, repeats: int = 200) -> tuple[fl
     return hit["hierarchical"] / repeats, hit["flat"] / repeats
 
 
-def test_hierarchical_bootstrap_covers_what_varies_between_runs():
+@pytest.mark.parametrize("runs, upper", [(2, 1.0), (3, 0.995), (10, 0.995)])
+def test_hierarchical_bootstrap_covers_what_varies_between_runs(runs, upper):
     """A known between-run variance (half the total): resampling runs, then trials within runs,
-    keeps coverage near 95 %; the flat bootstrap over trials treats 100 trials as independent and
-    falls far short (measured: 0.95 against 0.585)."""
-    hierarchical, flat = between_run_coverage(runs=10, trials=10)
-    assert 0.88 <= hierarchical <= 0.995, hierarchical
+    and widening for the few runs (Hesterberg's expanded percentile interval, _widened) keeps
+    coverage at or above 95 %; the flat bootstrap over trials treats the trials as independent
+    and falls far short. Measured on 2,000 repeats at 2, 3, 5 and 10 runs: 1.00, 0.993, 0.980,
+    0.969 (flat: 0.53, 0.51, 0.54, 0.58); before the widening the hierarchical interval covered
+    0.746, 0.833, 0.893, 0.929. The widening is conservative: at 2 runs (w = 9.2 on the log
+    scale) it covers every time."""
+    hierarchical, flat = between_run_coverage(runs=runs, trials=10, repeats=400)
+    assert 0.90 <= hierarchical <= upper, hierarchical
     assert flat <= 0.75, flat
+
+
+def test_the_widening_factor_and_its_scales():
+    """w = t(R-1, 0.975) / z(0.975) * sqrt(R/(R-1)) about the point estimate, R the fewest runs of
+    a hierarchically resampled side: on the log scale for positive bounds, else linear; a side
+    of one run alone leaves the interval as it is."""
+    from c18n_ae.analysis.comparisons import _widened
+
+    w3 = 4.302652729911275 / 1.959963984540054 * 1.5**0.5  # t(2, 0.975)
+    lo, hi = _widened(1.8, 2.5, 2.0, (3, 5))
+    assert lo == pytest.approx(2 * 0.9**w3) and hi == pytest.approx(2 * 1.25**w3)
+    assert _widened(-1.0, 3.0, 1.0, (1, 3)) == pytest.approx((1 - 2 * w3, 1 + 2 * w3))
+    assert _widened(1.8, 2.5, 2.0, (1, 1)) == (1.8, 2.5)
 
 
 def test_hierarchical_means_and_medians_equal_numpy_on_the_same_resamples():
