@@ -86,3 +86,20 @@ def test_a_symlink_out_of_the_tree_never_reaches_the_tarball(project_copy, tmp_p
     for metadata in ("LICENSE", "CITATION.cff", ".zenodo.json"):
         if (project_copy / metadata).exists():
             assert f"c18n-ae/{metadata}" in names, metadata
+
+
+def test_a_data_set_dropped_in_without_a_commit_is_packed(project_copy, tmp_path):
+    """In a git checkout, a data set a reviewer copied into datasets/ (and the config naming it)
+    is an input of the run even untracked: the deposit carries it, or it could not be re-run."""
+    git(project_copy, "init", "-q")
+    git(project_copy, "add", "-A")
+    git(project_copy, "commit", "-qm", "a clone")
+    dropped = project_copy / "datasets" / "dropped-in"
+    (dropped / "memory").mkdir(parents=True)
+    (dropped / "memory" / "hybrid.csv").write_text("an untracked file\n")
+    (project_copy / "config" / "mine.yaml").write_text("datasets: [dropped-in]\n")
+    _, tarball = archive(project_copy, tmp_path)
+    with tarfile.open(tarball) as tar:
+        names = set(tar.getnames())
+    assert "c18n-ae/datasets/dropped-in/memory/hybrid.csv" in names
+    assert "c18n-ae/config/mine.yaml" in names

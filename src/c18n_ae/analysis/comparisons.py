@@ -253,15 +253,16 @@ def _widened(lo: float, hi: float, point: float, counts) -> tuple[float, float]:
     expanded percentile interval ("What teachers should know about the bootstrap", The American
     Statistician 69(4), 2015). The bootstrap over R runs underestimates their spread by about
     sqrt((R-1)/R) and uses normal quantiles where t ones apply, so each end moves away from the
-    point estimate by w = t(R-1, 0.975) / z(0.975) * sqrt(R/(R-1)), on the log scale (the ratios
+    point estimate by w = t(df, 0.975) / z(0.975) * sqrt(R/(R-1)), on the log scale (the ratios
     are positive; linear where an end is not). R: the fewest runs of a side resampled over its
-    runs (two or more; none such: the interval unchanged). tests/test_interval_method.py
-    measures the coverage at 2, 3 and 10 runs."""
+    runs (two or more; none such: the interval unchanged); df: the sum of R_i - 1 over those
+    sides, as for a difference of two means of run means (2(R-1) when both sides have R runs).
+    tests/test_interval_method.py measures the coverage at 2, 3 and 10 runs."""
     hierarchical = [k for k in counts if k >= 2]
     if not hierarchical or not all(map(math.isfinite, (lo, hi, point))):
         return lo, hi
-    r = min(hierarchical)
-    w = float(t_dist.ppf(0.975, r - 1)) / Z95 * math.sqrt(r / (r - 1))
+    r, df = min(hierarchical), sum(k - 1 for k in hierarchical)
+    w = float(t_dist.ppf(0.975, df)) / Z95 * math.sqrt(r / (r - 1))
     if min(lo, hi, point) > 0:
         return point * (lo / point) ** w, point * (hi / point) ** w
     return point - w * (point - lo), point + w * (hi - point)

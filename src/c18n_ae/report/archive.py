@@ -1,6 +1,6 @@
-"""Packs the deposit: the tracked sources, configuration, data sets and deposit metadata (LICENSE,
-CITATION.cff, .zenodo.json) and the generated results, raw data and PDF into one tarball, with a
-SHA256SUMS manifest of every member (inside the tarball, and beside it with the tarball's own sum).
+"""Packs the deposit: the tracked sources, configuration, data sets (tracked or dropped in) and
+deposit metadata (LICENSE, CITATION.cff, .zenodo.json) and the generated results, raw data and PDF
+into one tarball, with a SHA256SUMS manifest of every member (inside the tarball, and beside it with the tarball's own sum).
 
 Only regular files whose real location lies inside the project are packed: a symlink is packed as
 the file it leads to when that file is inside the project and left out (and said so) when it leads
@@ -35,6 +35,8 @@ RESULT_PATTERNS = [
     "results/headline.csv",
     "results/claims.md",
 ]
+# inputs a reviewer may add without committing them: a data set dropped into datasets/, a config
+INPUT_PATTERNS = ["datasets/**/*", "config/*.yaml"]
 SKIP_DIRS = {
     ".git",
     ".venv",
@@ -63,7 +65,7 @@ def source_files(root: Path) -> list[Path]:
 def collect(root: Path) -> tuple[list[Path], list[str]]:
     """(the files to pack, relative to root; why each other candidate is left out)."""
     candidates = set(source_files(root))
-    for pattern in RESULT_PATTERNS:
+    for pattern in INPUT_PATTERNS + RESULT_PATTERNS:
         candidates.update(p.relative_to(root) for p in root.glob(pattern))
     files, left_out = [], []
     inside = root.resolve()
