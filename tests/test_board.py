@@ -274,6 +274,16 @@ def test_state_that_differs_between_variants_is_named():
     a = {"revocation_default": "1", "process_revocation": "on", "compartments": 1}
     b = {"revocation_default": "1", "process_revocation": "off", "compartments": 4}
     assert bc.differing({"x": a, "y": b}) == {"process_revocation": {"x": "on", "y": "off"}}
+    # a variant that declares its revocation (revocation: "off") is left out of that key: the
+    # difference is named only where the variants that declare nothing differ among themselves
+    recipes = {"x": {"name": "x"}, "y": {"name": "y", "revocation": "off"}}
+    assert bc.differing({"x": a, "y": b}, recipes) == {}
+    c = {**b, "process_revocation": "off"}  # z declares nothing and runs without revocation
+    assert bc.differing({"x": a, "y": b, "z": c}, {**recipes, "z": {}}) == {
+        "process_revocation": {"x": "on", "z": "off"}
+    }
+    # a value not recorded is no difference
+    assert bc.differing({"x": a, "y": {**b, "process_revocation": "unknown"}}) == {}
 
 
 # --- E10: per counted crossing, and the known answer -------------------------------------------
@@ -431,9 +441,11 @@ def test_the_simulated_board_shows_compartments_only_under_a_working_launcher(
     set_state(tools_dir, procstat_c18n=False)  # a release whose procstat has no c18n command
     seen, _ = probe(server, tmp_path, memory_binary, enable)
     assert seen["tool"] == "procstat -v" and seen["compartments"] >= 2
-    assert (
-        any("/c18n/" in p for p in seen.get("evidence", "").split()) or "c18n" in seen["evidence"]
-    )
+    assert "/usr/lib/c18n/" in seen["evidence"], "a purecap process's c18n libraries"
+    # the benchmark ABI's, as in the study's own log (/usr/lib64cb/c18n/libc.so.7)
+    set_state(tools_dir, procstat_c18n=False, abi="purecap-benchmark")
+    seen, _ = probe(server, tmp_path, memory_binary, enable)
+    assert seen["compartments"] >= 2 and "/usr/lib64cb/c18n/" in seen["evidence"]
 
 
 def test_pmcstat_counts_the_benchmark_on_the_simulated_board(sim, tmp_path, memory_binary):
@@ -570,6 +582,10 @@ def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
     assert board_seen["variants"]["purecap"]["compartments"] == 0
     hashes = {v: board_seen["variants"][v]["binary_sha256"] for v in ("purecap", "purecap-c18n")}
     assert hashes["purecap"] and hashes["purecap"] == hashes["purecap-c18n"], "one binary"
+    from c18n_ae.report.setup_table import binaries_text, binary_hashes
+
+    printed = binaries_text(binary_hashes(list(metas.values()))["sim"])  # the setup table's cell
+    assert printed == f"memory: purecap and purecap-c18n {hashes['purecap'][:12]}"
     assert board_seen["variants"]["purecap"]["state"]["revocation_default"] == "1"
     assert board_seen["state_differs"] == {}, "both ran under one state (compartments aside)"
     on_disk = json.loads((tmp_path / "results/sim/purecap/memory/meta.json").read_text())
@@ -593,6 +609,32 @@ def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
         run_on_sim(target, tmp_path)
 
 
+def test_one_compartment_on_the_simulated_board_stops_the_c18n_variant(sim, tmp_path):
+    """The simulated procstat c18n shows the c18n variant's process in one compartment (COMP 1):
+    the run stops before timing, with item 1's message naming the launcher, the release and what
+    was seen, and leaves run-failed.json, no meta.json."""
+    from c18n_ae.running.driver import RunFailed
+
+    server, tools_dir = sim
+    target = sim_target(server, tmp_path / "remote")
+    for recipe in (SIM_PURE, SIM_C18N):
+        build_here(target, recipe, tmp_path / "results")
+    set_state(tools_dir, compartments=1)
+    try:
+        with pytest.raises(RunFailed) as e:
+            run_on_sim(target, tmp_path)
+    finally:
+        set_state(tools_dir)
+    msg = str(e.value)
+    assert "purecap-c18n is a c18n variant but its process showed one compartment on sim" in msg
+    assert "launcher `proccontrol -m cheric18n -s enable`" in msg and "CheriBSD 24.05" in msg
+    assert "seen by procstat c18n: COMP 1, 8 trampolines" in msg
+    assert "(the same in 3 probes)" in msg
+    variant_dir = tmp_path / "results/sim/purecap-c18n/memory"
+    failed = json.loads((variant_dir / "run-failed.json").read_text())
+    assert failed["status"] == "refused" and not (variant_dir / "meta.json").exists()
+
+
 def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
     from c18n_ae.report.setup_table import setup_table
 
@@ -612,10 +654,16 @@ def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
         "security.cheri.runtime_revocation_default=1\n"
         "security.cheri.lib_based_c18n_default=0\ndev.cpu.0.freq=2500\n"
     )
-    seen = {"compartments": 4, "seen_by": "procstat c18n", "state": {"process_revocation": "off"}}
+    seen = {
+        "compartments": 4,
+        "seen_by": "procstat c18n",
+        "state": {"process_revocation": "off"},
+        "binary_sha256": "0123456789ab" + "0" * 52,
+    }
     meta = {
         "target": "sim",
         "variant": "purecap-c18n",
+        "experiment": "memory",
         "cflags": ["-O2"],
         "abi": "purecap",
         "launcher": [],
@@ -640,6 +688,32 @@ def test_the_setup_table_prints_a_boards_state_and_notes_a_debug_kernel():
     assert r"\gdef\SetupKernelNote{}" in setup_table([prov], [quiet])
     local = setup_table([{**prov, "target": "local"}], [{**meta, "target": "local", "checks": {}}])
     assert "not a board" in local
+    # the binary each variant ran, as the board check hashed it on the target
+    row = [line for line in tex.splitlines() if line.startswith("Binary SHA-256")][0]
+    assert row.endswith("& memory: purecap-c18n 0123456789ab \\\\")
+    row = [line for line in local.splitlines() if line.startswith("Binary SHA-256")][0]
+    assert row.endswith("& not recorded \\\\"), "a local run hashes nothing"
+    # variants built alike share one binary (one hash); another build shows its own; a variant
+    # whose hash was not recorded says so
+    alike = [
+        {
+            **meta,
+            "variant": v,
+            "checks": {"board": {**meta["checks"]["board"], "variants": {v: {**seen, **h}}}},
+        }
+        for v, h in (
+            ("purecap", {"binary_sha256": "0123456789ab" + "0" * 52}),
+            ("hybrid", {"binary_sha256": "fedcba987654" + "1" * 52}),
+            ("benchmark-c18n", {"binary_sha256": None}),
+        )
+    ]
+    row = [line for line in setup_table([prov], [meta, *alike]).splitlines() if "SHA-256" in line][
+        0
+    ]
+    assert (
+        "& memory: benchmark-c18n not recorded, hybrid fedcba987654, purecap and purecap-c18n "
+        "0123456789ab \\\\"
+    ) in row
 
 
 # --- the study's own kernel, from its own log -----------------------------------------------------

@@ -1,5 +1,9 @@
 """Contrasts named by everything that differs, on the shipped data sets' recorded builds."""
 
+import json
+
+import pandas as pd
+
 from c18n_ae.analysis import contrasts
 from c18n_ae.common import datasets
 
@@ -107,3 +111,152 @@ def test_the_comparisons_are_annotated_per_metric():
     )  # fmt: skip
     out = contrasts.annotate(rows, known())
     assert list(out.confounded_by) == ["heap revocation on against off", ""]
+
+
+# --- a board run's recorded state (meta.json checks.board.variants.<v>.state) -------------------
+
+
+def board_meta(results, variant, recipe, system_text, process_revocation):
+    """A meta.json as a board run writes it beside its raw.csv: the state made by the board
+    check's own code from the state probe's output and what proccontrol showed."""
+    from c18n_ae.targets import board_checks as bc
+
+    system = bc.system_state(system_text)
+    seen = {"compartments": 4 if recipe.get("c18n") else 0}
+    if process_revocation:
+        seen["process_revocation"] = {"active": process_revocation == "on"}
+    state = bc.variant_state(system, seen, recipe)
+    meta = {
+        "target": "board",
+        "variant": variant,
+        "checks": {"board": {"system": system, "variants": {variant: {"state": state}}}},
+    }
+    run = results / "board" / variant / "memory"
+    run.mkdir(parents=True)
+    (run / "meta.json").write_text(json.dumps(meta))
+    return run / "raw.csv"
+
+
+NODEBUG = (
+    "kern.ident=GENERIC-MORELLO-PURECAP-NODEBUG\nkern.features.invariants=\n"
+    "security.cheri.runtime_revocation_default=1\nsecurity.cheri.lib_based_c18n_default=0\n"
+    "dev.cpu.0.freq=2500\npowerd=absent\n"
+)
+DEBUG = NODEBUG.replace("-NODEBUG", "").replace("invariants=\n", "invariants=1\n")
+BOARD = {
+    "hybrid": {"name": "hybrid", "cc": "clang-morello", "abi": "hybrid", "cflags": ["-O2"]},
+    "purecap-c18n": {
+        "name": "purecap-c18n",
+        "cc": "clang-morello",
+        "abi": "purecap",
+        "cflags": ["-O2"],
+        "c18n": True,
+    },
+    "purecap-c18n-norevoke": {
+        "name": "purecap-c18n-norevoke",
+        "cc": "clang-morello",
+        "abi": "purecap",
+        "cflags": ["-O2"],
+        "c18n": True,
+        "revocation": "off",
+    },
+}
+
+
+def board_rows(*pairs):
+    return pd.DataFrame(
+        [
+            {"comparison": "variant", "source": "board", "reference_source": "board",
+             "variant": a, "reference_variant": b, "experiment": "memory", "metric": "free_ns"}
+            for a, b in pairs
+        ]
+    )  # fmt: skip
+
+
+def test_a_boards_recorded_state_that_differs_confounds_the_contrast(tmp_path):
+    """hybrid ran under a NODEBUG kernel without revocation, purecap-c18n under a debug kernel
+    with it: both name the contrast; compartments (0 against 4) never do."""
+    raws = [
+        board_meta(tmp_path, "hybrid", BOARD["hybrid"], NODEBUG, "off"),
+        board_meta(tmp_path, "purecap-c18n", BOARD["purecap-c18n"], DEBUG, "on"),
+    ]
+    states = contrasts.run_states(raws)
+    assert states[("board", "hybrid")]["debug_kernel"] is False
+    out = contrasts.annotate(board_rows(("purecap-c18n", "hybrid")), {"board": BOARD}, states)
+    mixed = out.confounded_by.iloc[0]
+    assert mixed == (
+        "kernel GENERIC-MORELLO-PURECAP against GENERIC-MORELLO-PURECAP-NODEBUG; "
+        "debug kernel yes against no; heap revocation on against off"
+    )
+    assert contrasts.confound_kinds(mixed) == ["kernel", "debug kernel", "heap revocation"]
+    # without the recorded states (a local run, or no meta.json read) nothing is claimed
+    assert (
+        contrasts.annotate(board_rows(("purecap-c18n", "hybrid")), {"board": BOARD})
+        .iloc[0]
+        .confounded_by
+        == ""
+    )
+
+
+def test_a_declared_axis_is_the_contrast_not_a_confound(tmp_path):
+    """purecap-c18n-norevoke declares `revocation: "off"`: its revocation differing from
+    purecap-c18n's is what the contrast measures; purecap-c18n against hybrid, which declare
+    nothing, stays confounded by it; a key named in `differs:` is declared likewise."""
+    raws = [
+        board_meta(tmp_path, "hybrid", BOARD["hybrid"], NODEBUG, "off"),
+        board_meta(tmp_path, "purecap-c18n", BOARD["purecap-c18n"], NODEBUG, "on"),
+        board_meta(tmp_path, "purecap-c18n-norevoke", BOARD["purecap-c18n-norevoke"], NODEBUG, ""),
+    ]
+    states = contrasts.run_states(raws)
+    assert states[("board", "purecap-c18n-norevoke")]["process_revocation"] == "off"
+    rows = board_rows(
+        ("purecap-c18n-norevoke", "purecap-c18n"),
+        ("purecap-c18n", "hybrid"),
+        ("purecap-c18n-norevoke", "hybrid"),
+    )
+    out = contrasts.annotate(rows, {"board": BOARD}, states)
+    assert list(out.confounded_by) == ["", "heap revocation on against off", ""]
+    # the same state without the declaration: the difference is a confound again
+    undeclared = {**BOARD, "purecap-c18n-norevoke": {**BOARD["purecap-c18n"]}}
+    out = contrasts.annotate(rows.iloc[:1], {"board": undeclared}, states)
+    assert out.confounded_by.iloc[0] == "heap revocation off against on"
+    # a state key named in differs: is declared too (here the CPU frequency)
+    faster = tmp_path / "faster"
+    raws = [
+        board_meta(faster, "hybrid", BOARD["hybrid"], NODEBUG, "on"),
+        board_meta(
+            faster, "purecap-c18n", BOARD["purecap-c18n"], NODEBUG.replace("2500", "2000"), "on"
+        ),
+    ]
+    states = contrasts.run_states(raws)
+    out = contrasts.annotate(board_rows(("purecap-c18n", "hybrid")), {"board": BOARD}, states)
+    assert out.confounded_by.iloc[0] == "CPU frequency 2000 MHz against 2500 MHz"
+    declared = {**BOARD, "hybrid": {**BOARD["hybrid"], "differs": ["cpu_freq_mhz"]}}
+    out = contrasts.annotate(board_rows(("purecap-c18n", "hybrid")), {"board": declared}, states)
+    assert out.confounded_by.iloc[0] == ""
+
+
+def test_the_analysis_step_reads_each_variants_state_beside_its_raw_csv(tmp_path):
+    """analyse (the workflow's step) reads each run's meta.json: hybrid's debug kernel against
+    purecap-c18n's NODEBUG one confounds their rows in comparisons.csv."""
+    from c18n_ae.analysis import analyse
+
+    raws = [
+        board_meta(tmp_path, "hybrid", BOARD["hybrid"], DEBUG, "off"),
+        board_meta(tmp_path, "purecap-c18n", BOARD["purecap-c18n"], NODEBUG, "off"),
+    ]
+    for i, raw in enumerate(raws):
+        rows = ["trial,block_mib,status,malloc_ns,write_ns,read_ns,free_ns,run"]
+        rows += [f"{t},16,ok,{100 + t + i},{200 + t},{300 + t},{400 + t + i},1" for t in range(20)]
+        raw.write_text("\n".join(rows) + "\n")
+    out = {k: tmp_path / f"{k}.csv" for k in ("tidy", "summary", "comparisons")}
+    analyse.main(
+        ["--experiment", "memory", "--reference", "board=hybrid"]
+        + [x for k, p in out.items() for x in (f"--{k}", str(p))]
+        + [str(r) for r in raws]
+    )
+    compared = pd.read_csv(out["comparisons"], keep_default_na=False)
+    assert len(compared) and set(compared.confounded_by) == {
+        "kernel GENERIC-MORELLO-PURECAP-NODEBUG against GENERIC-MORELLO-PURECAP; "
+        "debug kernel no against yes"
+    }

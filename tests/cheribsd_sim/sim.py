@@ -24,6 +24,9 @@ DEFAULTS = {
     },
     "kenv": {"smbios.system.product": "Morello System Development Platform (simulated)"},
     "compartments": 4,  # what procstat c18n shows for a process in compartments
+    # the simulated processes' ABI: where procstat -v maps a c18n process's libraries from
+    # (procstat: C18N_DIRS; purecap /usr/lib/c18n, purecap-benchmark /usr/lib64cb/c18n)
+    "abi": "purecap",
     "launcher_works": True,  # false: proccontrol's cheric18n mode is ignored (a broken launcher)
     # the release's procstat has the c18n command (on 24.05 not verified: README, board section;
     # tests set it false to rehearse the procstat -v fallback)

@@ -69,7 +69,9 @@ def main(argv=None) -> None:
     references = dict(r.split("=", 1) for r in a.reference)
     comparisons = compare(tidy, references, a.release, derived=True, steps=steps)
     known = contrasts.variants_of(config) if config else {}
-    comparisons = contrasts.annotate(comparisons, known)
+    # a board run's recorded state (meta.json checks.board), each variant's own: what differs
+    # between a contrast's two variants confounds it
+    comparisons = contrasts.annotate(comparisons, known, contrasts.run_states(a.raw))
     write_text_atomic(a.comparisons, comparisons.to_csv(index=False))
 
 

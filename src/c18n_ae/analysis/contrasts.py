@@ -29,18 +29,48 @@ A fact recorded on one side only, or "not recorded", is not a difference: nothin
 was not recorded. Heap revocation is a confound like the build: a CheriABI process on a kernel
 that revokes by default quarantines what it frees and sweeps for stale capabilities, a hybrid
 process does not, so a malloc or free ratio of the two is partly the allocator's, not the
-compartments'."""
+compartments'.
+
+A board run records, per variant, the state it ran under (meta.json beside its raw.csv:
+checks.board.variants.<variant>.state: kernel, debug kernel, heap revocation default and the
+process's own, c18n default, CPU frequency and powerd). A contrast of two variants of one target
+is confounded by each key of that state whose recorded values differ between its two variants
+("debug kernel yes against no", "heap revocation on against off"), each variant's own meta.json
+read for its own state; compartments are what the names say and never a confound, and a key a
+variant declares (its `revocation:` axis, or the key named in its `differs:`) is what the contrast
+is about, not a confound (common.board_config.state_differences)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 
+from c18n_ae.common import board_config
 from c18n_ae.common import config as cfg
 
 FACTS = ("compiler", "optimisation", "allocator", "revocation")
 # how a fact reads in a confound and a contrast's name ("heap revocation on against off"); the
-# build's facts read as their values ("cc -O2"), the run's in parentheses ("(heap revocation on)")
-LABELS = {"revocation": "heap revocation"}
+# build's facts read as their values ("cc -O2"), the run's in parentheses ("(heap revocation on)");
+# a board run's recorded state by its key (board_config.STATE_KEYS, process_revocation)
+LABELS = {
+    "revocation": "heap revocation",
+    "process_revocation": "heap revocation",
+    "kernel_ident": "kernel",
+    "debug_kernel": "debug kernel",
+    "revocation_default": "heap revocation default",
+    "c18n_default": "c18n default",
+    "cpu_freq_mhz": "CPU frequency",
+    "powerd": "CPU frequency policy",
+}
+STATE = (*board_config.STATE_KEYS, "process_revocation")  # in the order a confound names them
+STATE_VALUES = {
+    "debug_kernel": {True: "yes", False: "no"},
+    "revocation_default": {"1": "on", "0": "off"},
+    "c18n_default": {"1": "on", "0": "off"},
+    "powerd": {True: "powerd", False: "no powerd"},
+}
 RUNTIME = ("allocator", "revocation")
 UNKNOWN = "not recorded"
 DEFAULT_OPTIMISATION = "-O0"  # clang's level when a recorded command line names none
@@ -112,7 +142,8 @@ def _confound(k: str, x: str, y: str) -> str:
 def confound_kinds(confounded_by: str) -> list[str]:
     """The kinds of fact a row's confounds name ('compiler', 'heap revocation'), in order."""
     items = [x.strip() for x in str(confounded_by or "").split(";") if x.strip()]
-    labels = [LABELS.get(k, k) for k in FACTS]
+    # the longest first: "heap revocation default on against off" is not "heap revocation"
+    labels = sorted({LABELS.get(k, k) for k in (*FACTS, *STATE)}, key=len, reverse=True)
     return [next((k for k in labels if x.startswith(f"{k} ")), x) for x in items]
 
 
@@ -205,10 +236,52 @@ def contrast_name(
     return name(*p, subject, baseline) if p else f"{subject} against {baseline}"
 
 
-def _row_confounds(config_variants: dict, r) -> str:
-    """One comparison row's confounds: a variant against a variant on one source; the same
-    variant on two targets (the machine is the contrast; a different build is a confound); a
-    release against a release (what confounds either release's contrast, each named)."""
+def run_states(raws) -> dict[tuple[str, str], dict]:
+    """(target, variant) -> the state its board check recorded for it (the meta.json beside each
+    raw.csv: checks.board.variants.<variant>.state); a run without a board check has none."""
+    out = {}
+    for raw in raws:
+        path = Path(raw).parent / "meta.json"
+        if not path.is_file():
+            continue
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        board = (meta.get("checks") or {}).get("board") or {}
+        state = ((board.get("variants") or {}).get(meta["variant"]) or {}).get("state")
+        if state:
+            out[(meta["target"], meta["variant"])] = state
+    return out
+
+
+def _state_value(key: str, value) -> str:
+    if key == "cpu_freq_mhz":
+        return f"{value} MHz"
+    return STATE_VALUES.get(key, {}).get(value, str(value))
+
+
+def state_confounds(
+    states: dict, config_variants: dict, source: str, subject: str, baseline: str
+) -> list[str]:
+    """The keys of the recorded state that differ between subject's run and baseline's on one
+    target ('debug kernel yes against no'), leaving out what either variant declares (its
+    config entry's `revocation:` or `differs:`); nothing where either side recorded none."""
+    a, b = states.get((source, subject)), states.get((source, baseline))
+    if not a or not b:
+        return []
+    mine = config_variants.get(source, {})
+    declared = {subject: mine.get(subject) or {}, baseline: mine.get(baseline) or {}}
+    diff = board_config.state_differences({subject: a, baseline: b}, declared)
+    order = sorted(diff, key=lambda k: STATE.index(k) if k in STATE else len(STATE))
+    return [
+        _confound(k, _state_value(k, diff[k][subject]), _state_value(k, diff[k][baseline]))
+        for k in order
+    ]
+
+
+def _row_confounds(config_variants: dict, r, states: dict) -> str:
+    """One comparison row's confounds: a variant against a variant on one source (its build's
+    and, on a board, its recorded state's); the same variant on two targets (the machine is the
+    contrast; a different build is a confound); a release against a release (what confounds
+    either release's contrast, each named)."""
     if r.comparison == "release":
         subject, baseline = str(r.variant).split("/", 1)
         parts = []
@@ -218,9 +291,11 @@ def _row_confounds(config_variants: dict, r) -> str:
                 parts.append(f"{source}: {c}")
         return "; ".join(parts)
     if r.source == r.reference_source:
-        return confounded_by(
+        built = confounded_by(
             config_variants, r.source, r.variant, r.reference_variant, r.experiment, r.metric
         )
+        ran = state_confounds(states, config_variants, r.source, r.variant, r.reference_variant)
+        return "; ".join(dict.fromkeys([*(x for x in built.split("; ") if x), *ran]))
     a = config_variants.get(r.source, {}).get(r.variant)
     b = config_variants.get(r.reference_source, {}).get(r.reference_variant)
     if a is None or b is None:
@@ -229,10 +304,15 @@ def _row_confounds(config_variants: dict, r) -> str:
     return "; ".join(confounds_between_machines(fa, fb))
 
 
-def annotate(comparisons: pd.DataFrame, known: dict[str, dict[str, dict]] | None) -> pd.DataFrame:
+def annotate(
+    comparisons: pd.DataFrame,
+    known: dict[str, dict[str, dict]] | None,
+    states: dict[tuple[str, str], dict] | None = None,
+) -> pd.DataFrame:
     """The comparisons with `confounded_by` filled in; known: source -> variant -> its recorded
-    entry (variants_of); none known, nothing is confounded."""
-    known = known or {}
+    entry (variants_of); states: (target, variant) -> the state its board run recorded
+    (run_states); none known, nothing is confounded."""
+    known, states = known or {}, states or {}
     out = comparisons.copy()
-    out["confounded_by"] = [_row_confounds(known, r) for r in out.itertuples(index=False)]
+    out["confounded_by"] = [_row_confounds(known, r, states) for r in out.itertuples(index=False)]
     return out

@@ -3,7 +3,8 @@ target (kind morello) every variant builds with the reference variant's compiler
 from the ABI flags, unless it declares the difference (`differs: [-O0]`, or `cc`); a c18n variant
 runs with its release's launcher (common.launchers), filled in when the config gives none and
 refused when it gives another; `revocation: on|off` runs a variant with heap revocation forced on
-or off, so the allocator's share can be measured apart from the compartments'."""
+or off, so the allocator's share can be measured apart from the compartments'. A board run's
+recorded state differs between variants only in what they declare (state_differences)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,54 @@ from c18n_ae.common import launchers
 # Flags that choose the ABI (a `--config FILE` pair counts as one, e.g. the CHERI SDK's
 # cheribsd-morello-purecap.cfg): the one difference a variant's name may carry without saying.
 ABI_FLAG_PREFIXES = ("-march=", "-mabi=")
+
+
+# A board run's recorded state (meta.json checks.board.variants.<v>.state, made by
+# c18n_ae.targets.board_checks.variant_state): a contrast of two variants whose states differ in a
+# key is confounded by it, unless a variant declares that key as what it is about.
+STATE_KEYS = (
+    "kernel_ident",
+    "debug_kernel",
+    "revocation_default",
+    "c18n_default",
+    "cpu_freq_mhz",
+    "powerd",
+)
+# the variant axes that set a key of the state: `revocation: on|off` forces the process's heap
+# revocation (proccontrol -m cherirevoke), recorded as its process_revocation
+AXIS_STATE = {"revocation": "process_revocation"}
+# compartments are what a variant's name says (c18n), checked by the run itself, never a confound
+NOT_CONFOUNDS = {"compartments"}
+NOT_RECORDED = (None, "unknown", "not recorded")
+
+
+def declared_state(variant: dict) -> set[str]:
+    """The state keys a variant declares as what it is about: the key of each axis it sets
+    (`revocation:` -> process_revocation) and any state key named in its `differs:`."""
+    keys = {key for axis, key in AXIS_STATE.items() if variant.get(axis) is not None}
+    return keys | (set(variant.get("differs", [])) & {*STATE_KEYS, *AXIS_STATE.values()})
+
+
+def state_differences(
+    states: dict[str, dict], variants: dict[str, dict] | None = None
+) -> dict[str, dict]:
+    """{key: {variant: value}} for each state key whose recorded value is not the same for all
+    variants, compartments aside. A key a variant declares (declared_state of its config entry in
+    variants) is left out of that variant's values, so a declared axis differs only where the
+    variants that do not declare it differ among themselves; a value not recorded (None,
+    "unknown") is no difference."""
+    variants = variants or {}
+    keys = {k for s in states.values() for k in s} - NOT_CONFOUNDS
+    out = {}
+    for k in sorted(keys):
+        values = {
+            v: s.get(k)
+            for v, s in states.items()
+            if k not in declared_state(variants.get(v) or {}) and s.get(k) not in NOT_RECORDED
+        }
+        if len(set(map(str, values.values()))) > 1:
+            out[k] = values
+    return out
 
 
 def non_abi_flags(cflags: list[str]) -> list[str]:

@@ -158,6 +158,44 @@ def frequency_text(board: dict | None) -> str:
     return f"{mhz}, powerd {'running' if s.get('powerd') else 'not running'}"
 
 
+def binary_hashes(metas: list[dict]) -> dict[str, dict[str, dict[str, str | None]]]:
+    """target -> experiment -> variant -> the SHA-256 of the binary it ran, as the board check
+    computed it on the target (meta.json checks.board.variants.<variant>.binary_sha256, each
+    variant's own meta.json); None where not recorded."""
+    out: dict[str, dict[str, dict[str, str | None]]] = {}
+    for m in metas:
+        board = m.get("checks", {}).get("board") or {}
+        mine = board.get("variants", {}).get(m["variant"]) or {}
+        experiment = m.get("experiment", "")
+        out.setdefault(m["target"], {}).setdefault(experiment, {})[m["variant"]] = mine.get(
+            "binary_sha256"
+        )
+    return out
+
+
+HASH_DIGITS = 12  # the setup table's hashes: the first 12 hex digits of each SHA-256
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+
+
+def binaries_text(per_experiment: dict | None) -> str:
+    """Per experiment, each binary's hash with the variants that ran it (variants built alike,
+    purecap and purecap-c18n, share one); "not recorded" where no run recorded one (a local
+    target)."""
+    if not per_experiment or not any(h for e in per_experiment.values() for h in e.values()):
+        return "not recorded"
+    parts = []
+    for experiment, hashes in sorted(per_experiment.items()):
+        by_hash: dict[str, list[str]] = {}
+        for variant, h in sorted(hashes.items()):
+            by_hash.setdefault(h[:HASH_DIGITS] if h else "not recorded", []).append(variant)
+        ran = ", ".join(f"{_listed(vs)} {h}" for h, vs in by_hash.items())
+        parts.append(f"{experiment}: {ran}" if experiment else ran)
+    return "; ".join(parts)
+
+
 def board_cell(text, boards: dict[str, dict], own: str = ""):
     """A row's cell of a board's checked state; a data set's is what its logs record (own), or
     says it was not recorded."""
@@ -191,6 +229,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
     target (or the data set's dataset.yaml); a board's checked state below its machine."""
     columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
     boards = board_facts(metas)
+    hashes = binary_hashes(metas)
     timers, variants = {}, {}
     for m in metas:
         res = m.get("program", {}).get("timer_resolution_ns")
@@ -222,6 +261,10 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ("Heap revocation", board_cell(revocation_text, boards, "revocation_text")),
         ("Compartments seen", board_cell(compartments_text, boards, "compartments_text")),
         ("CPU frequency", board_cell(frequency_text, boards)),
+        (
+            f"Binary SHA-256 (first {HASH_DIGITS} hex digits)",
+            lambda p: p.get("board_text") or binaries_text(hashes.get(p["target"])),
+        ),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),
     ]

@@ -9,11 +9,13 @@ every variant's meta.json under checks["board"]:
                          elapsed_ns, cycles_per_ns), crossings (E10's c18n variants: a library
                          call's crossings as the linker counts them, per_library_call, or
                          why not), state}},
-    state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants)
+    state_differs: {key: {variant: value}}  (keys of `state` that are not alike across variants,
+                   a variant's declared axis left out: bc.differing)
 
 `state` is flat (kernel_ident, debug_kernel, revocation_default, c18n_default, cpu_freq_mhz,
-powerd, process_revocation, compartments): a contrast of two variants whose states differ in a
-key is confounded by it. A refusal raises RunRefused (c18n_ae.running.driver) naming what was
+powerd, process_revocation, compartments): the analysis names a contrast of two variants whose
+states differ in a key as confounded by it (c18n_ae.analysis.contrasts), compartments and a
+declared axis aside. A refusal raises RunRefused (c18n_ae.running.driver) naming what was
 seen."""
 
 from __future__ import annotations
@@ -76,7 +78,10 @@ class BoardCheck:
             "system": system,
             "warnings": [warning] if warning else [],
             "variants": variants,
-            "state_differs": bc.differing({k: x["state"] for k, x in variants.items()}),
+            "state_differs": bc.differing(
+                {k: x["state"] for k, x in variants.items()},
+                {v["name"]: v["recipe"] for v in plan["variants"]},
+            ),
         }
 
     @staticmethod

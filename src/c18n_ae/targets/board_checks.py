@@ -10,7 +10,7 @@ import hashlib
 import shlex
 from pathlib import Path
 
-from c18n_ae.common import launchers
+from c18n_ae.common import board_config, launchers
 from c18n_ae.targets import board_tools
 
 
@@ -232,14 +232,7 @@ def same_binary_problems(recipes: list[dict], hashes: dict[str, str]) -> list[st
     return out
 
 
-STATE_KEYS = (
-    "kernel_ident",
-    "debug_kernel",
-    "revocation_default",
-    "c18n_default",
-    "cpu_freq_mhz",
-    "powerd",
-)
+STATE_KEYS = board_config.STATE_KEYS  # the system state each variant records
 
 
 def variant_state(system: dict, seen: dict, variant: dict) -> dict:
@@ -254,16 +247,13 @@ def variant_state(system: dict, seen: dict, variant: dict) -> dict:
     return out
 
 
-def differing(states: dict[str, dict]) -> dict[str, dict]:
-    """{key: {variant: value}} for each state key whose value is not the same for all variants
-    (compartments and process revocation excepted where a variant declares them)."""
-    keys = {k for s in states.values() for k in s} - {"compartments"}
-    out = {}
-    for k in sorted(keys):
-        values = {v: s.get(k) for v, s in states.items()}
-        if len(set(map(str, values.values()))) > 1:
-            out[k] = values
-    return out
+def differing(states: dict[str, dict], recipes: dict[str, dict] | None = None) -> dict[str, dict]:
+    """{key: {variant: value}} for each state key whose value is not the same for all variants:
+    compartments excepted (what the names say, judged per variant), and process revocation
+    excepted for a variant whose recipe declares it (`revocation: on|off`), so a difference is
+    named only where the variants that do not declare it differ among themselves
+    (common.board_config.state_differences, which the analysis applies per contrast)."""
+    return board_config.state_differences(states, recipes)
 
 
 def launcher_row(target: dict) -> dict:
