@@ -151,15 +151,16 @@ def ratio_text(
 ) -> str:
     """The one format of a ratio with its 95 % interval: '1.51× [1.49, 1.53]'.
 
-    At most MAX_DIGITS significant figures (digits: fewer), and no more than the timer's
-    resolution allows (sides: the two statistics the ratio divides, in `unit`; resolution: the
-    grid their values sit on). Where the rounded ends would print alike, the interval prints as
-    its half-width ('1.51× ± 0.0001'), or, when a side's values sit on one or two grid points
-    (spreads: their sds below one step), as 'limited by the timer's resolution'. A side within
-    TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick of 1 µs'). covers: what the
-    interval covers ('within one run', 'between runs'), said after every form of it (bounds,
-    half-width, range, or limited by the resolution). An interval that contains
-    1 reads as 'no detectable difference', one wider than a factor of WIDE_FACTOR as a range
+    At most MAX_DIGITS significant figures (digits: fewer; an interval's ends at least two), and
+    no more than the timer's resolution allows (sides: the two statistics the ratio divides, in
+    `unit`; resolution: the grid their values sit on). Where the rounded ends would print alike,
+    the interval prints as its half-width ('1.51× ± 0.0001'), or, when a side's values sit on
+    one or two grid points (spreads: their sds below one step), as 'limited by the timer's
+    resolution'. A side within TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick
+    of 1 µs'). covers: what the interval covers ('within one run', 'between runs'), said after
+    every form of it (bounds, half-width, range, or limited by the resolution). An interval that
+    contains 1 reads as 'no detectable difference', one wider than a factor of WIDE_FACTOR as a
+    range
     with no point estimate."""
     if ratio is None or math.isnan(ratio):
         return "--"
@@ -169,6 +170,9 @@ def ratio_text(
     if gridded:
         digits = min(digits, resolution_digits(sides, resolution))
     f = lambda x: _sig(x, digits)  # noqa: E731
+    # an interval's ends keep two figures where the point has one: 1.17 printed as 1 would read
+    # as an interval that reaches 1
+    g = lambda x: _sig(x, max(digits, 2))  # noqa: E731
     after = f" {covers}" if covers else ""
     counts = ""
     if gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
@@ -184,13 +188,13 @@ def ratio_text(
         point = f"{f(ratio)}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point
     if low <= 1 <= high:
-        return f"no detectable difference (ratio between {f(low)} and {f(high)}{after}){counts}"
+        return f"no detectable difference (ratio between {g(low)} and {g(high)}{after}){counts}"
     if low > 0 and high / low > WIDE_FACTOR:
         return (
-            f"ratio between {f(low)} and {f(high)}{after}, too uncertain for a point estimate"
+            f"ratio between {g(low)} and {g(high)}{after}, too uncertain for a point estimate"
             + counts
         )
-    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}{counts}"
+    return f"{f(ratio)}{times} [{g(low)}, {g(high)}]{after}{counts}"
 
 
 def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = True) -> str:

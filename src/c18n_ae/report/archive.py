@@ -1,6 +1,7 @@
 """Packs the deposit: the tracked sources, configuration, data sets (tracked or dropped in) and
 deposit metadata (LICENSE, CITATION.cff, .zenodo.json) and the generated results, raw data and PDF
-into one tarball, with a SHA256SUMS manifest of every member (inside the tarball, and beside it with the tarball's own sum).
+into one tarball, with a SHA256SUMS manifest of every member (inside the tarball, and beside it
+with the tarball's own sum).
 
 Only regular files whose real location lies inside the project are packed: a symlink is packed as
 the file it leads to when that file is inside the project and left out (and said so) when it leads

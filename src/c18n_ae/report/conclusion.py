@@ -37,6 +37,12 @@ def _range(rows: pd.DataFrame) -> str:
     return f"from {_point(low)} for {escape(low.label)} to {_point(high)} for {escape(high.label)}"
 
 
+def abi_too(mine: pd.DataFrame) -> bool:
+    """The source's total contrast changes the ABI with the compartments: it has no purecap
+    variant without compartments, so no row splits off the compartments' share."""
+    return not (mine.share == "compartment share").any()
+
+
 def cost_sentences(table: pd.DataFrame) -> list[str]:
     """Per source: the first contrast of compartments against none that is not confounded, the
     ranges of its valid ratios that cross into another library and that stay; a source whose
@@ -58,12 +64,14 @@ def cost_sentences(table: pd.DataFrame) -> list[str]:
         staying = first[first.crosses.fillna("") == ""]
         parts = []
         if len(crossing):
-            parts.append(f"work that calls into another library costs {_range(crossing)}")
+            parts.append(f"work that calls into another library takes {_range(crossing)}")
         if len(staying):
             parts.append(f"work in the program's own code {_range(staying)}")
+        # the data sets' variants change the ABI with the compartments: say so with the ratio
         covers = escape(str(first.interval_covers.iloc[0]))
+        together = ", the ABI and the compartments changing together" if abi_too(mine) else ""
         out.append(
-            f"On {name}, {escape(first.contrast.iloc[0])}, "
+            f"On {name}, {escape(first.contrast.iloc[0])}{together}, "
             + " and ".join(parts)
             + f" (point estimates; intervals {covers}, Table~\\ref{{tab:headline}})."
         )

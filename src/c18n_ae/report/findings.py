@@ -26,7 +26,7 @@ from c18n_ae.report.claim_tables import (
     release_disagreements,
     single_trial_claims,
 )
-from c18n_ae.report.conclusion import conclusion
+from c18n_ae.report.conclusion import abi_too, conclusion
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -114,7 +114,10 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         ]
         crossing = first[first.crosses.fillna("") != ""]
         picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
-        opening = f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])} gives"
+        together = " (the ABI and the compartments together)" if abi_too(mine) else ""
+        opening = (
+            f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])}{together} gives"
+        )
         out += sentences(opening, [item(r) for r in picks.itertuples()]) + notes
     return out
 
@@ -175,7 +178,8 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
         whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
         said.append(f"of {whose}, {_counts(rows)}")
     if unmeasured and said:
-        said.append(f"none of the {unmeasured} other claim{'s' if unmeasured != 1 else ''} was")
+        others = f"{unmeasured} other claim{'s' if unmeasured != 1 else ''}"
+        said.append(f"none of the {others} was measured there")
     elif unmeasured:
         said.append(f"none of its {unmeasured} claim{'s' if unmeasured != 1 else ''} was measured")
     text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
