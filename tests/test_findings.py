@@ -126,7 +126,9 @@ def test_claims_tally_and_paragraphs():
     text = claims_sentence(VERDICTS, "morello-2024")
     assert "rest on invalid measurements" in text and "rest on confounded contrasts" in text
     para = experiment_paragraph("memory", TABLE, {}, {})
-    assert "rests on" in para and "of the total time" in para
+    # E2's malloc and free mix heap revocation with the compartments: named, ratios left out
+    assert "Confounded by heap revocation on against off: a malloc of the largest block" in para
+    assert "ratio" not in para.split("Confounded by", 1)[1].split(".", 1)[0]
     assert "Not valid: " in para and para.startswith(r"\begin{itemize}")
     for s in para.replace(r"\,\%", "%").split(". "):
         assert len(s.split()) <= MAX_WORDS, s
@@ -187,7 +189,8 @@ def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_pat
     abstract = said["HeadlineFindings"]
     assert r"\texttt{cheribsd-22.12}" in tex and len(abstract) >= 2, abstract
     printed = [x for found in said.values() for x in found]
-    assert len(printed) >= 20 and {c for _, c in printed} == {" within one run"}, printed
+    # the unconfounded contrasts' intervals (a confounded one's ratios stay in the table)
+    assert len(printed) >= 7 and {c for _, c in printed} == {" within one run"}, printed
     # the wording comes from the comparisons: rows of repeated runs say so
     table.assign(interval_covers="between runs").to_csv(tmp_path / "headline.csv", index=False)
     findings.main(

@@ -318,7 +318,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             text += f" up to instance {int(f['knee'])}, then by {fmt(f['mib_after'])}\\,MiB each"
         if study:  # the elapsed time's slope: mostly the script's own pause after each start
             text += f" ({interval(f)}); elapsed time rose by {ms_cell(f, 'ms')} per instance"
-            text += ", the script's 0.5\\,s sleep after each start included"
+            if not out:  # said once a source
+                text += ", the script's 0.5\\,s sleep after each start included"
             out.append(f"{text} (least-squares slopes of the rise).")
         else:
             out.append(f"{text} (least-squares slope of the rise; {interval(f)}).")

@@ -16,7 +16,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_point
+from c18n_ae.common.latex import comparison_text, escape, newcommand
 from c18n_ae.report.claim_tables import (
     PUBLISHED,
     TALLY,
@@ -122,26 +122,6 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
     return out
 
 
-def staying_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[str]:
-    """Per source and contrast: the range of the ratios of work that stays in the program's own
-    code (no compartment boundary crossed), the statistic each rests on named."""
-    out = []
-    stay = table[(table.crosses.fillna("") == "") & (table.invalid.fillna("") == "")]
-    stay = stay[[not is_confounded(r) for r in stay.itertuples()]]
-    for (source, contrast), rows in stay.groupby(["source", "contrast"], sort=False):
-        values = [
-            (x.median_ratio if rests_on_few(x) else x.ratio, escape(x.label))
-            for x in rows.itertuples()
-        ]
-        low, high = min(values), max(values)
-        out.append(
-            f"Work that crosses no compartment boundary on {source_name(source, releases)}, "
-            f"{escape(contrast)}, ranges from {ratio_point(low[0])} for {low[1]} "
-            f"to {ratio_point(high[0])} for {high[1]} (point estimates)."
-        )
-    return out
-
-
 SAID = {  # verdict -> (one, several)
     "holds": ("1 holds", "{n} hold"),
     "fails": ("1 fails", "{n} fail"),
@@ -173,14 +153,11 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     said, unmeasured = [], 0
     for o, rows in origins(mine):
         if rows.result.str.startswith("not applicable").all():
-            unmeasured += len(rows)  # counted once at the end, whoever made the claims
+            unmeasured += len(rows)  # others' and this package's claims not measured: unsaid
             continue
         whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
         said.append(f"of {whose}, {_counts(rows)}")
-    if unmeasured and said:
-        others = f"{unmeasured} other claim{'s' if unmeasured != 1 else ''}"
-        said.append(f"none of the {others} was measured there")
-    elif unmeasured:
+    if not said:
         said.append(f"none of its {unmeasured} claim{'s' if unmeasured != 1 else ''} was measured")
     text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
     disagree = mine[~mine.statistics_agree.map(agrees)]
@@ -193,15 +170,26 @@ def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
     return text
 
 
-def _entry(r: pd.DataFrame, limit: str) -> str:
+def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
     """One contrast on one source as a list entry of short labelled parts: calls into another
     library, work in the program's own code, the tails, the invalid metrics, the claims decided
     on the rows, the source's limits."""
     first = r.iloc[0]
     parts = []
     valid = r[r.invalid.fillna("") == ""]
+    # a confounded metric's ratio is no compartment cost: named with what it mixes, its ratio
+    # left to the headline table
+    mixed = valid[[is_confounded(x) for x in valid.itertuples()]]
+    valid = valid.drop(mixed.index)
     crossing = valid[valid.crosses.fillna("") != ""]
     staying = valid[valid.crosses.fillna("") == ""]
+    if len(mixed):
+        facts = "; ".join(dict.fromkeys(f for c in mixed.confounded_by for f in c.split("; ")))
+        labels = " and ".join(dict.fromkeys(escape(x) for x in mixed.label))
+        parts.append(
+            f"Confounded by {escape(facts)}: {labels} (Table~\\ref{{tab:headline}}; no "
+            "compartment cost)"
+        )
     if len(crossing):
         libs = ", ".join(dict.fromkeys(crossing.crosses))
         calls = "; ".join(item(x) for x in crossing.itertuples())
@@ -215,18 +203,15 @@ def _entry(r: pd.DataFrame, limit: str) -> str:
     invalid = r[r.invalid.fillna("") != ""]
     if len(invalid):
         labels = " and ".join(dict.fromkeys(escape(x) for x in invalid.label))
-        parts.append(f"Not valid: {labels}, {escape(invalid.invalid.iloc[0])}")
+        why = invalid.invalid.iloc[0]
+        parts.append(f"Not valid: {labels}, " + ("as above" if why in said else escape(why)))
+        said.add(why)  # a reason is given once a paragraph
     claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
     if claims:
         parts.append("Claims: " + escape("; ".join(claims)))
     if limit:
         parts.append(f"Limits: {escape(' '.join(limit.split()))}")
-    mixed = (
-        f" (confounded by {escape(first.confounded_by)}; not a compartment cost)"
-        if is_confounded(first)
-        else ""
-    )
-    return f"{escape(first.contrast)}{mixed}. " + ". ".join(p.rstrip(".") for p in parts) + "."
+    return f"{escape(first.contrast)}. " + ". ".join(p.rstrip(".") for p in parts) + "."
 
 
 def experiment_paragraph(
@@ -241,11 +226,11 @@ def experiment_paragraph(
             "No target or data set with a compartment variant measured this experiment in this "
             "run (Section~\\ref{sec:setup})."
         )
-    items = []
+    items, said = [], set()
     for source, rows in mine.groupby("source", sort=False):
         limit = limits.get(source, {}).get(experiment, "")
         for _, r in rows.groupby(["subject", "baseline"], sort=False):
-            items.append(f"\\item {source_name(source, releases)}, {_entry(r, limit)}")
+            items.append(f"\\item {source_name(source, releases)}, {_entry(r, limit, said)}")
             limit = ""  # said once per source
     return "\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
 
@@ -306,11 +291,6 @@ def main(argv=None) -> None:
         " ".join(found)
         or "No target or data set with a compartment variant was included in this run, so this "
         "edition states no finding about compartments.",
-    )
-    text += newcommand(
-        "StayingFindings",
-        " ".join(staying_sentences(table, releases))
-        or "No work that stays inside one library was measured with compartments in this run.",
     )
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
