@@ -14,7 +14,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, newcommand, ratio_text
+from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_text
 from c18n_ae.report.findings import MAX_WORDS, sentences
 from c18n_ae.report.headline import largest_setting
 
@@ -33,6 +33,8 @@ COLUMNS = [
     "ci95_high",
     "confounded_by",
 ]
+# what a release's own contrast prints with, as the headline prints it (comparison_text)
+PRINTED = ["mean", "reference_mean", "sd", "reference_sd", "resolution", "unit"]
 
 
 def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataFrame:
@@ -72,18 +74,36 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
                             "ci95_low": b.ci95_low if b is not None else float("nan"),
                             "ci95_high": b.ci95_high if b is not None else float("nan"),
                             "confounded_by": _text(b.get("confounded_by")) if b is not None else "",
+                            **{k: r.get(k) for k in PRINTED},
                         }
                     )
-    return pd.DataFrame(out, columns=COLUMNS).drop_duplicates(["metric", "contrast", "release"])
+    table = pd.DataFrame(out, columns=COLUMNS + PRINTED)
+    return table.drop_duplicates(["metric", "contrast", "release"])
 
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _contrast_text(x: pd.Series) -> str:
+    """A release's own contrast as the headline table prints it: its sides, spreads and timer
+    step decide the figures and whether the interval is limited by the resolution."""
+    row = {k: x.get(k) for k in PRINTED}
+    row.update(ratio=x.contrast_ratio, ci95_low=x.contrast_low, ci95_high=x.contrast_high)
+    return comparison_text(row, covers=False)
+
+
 def mixes(table: pd.DataFrame) -> str:
-    """What the release contrasts mix beside the release (the comparisons' confounded_by)."""
-    return "; ".join(c for c in dict.fromkeys(table.confounded_by.fillna("")) if c)
+    """What the release contrasts mix beside the release (the comparisons' confounded_by, each
+    'source: fact; fact' part once, its facts gathered under its source)."""
+    facts: dict[str, dict[str, None]] = {}
+    for said in table.confounded_by.fillna(""):
+        source = ""  # a part without its source belongs to the one before it in this row
+        for part in filter(None, (p.strip() for p in said.split(";"))):
+            if ": " in part:
+                source, part = part.split(": ", 1)
+            facts.setdefault(source, {})[part] = None
+    return "; ".join(f"{s}: {', '.join(f)}" if s else ", ".join(f) for s, f in facts.items())
 
 
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
@@ -111,11 +131,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         cells = [escape(g.label.iloc[0]), f"\\texttt{{{escape(contrast)}}}"]
         for r in releases:
             x = g[g.release == r]
-            cells.append(
-                ratio_text(*x[["contrast_ratio", "contrast_low", "contrast_high"]].iloc[0])
-                if len(x)
-                else "not measured"
-            )
+            cells.append(_contrast_text(x.iloc[0]) if len(x) else "not measured")
         for r in later:
             x = g[g.release == r]
             mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
