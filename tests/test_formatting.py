@@ -55,6 +55,11 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # spread over many ticks, so a collapsed interval is a rounding matter, not the grid's
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51× ± 0.0001"
+    assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
+    # every resample's median on the same grid point: the grid's interval, never '± 0'
+    assert ratio_text(1.02, 1.02, 1.02, tex=False, **cpu) == (
+        "1.02×, interval limited by the timer's resolution"
+    )
     assert ratio_text(
         1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"
     ) == ("1.25× [1.20, 1.30]")

@@ -181,9 +181,13 @@ def ratio_text(
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval){counts}"
     if f(low) == f(high):
-        on_grid = gridded and spreads is not None and min(spreads) < resolution
+        # values on one or two grid points, or every resample's statistic on the same point (a
+        # median of tied values): the interval is the grid's, never a certainty ('± 0')
+        on_grid = gridded and ((spreads is not None and min(spreads) < resolution) or high == low)
         if on_grid:
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
+        if high == low:  # no grid known: say so rather than print '± 0'
+            return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
         half = _one_figure(max(high - ratio, ratio - low))
         point = f"{f(ratio)}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point
