@@ -8,7 +8,10 @@ runs take no longer than one; otherwise every run makes them all. The repetition
 of REPEATS among the experiment's parameters; an experiment without one (a series, such as E1's
 instances, or a fixed pair of scrapes) cannot share them out and runs once when split, `runs`
 times otherwise. The experiment's time limit (timeout_s) is for one run's worth of trials: the
-plan's limit grows with the trials of all its runs."""
+plan's limit grows with the trials of all its runs.
+
+A target's `boot_per_run` (ssh and morello targets) becomes the plan's: the run unit runs one run
+per boot and the driver reboots the target between runs (c18n_ae.running.unit)."""
 
 from __future__ import annotations
 
@@ -62,9 +65,11 @@ def plan_for(
     options: dict,
     python: str | None = None,
     resolve: bool = True,
+    boot_per_run: bool = False,
 ) -> dict:
     """The run unit's plan: every variant's runs, folder and build files, how to interleave them,
-    and what the run's meta.json repeats (recipe, parameters)."""
+    whether each run has a boot of its own, and what the run's meta.json repeats (recipe,
+    parameters)."""
     e = exp.get(experiment)
     runs = int(options.get("runs", DEFAULT_RUNS))
     per_run = run_params(e, params, runs, bool(options.get("split_trials", False)))
@@ -101,6 +106,7 @@ def plan_for(
         "max_unit_s": options.get("max_unit_s"),
         "timeout_s": time_limit(e, params, per_run),
         "split_trials": bool(options.get("split_trials", False)),
+        "boot_per_run": bool(boot_per_run),
         "variants": variants,
     }
 
@@ -115,4 +121,5 @@ def description(plan: dict) -> dict:
         "max_unit_s": plan["max_unit_s"],
         "runs": len(plan["variants"][0]["runs"]) if plan["variants"] else 0,
         "split_trials": plan.get("split_trials", False),
+        **({"boot_per_run": True} if plan.get("boot_per_run") else {}),
     }

@@ -4,6 +4,12 @@
     checks before -> start -> poll until ended or the time limit (stop) -> fetch -> describe
     -> checks after -> meta.json (or run-failed.json, rows kept)
 
+Separate boots (the plan's boot_per_run): the run unit ends each run but the last with
+unit.EXIT["reboot"]; the driver then fetches the rows, asks the target to reboot (target.reboot(),
+which returns once the machine answers in a new boot) and starts the unit again, until it is done.
+The time limit is for measuring: the time a reboot takes is added to it. meta.json records each
+run's boot ids and the number of distinct boots.
+
 Progress: every line the run unit prints goes to the log; progress lines reach the terminal at
 most every TERMINAL_EVERY_S, other messages always. Ctrl-C or SIGTERM (KeyboardInterrupt, see
 running.run) and the time limit stop the run unit, which ends its benchmark and keeps every row.
@@ -140,19 +146,68 @@ def wait(target: Target, report: Reporter, clock: Clock, deadline: float, poll_s
         clock.sleep(poll_s)
 
 
-def run_through(target, plan, report, clock, deadline, poll_s, out: Outcome) -> None:
-    """Starts the run and waits for it; Ctrl-C or SIGTERM stop it."""
-    report.say(target.start(plan))
-    try:
-        out.exit_status = wait(target, report, clock, deadline, poll_s)
-    except KeyboardInterrupt:
-        report.say("interrupted: stopping the run (its rows are kept)")
-        target.stop()
-        drain(target, report, clock, poll_s)
-        out.exit_status = "interrupted"
-        out.status = "interrupted"
-        return
-    out.status = status_of(out.exit_status)
+def run_through(target, plan, report, clock, deadline, poll_s, out: Outcome, results) -> None:
+    """Starts the run and waits for it; Ctrl-C or SIGTERM stop it. With boot_per_run, each run
+    but the last ends asking for a reboot: the target reboots and the unit starts again."""
+    reboots, started = 0, clock.monotonic()
+    while True:
+        report.say(target.start(plan))
+        try:
+            out.exit_status = wait(target, report, clock, deadline, poll_s)
+        except KeyboardInterrupt:
+            report.say("interrupted: stopping the run (its rows are kept)")
+            target.stop()
+            drain(target, report, clock, poll_s)
+            out.exit_status = out.status = "interrupted"
+            return
+        out.status = status_of(out.exit_status)
+        if out.status != "reboot":
+            return
+        reboots += 1
+        try:
+            deadline += reboot(target, plan, report, clock, reboots, started, results)
+        except KeyboardInterrupt:
+            report.say("interrupted while the target rebooted (every row is kept)")
+            out.exit_status = out.status = "interrupted"
+            return
+
+
+def reboot(target, plan, report, clock, reboots: int, started: float, results) -> float:
+    """Reboots the target between two runs (its rows fetched first); the seconds it took."""
+    runs = len(plan["variants"][0]["runs"]) if plan["variants"] else 0
+    if not plan.get("boot_per_run") or reboots >= runs:
+        raise RunFailed(
+            f"the run unit asked for reboot number {reboots} of a plan with {runs} runs "
+            f"(boot_per_run {bool(plan.get('boot_per_run'))})"
+        )
+    target.fetch()  # the rows measured so far come home before the machine goes down
+    done, t0 = runs_done(plan, results), clock.monotonic()
+    report.say(
+        f"run {done} of {runs} done, elapsed {t0 - started:.0f} s: rebooting {target.name} "
+        f"(boot_per_run, reboot {reboots} of {runs - 1})"
+    )
+    report.say(target.reboot())
+    took = clock.monotonic() - t0
+    report.say(f"rebooted in {took:.0f} s: starting run {done + 1} of {runs}")
+    return took
+
+
+def runs_done(plan: dict, results: Path) -> int:
+    """Runs (in order) whose every lane has all its rows here."""
+    done = 0
+    for i in range(len(plan["variants"][0]["runs"]) if plan["variants"] else 0):
+        lanes = [
+            {
+                "dir": str(variant_dir(plan, results, v) / f"run-{v['runs'][i]['run']}"),
+                "units": v["runs"][i]["units"],
+                "windowed": v.get("windowed", True),
+            }
+            for v in plan["variants"]
+        ]
+        if not all(unit.is_done(ln) for ln in lanes):
+            break
+        done += 1
+    return done
 
 
 def headline(plan: dict) -> str:
@@ -189,7 +244,7 @@ def drive(
     facts: dict = {}
     try:
         out.checks = run_checks(before, target, plan, report)
-        run_through(target, plan, report, clock, deadline, poll_s, out)
+        run_through(target, plan, report, clock, deadline, poll_s, out, results)
         target.fetch()
         if out.status == "ok":
             missing_rows(plan, results)
@@ -230,9 +285,20 @@ def variant_dir(plan: dict, results: Path, v: dict) -> Path:
     return Path(results) / plan["target"] / v["name"] / plan["experiment"]
 
 
+def boots(segments: list[dict]) -> dict:
+    """Each run's boot ids (run index -> ids, in order) and the number of distinct boots."""
+    ids: dict[str, list] = {}
+    for s in segments:
+        seen = ids.setdefault(str(s["run"]), [])
+        if s.get("boot") and s["boot"] not in seen:
+            seen.append(s["boot"])
+    return {"boot_ids": ids, "boots": len({b for run in ids.values() for b in run})}
+
+
 def meta_for(plan: dict, v: dict, facts: dict, out: Outcome, vdir: Path) -> dict:
     """The one place meta.json is built: what ran (recipe, parameters, runs, build hashes), where
-    (host, compilers), when, how (segments, interleaving), what the checks saw, and how it ended."""
+    (host, compilers), when (and in which boots), how (segments, interleaving), what the checks
+    saw, and how it ended."""
     recipe, segments = v["recipe"], unit.history(vdir)
     builds = [s["build"] for s in segments if "build" in s]
     binary = vdir.parent / "bin" / Path(v["build_files"][0]).name
@@ -260,6 +326,7 @@ def meta_for(plan: dict, v: dict, facts: dict, out: Outcome, vdir: Path) -> dict
         "finished_at": out.finished_at,
         "run_unit": plan_description(plan),
         "segments": segments,
+        **boots(segments),
         "checks": out.checks,
         "status": out.status,
         "exit_status": out.exit_status,

@@ -1,6 +1,7 @@
 """Runs one experiment on one target for its variants (a run unit, c18n_ae.running.unit), each
 variant repeated in `runs` separate runs: interleaved in a seeded order, a few units per process,
-resumed where a killed run stopped; raw.csv (with its `run` column) and meta.json per variant.
+resumed where a killed run stopped (or, with the target's boot_per_run, one run per boot, the
+target rebooted between runs); raw.csv (with its `run` column) and meta.json per variant.
 The target is this machine or an SSH host (c18n_ae.targets.local, .remote); the driver
 (c18n_ae.running.driver) starts, polls, fetches and writes meta.json. Ctrl-C, SIGTERM and the time
 limit end the running benchmark and keep every row measured. A failed run leaves run-failed.json
@@ -30,6 +31,11 @@ def plan_on(target: dict, experiment: str, recipes, params, results: Path, optio
     """The plan as the target's run unit reads it: absolute paths here, paths relative to the
     remote working directory (and the target's python) on an SSH target."""
     local = target["kind"] == "local"
+    if local and target.get("boot_per_run"):
+        raise RunFailed(
+            f"targets[{target['name']}].boot_per_run: a local target is never rebooted by the "
+            "workflow; separate boots per run are for ssh and morello targets"
+        )
     return plan_for(
         experiment,
         recipes,
@@ -39,6 +45,7 @@ def plan_on(target: dict, experiment: str, recipes, params, results: Path, optio
         options,
         python=None if local else target.get("python", "python3"),
         resolve=local,
+        boot_per_run=bool(target.get("boot_per_run", False)),
     )
 
 

@@ -16,13 +16,23 @@ Every segment records the sha256 of the binary and libraries it ran (the plan's 
 lane goes on only under the same command, number of units and build: segments measured otherwise
 are moved aside (segments-superseded-N, named in the log), kept, never mixed in.
 
-Plan (JSON): {"experiment", "seed", "chunk_units", "max_unit_s", "timeout_s",
+Separate boots (the plan's "boot_per_run", a target's `boot_per_run: true`): the unit runs only
+the first run not yet done (its lanes, every variant, interleaved as above) and then, when runs
+are left, exits with EXIT["reboot"]; the driver reboots the machine and starts the unit again,
+which goes on with the next run. Every segment records the boot it ran in (boot_id: the
+`sysctl -n kern.boottime` of FreeBSD and CheriBSD, Linux's /proc/sys/kernel/random/boot_id, else
+None). A run's lanes all run in one boot: rows of a run measured in another boot (an unplanned
+reboot midway) move aside (segments-superseded-N) and the run starts over; and a run that finds
+itself in the boot of the run before it refuses to measure (the reboot did not happen).
+
+Plan (JSON): {"experiment", "seed", "chunk_units", "max_unit_s", "timeout_s", "boot_per_run",
               "variants": [{"name", "dir", "windowed", "build_files",
                             "runs": [{"run", "command", "units"}]}]}
 `command` ends with the program's own options; the runner adds --skip/--limit (windowed programs)
 and --out. A driver (not windowed) runs whole, and starts over if it dies.
 
-Exit status of `main`: 0 done, 3 failed, 4 time limit reached, 5 interrupted (SIGINT/SIGTERM)."""
+Exit status of `main`: 0 done, 3 failed, 4 time limit reached, 5 interrupted (SIGINT/SIGTERM),
+6 reboot (boot_per_run: a run is done and runs are left; reboot, then start the unit again)."""
 
 from __future__ import annotations
 
@@ -41,8 +51,9 @@ from pathlib import Path
 
 GIVE_UP_AFTER = 3  # processes in a row that measured nothing: a real failure, not a kill
 USAGE_ERROR = 64
-EXIT = {"ok": 0, "failed": 3, "timeout": 4, "interrupted": 5}
+EXIT = {"ok": 0, "failed": 3, "timeout": 4, "interrupted": 5, "reboot": 6}
 RUN_COLUMN = "run"
+LINUX_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 
 class UnitFailed(RuntimeError):
@@ -51,6 +62,26 @@ class UnitFailed(RuntimeError):
 
 class UnitTimeout(UnitFailed):
     pass
+
+
+class RebootNeeded(Exception):
+    """boot_per_run: a run is done and runs are left; the machine must reboot before the next."""
+
+
+def boot_id() -> str | None:
+    """This boot of the machine: Linux's boot_id, FreeBSD's and CheriBSD's kern.boottime (the
+    boot's time, which stays put within a boot unless the clock is stepped), else None."""
+    try:
+        return LINUX_BOOT_ID.read_text().strip() or None
+    except OSError:
+        pass
+    try:
+        done = subprocess.run(
+            ["sysctl", "-n", "kern.boottime"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 def now() -> str:
@@ -194,14 +225,20 @@ def _start_over_if_changed(lane: dict, say) -> None:
     recorded = ldir / "segments" / "what.json"
     if recorded.exists() and json.loads(recorded.read_text()) != what:
         before = json.loads(recorded.read_text())
-        n = 1 + len(list(ldir.glob("segments-superseded-*")))
-        aside = ldir / f"segments-superseded-{n}"
-        (ldir / "segments").rename(aside)
-        if (ldir / "segments.json").exists():
-            (ldir / "segments.json").rename(aside / "segments.json")
+        aside = _set_aside(ldir)
         say(f"[{lane['name']}] {_changed(before, what)}: its earlier rows are kept in {aside}")
     (ldir / "segments").mkdir(parents=True, exist_ok=True)
     recorded.write_text(json.dumps(what))
+
+
+def _set_aside(ldir: Path) -> Path:
+    """Moves a lane's segments (and their record) to segments-superseded-N, kept."""
+    n = 1 + len(list(ldir.glob("segments-superseded-*")))
+    aside = ldir / f"segments-superseded-{n}"
+    (ldir / "segments").rename(aside)
+    if (ldir / "segments.json").exists():
+        (ldir / "segments.json").rename(aside / "segments.json")
+    return aside
 
 
 def _abandon(ldir: Path) -> None:
@@ -237,12 +274,25 @@ def _stray_runs(vdir: Path, runs: set[int], say) -> None:
 
 
 def schedule(
-    items: list[dict], done: dict[str, int], chunk: int, seed: int
+    items: list[dict], done: dict[str, int], chunk: int, seed: int, by_run: bool = False
 ) -> list[tuple[str, int, int]]:
     """(lane, first unit, units) in a seeded random interleaving: round by round, every lane with
-    units left runs its next chunk, the lanes in a freshly shuffled order each round."""
+    units left runs its next chunk, the lanes in a freshly shuffled order each round. by_run
+    (boot_per_run): run by run instead, every lane of one run to its end (interleaved so) before
+    any lane of the next."""
     rng = random.Random(seed)
-    nxt = dict(done)
+    if not by_run:
+        return _interleave(items, done, chunk, rng)
+    out = []
+    for run in sorted({v["run"] for v in items}):
+        out += _interleave([v for v in items if v["run"] == run], done, chunk, rng)
+    return out
+
+
+def _interleave(
+    items: list[dict], done: dict[str, int], chunk: int, rng: random.Random
+) -> list[tuple[str, int, int]]:
+    nxt = {v["name"]: done[v["name"]] for v in items}
     out = []
     while True:
         left = [v for v in items if nxt[v["name"]] < v["units"]]
@@ -312,15 +362,18 @@ def run_process(cmd: list[str], cap_s: float, say, prefix: str) -> tuple[int | s
 
 class Unit:
     """What is left of a plan, run chunk by chunk. `launch` runs one benchmark process (the real
-    run_process, or a fake in tests); `clock` is a monotonic clock in seconds."""
+    run_process, or a fake in tests); `clock` is a monotonic clock in seconds; `boot` reads the
+    machine's boot id (boot_id, or a fake)."""
 
-    def __init__(self, plan: dict, say=None, launch=None, clock=time.monotonic):
+    def __init__(self, plan: dict, say=None, launch=None, clock=time.monotonic, boot=None):
         self.plan, self.say = plan, say or _print
         self.launch, self.clock = launch or run_process, clock
         self.lanes = {ln["name"]: ln for ln in lanes(plan)}
         self.total = sum(ln["units"] for ln in self.lanes.values())
         self.idle = dict.fromkeys(self.lanes, 0)
         self.measured_here = 0
+        self.by_boot = bool(plan.get("boot_per_run"))
+        self.boot = (boot or boot_id)()
 
     def prepare(self) -> dict[str, int]:
         for v in self.plan["variants"]:
@@ -335,18 +388,72 @@ class Unit:
         self.start = self.clock()
         self.deadline = self.start + float(self.plan.get("timeout_s") or 86400)
         chunk = int(self.plan.get("chunk_units") or 10**9)
-        queue = schedule(list(self.lanes.values()), done, chunk, int(self.plan.get("seed", 1)))
+        current = self.current_run() if self.by_boot else None
+        if current is not None:
+            done.update(self.one_boot(current))
+        seed = int(self.plan.get("seed", 1))
+        queue = schedule(list(self.lanes.values()), done, chunk, seed, by_run=self.by_boot)
         while queue:
-            name, _, size = queue.pop(0)
+            name, _, size = queue[0]
             lane = self.lanes[name]
+            if current is not None and lane["run"] != current:
+                break  # the next run waits for the next boot
+            queue.pop(0)
             if is_done(lane):
                 continue
             after = self.chunk(lane, size)
             if after is not None:  # the process stopped early: the lane's rest goes first
                 queue.insert(0, (name, after, size))
+        if current is not None and self.current_run() is not None:
+            raise RebootNeeded(
+                f"run {current} of {self.runs()} done in boot {self.boot}: reboot the machine, "
+                f"then start the unit again for run {self.current_run()}"
+            )
         for v in self.plan["variants"]:
             finish(Path(v["dir"]))
         return {v["name"]: history(Path(v["dir"])) for v in self.plan["variants"]}
+
+    def runs(self) -> int:
+        return max((ln["run"] for ln in self.lanes.values()), default=0)
+
+    def current_run(self) -> int | None:
+        """The first run with a lane not done (None when every run is done)."""
+        return min((ln["run"] for ln in self.lanes.values() if not is_done(ln)), default=None)
+
+    def boots_of(self, run: int) -> set:
+        """The boot ids the segments of one run recorded (None for segments without one)."""
+        return {
+            s.get("boot")
+            for ln in self.lanes.values()
+            if ln["run"] == run
+            for s in _history(Path(ln["dir"]))
+        }
+
+    def one_boot(self, current: int) -> dict[str, int]:
+        """boot_per_run: refuses to measure run `current` in the boot of the run before it; rows
+        of the run measured in another boot move aside. The units done of the run's lanes."""
+        self.say(f"boot_per_run: run {current} of {self.runs()}, in boot {self.boot}")
+        if self.boot is None:
+            self.say("warning: this machine's boot id cannot be read: the reboot is not checked")
+            return {}
+        if current > 1 and self.boot in self.boots_of(current - 1):
+            raise UnitFailed(
+                f"boot_per_run: run {current} would run in boot {self.boot}, the boot run "
+                f"{current - 1} ran in: the reboot did not happen; reboot the machine (check that "
+                "reboot_command reboots it) and run again; every row measured so far is kept"
+            )
+        if not self.boots_of(current) - {self.boot}:
+            return {}
+        out = {}
+        for name, ln in self.lanes.items():
+            if ln["run"] == current and (Path(ln["dir"]) / "segments").exists():
+                aside = _set_aside(Path(ln["dir"]))
+                self.say(
+                    f"[{name}] rows of another boot, or of none recorded (a run is one boot): "
+                    f"kept in {aside}; the run starts over"
+                )
+                out[name] = prepare(ln, self.say)
+        return out
 
     def chunk(self, lane: dict, size: int) -> int | None:
         """Runs one process of the lane; None when it did its chunk, else the next unit to do."""
@@ -385,6 +492,7 @@ class Unit:
                 "exit_status": status,
                 "command": cmd,
                 "build": build,
+                "boot": self.boot,
             },
         )
         self.measured_here += max(new, 0)
@@ -451,10 +559,13 @@ def finish(vdir: Path) -> Path:
     return vdir / "raw.csv"
 
 
-def execute(plan: dict, say=None, launch=None, clock=time.monotonic) -> dict[str, list[dict]]:
+def execute(
+    plan: dict, say=None, launch=None, clock=time.monotonic, boot=None
+) -> dict[str, list[dict]]:
     """Runs what is left of the plan; returns each variant's segment history. Raises UnitFailed
-    (UnitTimeout at the plan's time limit)."""
-    return Unit(plan, say, launch, clock).run()
+    (UnitTimeout at the plan's time limit), and RebootNeeded when a run of a boot_per_run plan is
+    done and runs are left."""
+    return Unit(plan, say, launch, clock, boot).run()
 
 
 def _interrupted(signum, _frame):
@@ -470,6 +581,9 @@ def main(argv=None) -> None:
         signal.signal(s, _interrupted)
     try:
         execute(plan)
+    except RebootNeeded as e:
+        print(f"reboot: {e}", file=sys.stderr, flush=True)
+        sys.exit(EXIT["reboot"])
     except UnitTimeout as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
         sys.exit(EXIT["timeout"])

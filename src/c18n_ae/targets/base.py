@@ -1,7 +1,8 @@
 """What a run needs of a machine: the Target interface the driver (c18n_ae.running.driver) runs a
 plan through, and the clock it waits on. As in Snakemake's remote executors (run_job,
 check_active_jobs, cancel_jobs), a target starts a run unit detached, is polled for what it
-printed and whether it ended, brings the rows home, stops a run, and describes itself. Local
+printed and whether it ended, brings the rows home, stops a run, reboots between two runs of a
+boot_per_run plan, and describes itself. Local
 (targets.local) and SSH (targets.remote) implement it; tests use a fake target and clock."""
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ class Target(Protocol):
 
     def stop(self) -> None:
         """Ends the run unit, which ends its benchmark process and keeps every row."""
+
+    def reboot(self) -> str:
+        """Reboots the machine and returns once it answers again in a new boot (its boot id
+        differs from before); returns a sentence for the log. Raises TargetError when the
+        machine cannot be rebooted (this machine) or does not come back in a new boot in time."""
 
     def describe(self) -> dict:
         """Facts for meta.json: host, compilers (cc -> version), programs (variant -> the

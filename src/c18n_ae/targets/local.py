@@ -1,7 +1,8 @@
 """This machine as a Target (c18n_ae.targets.base): the run unit runs as a child process, in the
 driver's process group (so killing the driver's group leaves no unit behind), printing to
 results/<target>/_units/<experiment>/progress.log, which poll reads on from where it stopped.
-The rows are written in place, so fetch has nothing to do."""
+The rows are written in place, so fetch has nothing to do. This machine is never rebooted by the
+workflow: reboot (boot_per_run) is refused."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from c18n_ae.common.fsutil import write_json_atomic
 from c18n_ae.experiments.commands import launch_command
 from c18n_ae.targets import hostinfo
-from c18n_ae.targets.base import Poll
+from c18n_ae.targets.base import Poll, TargetError
 from c18n_ae.targets.transport import Local
 
 
@@ -82,6 +83,12 @@ class LocalTarget:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+
+    def reboot(self) -> str:
+        raise TargetError(
+            f"targets[{self.name}].boot_per_run: the workflow never reboots the machine it runs "
+            "on; separate boots per run are for ssh and morello targets"
+        )
 
     def describe(self) -> dict:
         recipes = [v["recipe"] for v in self.plan["variants"]]

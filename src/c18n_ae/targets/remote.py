@@ -9,7 +9,13 @@ retries through a dropped link until the run's time limit, and fetches the varia
 Run again, it resumes: a run still going under the same plan is re-attached; otherwise the unit
 starts again on the target, where it goes on from the last row measured of the same build
 (c18n_ae.running.unit), or, when everything is measured, only checks the build and writes
-raw.csv."""
+raw.csv.
+
+Between two runs of a boot_per_run plan, reboot runs the target's reboot_command (default
+`shutdown -r now`, as the SSH user, who must be allowed to) detached, its output in
+_units/<experiment>/reboot.log, then polls every BOOT_POLL_S until SSH answers with another boot
+id (Linux's /proc/sys/kernel/random/boot_id, else `sysctl -n kern.boottime`, as the run unit
+reads it), for at most boot_wait_s (default 900)."""
 
 from __future__ import annotations
 
@@ -34,6 +40,14 @@ echo ---
 tail -c +{start} progress.log 2>/dev/null | head -c 262144
 """
 LOST = "lost (the process is gone and left no exit status: killed, or the target rebooted)"
+BOOT_ID_SCRIPT = (
+    "if [ -r /proc/sys/kernel/random/boot_id ]; then cat /proc/sys/kernel/random/boot_id; "
+    "else sysctl -n kern.boottime 2>/dev/null; fi"
+)
+REBOOT_EXIT = "6"  # the run unit's EXIT["reboot"] (c18n_ae.running.unit; targets import no running)
+DEFAULT_REBOOT_COMMAND = "shutdown -r now"
+DEFAULT_BOOT_WAIT_S = 900.0
+BOOT_POLL_S = 10.0
 
 
 def ship_sources(t: SSH) -> None:
@@ -105,6 +119,8 @@ def earlier(exit_status: str | None) -> str:
         return ""
     if exit_status == "0":
         return "finished earlier on the target: starting it again to check its build"
+    if exit_status == REBOOT_EXIT:
+        return "the earlier run unit finished a run and asked for a reboot: going on with the next"
     how = (
         "left no exit status" if exit_status == "none" else f"ended with exit status {exit_status}"
     )
@@ -149,7 +165,8 @@ class SSHTarget:
         remote_plan = self.on_target(plan)
         state, _ = self.retry(lambda: status(self.t, self.rel, 10**12), "checking the run")
         self.offset = int(state.get("size") or 0)
-        if state.get("alive") == "1":
+        # an exit status means the unit ended: a live pid then is another process (after a reboot)
+        if state.get("alive") == "1" and state.get("exit") in (None, "none"):
             if self.running_plan() == remote_plan:
                 return "; ".join([*self.take_notes(), "still running on the target: re-attaching"])
             self.stop()
@@ -244,6 +261,60 @@ class SSHTarget:
                 check=False,
             ),
             "stopping the run",
+        )
+
+    def boot_id(self) -> str | None:
+        return self.t.run(BOOT_ID_SCRIPT, timeout=60, check=False).stdout.strip() or None
+
+    def reboot(self) -> str:
+        """Runs reboot_command detached (the SSH session ends before the machine goes down), then
+        waits for the machine in a new boot."""
+        self.until = self.clock.monotonic() + 600
+        before = self.retry(self.boot_id, "reading the boot id")
+        if before is None:
+            raise TargetError(
+                f"{self.t.destination}: no boot id (neither /proc/sys/kernel/random/boot_id nor "
+                "sysctl kern.boottime): a reboot could not be told from none"
+            )
+        command = self.config.get("reboot_command", DEFAULT_REBOOT_COMMAND)
+        inner = f"sleep 2; {command}"
+        try:
+            self.t.run(
+                f"cd {shlex.quote(self.t.workdir)} && mkdir -p {self.rel} && nohup sh -c "
+                f"{shlex.quote(inner)} </dev/null >{self.rel}/reboot.log 2>&1 &",
+                timeout=60,
+                check=False,
+            )
+        except LinkError:
+            pass  # the link may drop as the machine goes down
+        return self.wait_boot(before, command)
+
+    def wait_boot(self, before: str, command: str) -> str:
+        """Polls until SSH answers with a boot id other than `before`, up to boot_wait_s."""
+        wait_s = float(self.config.get("boot_wait_s", DEFAULT_BOOT_WAIT_S))
+        start, silent, now = self.clock.monotonic(), 0, before
+        while self.clock.monotonic() - start < wait_s:
+            self.clock.sleep(BOOT_POLL_S)
+            try:
+                now = self.boot_id()
+            except LinkError:
+                silent += 1
+                continue
+            if now is not None and now != before:
+                took = self.clock.monotonic() - start
+                return (
+                    f"{self.t.destination} rebooted: boot {before} -> {now}, answering after "
+                    f"{took:.0f} s ({silent} polls unanswered)"
+                )
+        try:
+            log = f"{shlex.quote(self.t.workdir)}/{self.rel}/reboot.log"
+            said = self.t.run(f"cat {log}", check=False).stdout
+        except LinkError:
+            said = "(not answering)"
+        raise TargetError(
+            f"{self.t.destination} did not come back in a new boot within boot_wait_s "
+            f"{wait_s:.0f} s of {command!r} (boot id still {now}); the SSH user must be allowed "
+            f"to run reboot_command; its output: {said.strip()[-300:] or 'none'}"
         )
 
     def describe(self) -> dict:
