@@ -67,18 +67,16 @@ def snakemake(project: Path, *args: str, configs=("config/quick.yaml",), timeout
     )
 
 
-# The quick-profile runs the slow tests share, each made once per session (per xdist worker that
-# needs it: the tests that read a run are one xdist group, so one worker makes it and runs them).
+# The quick-profile runs the slow tests share, each made once per session: the tests that read
+# one sit in one file (test_end_to_end.py, test_everywhere.py), which --dist loadfile gives to one
+# worker (pyproject.toml); they carry the `slow` marker.
 SHARED_RUNS = ("quick_run", "quick_run_everywhere")
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m selects and xdist's loadgroup reads the marks
 def pytest_collection_modifyitems(items):
     for item in items:
-        for run in SHARED_RUNS:
-            if run in item.fixturenames:
-                item.add_marker(pytest.mark.slow)
-                item.add_marker(pytest.mark.xdist_group(run))
+        if any(run in item.fixturenames for run in SHARED_RUNS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -14,20 +14,32 @@ from c18n_ae import experiments as registry
 from c18n_ae.analysis.claims import load as load_claims
 from c18n_ae.common.latex import fmt
 from c18n_ae.experiments.outputs import three_figures
-from conftest import BIG_E1, ROOT, copy_run, snakemake
+from conftest import ROOT, copy_run, snakemake
 
 CLAIMS = ROOT / "config" / "claims.yaml"
 
 
+RUNNING_HEADS = (  # acmart's page heads, which pdftotext puts inside a sentence a page breaks
+    "What a Library Compartment Costs on CHERI: a Replication with Intervals",
+    "The c18n-ae authors",
+)
+
+
 def pdf_words(project):
-    """The PDF's text as pdftotext reads it, whitespace collapsed (sentences across lines)."""
+    """The PDF's text as pdftotext reads it, whitespace collapsed (sentences across lines and
+    pages: each running head after its first time, on the title page, left out)."""
     done = subprocess.run(
         ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
         capture_output=True,
         text=True,
         check=True,
     )
-    return " ".join(done.stdout.split())
+    words = " ".join(done.stdout.split())
+    for head in RUNNING_HEADS:
+        first, found, rest = words.partition(head)
+        if found:
+            words = f"{first}{head} {rest.replace(head, ' ')}"
+    return " ".join(words.split())
 
 
 def test_the_pdf_is_newer_than_every_csv_it_reports(quick_run):
@@ -467,14 +479,3 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(quick_run, t
             verdict,
             second[key],
         )
-
-
-def test_a_data_set_of_100000_e1_instances_builds_the_paper(quick_run_everywhere):
-    """E1 at board scale: 10^5 instances in the study's layout (a data set of conftest's
-    quick_run_everywhere) draw a decimated figure, and the CSV beside it keeps every point."""
-    project, _ = quick_run_everywhere
-    series = pd.read_csv(project / "paper" / "generated" / "scale-series.csv")
-    assert len(series) >= BIG_E1  # every instance in the data beside the figure
-    figure = (project / "paper" / "generated" / "fig-scale.tex").read_text()
-    assert "big-e1" in figure and figure.count("(") < 6 * 1000  # decimated for display
-    assert f"reached {BIG_E1} instances" in pdf_words(project)

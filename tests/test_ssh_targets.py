@@ -229,24 +229,6 @@ def test_runner_that_dies_on_the_target_is_reported_then_continued(tmp_path, ssh
     )
 
 
-def test_quick_profile_end_to_end_on_an_ssh_target(quick_run_everywhere):
-    """conftest's quick_run_everywhere holds an SSH target, loopback, with the variant O2 the local
-    target has too: built and run on the target, its rows reach the tables, the PDF and the spread
-    between the two machines."""
-    project, remote = quick_run_everywhere
-    for e in exp_registry.names():
-        assert (project / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
-        assert (remote / "results" / "loopback" / "O2" / e / "raw.csv").exists(), e
-    setup = (project / "paper" / "generated" / "tab-setup.tex").read_text()
-    assert "loopback" in setup and "Debian" in setup
-    text = subprocess.run(
-        ["pdftotext", str(project / "paper" / "main.pdf"), "-"], capture_output=True, text=True
-    ).stdout
-    assert "loopback" in text
-    spread = (project / "results" / "summary" / "spread-between-targets.csv").read_text()
-    assert "local loopback" in spread and "roundtrip_ns" in spread
-
-
 MORELLO = exp_registry.load_config(
     ROOT / "config" / "config.yaml", ROOT / "config" / "morello.yaml"
 )
