@@ -331,7 +331,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # math workload and a pipe write on 24.05; every other contrast of both data sets mixes more
     # than the compartments, said once a data set with no ratio quoted as a cost
     assert len(re.findall(r"\d×(,? interval limited| \[\d| ± \d)", abstract)) >= 2, abstract
-    assert abstract.count("so none is a compartment cost") == 2, abstract
+    assert abstract.count("so none of those is a compartment cost") == 2, abstract
     assert "the math workload’s CPU time" in abstract
     # the headline table in the first four pages, alloc-10x decided as the confound it rests on
     # (heap revocation on against off) at the setting that decided it

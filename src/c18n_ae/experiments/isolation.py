@@ -212,7 +212,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
             out.append(
                 f"The pipe between the two processes of \\texttt{{{escape(variant)}}} (library "
                 f"A's parent, library B's child) took {fmt(write / 1e3)}\\,"
-                f"\\si{{\\micro\\second}} for a write, and the parent waited "
+                f"\\si{{\\micro\\second}} for the child's write, and the parent waited "
                 f"{fmt(wait / 1e3)}\\,\\si{{\\micro\\second}} for each message the "
                 f"child built and wrote (means of {get('pipe_write_ns', field='n'):.0f} trials)."
             )

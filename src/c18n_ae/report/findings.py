@@ -81,16 +81,13 @@ def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
     in the set-up and the headline table)."""
     kinds = list(dict.fromkeys(k for c in mixed.confounded_by for k in confound_kinds(c)))
     said = ", ".join(kinds[:-1]) + (" and " if len(kinds) > 1 else "") + kinds[-1]
-    n, contrasts = len(mixed), mixed.contrast.nunique()
-    which = "its" if alone else "its other"
-    on = (
-        "a contrast that also differs"
-        if contrasts == 1
-        else f"{contrasts} contrasts that also differ"
-    )
+    # a contrast is a pair of variants (its name may differ by metric: the revocation it names)
+    n, contrasts = len(mixed), len(mixed.drop_duplicates(["subject", "baseline"]))
+    which = f"all {n} of its headline ratios" if alone else f"{n} of its headline ratios"
+    on = "a contrast" if contrasts == 1 else f"{contrasts} contrasts"
     return (
-        f"On {where}, {which} {n} ratio{'s' if n != 1 else ''} rest on {on} in {escape(said)}, "
-        "so none is a compartment cost."
+        f"On {where}, {which} rest on {on} that also differ{'s' if contrasts == 1 else ''} in "
+        f"{escape(said)}, so none of those is a compartment cost."
     )
 
 
@@ -118,7 +115,13 @@ def abstract_sentences(table: pd.DataFrame, releases: dict[str, str]) -> list[st
         opening = (
             f"On {source_name(source, releases)}, {escape(first.contrast.iloc[0])}{together} gives"
         )
-        out += sentences(opening, [item(r) for r in picks.itertuples()]) + notes
+        out += sentences(opening, [item(r) for r in picks.itertuples()])
+        if (picks.interval_covers == "within one run").all():
+            out.append(
+                "These intervals are within one run: one build, boot and process per variant, so "
+                "the variation between runs is not in them."
+            )
+        out += notes
     return out
 
 
@@ -210,7 +213,9 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
     if claims:
         parts.append("Claims: " + escape("; ".join(claims)))
     if limit:
-        parts.append(f"Limits: {escape(' '.join(limit.split()))}")
+        limit = " ".join(limit.split())
+        parts.append("Limits: " + ("as above" if limit in said else escape(limit)))
+        said.add(limit)
     return f"{escape(first.contrast)}. " + ". ".join(p.rstrip(".") for p in parts) + "."
 
 

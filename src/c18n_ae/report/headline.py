@@ -296,9 +296,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             ["source", "experiment", "subject", "baseline"], sort=False
         ):
             valid = rows[rows.invalid.fillna("") == ""]
-            said = "; ".join(
-                f"{escape(x.label)} {comparison_text(x, covers=False)}" for x in valid.itertuples()
-            )
+            said = "; ".join(_apart_text(x) for x in valid.itertuples())
             claims = "; ".join(c for c in dict.fromkeys(rows.claims.fillna("")) if c)
             lines.append(
                 rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{"
@@ -328,6 +326,16 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
         ]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def _apart_text(x) -> str:
+    """A confounded row below the table: its mean ratio, or, where a few trials carry the mean,
+    its median ratio first, marked as the table marks such a mean."""
+    mean = comparison_text(x, covers=False)
+    if not rests_on_few(x):
+        return f"{escape(x.label)} {mean}"
+    median = comparison_text(x, "median", covers=False)
+    return f"{escape(x.label)} {median} (median$^\\dagger$; mean {mean})"
 
 
 def confound_notes(table: pd.DataFrame) -> list[str]:

@@ -94,16 +94,22 @@ def _contrast_text(x: pd.Series) -> str:
 
 
 def mixes(table: pd.DataFrame) -> str:
-    """What the release contrasts mix beside the release (the comparisons' confounded_by, each
-    'source: fact; fact' part once, its facts gathered under its source)."""
-    facts: dict[str, dict[str, None]] = {}
-    for said in table.confounded_by.fillna(""):
+    """What the release contrasts mix beside the release (the comparisons' confounded_by): each
+    source's facts once, and, for a fact only some rows carry (heap revocation: the timed
+    regions that allocate or free), the rows it is for."""
+    facts: dict[str, list[str]] = {}  # 'source: fact' -> the labels of the rows that carry it
+    for said, label in zip(table.confounded_by.fillna(""), table.label):
         source = ""  # a part without its source belongs to the one before it in this row
         for part in filter(None, (p.strip() for p in said.split(";"))):
             if ": " in part:
                 source, part = part.split(": ", 1)
-            facts.setdefault(source, {})[part] = None
-    return "; ".join(f"{s}: {', '.join(f)}" if s else ", ".join(f) for s, f in facts.items())
+            facts.setdefault(f"{source}: {part}" if source else part, []).append(label)
+    rows = len(table[table.confounded_by.fillna("") != ""].drop_duplicates(["metric", "label"]))
+    out = []
+    for fact, labels in facts.items():
+        labels = list(dict.fromkeys(labels))
+        out.append(fact + ("" if len(labels) >= rows else f" (for {' and '.join(labels)} only)"))
+    return "; ".join(out)
 
 
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
