@@ -4,7 +4,7 @@ getpid(2), so a crossing's extra time must rise by one getpid measured alone
 (c18n_ae.common.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
 target: getpid alone in a variant without c18n built alike (the same binary, where the call into
 libc crosses no boundary), the library call's extra time over a plain call without and with the
-injection (paired by trial, medians of TRIALS), and the transitions per library call, counted by
+injection (the fastest of TRIALS loops of each kind), and the transitions per library call, counted by
 the linker where the release counts them, else the trampoline's two (the call and its return).
 Recorded in meta.json under checks["known_answer"]:
 
@@ -23,7 +23,7 @@ from c18n_ae.running import crossing_runs
 from c18n_ae.targets import board_checks, crossing_probes
 
 CALLS = 100_000  # calls of each timed loop
-TRIALS = 9  # loops of each kind; the medians are compared
+TRIALS = 9  # loops of each kind; the fastest of each is compared (crossing_probes.kind_ns)
 TRAMPOLINE_TRANSITIONS = 2.0  # a library call enters the callee's trampoline and returns through it
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import shlex
-import statistics
 
 from c18n_ae.targets import board_tools
 
@@ -61,19 +60,18 @@ def failure(run: dict, what: str) -> str:
 
 
 def kind_ns(rows: list[dict], kind: str) -> float | None:
-    """The median time of one call of a kind over its trials."""
+    """The time of one call of a kind: the fastest of its trials. A fixed cost is only ever
+    lengthened by what else runs on the machine (another process, an interrupt), so the minimum
+    is the least disturbed estimate; a median moves with the load."""
     values = [float(r["ns_per_call"]) for r in rows if r["kind"] == kind and r["status"] == "ok"]
-    return statistics.median(values) if values else None
+    return min(values) if values else None
 
 
 def paired_extra(rows: list[dict]) -> float | None:
-    """The median over trials of a library call's time minus a plain call's in the same trial."""
-    by_trial: dict[str, dict] = {}
-    for r in rows:
-        if r["status"] == "ok":
-            by_trial.setdefault(r["trial"], {})[r["kind"]] = float(r["ns_per_call"])
-    pairs = [t["library"] - t["local"] for t in by_trial.values() if {"library", "local"} <= set(t)]
-    return statistics.median(pairs) if pairs else None
+    """A library call's extra time over a plain call: the fastest library trial less the fastest
+    plain one (kind_ns of each), both from the same run."""
+    library, local = kind_ns(rows, "library"), kind_ns(rows, "local")
+    return None if library is None or local is None else library - local
 
 
 def switches_per_call(one: dict, two: dict, calls: int) -> float | None:
