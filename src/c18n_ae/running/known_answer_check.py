@@ -4,8 +4,9 @@ getpid(2), so a crossing's extra time must rise by one getpid measured alone
 (c18n_ae.common.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
 target: getpid alone in a variant without c18n built alike (the same binary, where the call into
 libc crosses no boundary), the library call's extra time over a plain call without and with the
-injection (the fastest of TRIALS loops of each kind), and the transitions per library call, counted by
-the linker where the release counts them, else the trampoline's two (the call and its return).
+injection (the fastest of TRIALS loops of each kind), and the transitions per library call,
+counted by the linker where the release counts them, else the trampoline's two (the call and its
+return).
 Recorded in meta.json under checks["known_answer"]:
 
     status (passed, failed, not run, or not available on this release), why, release, simulated,
