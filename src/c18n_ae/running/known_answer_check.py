@@ -4,9 +4,9 @@ getpid(2), so a crossing's extra time must rise by one getpid measured alone
 (c18n_ae.common.known_answer holds the arithmetic and the tolerance). Per c18n variant, on the
 target: getpid alone in a variant without c18n built alike (the same binary, where the call into
 libc crosses no boundary), the library call's extra time over a plain call without and with the
-injection (the fastest of TRIALS loops of each kind), and the transitions per library call,
-counted by the linker where the release counts them, else the trampoline's two (the call and its
-return).
+injection (the fastest of TRIALS loops of each kind, in alternating rounds), and the
+transitions per library call, counted by the linker where the release counts them, else the
+trampoline's two (the call and its return).
 Recorded in meta.json under checks["known_answer"]:
 
     status (passed, failed, not run, or not available on this release), why, release, simulated,
@@ -23,8 +23,11 @@ from c18n_ae.common import known_answer, launchers
 from c18n_ae.running import crossing_runs
 from c18n_ae.targets import board_checks, crossing_probes
 
-CALLS = 100_000  # calls of each timed loop
-TRIALS = 9  # loops of each kind; the fastest of each is compared (crossing_probes.kind_ns)
+# short loops, many of them: a loop of 10^4 calls (a millisecond or two) often runs within one
+# time slice even on a loaded machine, and the fastest of many is the undisturbed cost
+CALLS = 10_000  # calls of each timed loop
+TRIALS = 30  # loops of each kind; the fastest of each is compared (crossing_probes.kind_ns)
+ROUNDS = 3  # the kinds' runs alternate in this many rounds (alternated)
 TRAMPOLINE_TRANSITIONS = 2.0  # a library call enters the callee's trampoline and returns through it
 
 
@@ -69,11 +72,15 @@ class KnownAnswerCheck:
                 "why": "no variant without c18n built alike to measure getpid(2) alone",
             }
         inject = launchers.overhead_env(release, v["recipe"].get("abi"))
-        runs = {
-            "getpid": crossing_runs.run(t, plan, plain, "getpid", CALLS, TRIALS),
-            "plain": crossing_runs.run(t, plan, v, "local,library", CALLS, TRIALS),
-            "injected": crossing_runs.run(t, plan, v, "local,library", CALLS, TRIALS, inject),
-        }
+        runs = alternated(
+            t,
+            plan,
+            {
+                "getpid": (plain, "getpid", ()),
+                "plain": (v, "local,library", ()),
+                "injected": (v, "local,library", inject),
+            },
+        )
         failures = (crossing_probes.failure(r, f"the {k} run") for k, r in runs.items())
         why = next((w for w in failures if w), "")
         crossings = {} if why else transitions(t, plan, v, release, counts, inject)
@@ -101,6 +108,21 @@ class KnownAnswerCheck:
             "expected_ns": result.expected_ns,
             "message": result.message,
         }
+
+
+def alternated(t, plan: dict, spec: dict) -> dict[str, dict]:
+    """The runs of spec ({name: (variant, kinds, env)}) in ROUNDS rounds of TRIALS / ROUNDS loops
+    each, the three in turn, their rows gathered: load that comes and goes on the machine falls
+    on every kind alike, and each kind's fastest loop (crossing_probes.kind_ns) has several
+    moments to be found. A run that fails ends the rounds: its result stands for its kind."""
+    out = {k: {"exit": 0, "rows": [], "error": ""} for k in spec}
+    for _ in range(ROUNDS):
+        for k, (v, kinds, env) in spec.items():
+            r = crossing_runs.run(t, plan, v, kinds, CALLS, TRIALS // ROUNDS, env)
+            if crossing_probes.failure(r, k):
+                return {**out, k: r}
+            out[k]["rows"] += r["rows"]
+    return out
 
 
 def transitions(t, plan: dict, v: dict, release: str, counts: bool, inject: list[str]) -> dict:
