@@ -350,15 +350,21 @@ def confound_notes(table: pd.DataFrame) -> list[str]:
         said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.confounded_by]
         if not any(said):
             continue
-        facts = []
-        for fact in dict.fromkeys(x for items in said for x in items):
-            where = [lab for lab, items in zip(rows.label, said) if fact in items]
-            only = "" if len(where) == len(rows) else " (for " + " and ".join(where) + " only)"
-            facts.append(escape(fact) + escape(only))
+        facts = scoped(said, list(rows.label), len(rows))
         out.append(
             rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
-            rf"\texttt{{{escape(baseline)}}}: " + ", ".join(facts)
+            rf"\texttt{{{escape(baseline)}}}: " + ", ".join(map(escape, facts))
         )
+    return out
+
+
+def scoped(said: list[list[str]], labels: list[str], total: int) -> list[str]:
+    """Each fact of the rows' lists (said, one list a row, labels beside) once, with 'for A and B
+    only' where fewer than total rows carry it (confound_notes; releases.mixes)."""
+    out = []
+    for fact in dict.fromkeys(x for items in said for x in items):
+        where = list(dict.fromkeys(lab for lab, items in zip(labels, said) if fact in items))
+        out.append(fact + ("" if len(where) >= total else f" (for {' and '.join(where)} only)"))
     return out
 
 

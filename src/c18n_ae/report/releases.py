@@ -16,7 +16,7 @@ from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_text
 from c18n_ae.report.findings import MAX_WORDS, sentences
-from c18n_ae.report.headline import largest_setting
+from c18n_ae.report.headline import largest_setting, scoped
 
 COLUMNS = [
     "experiment",
@@ -97,19 +97,16 @@ def mixes(table: pd.DataFrame) -> str:
     """What the release contrasts mix beside the release (the comparisons' confounded_by): each
     source's facts once, and, for a fact only some rows carry (heap revocation: the timed
     regions that allocate or free), the rows it is for."""
-    facts: dict[str, list[str]] = {}  # 'source: fact' -> the labels of the rows that carry it
-    for said, label in zip(table.confounded_by.fillna(""), table.label):
-        source = ""  # a part without its source belongs to the one before it in this row
-        for part in filter(None, (p.strip() for p in said.split(";"))):
+    said = []  # each row's 'source: fact' parts
+    for text in table.confounded_by.fillna(""):
+        source, parts = "", []  # a part without its source belongs to the one before it
+        for part in filter(None, (p.strip() for p in text.split(";"))):
             if ": " in part:
                 source, part = part.split(": ", 1)
-            facts.setdefault(f"{source}: {part}" if source else part, []).append(label)
+            parts.append(f"{source}: {part}" if source else part)
+        said.append(parts)
     rows = len(table[table.confounded_by.fillna("") != ""].drop_duplicates(["metric", "label"]))
-    out = []
-    for fact, labels in facts.items():
-        labels = list(dict.fromkeys(labels))
-        out.append(fact + ("" if len(labels) >= rows else f" (for {' and '.join(labels)} only)"))
-    return "; ".join(out)
+    return "; ".join(scoped(said, list(table.label), rows))
 
 
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
