@@ -448,6 +448,41 @@ def test_the_simulated_board_shows_compartments_only_under_a_working_launcher(
     assert seen["compartments"] >= 2 and "/usr/lib64cb/c18n/" in seen["evidence"]
 
 
+def test_driver_experiments_are_probed_as_their_drivers_start_them(sim, tmp_path, cc):
+    """E1, E5 and E6 start their programs from a driver; the board check starts the same program
+    under the same launcher with the module's probe_args and sees its compartments, and ending
+    the probe leaves no process (E6's program forks a child, which it ends on SIGTERM)."""
+    from c18n_ae.experiments import commands, programs
+    from c18n_ae.running.board_check import BoardCheck
+
+    server, tools_dir = sim
+    set_state(tools_dir)
+    bins = tmp_path / "bin"
+    for name in ("integration", "isolation_a", "isolation_b"):
+        compile_benchmark(cc, name, bins / programs.get(name).output)
+    compile_isolation = commands.compile_command(
+        {"cc": cc, "cflags": ["-O2", "-Werror"]},
+        programs.get("isolation"),
+        str(ROOT / "src" / "benchmarks"),
+        str(bins),
+    )
+    subprocess.run(compile_isolation, check=True)
+    _, t = probe(server, tmp_path, bins / "integration", [])  # the session the probes use
+    check = BoardCheck(board([PURE]))
+    for experiment in ("scale", "trust", "isolation"):
+        e = exp.get(experiment)
+        assert e.driver and e.probe_args, f"{experiment} declares what its probe starts"
+        for recipe, compartments in ((SIM_C18N, 4), (SIM_PURE, 0)):
+            v = {"recipe": recipe, "build_files": [str(bins / e.programs[0].output)]}
+            plan = {"experiment": experiment, "parameters": {}}
+            seen = check.seen(t, plan, v)
+            assert seen and seen["compartments"] == compartments, (experiment, recipe, seen)
+            assert seen["tool"] == "procstat c18n"
+            assert bc.judge(board([PURE]), recipe, seen) == ""
+    left = subprocess.run(["pgrep", "-f", str(bins)], capture_output=True, text=True).stdout
+    assert left == "", f"a probe left its program running: {left}"
+
+
 def test_pmcstat_counts_the_benchmark_on_the_simulated_board(sim, tmp_path, memory_binary):
     server, tools_dir = sim
     set_state(tools_dir, cycles_per_ns=2.5)

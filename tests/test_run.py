@@ -116,6 +116,8 @@ def test_interrupt_ends_the_benchmark(tmp_path, results):
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and unit.rows_measured(out) < 3:
         time.sleep(0.05)
+    assert proc.poll() is None, f"the runner ended before the signal: {proc.communicate()[1]}"
+    assert unit.rows_measured(out) >= 3, "no three rows in 20 s: the signal would test nothing"
     assert still_running(results), "the benchmark should be running by now"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)

@@ -50,6 +50,9 @@ class Experiment:
     trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
     params: tuple[Param, ...] = ()  # the settings, with both profiles' values and their ranges
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
+    # driver experiments: the arguments that start its first program as the driver does and keep
+    # it alive until ended, so that a board check can see its compartments (running.board_check)
+    probe_args: tuple[str, ...] = ()
     # The module's functions of these names (HOOKS), which the registry attaches:
     # (raw path, [(line, row)]) -> [(trial, parameter, value, metric, value, unit, status)]
     tidy_rows: Callable | None = None

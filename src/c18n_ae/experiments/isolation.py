@@ -268,5 +268,6 @@ EXPERIMENT = Experiment(
         Program("isolation_b", ("isolation_b.c",), shared=True),
     ),
     driver="c18n_ae.experiments.drivers.isolation",
+    probe_args=("--strings", "1", "--sent", "/dev/null", "--log", "/dev/null"),
     trials=lambda p: 2,
 )

@@ -397,5 +397,6 @@ EXPERIMENT = Experiment(
     title="E1 compartments at scale",
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.scale",
+    probe_args=("--idle",),
     trials=lambda p: p["max_instances"],
 )

@@ -187,6 +187,7 @@ EXPERIMENT = Experiment(
     title="E5 trust model",
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.trust",
+    probe_args=("--idle",),  # the workload's program and launcher; --serve needs its feeder
     trials=lambda p: 2,
     published=(PUBLISHED,),
 )

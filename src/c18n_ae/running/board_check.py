@@ -57,7 +57,7 @@ class BoardCheck:
             seen = seen or {
                 "compartments": None,
                 "tool": "not probed",
-                "evidence": "a driver experiment: its programs start under the driver",
+                "evidence": "a driver experiment that declares no probe_args",
             }
             variants[v["name"]] = {
                 "compartments": seen["compartments"],
@@ -97,13 +97,20 @@ class BoardCheck:
         return out.split()[0] if out.split() else None
 
     @staticmethod
-    def probe_command(plan: dict, v: dict) -> list[str]:
+    def probe_command(plan: dict, v: dict) -> list[str] | None:
         """The variant's benchmark as its runs start it, with PROBE_REPEATS repetitions so that it
-        lives until the probe has seen it (the probe ends it); rows go to /dev/null."""
+        lives until the probe has seen it (the probe ends it); rows go to /dev/null. A driver
+        experiment's first program under the variant's launcher with its probe_args (as its
+        driver starts it, living until ended); None where it declares none."""
         e = exp.get(plan["experiment"])
+        bin_dir = Path(v["build_files"][0]).parent
+        if e.driver:
+            if not e.probe_args:
+                return None
+            program = str(bin_dir / e.programs[0].output)
+            return [*v["recipe"].get("launcher", []), program, *e.probe_args]
         name = repeat_param(e)
         params = {**plan["parameters"], **({name: PROBE_REPEATS} if name else {})}
-        bin_dir = Path(v["build_files"][0]).parent
         return e.command(params, bin_dir, v["recipe"], Path("/dev/null"))
 
     def counted(self, t, plan: dict, v: dict) -> dict | None:
@@ -138,11 +145,11 @@ class BoardCheck:
         return ({**seen, "probes": attempt} if seen else None), refusal
 
     def seen(self, t, plan: dict, v: dict) -> dict | None:
-        """Runs the variant's benchmark briefly under procstat; None for driver experiments."""
-        e = exp.get(plan["experiment"])
-        if e.driver:
-            return None
+        """Runs the variant's benchmark (a driver experiment's program) briefly under procstat;
+        None where there is nothing to probe."""
         command = self.probe_command(plan, v)
+        if command is None:
+            return None
         release, abi = self.config.get("release"), v["recipe"].get("abi")
         env = launchers.counting_env(release, abi, STATS_FILE) if release else []
         script = bc.probe_script(getattr(t, "workdir", "."), command, env, STATS_FILE)

@@ -85,6 +85,7 @@ while kill -0 $pid 2>/dev/null && [ $i -lt 4 ]; do  # all samples kept: the late
   r2=$(proccontrol -m cherirevoke -q -p $pid 2>/dev/null) && r=$r2
   i=$((i+1)); sleep 0.05
 done
+kill $pid 2>/dev/null; sleep 0.2  # SIGTERM first: E6's program then ends the child it forked
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 echo "@@pid $pid"; echo "@@procstat-c18n"; echo "$c"; echo "@@procstat-v"; echo "$v"
 echo "@@revocation"; echo "$r"
