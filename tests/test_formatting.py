@@ -21,19 +21,27 @@ def test_one_ratio_format_with_three_significant_digits():
 
 def test_an_interval_that_rounding_collapses_prints_its_half_width():
     """No interval prints with equal bounds, and no ratio with more than three figures, in prose
-    or tables alike."""
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51× ± 0.0001"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143× ± 0.00006"
-    assert ratio_text(1.00229, 1.0021, 1.0025, tex=False, digits=None) == "1.00× ± 0.0002"
+    or tables alike, but for a half-width: its point has the half-width's last decimal, so that
+    point ± half-width holds the estimate (1.51 ± 0.0001 would leave 1.5137 out)."""
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.5137× ± 0.0001"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.14286× ± 0.00006"
+    assert ratio_text(1.00229, 1.0021, 1.0025, tex=False, digits=None) == "1.0023× ± 0.0002"
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, covers="within one run") == (
-        "1.51× ± 0.0001 within one run"
+        "1.5137× ± 0.0001 within one run"
     )
-    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "no detectable difference (1.00× ± 0.0001)"
+    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == (
+        "no detectable difference (1.0000× ± 0.0001)"
+    )
     rng = np.random.default_rng(0)
     for ratio, width in zip(rng.lognormal(0, 2, 500), rng.lognormal(-8, 3, 500)):
         text = ratio_text(ratio, ratio - width / 2, ratio + width / 2, tex=False)
         bounds = re.search(r"\[(.*), (.*)\]", text) or re.search(r"between (\S+) and (\S+)", text)
         assert bounds is None or bounds[1] != bounds[2], text
+        point = re.match(r"([0-9.]+)× ± ([0-9.]+)", text)
+        if point:
+            assert float(point[1]) - float(point[2]) <= ratio <= float(point[1]) + float(point[2])
+            assert len(point[1].partition(".")[2]) == len(point[2].partition(".")[2]), text
+            continue
         point = re.match(r"([0-9.]+)×", text)
         assert point is None or len(point[1].replace(".", "").lstrip("0")) <= 3, text
 
@@ -51,10 +59,13 @@ def test_a_ratio_near_the_timers_grid_says_so():
     assert ratio_text(
         1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us
     ) == ("2× [1.2, 2.7] (1.9 ticks against 1 tick of 1 µs)")  # ends in two figures: 1.17 never 1
-    # 5,985 ticks of 7.8 ms on the smaller side: four figures allowed, three printed; the values
-    # spread over many ticks, so a collapsed interval is a rounding matter, not the grid's
+    # 5,985 ticks of 7.8 ms on the smaller side: four figures allowed; the values spread over
+    # many ticks, but 1.5137 ± 0.0001 needs five figures: finer than the grid prints a ratio
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51× ± 0.0001"
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == (
+        "1.51×, interval limited by the timer's resolution"
+    )
+    assert ratio_text(1.514, 1.513, 1.515, tex=False, **cpu) == "1.514× ± 0.001"
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
     # every resample's median on the same grid point: the grid's interval, never '± 0'
     assert ratio_text(1.02, 1.02, 1.02, tex=False, **cpu) == (
@@ -95,7 +106,7 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "(2 ticks against 1 tick of 1 µs)"
     )
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
-    assert comparison_text(bare, tex=False) == "1.51× ± 0.0001"
+    assert comparison_text(bare, tex=False) == "1.5137× ± 0.0001"
 
 
 def test_every_form_of_an_interval_says_what_it_covers():
@@ -105,7 +116,7 @@ def test_every_form_of_an_interval_says_what_it_covers():
     runs = dict(tex=False, covers="between runs")
     grid = dict(sides=(3000, 1000), spreads=(0, 0), resolution=1000.0, unit="ns")
     assert ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53] between runs"
-    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.51× ± 0.0001 between runs"
+    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.5137× ± 0.0001 between runs"
     assert ratio_text(45.9, 5.56, 98.2, **runs).startswith("ratio between 5.56 and 98.2 between")
     assert ratio_text(0.989, 0.5, 1.6, **runs) == (
         "no detectable difference (ratio between 0.500 and 1.60 between runs)"

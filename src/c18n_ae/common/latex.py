@@ -154,9 +154,10 @@ def ratio_text(
     At most MAX_DIGITS significant figures (digits: fewer; an interval's ends at least two), and
     no more than the timer's resolution allows (sides: the two statistics the ratio divides, in
     `unit`; resolution: the grid their values sit on). Where the rounded ends would print alike,
-    the interval prints as its half-width ('1.51× ± 0.0001'), or, when a side's values sit on
-    one or two grid points (spreads: their sds below one step), as 'limited by the timer's
-    resolution'. A side within TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick
+    the interval prints as its half-width, the point to the half-width's last decimal
+    ('1.5137× ± 0.0001'), or, when a side's values sit on one or two grid points (spreads: their
+    sds below one step) or the point would need more figures than the grid carries, as 'limited
+    by the timer's resolution'. A side within TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick
     of 1 µs'). covers: what the interval covers ('within one run', 'between runs'), said after
     every form of it (bounds, half-width, range, or limited by the resolution). An interval that
     contains 1 reads as 'no detectable difference', one wider than a factor of WIDE_FACTOR as a
@@ -181,15 +182,24 @@ def ratio_text(
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval){counts}"
     if f(low) == f(high):
-        # values on one or two grid points, or every resample's statistic on the same point (a
-        # median of tied values): the interval is the grid's, never a certainty ('± 0')
-        on_grid = gridded and ((spreads is not None and min(spreads) < resolution) or high == low)
+        # the half-width form prints the point to the half-width's last decimal (1.5137 ± 0.0001,
+        # never 1.51 ± 0.0001, which leaves the estimate out), as far as the grid allows
+        half = _one_figure(max(high - ratio, ratio - low))
+        decimals = len(half.partition(".")[2])
+        figures = decimals + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
+        # values on one or two grid points, every resample's statistic on the same point (a
+        # median of tied values), or an interval finer than the grid lets a ratio be printed:
+        # the interval is the grid's, never a certainty ('± 0')
+        on_grid = gridded and (
+            (spreads is not None and min(spreads) < resolution)
+            or high == low
+            or figures > resolution_digits(sides, resolution)
+        )
         if on_grid:
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
-        half = _one_figure(max(high - ratio, ratio - low))
-        point = f"{f(ratio)}{times} ± {half}{after}{counts}"
+        point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point
     if low <= 1 <= high:
         return f"no detectable difference (ratio between {g(low)} and {g(high)}{after}){counts}"
