@@ -84,9 +84,9 @@ def dataset_run_texts(meta: dict) -> dict:
     if runs:
         kernel = (meta.get("kernel") or {}).get("revocation_default")
         default = f"default {kernel}; from the study's log; " if kernel else ""
-        out["revocation_text"] = default + "; ".join(
-            f"{e}: {', '.join(vs)}" for e, vs in runs.items()
-        )
+        # the study recorded no process's state: a variant's follows from the default and its ABI
+        inferred = "; ".join(f"{e}: {', '.join(vs)}" for e, vs in runs.items())
+        out["revocation_text"] = f"{default}inferred per variant (no run recorded it): {inferred}"
     return out
 
 
