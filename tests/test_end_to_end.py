@@ -337,7 +337,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # (heap revocation on against off) at the setting that decided it
     first = pages(project, 1, 4)
     assert "What a compartment costs" in first
-    assert re.search(r"alloc-10x: confounded, decided at block_mib \d+", first)
+    assert re.search(r"alloc-10x: confounded, decided at \d+ MiB", first)
     # the study's attribution once, in the set-up; its second data set refers to the first
     assert text.count("measured by Regis Rodolfo Schuch and Carlos Molina-Jimenez") == 1
     assert "original study’s authors" not in text

@@ -67,7 +67,7 @@ def test_headline_rows_read_the_comparisons_at_the_largest_setting():
     assert malloc.tail_trials <= 5 and malloc.tail_share > 0.9
     assert malloc.median_ratio < 3 < 10 < malloc.ci95_high
     # the setting at which the claim was decided, which need not be the row's; confounded
-    assert re.search(r"alloc-10x: confounded, decided at block_mib \d+", malloc.claims)
+    assert re.search(r"alloc-10x: confounded, decided at \d+ MiB", malloc.claims)
     assert row("write_ns", experiment="pipe").confounded_by == ""  # no malloc or free timed
     assert row("write_ns").invalid.startswith("the study's write and read loops")
     assert row("math_cpu_ns", experiment="cpu").crosses == "libm"

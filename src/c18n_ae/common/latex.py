@@ -106,6 +106,19 @@ def resolution_digits(sides, resolution: float) -> int:
     return max(1, math.floor(math.log10(small / resolution)) + 1)
 
 
+SETTING_UNITS = {"_mib": "MiB", "_bytes": "bytes", "_s": "s", "_ns": "ns"}  # a name's unit suffix
+
+
+def setting(parameter: str, value) -> str:
+    """A parameter's value as prose: '800 MiB' for block_mib 800 (the unit its name ends in),
+    'threads 8' where the name has no unit."""
+    shown = fmt(value, tex=False) if isinstance(value, float) else str(value)
+    for suffix, unit in SETTING_UNITS.items():
+        if parameter.endswith(suffix):
+            return f"{shown} {unit}"
+    return f"{parameter} {shown}"
+
+
 def fmt(x: float, resolution: float = math.nan, unit: str = "", tex: bool = True) -> str:
     """Three significant figures without exponent or thousands separators (pdftotext-friendly).
     resolution (the metric's timer step, in x's unit) and unit: a value within TICKS_SHOWN steps

@@ -210,11 +210,13 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
         write, wait = get("pipe_write_ns"), get("pipe_message_wait_ns")
         if write is not None and wait is not None:  # the study's columns (pipe.study_rows)
             out.append(
-                f"The pipe between the two processes of \\texttt{{{escape(variant)}}} (library "
-                f"A's parent, library B's child) took {fmt(write / 1e3)}\\,"
+                "In this two-library program (not E4's), the pipe between the two processes of "
+                f"\\texttt{{{escape(variant)}}} (library A's parent, library B's child) took "
+                f"{fmt(write / 1e3)}\\,"
                 f"\\si{{\\micro\\second}} for the child's write, and the parent waited "
                 f"{fmt(wait / 1e3)}\\,\\si{{\\micro\\second}} for each message the "
-                f"child built and wrote (means of {get('pipe_write_ns', field='n'):.0f} trials)."
+                f"child built and wrote (means of {get('pipe_write_ns', field='n'):.0f} trials, "
+                "from \\texttt{results/summary/isolation.csv})."
             )
     decided = verdicts[
         (verdicts.source == source)

@@ -85,9 +85,11 @@ def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
     n, contrasts = len(mixed), len(mixed.drop_duplicates(["subject", "baseline"]))
     which = f"all {n} of its headline ratios" if alone else f"{n} of its headline ratios"
     on = "a contrast" if contrasts == 1 else f"{contrasts} contrasts"
+    # several contrasts need not share every kind of fact: 'one or more of'
+    some = "one or more of " if contrasts > 1 and len(kinds) > 1 else ""
     return (
         f"On {where}, {which} rest on {on} that also differ{'s' if contrasts == 1 else ''} in "
-        f"{escape(said)}, so none of those is a compartment cost."
+        f"{some}{escape(said)}, so none of those is a compartment cost."
     )
 
 

@@ -20,7 +20,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
     not_applicable,
 )
 from c18n_ae.analysis.claim_type import Claim, ClaimError
-from c18n_ae.common.latex import fmt, tick_note
+from c18n_ae.common.latex import fmt, setting, tick_note
 
 UNITS = {  # unit -> (what it measures, its size in the smallest unit of that)
     "ns": ("time", 1.0),
@@ -100,8 +100,8 @@ def decide(claim: Claim, source: Source, base: dict) -> dict:
     bound = Bound(lambda lo, hi: side(lo, hi, claim.op, limit), (limit,), need)
     result, row, note = worst(bound, rows, per="")
     value = row.parameter_value
-    value = fmt(value, tex=False) if isinstance(value, (int, float)) else value
-    at = f"{row.variant} at {row.parameter} {value}"
+    value = float(value) if isinstance(value, int) else value
+    at = f"{row.variant} at {setting(row.parameter, value)}"
     where = at if len(rows) < 2 else f"{at} ({len(rows)} settings on {', '.join(chosen)})"
     out = {
         **base,

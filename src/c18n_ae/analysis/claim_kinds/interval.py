@@ -14,7 +14,7 @@ import pandas as pd
 
 from c18n_ae.analysis.claim_kinds.verdict import CONFOUNDED, RAW, TOO_FEW, not_applicable
 from c18n_ae.analysis.claim_type import Claim
-from c18n_ae.common.latex import comparison_text, fmt
+from c18n_ae.common.latex import comparison_text, setting
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
 OPPOSITE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
@@ -122,11 +122,12 @@ def _on(rows: pd.DataFrame, statistic: str) -> pd.DataFrame:
 
 
 def at(row, rows) -> str:
-    """' at block_mib 800': the parameter value of the deciding row, when there are several."""
+    """' at 800 MiB' (block_mib 800): the parameter value of the deciding row, when there are
+    several."""
     if len(rows) < 2 or "parameter" not in row:
         return ""
     value = row._p if pd.notna(row.get("_p", math.nan)) else row.parameter_value
-    return f" at {row.parameter} {fmt(value) if isinstance(value, float) else value}"
+    return f" at {setting(row.parameter, value)}"
 
 
 def decide(claim: Claim, bound: Bound, base: dict, rows: pd.DataFrame, what: Callable) -> dict:
