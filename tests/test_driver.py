@@ -123,6 +123,28 @@ def test_a_run_writes_meta_once_with_checks_and_the_target_facts(tmp_path, capsy
     assert 2 <= shown <= 4, "the terminal gets progress at most every 2 s (12 lines in 6 s)"
 
 
+def test_the_units_progress_reaches_the_terminal_between_a_benchmarks_many_lines(
+    tmp_path, capsys
+):
+    """A benchmark prints its trials many times a second; the unit's own progress (every variant
+    and run, the estimate that counts) comes once a chunk. Each kind reaches the terminal at
+    most every TERMINAL_EVERY_S on its own clock, so the benchmark's never hide the unit's."""
+    clock = FakeClock()
+    rep = driver.Reporter(tmp_path / "run.log", "local/memory", clock, driver.Outcome("now"))
+    for second in range(3 * int(driver.TERMINAL_EVERY_S)):
+        for trial in range(10):
+            rep.line(f"[O2/run-1] progress: memory trial {trial} of 1000, elapsed {second} s")
+            clock.t += 0.1
+        rep.line(progress(second, 6000))
+    shown = capsys.readouterr().err.splitlines()
+    units = [x for x in shown if "of 6000" in x]
+    assert len(units) >= 3, shown
+    assert len(shown) <= 2 * 3 + 2, "progress is thinned on the terminal"
+    assert len((tmp_path / "run.log").read_text().splitlines()) == 11 * 3 * int(
+        driver.TERMINAL_EVERY_S
+    ), "the log keeps every line"
+
+
 def test_the_time_limit_stops_the_run_and_keeps_its_rows(tmp_path):
     target = fake(tmp_path, [], after_stop=Poll(["error: interrupted"], True, 5))
     with pytest.raises(driver.RunFailed, match="run timeout, exit status timeout"):

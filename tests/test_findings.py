@@ -125,6 +125,22 @@ def test_the_abstract_states_findings_with_intervals():
     assert "of the largest block" not in text
 
 
+def test_the_abstract_and_conclusion_say_the_data_sets_kernel_and_builds():
+    """The study's board ran a debug kernel and built both variants of each finding -O0: the
+    abstract and the conclusion say so beside the ratios, from the data set's own facts."""
+    from c18n_ae.report.conclusion import conclusion
+
+    metas = {"morello-2024": datasets.load("morello-2024")}
+    text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}, metas))
+    assert text.startswith(
+        r"On \texttt{morello-2024} (CheriBSD 24.05, a debug kernel with INVARIANTS and WITNESS)"
+    )
+    assert "for the math workload's CPU time, both built -O0" in text
+    said = conclusion(TABLE, VERDICTS, metas)
+    assert "every program built -O0, on a debug kernel with INVARIANTS and WITNESS" in said
+    assert "debug kernel" not in conclusion(TABLE, VERDICTS), "no data set facts, nothing said"
+
+
 def test_claims_tally_and_paragraphs():
     text = claims_sentence(VERDICTS, "morello-2024")
     assert "rest on invalid measurements" in text and "rest on confounded contrasts" in text

@@ -111,7 +111,13 @@ def test_interrupt_ends_the_benchmark(tmp_path, results):
     out = results / "local" / "O2" / "memory"
     cmd = runner_command(results, tmp_path, {"block_sizes_mib": [8], "trials": 100000})
     proc = subprocess.Popen(
-        cmd, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stderr=subprocess.PIPE, text=True
+        cmd,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        stderr=subprocess.PIPE,
+        text=True,
+        # as from a terminal: a test session started in the background (`pytest &`) ignores
+        # SIGINT, and its children would inherit that and never see the Ctrl-C under test
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and unit.rows_measured(out) < 3:

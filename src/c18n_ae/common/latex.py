@@ -151,9 +151,8 @@ def tick_note(x: float, resolution: float, unit: str, tex: bool = True) -> str:
 
 def tick_bounds(sides, resolution: float) -> str:
     """What a ratio of two statistics on a grid can be when each is off by up to one step (a
-    mean's or a median's rounding to the grid is at most one step): 'within a tick either way,
-    1.06 to 1.09', in as many figures as tell the two ends apart; '' where the divisor is within
-    a step of zero."""
+    mean's or a median's rounding to the grid is at most one step): '[1.06, 1.09]', in as many
+    figures as tell the two ends apart; '' where the divisor is within a step of zero."""
     a, b = sides
     if not (b - resolution > 0 and a - resolution >= 0):
         return ""
@@ -161,7 +160,7 @@ def tick_bounds(sides, resolution: float) -> str:
     for digits in range(2, 7):
         ends = _sig(low, digits), _sig(high, digits)
         if ends[0] != ends[1]:
-            return f"within a tick either way, {ends[0]} to {ends[1]}"
+            return f"[{ends[0]}, {ends[1]}]"
     return ""
 
 
@@ -186,7 +185,8 @@ def ratio_text(
     the interval prints as its half-width, the point to the half-width's last decimal
     ('1.5137× ± 0.0001'), or, when a side's values sit on one or two grid points (spreads: their
     sds below one step) or the point would need more figures than the grid carries, as 'limited
-    by the timer's resolution' with what a tick either way allows (tick_bounds). A side within
+    by the timer's resolution': '1.08× [1.06, 1.09] by the timer's resolution', what a tick either
+    way allows (tick_bounds), where the divisor is more than a tick. A side within
     TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick of 1 µs'). covers: what the
     interval covers ('within one run', 'between runs'), said after every form of it (bounds,
     half-width, range, or limited by the resolution). An interval that contains 1 reads as 'no
@@ -226,8 +226,8 @@ def ratio_text(
         )
         if on_grid:
             bounds = tick_bounds(sides, resolution)
-            if bounds:
-                counts = f" ({counts[2:-1]}; {bounds})" if counts else f" ({bounds})"
+            if bounds:  # the grid's own interval: what a tick either way allows
+                return f"{f(ratio)}{times} {bounds} by the timer's resolution{after}{counts}"
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"

@@ -43,10 +43,31 @@ def abi_too(mine: pd.DataFrame) -> bool:
     return not (mine.share == "compartment share").any()
 
 
-def cost_sentences(table: pd.DataFrame) -> list[str]:
+def built_alike(meta: dict | None, experiment: str, subject: str, baseline: str) -> str:
+    """', both built -O0' where a data set records one optimisation level for both variants'
+    programs of the experiment ('' where it records none or two)."""
+    levels = set()
+    for v in (subject, baseline):
+        builds = ((meta or {}).get("variants", {}).get(v) or {}).get("builds", [])
+        levels |= {b.get("optimisation") for b in builds if experiment in b.get("experiments", [])}
+    level = levels.pop() if len(levels) == 1 else None
+    return f", both built {level}" if level and level.startswith("-O") else ""
+
+
+def kernel_said(meta: dict | None) -> str:
+    """', a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one."""
+    debug = ((meta or {}).get("kernel") or {}).get("debug_options") or []
+    if not debug:
+        return ""
+    return ", a debug kernel with " + ", ".join(debug[:-1]) + " and " * (len(debug) > 1) + debug[-1]
+
+
+def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) -> list[str]:
     """Per source: the first contrast of compartments against none that is not confounded, the
     ranges of its valid ratios that cross into another library and that stay; a source whose
-    contrasts are all confounded says it gives no compartment cost."""
+    contrasts are all confounded says it gives no compartment cost. A data set (metas: name ->
+    its dataset.yaml) adds its debug kernel and the optimisation its rows' builds share."""
+    metas = metas or {}
     out = []
     for source, mine in table.groupby("source", sort=False):
         valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
@@ -70,8 +91,18 @@ def cost_sentences(table: pd.DataFrame) -> list[str]:
         # the data sets' variants change the ABI with the compartments: say so with the ratio
         covers = escape(str(first.interval_covers.iloc[0]))
         together = ", the ABI and the compartments changing together" if abi_too(mine) else ""
+        meta = metas.get(source)
+        builds = {
+            built_alike(meta, r.experiment, r.subject, r.baseline) for r in first.itertuples()
+        }
+        built = (
+            builds.pop().replace(", both built", ", every program built")
+            if len(builds) == 1
+            else ""
+        )
+        kernel = kernel_said(meta).replace(", a debug kernel", ", on a debug kernel")
         out.append(
-            f"On {name}, {escape(first.contrast.iloc[0])}{together}, "
+            f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)
             + f" (point estimates; intervals {covers}, Table~\\ref{{tab:headline}})."
         )
@@ -101,7 +132,7 @@ def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
     return out
 
 
-def conclusion(table: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+def conclusion(table: pd.DataFrame, verdicts: pd.DataFrame, metas: dict | None = None) -> str:
     sources = list(dict.fromkeys(table.source))
-    said = cost_sentences(table) + claims_sentence(verdicts, sources)
+    said = cost_sentences(table, metas) + claims_sentence(verdicts, sources)
     return " ".join(said) or "No data set or board target measured a compartment in this run."

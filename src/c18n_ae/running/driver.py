@@ -65,20 +65,24 @@ class Outcome:
 
 
 class Reporter:
-    """The run's log (every line) and the terminal (progress at most every TERMINAL_EVERY_S)."""
+    """The run's log (every line) and the terminal (progress at most every TERMINAL_EVERY_S, the
+    whole unit's and a benchmark's each on their own clock: a benchmark's trial lines, many a
+    second, would otherwise hide the unit's, the one that counts every variant and run)."""
 
     def __init__(self, log: Path, prefix: str, clock: Clock, outcome: Outcome):
         log.parent.mkdir(parents=True, exist_ok=True)
         self.logf, self.prefix, self.clock, self.outcome = open(log, "a"), prefix, clock, outcome
-        self.shown = -TERMINAL_EVERY_S
+        self.shown: dict[str, float] = {}  # kind of progress line -> when last shown
 
     def say(self, msg: str, progress: bool = False) -> None:
         self.logf.write(f"[{self.clock.now()}] {msg}\n")
         self.logf.flush()
-        if progress and self.clock.monotonic() - self.shown < TERMINAL_EVERY_S:
-            return
         if progress:
-            self.shown = self.clock.monotonic()
+            kind = "lane" if msg.startswith("[") else "unit"
+            last = self.shown.get(kind, -TERMINAL_EVERY_S)
+            if self.clock.monotonic() - last < TERMINAL_EVERY_S:
+                return
+            self.shown[kind] = self.clock.monotonic()
         print(f"[{self.prefix}] {msg}", file=sys.stderr, flush=True)
 
     def line(self, line: str) -> None:
