@@ -123,9 +123,7 @@ def test_a_run_writes_meta_once_with_checks_and_the_target_facts(tmp_path, capsy
     assert 2 <= shown <= 4, "the terminal gets progress at most every 2 s (12 lines in 6 s)"
 
 
-def test_the_units_progress_reaches_the_terminal_between_a_benchmarks_many_lines(
-    tmp_path, capsys
-):
+def test_the_units_progress_reaches_the_terminal_between_a_benchmarks_many_lines(tmp_path, capsys):
     """A benchmark prints its trials many times a second; the unit's own progress (every variant
     and run, the estimate that counts) comes once a chunk. Each kind reaches the terminal at
     most every TERMINAL_EVERY_S on its own clock, so the benchmark's never hide the unit's."""

@@ -63,7 +63,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # many ticks, but 1.5137 ± 0.0001 needs five figures: finer than the grid prints a ratio
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == (
-        "1.51× [1.513, 1.514] by the timer's resolution"
+        "1.514× [1.513, 1.514] by the timer's resolution"
     )
     # the study's int workload: about 127 and 118 ticks, each mean's rounding at most a tick
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
@@ -75,7 +75,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # every resample's median on the same grid point: the grid's interval, never '± 0'
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))
     assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == (
-        "1.02× [1.0197, 1.0203] by the timer's resolution"
+        "1.0200× [1.0197, 1.0203] by the timer's resolution"
     )
     assert ratio_text(
         1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"

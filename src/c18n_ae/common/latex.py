@@ -149,19 +149,20 @@ def tick_note(x: float, resolution: float, unit: str, tex: bool = True) -> str:
     return f" ({ticks(x, resolution)} of {quantity(resolution, unit, tex)})" if near else ""
 
 
-def tick_bounds(sides, resolution: float) -> str:
+def tick_bounds(sides, resolution: float) -> tuple[str, int]:
     """What a ratio of two statistics on a grid can be when each is off by up to one step (a
     mean's or a median's rounding to the grid is at most one step): '[1.06, 1.09]', in as many
-    figures as tell the two ends apart; '' where the divisor is within a step of zero."""
+    figures as tell the two ends apart, and that number of figures; ('', 0) where the divisor is
+    within a step of zero."""
     a, b = sides
     if not (b - resolution > 0 and a - resolution >= 0):
-        return ""
+        return "", 0
     low, high = (a - resolution) / (b + resolution), (a + resolution) / (b - resolution)
     for digits in range(2, 7):
         ends = _sig(low, digits), _sig(high, digits)
         if ends[0] != ends[1]:
-            return f"[{ends[0]}, {ends[1]}]"
-    return ""
+            return f"[{ends[0]}, {ends[1]}]", digits
+    return "", 0
 
 
 def ratio_text(
@@ -225,9 +226,10 @@ def ratio_text(
             or figures > resolution_digits(sides, resolution)
         )
         if on_grid:
-            bounds = tick_bounds(sides, resolution)
-            if bounds:  # the grid's own interval: what a tick either way allows
-                return f"{f(ratio)}{times} {bounds} by the timer's resolution{after}{counts}"
+            bounds, figures = tick_bounds(sides, resolution)
+            if bounds:  # the grid's own interval, the point in as many figures as its ends
+                point = _sig(ratio, figures)
+                return f"{point}{times} {bounds} by the timer's resolution{after}{counts}"
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
