@@ -58,7 +58,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     ) == ("10×, interval limited by the timer's resolution (13 ticks against 1 tick of 1 µs)")
     assert ratio_text(
         1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us
-    ) == ("2× [1.2, 2.7] (1.9 ticks against 1 tick of 1 µs)")  # ends in two figures: 1.17 never 1
+    ) == ("1.9× [1.2, 2.7] (1.9 ticks against 1 tick of 1 µs)")  # two figures, as its ends
     # 5,985 ticks of 7.8 ms on the smaller side: four figures allowed; the values spread over
     # many ticks, but 1.5137 ± 0.0001 needs five figures: finer than the grid prints a ratio
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
@@ -71,6 +71,12 @@ def test_a_ratio_near_the_timers_grid_says_so():
         "1.08× [1.06, 1.09] by the timer's resolution"
     )
     assert ratio_text(1.514, 1.513, 1.515, tex=False, **cpu) == "1.514× ± 0.001"
+    # a tick either way reaches 1: no detectable difference, as any interval that contains 1
+    few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
+    assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
+        "no detectable difference (ratio between 0.60 and 1.4 by the timer's resolution) "
+        "(4.6 ticks against 5 ticks of 1 µs)"
+    )
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
     # every resample's median on the same grid point: the grid's interval, never '± 0'
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))

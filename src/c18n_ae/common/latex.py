@@ -149,20 +149,20 @@ def tick_note(x: float, resolution: float, unit: str, tex: bool = True) -> str:
     return f" ({ticks(x, resolution)} of {quantity(resolution, unit, tex)})" if near else ""
 
 
-def tick_bounds(sides, resolution: float) -> tuple[str, int]:
+def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, int]:
     """What a ratio of two statistics on a grid can be when each is off by up to one step (a
-    mean's or a median's rounding to the grid is at most one step): '[1.06, 1.09]', in as many
-    figures as tell the two ends apart, and that number of figures; ('', 0) where the divisor is
-    within a step of zero."""
+    mean's or a median's rounding to the grid is at most one step): the two ends and the figures
+    that tell them apart (1.0588, 1.0940: 3, printed [1.06, 1.09]); (None, 0) where the divisor
+    is within a step of zero."""
     a, b = sides
     if not (b - resolution > 0 and a - resolution >= 0):
-        return "", 0
+        return None, 0
     low, high = (a - resolution) / (b + resolution), (a + resolution) / (b - resolution)
     for digits in range(2, 7):
         ends = _sig(low, digits), _sig(high, digits)
         if ends[0] != ends[1]:
-            return f"[{ends[0]}, {ends[1]}]", digits
-    return "", 0
+            return (low, high), digits
+    return None, 0
 
 
 def ratio_text(
@@ -227,9 +227,15 @@ def ratio_text(
         )
         if on_grid:
             bounds, figures = tick_bounds(sides, resolution)
+            if bounds and bounds[0] <= 1 <= bounds[1]:
+                lo, hi = (_sig(x, figures) for x in bounds)
+                return (
+                    f"no detectable difference (ratio between {lo} and {hi} by the timer's "
+                    f"resolution{after}){counts}"
+                )
             if bounds:  # the grid's own interval, the point in as many figures as its ends
-                point = _sig(ratio, figures)
-                return f"{point}{times} {bounds} by the timer's resolution{after}{counts}"
+                lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
+                return f"{point}{times} [{lo}, {hi}] by the timer's resolution{after}{counts}"
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
@@ -242,7 +248,7 @@ def ratio_text(
             f"ratio between {g(low)} and {g(high)}{after}, too uncertain for a point estimate"
             + counts
         )
-    return f"{f(ratio)}{times} [{g(low)}, {g(high)}]{after}{counts}"
+    return f"{g(ratio)}{times} [{g(low)}, {g(high)}]{after}{counts}"  # as many figures as its ends
 
 
 def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = True) -> str:

@@ -317,7 +317,12 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         elif not np.isnan(f["knee"]):
             text += f" up to instance {int(f['knee'])}, then by {fmt(f['mib_after'])}\\,MiB each"
         if study:  # the elapsed time's slope: mostly the script's own pause after each start
-            text += f" ({interval(f)}); elapsed time rose by {ms_cell(f, 'ms')} per instance"
+            per = fmt(f["ms_per_instance"])
+            text += f" ({interval(f)}); elapsed time rose by {per}\\,ms per instance"
+            if not np.isnan(f["ms_knee"]):
+                text += (
+                    f" up to instance {int(f['ms_knee'])}, then by {fmt(f['ms_after'])}\\,ms each"
+                )
             if not out:  # said once a source
                 text += ", the script's 0.5\\,s sleep after each start included"
             out.append(f"{text} (least-squares slopes of the rise).")

@@ -91,8 +91,9 @@ RELEASE_NOTE = (
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
-    """'On morello-2024, 5 rest on a single trial each: 4 printed by the study
-    (root-reads-compartment, ...) and 1 in its logs (owner-reads-compartments).'
+    """'On morello-2024, 5 of the verdicts that hold or fail rest on a single trial each: 4
+    printed by the study (root-reads-compartment, ...) and 1 in its logs
+    (owner-reads-compartments).'
     A flag claim's measured text counts its trials ('1 of 1 printed trial', 'in 1 of 1 trial');
     printed values are the evidence PUBLISHED, a logged trial is raw data."""
     mine = results[(results.source == source) & results.result.isin(["holds", "fails"])]
@@ -110,7 +111,11 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
         for names, how in ((printed, "printed by the study"), (logged, "in its logs"))
         if names
     ]
-    return f"On {source}, {len(one)} rest on a single trial each: " + " and ".join(parts) + "."
+    return (
+        f"On {source}, {len(one)} of the verdicts that hold or fail rest on a single trial each: "
+        + " and ".join(parts)
+        + "."
+    )
 
 
 def package_thresholds(results: pd.DataFrame) -> str:
