@@ -181,8 +181,9 @@ def test_a_target_with_purecap_without_compartments_splits_the_shares():
 
 # an interval in any printed form, and what it covers when said right after it
 INTERVAL = re.compile(
-    r"(\[[-0-9.]+, [-0-9.]+\]|± [0-9.]+|limited by the timer's resolution"
-    r"|ratio between [-0-9.]+ and [-0-9.]+)( within one run| between runs)?"
+    r"((?:\[[-0-9.]+, [-0-9.]+\]|ratio between [-0-9.]+ and [-0-9.]+)"
+    r"(?: by the timer's resolution)?|± [0-9.]+|limited by the timer's resolution)"
+    r"( within one run| between runs)?"
 )
 
 
