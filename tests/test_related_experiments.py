@@ -36,7 +36,21 @@ def test_packet_program_all_modes_and_no_loss_accounting_gap(tmp_path, cc):
         ),
         check=True,
     )
-    out = tmp_path / "raw.csv"
+    # a fixed cost is only lengthened by what else runs: each mode's latency is the lowest of
+    # three runs, so a loaded machine (the tests on two workers, a run beside them) cannot
+    # reorder the modes; every run's rows are checked in full
+    latency = {}
+    for attempt in range(3):
+        for mode, mean in packet_run(tmp_path, attempt).items():
+            latency[mode] = min(mean, latency.get(mode, mean))
+    # the listener's packet crosses the kernel and another process before its checksum ends
+    assert latency["ipc"] > latency["plugin"] > latency["none"]
+
+
+def packet_run(tmp_path, attempt: int) -> dict[str, float]:
+    """One small run of the packet program in every mode; its rows checked; each mode's mean
+    latency at 4096 bytes."""
+    out = tmp_path / f"raw-{attempt}.csv"
     done = subprocess.run(
         [
             tmp_path / "packet",
@@ -73,13 +87,11 @@ def test_packet_program_all_modes_and_no_loss_accounting_gap(tmp_path, cc):
             )
         # every mode timed one packet at a time to its consumer's end: all packets, positive times
         assert int(r["latency_packets"]) == int(r["packets"]) and int(r["latency_ns_sum"]) > 0
-    latency = {
+    return {
         r["mode"]: int(r["latency_ns_sum"]) / int(r["latency_packets"])
         for r in got
         if r["sweep"] == "size" and r["packet_bytes"] == "4096"
     }
-    # the listener's packet crosses the kernel and another process before its checksum ends
-    assert latency["ipc"] > latency["plugin"] > latency["none"]
 
 
 def test_packet_adjusted_latency_and_table(tmp_path):
