@@ -267,6 +267,21 @@ def test_metrics_claim_compares_two_metrics_on_every_variant():
         {"packet": pk},
     )
     assert r.loc[("p", "local"), "result"] == "holds"
+    # trials from three runs: the interval is between runs, as a comparison of two variants's is
+    runs = pk.assign(run=(pk.trial - 1) % 3 + 1)
+    r = one(
+        [claim], {"packet": summary(rows)}, {"local": {"O2": False, "O0": False}}, {"packet": runs}
+    )
+    assert "between runs" in r.loc[("p", "local"), "measured"]
+    assert (
+        "within one run"
+        in one(
+            [claim],
+            {"packet": summary(rows)},
+            {"local": {"O2": False, "O0": False}},
+            {"packet": pk},
+        ).loc[("p", "local"), "measured"]
+    )
 
 
 def heavy_tail(target, variant, median, tail, n=100, few=3):

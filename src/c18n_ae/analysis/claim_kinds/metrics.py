@@ -27,11 +27,11 @@ def ratios(claim: Claim, source: Source, chosen: list[str]) -> pd.DataFrame:
         for (param, value), g in mine.groupby(
             ["parameter", "parameter_value"], sort=True, observed=True
         ):
-            a = g[g.metric == claim.metric]["value"]
-            b = g[g.metric == claim.baseline_metric]["value"]
+            a, b = (g[g.metric == m] for m in (claim.metric, claim.baseline_metric))
             if len(a) and len(b):
                 seed = _seed(source.name, v, claim.metric, claim.baseline_metric, param, value)
-                stats = ratio_ci(a, b, seed)
+                # over the runs where there are several, as every comparison of two variants
+                stats = ratio_ci(a["value"], b["value"], seed, runs_a=a["run"], runs_b=b["run"])
                 key = {"variant": v, "parameter": param, "parameter_value": value, "_p": value}
                 rows.append({**key, **stats})
     return pd.DataFrame(rows)
