@@ -106,6 +106,11 @@ def resolution_digits(sides, resolution: float) -> int:
     return max(1, math.floor(math.log10(small / resolution)) + 1)
 
 
+def listed(items: list[str]) -> str:
+    """'a, b and c' (one item: itself)."""
+    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+
+
 SETTING_UNITS = {"_mib": "MiB", "_bytes": "bytes", "_s": "s", "_ns": "ns"}  # a name's unit suffix
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape
+from c18n_ae.common.latex import escape, listed
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -132,10 +132,9 @@ def package_thresholds(results: pd.DataFrame) -> str:
     if not said:
         return ""
     names = list(said.values())
-    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
     whose = "thresholds of" if len(names) > 1 else "threshold of"
     verb = "are" if len(names) > 1 else "is"
-    return f"The {whose} {listed} {verb} this package's reading of the study's words."
+    return f"The {whose} {listed(names)} {verb} this package's reading of the study's words."
 
 
 _NEEDS = re.compile(r"needs ([^;,(]+?)(?:;|,|$| at | in every)")
@@ -159,7 +158,7 @@ def tally(results: pd.DataFrame) -> str:
     for o, mine in origins(results):
         n = mine.claim.nunique()
         parts.append(TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}"))
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
+    return listed(parts) if parts else ""
 
 
 def _claim_cell(r) -> str:

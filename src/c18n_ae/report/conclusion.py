@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, resolution_digits
+from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, listed, resolution_digits
 from c18n_ae.report.claim_tables import PUBLISHED
 from c18n_ae.report.headline import is_confounded, rests_on_few
 
@@ -43,23 +43,21 @@ def abi_too(mine: pd.DataFrame) -> bool:
     return not (mine.share == "compartment share").any()
 
 
-def built_alike(meta: dict | None, experiment: str, subject: str, baseline: str) -> str:
-    """', both built -O0' where a data set records one optimisation level for both variants'
-    programs of the experiment ('' where it records none or two)."""
+def shared_optimisation(meta: dict | None, experiment: str, subject: str, baseline: str):
+    """The one optimisation level ('-O0') a data set records for both variants' programs of the
+    experiment; None where it records none or two."""
     levels = set()
     for v in (subject, baseline):
         builds = ((meta or {}).get("variants", {}).get(v) or {}).get("builds", [])
         levels |= {b.get("optimisation") for b in builds if experiment in b.get("experiments", [])}
     level = levels.pop() if len(levels) == 1 else None
-    return f", both built {level}" if level and level.startswith("-O") else ""
+    return level if level and level.startswith("-O") else None
 
 
-def kernel_said(meta: dict | None) -> str:
-    """', a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one."""
+def debug_kernel(meta: dict | None) -> str:
+    """'a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one, else ''."""
     debug = ((meta or {}).get("kernel") or {}).get("debug_options") or []
-    if not debug:
-        return ""
-    return ", a debug kernel with " + ", ".join(debug[:-1]) + " and " * (len(debug) > 1) + debug[-1]
+    return f"a debug kernel with {listed(debug)}" if debug else ""
 
 
 def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) -> list[str]:
@@ -92,15 +90,13 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         covers = escape(str(first.interval_covers.iloc[0]))
         together = ", the ABI and the compartments changing together" if abi_too(mine) else ""
         meta = metas.get(source)
-        builds = {
-            built_alike(meta, r.experiment, r.subject, r.baseline) for r in first.itertuples()
+        levels = {
+            shared_optimisation(meta, r.experiment, r.subject, r.baseline)
+            for r in first.itertuples()
         }
-        built = (
-            builds.pop().replace(", both built", ", every program built")
-            if len(builds) == 1
-            else ""
-        )
-        kernel = kernel_said(meta).replace(", a debug kernel", ", on a debug kernel")
+        level = levels.pop() if len(levels) == 1 else None
+        built = f", every program built {level}" if level else ""
+        kernel = f", on {debug_kernel(meta)}" if debug_kernel(meta) else ""
         out.append(
             f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)

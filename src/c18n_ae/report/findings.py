@@ -16,7 +16,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape, newcommand
+from c18n_ae.common.latex import comparison_text, escape, listed, newcommand
 from c18n_ae.report.claim_tables import (
     PUBLISHED,
     TALLY,
@@ -26,7 +26,7 @@ from c18n_ae.report.claim_tables import (
     release_disagreements,
     single_trial_claims,
 )
-from c18n_ae.report.conclusion import abi_too, built_alike, conclusion, kernel_said
+from c18n_ae.report.conclusion import abi_too, conclusion, debug_kernel, shared_optimisation
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
@@ -80,7 +80,7 @@ def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
     contrasts, and the kinds of fact those contrasts also differ in (their names, in full, are
     in the set-up and the headline table)."""
     kinds = list(dict.fromkeys(k for c in mixed.confounded_by for k in confound_kinds(c)))
-    said = ", ".join(kinds[:-1]) + (" and " if len(kinds) > 1 else "") + kinds[-1]
+    said = listed(kinds)
     # a contrast is a pair of variants (its name may differ by metric: the revocation it names)
     n, contrasts = len(mixed), len(mixed.drop_duplicates(["subject", "baseline"]))
     which = f"all {n} of its headline ratios" if alone else f"{n} of its headline ratios"
@@ -119,15 +119,19 @@ def abstract_sentences(
         picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
         together = " (the ABI and the compartments together)" if abi_too(mine) else ""
         meta = metas.get(source)
-        where, kernel = source_name(source, releases), kernel_said(meta)
+        where, kernel = source_name(source, releases), debug_kernel(meta)
         if kernel:  # inside the release's parentheses, or parentheses of its own
-            where = where[:-1] + f"{kernel})" if where.endswith(")") else f"{where} ({kernel[2:]})"
+            where = where[:-1] + f", {kernel})" if where.endswith(")") else f"{where} ({kernel})"
         opening = f"On {where}, {escape(first.contrast.iloc[0])}{together} gives"
+        levels = [
+            shared_optimisation(meta, r.experiment, r.subject, r.baseline)
+            for r in picks.itertuples()
+        ]
         out += sentences(
             opening,
             [
-                item(r) + built_alike(meta, r.experiment, r.subject, r.baseline)
-                for r in picks.itertuples()
+                item(r) + (f", both built {level}" if level else "")
+                for r, level in zip(picks.itertuples(), levels)
             ],
         )
         if (picks.interval_covers == "within one run").all():
@@ -161,7 +165,7 @@ def _counts(mine: pd.DataFrame) -> str:
     parts = [SAID[k][n != 1].format(n=n) for k, n in counts.items() if n]
     if printed:
         parts.insert(1, f"{printed} of them on published values (no interval)")
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return listed(parts)
 
 
 def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:

@@ -14,7 +14,16 @@ from c18n_ae.analysis.claims import min_trials as claims_min_trials
 from c18n_ae.analysis.comparisons import RESAMPLES
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, from_file, gen_name, macro_name, newcommand, quantity
+from c18n_ae.common.latex import (
+    escape,
+    fmt,
+    from_file,
+    gen_name,
+    listed,
+    macro_name,
+    newcommand,
+    quantity,
+)
 
 
 def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
@@ -84,10 +93,6 @@ def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
     return f"in this edition ran on {names}; the Morello boards among them: {said}"
 
 
-def _listed(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
-
-
 def dataset_macros(sets: list[dict]) -> str:
     """What each data set records about its board's kernel (dataset.yaml kernel) and the
     optimisation level of each variant's builds (variants.<v>.builds), for the threats."""
@@ -100,7 +105,7 @@ def dataset_macros(sets: list[dict]) -> str:
         if k:
             said = f"{name}'s own log shows a {escape(k['config'])} kernel"
             if k.get("debug_options"):
-                said += f" with {_listed([escape(o) for o in k['debug_options']])} compiled in"
+                said += f" with {listed([escape(o) for o in k['debug_options']])} compiled in"
             if k.get("revocation_default"):
                 said += f" and heap revocation {escape(k['revocation_default'])} by default"
             kernels.append(said)
@@ -117,8 +122,8 @@ def dataset_macros(sets: list[dict]) -> str:
             if said:
                 alike.setdefault(said, []).append(escape(v))
         if alike:
-            levels.append(f"{name}: " + "; ".join(f"{_listed(v)} {o}" for o, v in alike.items()))
-    folders = _listed(
+            levels.append(f"{name}: " + "; ".join(f"{listed(v)} {o}" for o, v in alike.items()))
+    folders = listed(
         [
             rf"\texttt{{datasets/{escape(d['name'])}/}} ({escape(d.get('release', d['name']))}, "
             f"{escape(d['source']['license'])})"
@@ -165,12 +170,11 @@ def paper_order() -> str:
     numbers = [e.number for e in ordered]
     span = newcommand("ExperimentRange", f"E{min(numbers)} to E{max(numbers)}")
     costs = [f"E{e.number}" for e in exp.registry().values() if e.headline]
-    listed = ", ".join(costs[:-1]) + (" and " if len(costs) > 1 else "") + costs[-1]
     return (
         "".join(sections)
         + newcommand("ExhaustiveTables", tables)
         + span
-        + newcommand("HeadlineExperiments", listed)
+        + newcommand("HeadlineExperiments", listed(costs))
     )
 
 

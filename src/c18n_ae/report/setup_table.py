@@ -9,7 +9,7 @@ from pathlib import Path
 from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt
+from c18n_ae.common.latex import escape, fmt, listed
 
 
 def dataset_column(meta: dict) -> dict:
@@ -176,10 +176,6 @@ def binary_hashes(metas: list[dict]) -> dict[str, dict[str, dict[str, str | None
 HASH_DIGITS = 12  # the setup table's hashes: the first 12 hex digits of each SHA-256
 
 
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
-
-
 def binaries_text(per_experiment: dict | None) -> str:
     """Per experiment, each binary's hash with the variants that ran it (variants built alike,
     purecap and purecap-c18n, share one); "not recorded" where no run recorded one (a local
@@ -191,7 +187,7 @@ def binaries_text(per_experiment: dict | None) -> str:
         by_hash: dict[str, list[str]] = {}
         for variant, h in sorted(hashes.items()):
             by_hash.setdefault(h[:HASH_DIGITS] if h else "not recorded", []).append(variant)
-        ran = ", ".join(f"{_listed(vs)} {h}" for h, vs in by_hash.items())
+        ran = ", ".join(f"{listed(vs)} {h}" for h, vs in by_hash.items())
         parts.append(f"{experiment}: {ran}" if experiment else ran)
     return "; ".join(parts)
 
