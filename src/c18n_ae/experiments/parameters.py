@@ -75,6 +75,19 @@ COMMON = {
         "type": "array",
         "items": {"$ref": "name.schema.yaml"},
     },
+    # stopping before the study's count (c18n_ae.experiments.stopping); over a target's
+    "precision": {
+        "description": "stop once every headline metric's interval between runs is this narrow "
+        "(its half-width relative to the mean, e.g. 0.02), or at the study's count",
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "maximum": 1,
+    },
+    "budget_s": {
+        "description": "stop once the experiment's runs have measured for this many seconds",
+        "type": "number",
+        "exclusiveMinimum": 0,
+    },
 }
 
 

@@ -3,12 +3,15 @@ and build files, and how to interleave them, from the experiment registry and th
 options.
 
 Each variant runs `runs` times (default 3), each run in processes of its own. With `split_trials`
-(the quick profile) the experiment's repetitions are divided between the runs, so that several
-runs take no longer than one; otherwise every run makes them all. The repetitions are the first
-of REPEATS among the experiment's parameters; an experiment without one (a series, such as E1's
-instances, or a fixed pair of scrapes) cannot share them out and runs once when split, `runs`
-times otherwise. The experiment's time limit (timeout_s) is for one run's worth of trials: the
-plan's limit grows with the trials of all its runs.
+(both profiles: the study's count is the promise, the runs share it, and the interval between
+runs still sees their variation) the experiment's repetitions are divided between the runs, so
+that several runs take no longer than one; otherwise every run makes them all. The repetitions
+are the first of REPEATS among the experiment's parameters; an experiment without one (a series,
+such as E1's instances, or a fixed pair of scrapes) cannot share them out: split, it runs once,
+whole, and the plan says why (UNDIVIDED); `runs` times otherwise. The experiment's time limit
+(timeout_s) is for one run's worth of trials: the plan's limit grows with the trials of all its
+runs. A precision or budget_s (c18n_ae.experiments.stopping) lets the run unit stop before the
+count.
 
 A target's `boot_per_run` (ssh and morello targets) becomes the plan's: the run unit runs one run
 per boot and the driver reboots the target between runs (c18n_ae.running.unit)."""
@@ -21,6 +24,20 @@ from c18n_ae import experiments as exp
 
 DEFAULT_RUNS = 3
 REPEATS = ("trials", "samples", "repeats")  # parameters that repeat each setting
+
+
+UNDIVIDED = (
+    "{name} has no repetition parameter ({repeats}): its units are one series or a fixed set (E1 "
+    "starts instances one after another until memory runs out), which runs cannot share; it runs "
+    "once, whole, and its interval is within that run"
+)
+
+
+def undivided(e, split: bool) -> str | None:
+    """Why an experiment's trials are not shared between runs when split (None: they are)."""
+    if not split or repeat_param(e) is not None:
+        return None
+    return UNDIVIDED.format(name=e.name, repeats=", ".join(REPEATS))
 
 
 def repeat_param(e) -> str | None:
@@ -66,10 +83,13 @@ def plan_for(
     python: str | None = None,
     resolve: bool = True,
     boot_per_run: bool = False,
+    target_config: dict | None = None,
 ) -> dict:
     """The run unit's plan: every variant's runs, folder and build files, how to interleave them,
     whether each run has a boot of its own, and what the run's meta.json repeats (recipe,
     parameters)."""
+    from c18n_ae.experiments import stopping
+
     e = exp.get(experiment)
     runs = int(options.get("runs", DEFAULT_RUNS))
     per_run = run_params(e, params, runs, bool(options.get("split_trials", False)))
@@ -106,7 +126,9 @@ def plan_for(
         "max_unit_s": options.get("max_unit_s"),
         "timeout_s": time_limit(e, params, per_run),
         "split_trials": bool(options.get("split_trials", False)),
+        **({"undivided": why} if (why := undivided(e, options.get("split_trials"))) else {}),
         "boot_per_run": bool(boot_per_run),
+        **({"stopping": rule} if (rule := stopping.rule(e, params, target_config)) else {}),
         "variants": variants,
     }
 
@@ -121,5 +143,6 @@ def description(plan: dict) -> dict:
         "max_unit_s": plan["max_unit_s"],
         "runs": len(plan["variants"][0]["runs"]) if plan["variants"] else 0,
         "split_trials": plan.get("split_trials", False),
+        **{k: plan[k] for k in ("undivided", "stopping") if k in plan},
         **({"boot_per_run": True} if plan.get("boot_per_run") else {}),
     }

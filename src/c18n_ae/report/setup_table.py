@@ -192,6 +192,30 @@ def binaries_text(per_experiment: dict | None) -> str:
     return "; ".join(parts)
 
 
+STOPPED = {"count": "the study's count", "precision": "precision reached", "budget": "budget spent"}
+
+
+def stops(metas: list[dict]) -> dict[str, dict[str, dict]]:
+    """target -> experiment -> why its runs stopped (meta.json stopped, the same in each of the
+    experiment's variants, which run interleaved and stop together)."""
+    out: dict[str, dict[str, dict]] = {}
+    for m in metas:
+        if m.get("stopped"):
+            out.setdefault(m["target"], {}).setdefault(m.get("experiment", ""), m["stopped"])
+    return out
+
+
+def stops_text(per_experiment: dict | None) -> str:
+    """Per experiment: its runs, the rows they measured per variant and why they stopped."""
+    if not per_experiment:
+        return "not recorded"
+    return "; ".join(
+        f"{e}: {s['runs']} runs, {sum(s['units_per_run'])} rows a variant, "
+        f"{STOPPED.get(s['reason'], s['reason'])}"
+        for e, s in sorted(per_experiment.items())
+    )
+
+
 def board_cell(text, boards: dict[str, dict], own: str = ""):
     """A row's cell of a board's checked state; a data set's is what its logs record (own), or
     says it was not recorded."""
@@ -226,6 +250,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
     columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
     boards = board_facts(metas)
     hashes = binary_hashes(metas)
+    stopped = stops(metas)
     timers, variants = {}, {}
     for m in metas:
         res = m.get("program", {}).get("timer_resolution_ns")
@@ -260,6 +285,10 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         (
             f"Binary SHA-256 (first {HASH_DIGITS} hex digits)",
             lambda p: p.get("board_text") or binaries_text(hashes.get(p["target"])),
+        ),
+        (
+            "Runs, rows and why they stopped",
+            lambda p: p.get("board_text") or stops_text(stopped.get(p["target"])),
         ),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
         ("Source", lambda p: p.get("source_text") or "this run"),

@@ -25,6 +25,7 @@ the target; the plan names each variant's recipe (launcher, flags, c18n) and bui
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,6 +330,7 @@ def meta_for(plan: dict, v: dict, facts: dict, out: Outcome, vdir: Path) -> dict
         "started_at": out.started_at,
         "finished_at": out.finished_at,
         "run_unit": plan_description(plan),
+        "stopped": stopped(plan, v, vdir),
         "segments": segments,
         **boots(segments),
         "checks": out.checks,
@@ -337,6 +339,19 @@ def meta_for(plan: dict, v: dict, facts: dict, out: Outcome, vdir: Path) -> dict
         "last_progress": out.last_progress,
         **({"error": out.error} if out.error else {}),
     }
+
+
+def stopped(plan: dict, v: dict, vdir: Path) -> dict:
+    """Why the variant's runs stopped, with the units each run measured: the run unit's stop.json
+    (a precision or budget_s, c18n_ae.experiments.stopping), else the count the plan gave."""
+    record = vdir / unit.STOP_FILE
+    if plan.get("stopping") and record.exists():
+        got = json.loads(record.read_text())
+        keep = ("reason", "why", "precision_reached", "seconds_spent", "runs", "units_per_run")
+        return {k: got[k] for k in keep}
+    per_run = [len(unit.rows_done(vdir / f"run-{r['run']}")[1]) for r in v["runs"]]
+    why = "the study's count" if plan.get("split_trials") else "every run made the study's count"
+    return {"reason": "count", "why": why, "runs": len(v["runs"]), "units_per_run": per_run}
 
 
 def write_metas(plan: dict, results: Path, facts: dict, out: Outcome) -> dict[str, dict]:

@@ -46,6 +46,7 @@ def plan_on(target: dict, experiment: str, recipes, params, results: Path, optio
         python=None if local else target.get("python", "python3"),
         resolve=local,
         boot_per_run=bool(target.get("boot_per_run", False)),
+        target_config=target,
     )
 
 

@@ -26,8 +26,20 @@ reboot midway) move aside (segments-superseded-N) and the run starts over; and a
 itself in the boot of the run before it refuses to measure (the reboot did not happen).
 
 Plan (JSON): {"experiment", "seed", "chunk_units", "max_unit_s", "timeout_s", "boot_per_run",
+              "stopping" (optional, below),
               "variants": [{"name", "dir", "windowed", "build_files",
                             "runs": [{"run", "command", "units"}]}]}
+
+Stopping early (the plan's "stopping": {"precision", "budget_s", "metrics", "unmeasurable"}): the
+runs' units are then a ceiling (the study's count), not a promise. At the end of every round of
+the schedule (each lane has had its next chunk, interleaved and seeded as ever) the unit stops
+when every headline metric's interval between runs has a relative half-width of at most
+`precision` in every variant (the mean of each run's rows, Student's t over the runs; "metrics":
+[{"metric", "column", "where": {column: value}, "largest": column or null}], read from the raw
+rows, the largest value of `largest` only), or when the time its processes took reaches
+`budget_s`; else it goes on to the study's count. Whichever comes first is recorded in each
+variant's stop.json (reason precision, budget or count, the units of each run, the precision
+reached), which meta.json repeats; a unit started again after such a stop measures nothing more.
 `command` ends with the program's own options; the runner adds --skip/--limit (windowed programs)
 and --out. A driver (not windowed) runs whole, and starts over if it dies.
 
@@ -37,12 +49,14 @@ Exit status of `main`: 0 done, 3 failed, 4 time limit reached, 5 interrupted (SI
 from __future__ import annotations
 
 import argparse
+import csv
 import hashlib
 import json
 import os
 import random
 import selectors
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -53,6 +67,7 @@ GIVE_UP_AFTER = 3  # processes in a row that measured nothing: a real failure, n
 USAGE_ERROR = 64
 EXIT = {"ok": 0, "failed": 3, "timeout": 4, "interrupted": 5, "reboot": 6}
 RUN_COLUMN = "run"
+STOP_FILE = "stop.json"  # why a plan with "stopping" stopped (see the docstring)
 LINUX_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 
@@ -270,6 +285,74 @@ def _stray_runs(vdir: Path, runs: set[int], say) -> None:
             say(f"[{vdir.name}] {d.name} is not in the plan: kept in {aside}")
 
 
+# --- stopping early: precision between runs, a time budget ---------------------------------------
+
+# Student's t, two-sided 95 %, by degrees of freedom (runs - 1); beyond the table the normal's 1.96
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
+
+
+def relative_half_width(means: list[float]) -> float:
+    """The 95 % interval's half-width of the mean of the runs' means, relative to that mean
+    (infinite with fewer than two runs or a zero mean)."""
+    if len(means) < 2 or statistics.fmean(means) == 0:
+        return float("inf")
+    t = T95[len(means) - 2] if len(means) - 2 < len(T95) else 1.96
+    half = t * statistics.stdev(means) / len(means) ** 0.5
+    return abs(half / statistics.fmean(means))
+
+
+def _values(header: str | None, rows: list[str], spec: dict) -> list[tuple[float, float]]:
+    """(value of `largest` or 0, value of the metric's column) of the rows the spec selects."""
+    if header is None:
+        return []
+    names = header.split(",")
+    out = []
+    for row in csv.reader(rows):
+        cells = dict(zip(names, row))
+        if any(cells.get(k) != v for k, v in spec.get("where", {}).items()):
+            continue
+        try:
+            value = float(cells[spec["column"]])
+            at = float(cells[spec["largest"]]) if spec.get("largest") else 0.0
+        except (KeyError, ValueError):
+            continue  # a row without the value (a failed allocation): not in the mean
+        out.append((at, value))
+    return out
+
+
+def precision_reached(variants: dict[str, list[Path]], metrics: list[dict]) -> dict[str, float]:
+    """Each headline metric's relative half-width between runs, the widest over the variants
+    (variants: name -> its lanes' folders)."""
+    out = {}
+    for spec in metrics:
+        worst = 0.0
+        for dirs in variants.values():
+            per_run = [_values(*rows_done(d), spec) for d in dirs]
+            top = max((at for run in per_run for at, _ in run), default=0.0)
+            means = [
+                statistics.fmean(vals)
+                for run in per_run
+                if (vals := [v for at, v in run if at == top])
+            ]
+            worst = max(worst, relative_half_width(means))
+        out[spec["metric"]] = worst
+    return out
+
+
+def seconds_spent(dirs: list[Path]) -> float:
+    """The time the lanes' processes took, each segment's (so across resumptions; its start and
+    end, to the second, where an older segment did not record its seconds)."""
+    total = 0.0
+    for d in dirs:
+        for s in _history(d):
+            if "seconds" in s:
+                total += s["seconds"]
+                continue
+            took = datetime.fromisoformat(s["end"]) - datetime.fromisoformat(s["start"])
+            total += took.total_seconds()
+    return total
+
+
 # --- the schedule --------------------------------------------------------------------------------
 
 
@@ -374,12 +457,20 @@ class Unit:
         self.measured_here = 0
         self.by_boot = bool(plan.get("boot_per_run"))
         self.boot = (boot or boot_id)()
+        self.stopping, self.stop_record = plan.get("stopping"), None
+        if self.stopping and self.by_boot:
+            raise UnitFailed(
+                f"{plan['experiment']}: a precision or budget_s needs the runs interleaved, not "
+                "one run per boot (boot_per_run)"
+            )
 
     def prepare(self) -> dict[str, int]:
         for v in self.plan["variants"]:
             vdir = Path(v["dir"])
             vdir.mkdir(parents=True, exist_ok=True)
             (vdir / "raw.csv").unlink(missing_ok=True)
+            if not self.stopping:
+                (vdir / STOP_FILE).unlink(missing_ok=True)  # of an earlier plan that had one
             _stray_runs(vdir, {r["run"] for r in v["runs"]}, self.say)
         return {name: prepare(ln, self.say) for name, ln in self.lanes.items()}
 
@@ -393,17 +484,28 @@ class Unit:
             done.update(self.one_boot(current))
         seed = int(self.plan.get("seed", 1))
         queue = schedule(list(self.lanes.values()), done, chunk, seed, by_run=self.by_boot)
+        if self.stopping and self.stopped_earlier():
+            queue = []
+        this_round: set[str] = set()
         while queue:
             name, _, size = queue[0]
             lane = self.lanes[name]
             if current is not None and lane["run"] != current:
                 break  # the next run waits for the next boot
+            if self.stopping and name in this_round:  # a round ended: every lane had its chunk
+                this_round.clear()
+                if self.stop_now():
+                    break
+            this_round.add(name)
             queue.pop(0)
             if is_done(lane):
                 continue
             after = self.chunk(lane, size)
             if after is not None:  # the process stopped early: the lane's rest goes first
                 queue.insert(0, (name, after, size))
+                this_round.discard(name)
+        if self.stopping and not self.stop_record:
+            self.stop_now(at_count=True)
         if current is not None and self.current_run() is not None:
             raise RebootNeeded(
                 f"run {current} of {self.runs()} done in boot {self.boot}: reboot the machine, "
@@ -412,6 +514,69 @@ class Unit:
         for v in self.plan["variants"]:
             finish(Path(v["dir"]))
         return {v["name"]: history(Path(v["dir"])) for v in self.plan["variants"]}
+
+    def variant_lanes(self) -> dict[str, list[Path]]:
+        return {
+            v["name"]: [Path(ln["dir"]) for ln in self.lanes.values() if ln["variant"] == v["name"]]
+            for v in self.plan["variants"]
+        }
+
+    def units_by_lane(self) -> dict[str, int]:
+        return {name: len(rows_done(Path(ln["dir"]))[1]) for name, ln in self.lanes.items()}
+
+    def stopped_earlier(self) -> bool:
+        """A stop recorded under the same stopping rule, the lanes' rows as they were then."""
+        for v in self.plan["variants"]:
+            path = Path(v["dir"]) / STOP_FILE
+            if not path.exists():
+                return False
+            record = json.loads(path.read_text())
+            if record.get("stopping") != self.stopping or record.get("units") != {
+                k: n for k, n in self.units_by_lane().items() if k.startswith(f"{v['name']}/")
+            }:
+                return False
+        self.stop_record = record
+        self.say(f"{self.plan['experiment']}: stopped earlier ({record['why']}): nothing to add")
+        return True
+
+    def stop_now(self, at_count: bool = False) -> bool:
+        """Whether the precision or the budget is reached (at_count: the study's count is, the
+        queue is empty); when it is, each variant's stop.json records why."""
+        want, budget = self.stopping.get("precision"), self.stopping.get("budget_s")
+        metrics = self.stopping.get("metrics") or []
+        reached = precision_reached(self.variant_lanes(), metrics) if want and metrics else {}
+        spent = seconds_spent([Path(ln["dir"]) for ln in self.lanes.values()])
+        shown = ", ".join(f"{m} {w:.3g}" for m, w in reached.items())
+        if reached and all(w <= want for w in reached.values()):
+            reason, why = "precision", f"every headline metric within {want:g} ({shown})"
+        elif budget and spent >= budget:
+            reason, why = "budget", f"budget_s {budget:g} spent ({spent:.0f} s)"
+        elif at_count:
+            reason, why = "count", "the study's count reached"
+            if want:
+                why += f" before the precision {want:g}" + (
+                    f" ({shown})" if reached else f": {self.stopping.get('unmeasurable', '')}"
+                )
+        else:
+            return False
+        units = self.units_by_lane()
+        for v, dirs in self.variant_lanes().items():
+            record = {
+                "reason": reason,
+                "why": why,
+                "stopping": self.stopping,
+                "precision_reached": reached,
+                "seconds_spent": spent,
+                "runs": len(dirs),
+                "units": {k: n for k, n in units.items() if k.startswith(f"{v}/")},
+                "units_per_run": [len(rows_done(d)[1]) for d in dirs],
+            }
+            path = Path(dirs[0]).parent / STOP_FILE
+            path.with_suffix(".tmp").write_text(json.dumps(record, indent=1))
+            os.replace(path.with_suffix(".tmp"), path)
+        self.stop_record = record
+        self.say(f"{self.plan['experiment']}: stopped, {why}")
+        return True
 
     def runs(self) -> int:
         return max((ln["run"] for ln in self.lanes.values()), default=0)
@@ -477,7 +642,7 @@ class Unit:
         cap = min(
             float(self.plan.get("max_unit_s") or 86400), max(1.0, self.deadline - self.clock())
         )
-        started = now()
+        started, began = now(), self.clock()
         status, last = self.launch(cmd, cap, self.say, f"[{lane['name']}] ")
         after = len(rows_done(ldir)[1])
         new = after - first if lane["windowed"] else after
@@ -486,6 +651,7 @@ class Unit:
             {
                 "start": started,
                 "end": now(),
+                "seconds": round(self.clock() - began, 3),
                 "first_unit": first,
                 "units_planned": size,
                 "units_measured": new,
