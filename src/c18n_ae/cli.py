@@ -3,7 +3,9 @@
 c18n-ae abi FILE...        the ABI of each ELF file (hybrid, purecap, purecap-benchmark, native)
 c18n-ae timings            time and disk of every run in results/ (a markdown table)
 c18n-ae readme [--check]   refresh (or check) the README's and CLAIMS.md's generated blocks
-c18n-ae unit --plan FILE   run (or continue) a run unit from its plan"""
+c18n-ae unit --plan FILE   run (or continue) a run unit from its plan
+c18n-ae plan --config FILE... --budget 4h   each experiment's cost on each target, and the
+                           claims the budget can decide, before anything runs"""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ COMMANDS = {
     "timings": "report.timings",
     "readme": "report.readme",
     "unit": "running.unit",
+    "plan": "running.budget",
 }
 
 

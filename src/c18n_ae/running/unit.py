@@ -339,18 +339,18 @@ def precision_reached(variants: dict[str, list[Path]], metrics: list[dict]) -> d
     return out
 
 
+def segment_seconds(segment: dict) -> float:
+    """The time one segment's process took: its seconds, or its start and end (to the second)
+    where an older segment did not record them."""
+    if "seconds" in segment:
+        return float(segment["seconds"])
+    took = datetime.fromisoformat(segment["end"]) - datetime.fromisoformat(segment["start"])
+    return took.total_seconds()
+
+
 def seconds_spent(dirs: list[Path]) -> float:
-    """The time the lanes' processes took, each segment's (so across resumptions; its start and
-    end, to the second, where an older segment did not record its seconds)."""
-    total = 0.0
-    for d in dirs:
-        for s in _history(d):
-            if "seconds" in s:
-                total += s["seconds"]
-                continue
-            took = datetime.fromisoformat(s["end"]) - datetime.fromisoformat(s["start"])
-            total += took.total_seconds()
-    return total
+    """The time the lanes' processes took (so across resumptions)."""
+    return sum(segment_seconds(s) for d in dirs for s in _history(d))
 
 
 # --- the schedule --------------------------------------------------------------------------------
