@@ -10,6 +10,7 @@ import json
 import pytest
 import yaml
 
+from c18n_ae import budget_plan
 from c18n_ae import experiments as exp
 from c18n_ae.running import budget
 from conftest import ROOT
@@ -45,7 +46,7 @@ def test_the_budget_reads_units_and_hours():
 
 
 def test_a_plan_for_the_morello_config_without_a_board(capsys):
-    budget.main(["--config", "config/morello.yaml", "--budget", "4h", "--no-calibrate"])
+    budget_plan.main(["--config", "config/morello.yaml", "--budget", "4h", "--no-calibrate"])
     out = capsys.readouterr().out
     board = out[out.index("plan for morello within 240.0 min:") :]
     for name in exp.names():
@@ -72,14 +73,14 @@ def test_a_calibration_on_the_simulated_board_with_a_fake_clock(sim, tmp_path): 
     results = tmp_path / "results"
     # one repetition is 2 units (a trial of each block size); 60 units a variant in all; each
     # calibration 90 s by the fake clock: 45 s a unit, 45 min a variant, 90 min for both
-    text = budget.plan_text(cfg, budget.seconds("2h"), results, clock=FakeClock(90.0))
+    text = budget_plan.plan_text(cfg, budget.seconds("2h"), results, clock=FakeClock(90.0))
     assert (
         "| memory | purecap, purecap-c18n | 120 | 90.0 min | calibration (2 units a variant)"
         in (text)
     )
     assert "| yes |" in text
     assert "write-slower-in-compartment: no variant hybrid on this target" in text
-    tight = budget.plan_text(cfg, budget.seconds("1h"), results, clock=FakeClock(90.0))
+    tight = budget_plan.plan_text(cfg, budget.seconds("1h"), results, clock=FakeClock(90.0))
     assert "| 90.0 min | calibration (2 units a variant) | no |" in tight
     # the calibration ran the real program on the board and left no rows behind
     remote = tmp_path / "remote" / "results" / "sim"
@@ -114,6 +115,6 @@ def test_an_earlier_run_gives_the_pace(tmp_path):
         },
     ]
     (run / "meta.json").write_text(json.dumps({"segments": segments}))
-    text = budget.plan_text(cfg, 3600, tmp_path / "results", calibrating=False)
+    text = budget_plan.plan_text(cfg, 3600, tmp_path / "results", calibrating=False)
     # 120 units (30 trials of 4 workloads, shared by the runs) at 0.5 s a unit
     assert "| cpu | O2 | 120 | 1.0 min | earlier run (meta.json) | yes |" in text

@@ -3,7 +3,6 @@ real E3 run on this machine stops once every headline metric's interval between 
 enough, or its budget is spent, or at the study's count, and meta.json and the setup table say
 which, with the runs and rows."""
 
-
 import pytest
 
 from c18n_ae.report.setup_table import stops, stops_text

@@ -17,7 +17,7 @@ COMMANDS = {
     "timings": "report.timings",
     "readme": "report.readme",
     "unit": "running.unit",
-    "plan": "running.budget",
+    "plan": "budget_plan",
 }
 
 

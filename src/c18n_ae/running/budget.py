@@ -1,5 +1,5 @@
-"""`c18n-ae plan --config FILE... --budget 4h`: before anything runs, what each experiment will cost
-on a target and which claims the budget can decide.
+"""What each experiment will cost on a target before anything runs (`c18n-ae plan --budget`, whose
+claims part is c18n_ae.analysis.decidable).
 
 An experiment's cost on a target is the sum over its variants of (seconds per unit) x (units its
 runs will make, from its parameters and the run options, c18n_ae.experiments.plan). Seconds per
@@ -13,19 +13,16 @@ unit come from, in this order:
   3. else the experiment's time limit (timeout_s, scaled to its runs as the plan scales it): an
      upper bound, printed "at most".
 Experiments are taken in the paper's order; one that does not fit in what is left of the budget
-is left out and the rest still considered. A claim can be decided when its experiment fits, the
-target has the variants it compares, and its runs make at least the claim's min_trials."""
+is left out and the rest still considered."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from c18n_ae import PROJECT_ROOT
 from c18n_ae import experiments as exp
 from c18n_ae.common import config as common_config
 from c18n_ae.experiments import plan as planning
@@ -152,52 +149,6 @@ def costs(cfg, target, results: Path, clock=None, calibrating=True, budget_s=flo
     return out
 
 
-def trials_per_setting(cfg, experiment: str) -> int | None:
-    e = exp.get(experiment)
-    name = planning.repeat_param(e)
-    if name is None:
-        return None
-    options = cfg.get("run", {})
-    per_run = planning.run_params(
-        e,
-        cfg["experiments"][experiment],
-        int(options.get("runs", planning.DEFAULT_RUNS)),
-        bool(options.get("split_trials", False)),
-    )
-    return sum(int(p[name]) for p in per_run)
-
-
-def claim_verdicts(cfg, target, cs: list[Cost]) -> list[tuple[str, bool, str]]:
-    """(claim id, can be decided, why) for each claim on an experiment this target runs."""
-    from c18n_ae.analysis.claims import load
-
-    by_name = {c.experiment: c for c in cs}
-    variants = {v["name"] for v in target["variants"]}
-    has_c18n = {bool(v.get("c18n")) for v in target["variants"]}
-    out = []
-    for claim in load(PROJECT_ROOT / "config" / "claims.yaml"):
-        c = by_name.get(claim.experiment)
-        if c is None:
-            continue
-        n = trials_per_setting(cfg, claim.experiment)
-        missing = [v for v in (claim.subject, claim.baseline) if v and v not in variants]
-        if claim.kind not in ("ratio", "ratio_near"):
-            missing = []  # subject and baseline name metrics or published rows, not variants
-        if missing:
-            out.append((claim.id, False, f"no variant {', '.join(missing)} on this target"))
-        elif claim.c18n is not None and claim.c18n not in has_c18n:
-            kind = "c18n" if claim.c18n else "non-c18n"
-            out.append((claim.id, False, f"no {kind} variant on this target"))
-        elif not c.fits:
-            out.append((claim.id, False, f"{claim.experiment} does not fit in the budget"))
-        elif claim.statistic in ("mean", "median") and n is not None and n < claim.min_trials:
-            out.append((claim.id, False, f"{n} trials a setting, fewer than {claim.min_trials}"))
-        else:
-            how = "within the budget" + (" if it ends within its time limit" if c.bound else "")
-            out.append((claim.id, True, how))
-    return out
-
-
 def minutes(s: float) -> str:
     return "unbounded" if s == float("inf") else f"{s / 60:.1f} min"
 
@@ -223,40 +174,3 @@ def report(target: dict, budget_s: float, cs: list[Cost], verdicts) -> str:
     lines += [f"claims the budget can decide ({len(decided)}):", *decided]
     lines += [f"claims it cannot ({len(not_decided)}):", *(not_decided or ["  none"])]
     return "\n".join(lines) + "\n"
-
-
-def plan_text(cfg, budget_s, results=Path("results"), targets=None, clock=None, calibrating=True):
-    out = []
-    for target in cfg["targets"]:
-        if targets and target["name"] not in targets:
-            continue
-        cs = costs(cfg, target, results, clock, calibrating, budget_s)
-        out.append(report(target, budget_s, cs, claim_verdicts(cfg, target, cs)))
-    return "\n".join(out)
-
-
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    common_config.add_arguments(ap)
-    ap.add_argument("--budget", required=True, help="time for the runs on each target, e.g. 4h")
-    ap.add_argument("--target", action="append", help="only this target (repeatable)")
-    ap.add_argument("--results", type=Path, default=Path("results"), help="earlier runs' folder")
-    ap.add_argument("--no-calibrate", action="store_true", help="run nothing on the targets")
-    a = ap.parse_args(argv)
-    try:
-        budget_s = seconds(a.budget)
-    except ValueError as e:
-        raise SystemExit(f"error: {e}") from None
-    # as snakemake --configfile does: a board's config overlays the default one
-    default = PROJECT_ROOT / "config" / "config.yaml"
-    given = [Path(p) for p in a.config or []]
-    paths = given if any(p.resolve() == default for p in given) else [default, *given]
-    try:
-        cfg = exp.load_config(*paths)
-    except common_config.ConfigError as e:
-        raise SystemExit(f"error: {e}") from None
-    print(plan_text(cfg, budget_s, a.results, a.target, calibrating=not a.no_calibrate), end="")
-
-
-if __name__ == "__main__":
-    main()
