@@ -1,48 +1,60 @@
-"""The full profile can decide every claim on trials: each experiment a claim compares variants
-of makes at least the claims' min_trials trials per variant and setting (its repetitions in all
-of a variant's runs). E7's five repeats alone left plugin-cheaper-than-ipc "inconclusive: too few
-trials" even in the full profile; its three runs of five make fifteen."""
+"""The full profile makes the study's trials once, shared between its runs (split_trials): three
+runs together make the study's count, and an experiment without repetitions (E1's series) runs
+once, whole, saying why. A claim whose experiment's count is below the claims' min_trials cannot
+be decided by the full profile: the README's full-reproduction section names each such claim
+with its count (E7's 5 repeats against 10)."""
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import load
+from c18n_ae.analysis.decidable import trials_per_setting
 from c18n_ae.experiments import plan
 from conftest import ROOT
 
 
-def trials_per_setting(name: str, config: dict) -> int | None:
-    """A variant's trials at one setting of the experiment over all its runs (None: no
-    repetition parameter, a series or fixed scrapes)."""
-    e = exp.get(name)
-    repeat = plan.repeat_param(e)
-    if repeat is None:
-        return None
-    options = config.get("run", {})
-    params = config["experiments"][name]
-    runs = plan.run_params(
-        e, params, int(options.get("runs", plan.DEFAULT_RUNS)), options.get("split_trials", False)
-    )
-    return sum(int(r[repeat]) for r in runs)
+def full():
+    return exp.load_config(ROOT / "config" / "config.yaml")
 
 
-def test_the_full_profile_makes_enough_trials_for_every_claim():
-    config = exp.load_config(ROOT / "config" / "config.yaml")
-    claims = load(ROOT / "config" / "claims.yaml")  # the modules' own claims too
-    checked = {}
-    for claim in claims:
-        if claim.statistic not in ("mean", "median"):
-            continue  # flags: one observation decides
-        n = trials_per_setting(claim.experiment, config)
-        if n is not None:
-            checked[claim.id] = n
-            assert n >= claim.min_trials, (claim.id, n, claim.min_trials)
-    assert checked["plugin-cheaper-than-ipc"] >= 10
-    assert len(checked) >= 5, checked
+def test_the_runs_together_make_the_studys_count():
+    config = full()
+    runs, shared = config["run"]["runs"], config["run"]["split_trials"]
+    assert runs == 3 and shared
+    undivided = []
+    for name, e in exp.registry().items():
+        repeat = plan.repeat_param(e)
+        per_run = plan.run_params(e, config["experiments"][name], runs, shared)
+        if repeat is None:
+            assert len(per_run) == 1, name  # a series runs once, whole
+            undivided.append(name)
+            assert name in plan.undivided(e, shared) and "runs once, whole" in plan.undivided(
+                e, shared
+            )
+            continue
+        study = next(p.full for p in e.params if p.name == repeat)
+        assert len(per_run) == runs and sum(p[repeat] for p in per_run) == study, name
+        assert plan.undivided(e, shared) is None
+    assert "scale" in undivided  # E1's instances
 
 
-def test_the_check_counts_runs():
-    """One run of E7's paper parameters is too few: the count rests on the runs."""
-    config = exp.load_config(ROOT / "config" / "config.yaml")
-    config["run"] = {**config.get("run", {}), "runs": 1}
-    assert (
-        trials_per_setting("packet", config) < load(ROOT / "config" / "claims.yaml")[0].min_trials
-    )
+def test_the_claims_the_full_profile_cannot_decide_on_trials_are_in_the_readme():
+    config = full()
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Full reproduction") :]
+    section = section[: section.index("\n## ", 1)]
+    short = {}
+    for claim in load(ROOT / "config" / "claims.yaml"):
+        n = trials_per_setting(config, claim.experiment)
+        if claim.statistic in ("mean", "median") and n is not None and n < claim.min_trials:
+            short[claim.id] = n
+            assert f"`{claim.id}`" in section, claim.id
+            assert f"{n} trials a setting" in section, (claim.id, n)
+    assert short == {"plugin-cheaper-than-ipc": 5}, short
+
+
+def test_shared_trials_do_not_grow_with_the_runs():
+    config = full()
+    counts = {}
+    for runs in (1, 3, 5):
+        config["run"] = {**config["run"], "runs": runs}
+        counts[runs] = trials_per_setting(config, "packet")
+    assert counts == {1: 5, 3: 5, 5: 5}

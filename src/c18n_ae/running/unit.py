@@ -12,7 +12,8 @@ nothing, and the next process, now or at the next workflow run, starts at the fi
 done. When every lane of a variant is done, its raw.csv is the header and every segment's rows,
 each unit once, with the run index appended as the last column `run`.
 
-Every segment records the sha256 of the binary and libraries it ran (the plan's build files). A
+Every segment records the sha256 of the binary and libraries it ran (the plan's build files), its
+seconds and the machine's 1-minute load average when it ended (`c18n-ae timings` prints it). A
 lane goes on only under the same command, number of units and build: segments measured otherwise
 are moved aside (segments-superseded-N, named in the log), kept, never mixed in.
 
@@ -97,6 +98,14 @@ def boot_id() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return (done.stdout.strip() or None) if done.returncode == 0 else None
+
+
+def load() -> float | None:
+    """The machine's 1-minute load average (FreeBSD, CheriBSD, Linux), or None."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):
+        return None
 
 
 def now() -> str:
@@ -659,6 +668,7 @@ class Unit:
                 "command": cmd,
                 "build": build,
                 "boot": self.boot,
+                "load": load(),
             },
         )
         self.measured_here += max(new, 0)
