@@ -57,7 +57,8 @@ def test_a_precision_stops_the_runs_early_and_says_why(results, tmp_path):
         assert len(rows(results, variant)) == sum(stop["units_per_run"])
         assert meta["run_unit"]["stopping"]["precision"] == 0.5
     text = stops_text(stops(list(metas.values()))["local"])
-    assert text.startswith("cpu: 3 runs, ") and text.endswith("precision reached"), text
+    rows_o2 = sum(metas["O2"]["stopped"]["units_per_run"])
+    assert text == f"(runs, rows a variant) precision reached: E3 (3, {rows_o2})", text
     # started again under the same rule: nothing more is measured, the stop stays recorded
     before = rows(results)
     again = run(results, tmp_path, precision=0.5)

@@ -206,13 +206,24 @@ def stops(metas: list[dict]) -> dict[str, dict[str, dict]]:
 
 
 def stops_text(per_experiment: dict | None) -> str:
-    """Per experiment: its runs, the rows they measured per variant and why they stopped."""
+    """Why each experiment's runs stopped, grouped by reason, each experiment with its runs and
+    the rows a variant measured, e.g. "(runs, rows a variant) the study's count: E1 (1, 8), E2
+    (2, 20)"."""
     if not per_experiment:
         return "not recorded"
-    return "; ".join(
-        f"{e}: {s['runs']} runs, {sum(s['units_per_run'])} rows a variant, "
-        f"{STOPPED.get(s['reason'], s['reason'])}"
-        for e, s in sorted(per_experiment.items())
+
+    def number(e: str) -> tuple[int, str]:
+        try:
+            return exp.get(e).number, f"E{exp.get(e).number}"
+        except KeyError:
+            return 1 << 30, e
+
+    by_reason: dict[str, list[str]] = {}
+    for e, s in sorted(per_experiment.items(), key=lambda kv: number(kv[0])):
+        item = f"{number(e)[1]} ({s['runs']}, {sum(s['units_per_run'])})"
+        by_reason.setdefault(STOPPED.get(s["reason"], s["reason"]), []).append(item)
+    return "(runs, rows a variant) " + "; ".join(
+        f"{reason}: {', '.join(items)}" for reason, items in by_reason.items()
     )
 
 

@@ -246,6 +246,8 @@ def drive(
     report = Reporter(log, f"{plan['target']}/{plan['experiment']}", clock, out)
     deadline = clock.monotonic() + float(timeout_s or 86400) + 30  # the unit stops itself first
     report.say(headline(plan))
+    if plan.get("undivided"):  # its trials are not shared between runs: why, and what instead
+        report.say(plan["undivided"])
     facts: dict = {}
     try:
         out.checks = run_checks(before, target, plan, report)
