@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from c18n_ae import experiments as registry
+from c18n_ae.experiments.plan import description as plan_description
 from c18n_ae.experiments.plan import plan_for
 from c18n_ae.running import driver, unit
 from c18n_ae.targets.base import Poll
@@ -328,8 +329,12 @@ def test_a_series_without_repetitions_runs_once_when_split(tmp_path):
     scale = {p.name: p.value("quick") for p in registry.get("scale").params}
     split = plan_for("scale", [RECIPE], scale, tmp_path, "t", {"runs": 2, "split_trials": True})
     assert len(split["variants"][0]["runs"]) == 1 and split["timeout_s"] == scale["timeout_s"]
+    # it says why, and what it does instead (the plan, so each meta.json's run_unit)
+    assert "scale has no repetition parameter" in split["undivided"]
+    assert "runs once, whole" in plan_description(split)["undivided"]
     whole = plan_for("scale", [RECIPE], scale, tmp_path, "t", {"runs": 2})
     assert len(whole["variants"][0]["runs"]) == 2 and whole["timeout_s"] == 2 * scale["timeout_s"]
+    assert "undivided" not in whole
 
 
 # --- the code's shape ----------------------------------------------------------------------------
