@@ -12,6 +12,7 @@ import yaml
 
 from c18n_ae import budget_plan
 from c18n_ae import experiments as exp
+from c18n_ae.cli import main as cli
 from c18n_ae.running import budget
 from conftest import ROOT
 from test_board import SIM_C18N, SIM_PURE, build_here, sim, sim_target  # noqa: F401 (fixture)
@@ -46,7 +47,7 @@ def test_the_budget_reads_units_and_hours():
 
 
 def test_a_plan_for_the_morello_config_without_a_board(capsys):
-    budget_plan.main(["--config", "config/morello.yaml", "--budget", "4h", "--no-calibrate"])
+    cli(["plan", "--config", "config/morello.yaml", "--budget", "4h", "--no-calibrate"])
     out = capsys.readouterr().out
     board = out[out.index("plan for morello within 240.0 min:") :]
     for name in exp.names():
@@ -114,7 +115,14 @@ def test_an_earlier_run_gives_the_pace(tmp_path):
             "units_measured": 20,
         },
     ]
-    (run / "meta.json").write_text(json.dumps({"segments": segments}))
+    # at the same settings but 100 trials: the count does not change a unit's cost
+    same = {**cfg["experiments"]["cpu"], "trials": 100}
+    (run / "meta.json").write_text(json.dumps({"segments": segments, "parameters": same}))
     text = budget_plan.plan_text(cfg, 3600, tmp_path / "results", calibrating=False)
     # 120 units (30 trials of 4 workloads, shared by the runs) at 0.5 s a unit
     assert "| cpu | O2 | 120 | 1.0 min | earlier run (meta.json) | yes |" in text
+    # a run of the quick profile's sizes says nothing of the full profile's units
+    quick = {**same, "iterations": 1_000_000}
+    (run / "meta.json").write_text(json.dumps({"segments": segments, "parameters": quick}))
+    text = budget_plan.plan_text(cfg, 3600, tmp_path / "results", calibrating=False)
+    assert "| cpu | O2 | 120 | at most 240.0 min | not calibrated (--no-calibrate)" in text

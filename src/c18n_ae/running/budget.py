@@ -4,8 +4,8 @@ claims part is c18n_ae.analysis.decidable).
 An experiment's cost on a target is the sum over its variants of (seconds per unit) x (units its
 runs will make, from its parameters and the run options, c18n_ae.experiments.plan). Seconds per
 unit come from, in this order:
-  1. an earlier run: the variant's meta.json under results/, its segments' seconds over their
-     units (so a run on another day with other parameters still gives the machine's pace);
+  1. an earlier run at the same settings (the number of trials and the time limit aside): the
+     variant's meta.json under results/, its segments' seconds over their units;
   2. a short calibration: one trial of every setting (the units of one repetition) at the
      experiment's own parameters, run once per variant on the target, timed by the clock
      (a benchmark program windowed with --skip/--limit; a driver experiment runs whole and is not
@@ -53,12 +53,26 @@ class Cost:
     fits: bool = False
 
 
-def earlier_rate(results: Path, target: str, variant: str, experiment: str) -> float | None:
-    """Seconds per unit of an earlier run of the variant (its meta.json's segments), or None."""
+# settings that change how many units run or when they stop, not what one unit costs
+NOT_PACE = (*planning.REPEATS, "timeout_s", "enabled", "variants", "precision", "budget_s")
+
+
+def pace(params: dict) -> dict:
+    return {k: v for k, v in params.items() if k not in NOT_PACE}
+
+
+def earlier_rate(
+    results: Path, target: str, variant: str, experiment: str, params: dict
+) -> float | None:
+    """Seconds per unit of an earlier run of the variant (its meta.json's segments) at the same
+    settings (a unit of the quick profile costs far less than one of the full), or None."""
     meta = results / target / variant / experiment / "meta.json"
     if not meta.exists():
         return None
-    segments = json.loads(meta.read_text()).get("segments", [])
+    m = json.loads(meta.read_text())
+    if pace(m.get("parameters", {})) != pace(params):
+        return None
+    segments = m.get("segments", [])
     units = sum(max(0, s.get("units_measured", 0)) for s in segments)
     return sum(segment_seconds(s) for s in segments) / units if units else None
 
@@ -113,7 +127,7 @@ def cost_of(cfg, target, experiment, results: Path, clock, calibrating: bool) ->
     )
     units = {v["name"]: sum(r["units"] for r in v["runs"]) for v in plan["variants"]}
     total = sum(units.values())
-    rates = {v: earlier_rate(results, target["name"], v, experiment) for v in names}
+    rates = {v: earlier_rate(results, target["name"], v, experiment, params) for v in names}
     if rates and all(r is not None for r in rates.values()):
         spent = sum(rates[v] * units[v] for v in names)
         return Cost(experiment, names, total, spent, "earlier run (meta.json)")
