@@ -47,7 +47,7 @@ def test_the_budget_reads_units_and_hours():
 
 
 def test_a_plan_for_the_morello_config_without_a_board(capsys):
-    cli(["plan", "--config", "config/morello.yaml", "--budget", "4h", "--no-calibrate"])
+    cli(["plan", "--config", str(ROOT / "config/morello.yaml"), "--budget", "4h", "--no-calibrate"])
     out = capsys.readouterr().out
     board = out[out.index("plan for morello within 240.0 min:") :]
     for name in exp.names():

@@ -82,6 +82,9 @@ def calibrate(target: dict, plan: dict, variant: dict, units: int, clock) -> flo
     the target (in its working directory when remote); raises RuntimeError when it cannot run."""
     run = variant["runs"][0]
     out = f"{variant['dir']}/calibration.csv"
+    absent = [f for f in variant["build_files"] if not Path(f).exists()]
+    if target["kind"] == "local" and absent:
+        raise RuntimeError(f"not built yet ({Path(absent[0]).name} of {variant['name']})")
     cmd = [*run["command"], "--skip", "0", "--limit", str(units), "--out", out]
     where = transport.for_target(target)
     text = shlex.join(cmd)
