@@ -52,6 +52,8 @@ def test_a_precision_stops_the_runs_early_and_says_why(results, tmp_path):
         assert stop["runs"] == 3 and len(stop["units_per_run"]) == 3
         assert 0 < sum(stop["units_per_run"]) < STUDY_ROWS, stop  # early, not at the count
         assert min(stop["units_per_run"]) > 0  # every run has rows: an interval between runs
+        # stopped at the end of a round: every run had its chunks, none more than one ahead
+        assert max(stop["units_per_run"]) - min(stop["units_per_run"]) <= OPTIONS["chunk_units"]
         assert set(stop["precision_reached"]) == {f"{w}_cpu_ns" for w in unit_workloads()}
         assert all(w <= 0.5 for w in stop["precision_reached"].values())
         assert len(rows(results, variant)) == sum(stop["units_per_run"])
