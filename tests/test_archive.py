@@ -202,3 +202,12 @@ def test_a_name_the_manifest_cannot_list_is_refused(project_copy, tmp_path, name
     assert repr(f"datasets/morello-2024/{name}") in done.stderr
     assert "Traceback" not in done.stderr
     assert not (project_copy / "a.tar.gz").exists() and not (project_copy / "SUMS").exists()
+
+
+def test_the_readme_names_every_key_like_pattern():
+    """The README's account of the deposit lists the patterns archive.KEY_LIKE leaves out."""
+    from c18n_ae.report.archive import KEY_LIKE
+    from conftest import ROOT
+
+    said = (ROOT / "README.md").read_text().split("**The archive carries", 1)[1].split("\n\n")[0]
+    assert [p for p in KEY_LIKE if f"`{p}`" not in said] == []
