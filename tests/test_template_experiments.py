@@ -23,7 +23,6 @@ ADDED = {  # name -> title, in the order they are added (E11, E12, E13)
     "nowcall": "Calls for the time",
 }
 CLI = str(Path(sys.executable).parent / "c18n-ae")
-pytestmark = pytest.mark.slow
 
 
 def run(project: Path, *command: str) -> subprocess.CompletedProcess:
@@ -53,6 +52,7 @@ def grown(tmp_path_factory):
     return project, done
 
 
+@pytest.mark.slow
 def test_the_script_numbers_them_on_and_refuses_a_taken_name(grown):
     project, _ = grown
     for number, name in enumerate(ADDED, 11):
@@ -65,6 +65,7 @@ def test_the_script_numbers_them_on_and_refuses_a_taken_name(grown):
     assert not (project / "src" / "benchmarks" / "Bad-Name.c").exists()
 
 
+@pytest.mark.slow
 def test_each_new_experiment_reaches_the_paper_with_its_table_and_claim(grown):
     project, _ = grown
     text = " ".join(
@@ -93,6 +94,7 @@ def test_each_new_experiment_reaches_the_paper_with_its_table_and_claim(grown):
     assert text.count("one call took") >= len(ADDED)
 
 
+@pytest.mark.slow
 def test_body_fits_ten_pages_with_three_more_experiments(grown):
     """As tests/test_end_to_end.py's test_body_fits_ten_pages, with three more experiments."""
     project, _ = grown
@@ -100,3 +102,21 @@ def test_body_fits_ten_pages_with_three_more_experiments(grown):
         if "REFERENCES" in pages(project, page, page):
             break
     assert page <= 10, f"the references start on page {page}"
+
+
+@pytest.mark.parametrize(
+    "name, title, said",
+    [
+        ("paper", "A title", "'paper' is the name of a rule of the workflow"),
+        ("crossing", "A title", "'crossing' is taken: src/benchmarks/crossing.c"),
+        ("integration", "A title", "src/benchmarks/integration.c"),  # a program, not a module
+        ("two_words", "A title", "1 to 32 lower-case letters and digits"),
+        ("fine", "50% \\emph{more}", "a title is one line of plain text"),
+    ],
+)
+def test_the_script_refuses_a_name_or_title_it_cannot_use(project_copy, name, title, said):
+    """Refused with a message, and nothing written."""
+    before = sorted(p for p in project_copy.rglob("*") if p.is_file())
+    done = run(project_copy, sys.executable, "templates/experiment/add.py", name, title)
+    assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p for p in project_copy.rglob("*") if p.is_file()) == before

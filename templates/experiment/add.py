@@ -27,6 +27,13 @@ FILES = {
 }
 NAME = re.compile(r"[a-z][a-z0-9]{0,31}")
 DECLARED = re.compile(r"^\s+number=(\d+),", re.M)  # an Experiment's E-number, one per module
+RULE = re.compile(r"^rule (\w+):", re.M)
+
+
+def rules(root: Path) -> set[str]:
+    """The workflow's own rules (all, paper, archive, ...): an experiment's rule takes its name."""
+    files = [root / "Snakefile", *(root / "workflow" / "rules").glob("*.smk")]
+    return {r for f in files if f.is_file() for r in RULE.findall(f.read_text())}
 
 
 def next_number(root: Path) -> int:
@@ -43,6 +50,8 @@ def add(root: Path, name: str, title: str) -> list[Path]:
         )
     if not title.strip() or any(c in title for c in "\\{}%$&#^_~\n"):
         raise ValueError(f"{title!r}: a title is one line of plain text (no LaTeX specials)")
+    if name in rules(root):
+        raise ValueError(f"{name!r} is the name of a rule of the workflow; choose another")
     targets = {t: root / p.format(name=name) for t, p in FILES.items()}
     if taken := [str(p.relative_to(root)) for p in targets.values() if p.exists()]:
         raise ValueError(f"{name!r} is taken: {', '.join(taken)} exists")
