@@ -110,8 +110,8 @@ def test_body_fits_ten_pages_with_three_more_experiments(grown):
         ("paper", "A title", "'paper' is the name of a rule of the workflow"),
         ("crossing", "A title", "'crossing' is taken: src/benchmarks/crossing.c"),
         ("integration", "A title", "src/benchmarks/integration.c"),  # a program, not a module
-        ("two_words", "A title", "1 to 32 lower-case letters and digits"),
-        ("fine", "50% \\emph{more}", "a title is one line of plain text"),
+        ("two_words", "A title", "1 to 24 lower-case letters and digits"),
+        ("fine", "50% \\emph{more}", "a title is 1 to 60 characters of plain text"),
     ],
 )
 def test_the_script_refuses_a_name_or_title_it_cannot_use(project_copy, name, title, said):

@@ -3,7 +3,7 @@ with the next E-number.
 
     .venv/bin/python templates/experiment/add.py NAME "Title of the experiment"
 
-NAME: lower-case letters and digits, starting with a letter (its config key, rule, results/
+NAME: 1 to 24 lower-case letters and digits, starting with a letter (its config key, rule, results/
 folder and program). Writes src/benchmarks/NAME.c, src/c18n_ae/experiments/NAME.py and
 paper/sections/NAME.tex; never overwrites a file. Then change the timed call in the program, and
 see README.md, "Adding an experiment", for the rest."""
@@ -25,7 +25,7 @@ FILES = {
     "module.py.in": "src/c18n_ae/experiments/{name}.py",
     "section.tex.in": "paper/sections/{name}.tex",
 }
-NAME = re.compile(r"[a-z][a-z0-9]{0,31}")
+NAME = re.compile(r"[a-z][a-z0-9]{0,23}")  # at most 24: the copies keep lines under 100
 DECLARED = re.compile(r"^\s+number=(\d+),", re.M)  # an Experiment's E-number, one per module
 RULE = re.compile(r"^rule (\w+):", re.M)
 
@@ -46,10 +46,12 @@ def add(root: Path, name: str, title: str) -> list[Path]:
     """Writes the three files; returns them. Raises ValueError naming what is wrong."""
     if not NAME.fullmatch(name):
         raise ValueError(
-            f"{name!r}: a name is 1 to 32 lower-case letters and digits, a letter first"
+            f"{name!r}: a name is 1 to 24 lower-case letters and digits, a letter first"
         )
-    if not title.strip() or any(c in title for c in "\\{}%$&#^_~\n"):
-        raise ValueError(f"{title!r}: a title is one line of plain text (no LaTeX specials)")
+    if not title.strip() or len(title) > 60 or any(c in title for c in "\\{}%$&#^_~\n"):
+        raise ValueError(
+            f"{title!r}: a title is 1 to 60 characters of plain text, no LaTeX specials"
+        )
     if name in rules(root):
         raise ValueError(f"{name!r} is the name of a rule of the workflow; choose another")
     targets = {t: root / p.format(name=name) for t, p in FILES.items()}
