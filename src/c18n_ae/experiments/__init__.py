@@ -45,8 +45,8 @@ class Headline:
 class Experiment:
     """One experiment, declared as EXPERIMENT in its own module of this package; the registry
     attaches the module's functions named as HOOKS to the fields left None. The smallest complete
-    one is templates/experiment/ (README, "Adding an experiment"). Only the first five fields are
-    required."""
+    one is templates/experiment/ (README, "Adding an experiment"). The six fields without a
+    default are required, and so are tidy_rows, table, figure and macros (module functions)."""
 
     name: str  # its config key, results/ folder and rule name: lower case, unique
     number: int  # E-number, 1 to N without gaps or repeats: the order of the paper's sections
