@@ -103,3 +103,111 @@ def test_a_data_set_dropped_in_without_a_commit_is_packed(project_copy, tmp_path
         names = set(tar.getnames())
     assert "c18n-ae/datasets/dropped-in/memory/hybrid.csv" in names
     assert "c18n-ae/config/mine.yaml" in names
+
+
+PRIVATE_TARGETS = (".env", ".git/config", ".venv/pyvenv.cfg", "notes-untracked.txt")
+
+
+@pytest.mark.parametrize("tracked", [True, False], ids=["git checkout", "unpacked tree"])
+def test_a_link_inside_the_project_is_followed_only_to_a_file_the_deposit_packs(
+    project_copy, tmp_path, tracked
+):
+    """A link to .env, .git/config, .venv/... (or, in a checkout, to any untracked file) packs
+    neither the file's content nor a link: it is left out and named in the log."""
+    if tracked:
+        git(project_copy, "init", "-q")
+    for private in PRIVATE_TARGETS:  # .git/config: in a checkout, the one git init made
+        (project_copy / private).parent.mkdir(exist_ok=True)
+        with open(project_copy / private, "ab") as f:
+            f.write(b"# " + SECRET)
+    data = project_copy / "datasets" / "morello-2024"
+    links = {f"to{i}": target for i, target in enumerate(PRIVATE_TARGETS)}
+    for link, target in links.items():
+        (data / link).symlink_to(project_copy / target)  # absolute, inside the project
+    (data / "relative-env").symlink_to("../../.env")
+    (data / "notice-link").symlink_to("NOTICE")  # a tracked file: packed as its content
+    if tracked:
+        git(project_copy, "add", "-A")  # .env, .venv and notes-untracked.txt: not added
+        git(project_copy, "rm", "-q", "--cached", ".env", "notes-untracked.txt")
+        git(project_copy, "commit", "-qm", "a tree with links to private files")
+    done, tarball = archive(project_copy, tmp_path)
+    with tarfile.open(tarball) as tar:
+        names = set(tar.getnames())
+        # without git, an untracked file is one the deposit packs, and so is a link to it
+        packed = (
+            () if tracked else ("c18n-ae/notes-untracked.txt", "c18n-ae/datasets/morello-2024/to3")
+        )
+        for m in tar.getmembers():
+            assert m.isfile() and (m.name in packed or SECRET not in tar.extractfile(m).read())
+        assert (
+            tar.extractfile("c18n-ae/datasets/morello-2024/notice-link").read()
+            == (data / "NOTICE").read_bytes()
+        )
+    expect_left_out = ["to0", "to1", "to2", "relative-env"] + (["to3"] if tracked else [])
+    for link in expect_left_out:
+        assert f"c18n-ae/datasets/morello-2024/{link}" not in names, link
+        assert f"datasets/morello-2024/{link}'" in done.stderr, link
+    assert "which the deposit does not pack, left out" in done.stderr
+    assert set(packed) <= names
+
+
+KEY_LIKE_FILES = (
+    "id_rsa",
+    "id_ed25519.pub",
+    "server.pem",
+    "tls.KEY",
+    "client.p12",
+    ".env",
+    ".env.local",
+    ".netrc",
+)
+
+
+def test_key_like_files_are_left_out_each_named(project_copy, tmp_path):
+    """Even tracked, and even behind a link with an ordinary name."""
+    data = project_copy / "datasets" / "morello-2024"
+    for name in KEY_LIKE_FILES:
+        (data / name).write_bytes(SECRET)
+    (project_copy / "config" / "deploy.pem").write_bytes(SECRET)
+    (data / "ordinary.txt").symlink_to("id_rsa")
+    git(project_copy, "init", "-q")
+    git(project_copy, "add", "-A", "-f")
+    git(project_copy, "commit", "-qm", "keys committed by mistake")
+    done, tarball = archive(project_copy, tmp_path)
+    with tarfile.open(tarball) as tar:
+        names = set(tar.getnames())
+        for m in tar.getmembers():
+            assert SECRET not in tar.extractfile(m).read(), m.name
+    for f in [f"datasets/morello-2024/{n}" for n in (*KEY_LIKE_FILES, "ordinary.txt")] + [
+        "config/deploy.pem"
+    ]:
+        assert f"c18n-ae/{f}" not in names, f
+        assert f"'{f}': a key-like file" in done.stderr, f
+    assert "c18n-ae/datasets/morello-2024/dataset.yaml" in names
+
+
+@pytest.mark.parametrize(
+    "name", ["two\nlines.csv", "carriage\rreturn.csv", "back\\slash.csv", "bell\x07.csv"]
+)
+def test_a_name_the_manifest_cannot_list_is_refused(project_copy, tmp_path, name):
+    (project_copy / "datasets" / "morello-2024" / name).write_text("a data file\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "c18n_ae.report.archive", "--out", "a.tar.gz", "--sums", "SUMS"],
+        cwd=project_copy,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0
+    assert done.stderr.startswith("error: SHA256SUMS cannot list these file names")
+    assert repr(f"datasets/morello-2024/{name}") in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (project_copy / "a.tar.gz").exists() and not (project_copy / "SUMS").exists()
+
+
+def test_the_readme_names_every_key_like_pattern():
+    """The README's account of the deposit lists the patterns archive.KEY_LIKE leaves out."""
+    from c18n_ae.report.archive import KEY_LIKE
+    from conftest import ROOT
+
+    said = (ROOT / "README.md").read_text().split("**The archive carries", 1)[1].split("\n\n")[0]
+    assert [p for p in KEY_LIKE if f"`{p}`" not in said] == []

@@ -61,10 +61,14 @@ def test_the_map_of_the_tree_comes_before_the_claims_and_the_claims_file_is_link
     assert "<!-- claims:start -->" not in text and "[CLAIMS.md](CLAIMS.md)" in text
     claims = (ROOT / "CLAIMS.md").read_text()
     assert "(README.md#results-the-papers-claims)" in claims
-    # the README's pointer for a newcomer names the template module, not a list of concepts
+    # the README's pointer for a newcomer names the minimal template and its script, which exist
     adding = text.split("## Adding an experiment", 1)[1].split("\n## ", 1)[0]
-    assert "`src/c18n_ae/experiments/crossing.py`" in adding
-    assert "`src/benchmarks/crossing.c`" in adding and "`paper/sections/crossing.tex`" in adding
+    assert "`templates/experiment/`" in adding
+    template = ROOT / "templates" / "experiment"
+    for f in ("program.c.in", "module.py.in", "section.tex.in", "add.py"):
+        assert f"`{f}`" in adding or f"templates/experiment/{f}" in adding, f
+        assert (template / f).is_file(), f
+    assert "time_limit(full_s, quick_s)" in adding and "means_over_calls" in adding
 
 
 def _module(**functions) -> types.ModuleType:
@@ -93,3 +97,34 @@ def test_no_experiment_module_has_a_misspelt_hook(name):
 
     module = importlib.import_module(f"c18n_ae.experiments.{name}")
     assert experiments.misspelt_hooks(module) == []
+
+
+def test_readme_is_quiet_unless_asked():
+    """Nothing on success but what went wrong; -v shows the line each data set's file gave."""
+    done = check(ROOT / "README.md")
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stderr[-2000:]
+    command = [CLI, "readme", "-v", "--check", "--claims-md", str(ROOT / "CLAIMS.md")]
+    loud = subprocess.run(command, capture_output=True, text=True)
+    assert loud.returncode == 0 and "data set morello-2024, variant hybrid:" in loud.stderr
+
+
+def test_e_numbers_with_a_gap_or_a_repeat_are_refused_naming_the_module():
+    """E1 to E12 with no E11 is no paper order: the registry says which module to renumber."""
+    import dataclasses
+
+    declared = [(f"c18n_ae.experiments.{e.name}", e) for e in experiments.registry().values()]
+    assert experiments.numbering(declared) == ""
+    last = declared[-1][1]
+    gap = dataclasses.replace(last, name="newcomer", number=last.number + 2)
+    said = experiments.numbering([*declared, ("c18n_ae.experiments.newcomer", gap)])
+    assert said == (
+        f"c18n_ae.experiments.newcomer declares E{last.number + 2} but no experiment declares "
+        f"E{last.number + 1}: E-numbers run from 1 to {len(declared) + 1} without gaps "
+        f"(renumber it E{last.number + 1})"
+    )
+    repeat = dataclasses.replace(last, name="newcomer")
+    said = experiments.numbering([*declared, ("c18n_ae.experiments.newcomer", repeat)])
+    assert said.startswith(f"E{last.number} is declared twice: by c18n_ae.experiments.")
+    assert said.endswith(
+        "and by c18n_ae.experiments.newcomer (E10)".replace("10", str(last.number))
+    )

@@ -1,3 +1,4 @@
+import io
 import math
 
 import pytest
@@ -295,3 +296,47 @@ def test_a_few_distinct_values_far_apart_show_no_tick_of_their_own():
 
     x = [15483285, 15530816, 15578347, 23857746, 23905277, 15125000, 14999999, 24000001, 9e6, 8e6]
     assert grid_step(x) == 1.0
+
+
+@pytest.mark.parametrize(
+    "experiment, metric",
+    [
+        ("pipe", "roundtrip_ns"),
+        ("packet", "plugin_latency_us"),
+        ("ipc", "pipe_roundtrip_us"),
+        ("alloc", "alloc_ns"),
+        ("crossing", "library_call_ns"),
+    ],
+)
+def test_a_mean_over_many_calls_is_no_grid_finer_than_its_clock(experiment, metric):
+    """E4, E7-E10 declare these metrics a clock interval divided by the calls it timed
+    (Experiment.means_over_calls): their values, on a grid a tenth of the clock's step, get no
+    warning, while the same values as a metric timed by one clock reading per value do; the
+    resolution printed is the clock's step either way."""
+    import pandas as pd
+
+    from c18n_ae.analysis.clocks import NS
+    from c18n_ae.analysis.stats import grid_steps
+    from c18n_ae.analysis.summarise import warn
+
+    unit = metric.rsplit("_", 1)[1]
+    one = 1000 / NS[unit]  # a 1 µs clock in the metric's unit
+    values = [one * (5 + k / 10) for k in range(40)]
+    single = "write_ns" if unit == "ns" else "single_read_us"
+    rows = [
+        ("board", "purecap", experiment, 1, trial, "p", 1, m, v, unit, "ok")
+        for m in (metric, single)
+        for trial, v in enumerate(values, 1)
+    ]
+    columns = ["source", "variant", "experiment", "run", "trial", "parameter", "parameter_value"]
+    tidy = pd.DataFrame(rows, columns=[*columns, "metric", "value", "unit", "status"])
+    clocks = {("board", m): 1000.0 for m in (metric, single)}
+    steps = grid_steps(tidy, clocks=clocks).set_index("metric")
+    assert steps.loc[metric, "resolution_note"] == ""
+    assert steps.loc[single, "resolution_note"].startswith(
+        "values on a grid finer than the clock's declared step"
+    )
+    assert (steps.resolution == one).all()
+    out = io.StringIO()
+    warn(steps.reset_index(), out)
+    assert out.getvalue().count("warning:") == 1 and f", {single}: " in out.getvalue()

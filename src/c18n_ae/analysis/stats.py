@@ -173,10 +173,12 @@ def grid_steps(tidy, by=("source", "metric"), clocks: dict | None = None):
     clocks: (source, metric) -> step in ns, c18n_ae.analysis.clocks.clock_steps): a frame with
     the `by` columns and GRID_COLUMNS (resolution and clock_step in the metric's unit; the note
     names both steps). A sort per group, a handful of groups: linear in the rows up to the
-    sort."""
+    sort. A metric its experiment declares a mean over many calls (Experiment.means_over_calls)
+    gets no note: its grid is finer than the clock's by design."""
     import pandas as pd
 
     clocks = clocks or {}
+    means = means_over_calls(tidy)
     ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*by, "unit", "value"]]
     written = {
         key: written_step(g.to_numpy())
@@ -192,7 +194,9 @@ def grid_steps(tidy, by=("source", "metric"), clocks: dict | None = None):
         if clock > 0:
             distinct = 2 if grid > 0 else len(np.unique(values))  # the rare case: a sort
             resolution, note = checked_resolution(grid, clock, step, distinct)
-            if note:
+            if metric in means:
+                note = ""
+            elif note:
                 shown = quantity(grid, str(unit)) if grid > 0 else "none"
                 note += f" (grid {shown}, clock step {quantity(clock, str(unit))})"
         elif str(unit) in NS:
@@ -202,3 +206,14 @@ def grid_steps(tidy, by=("source", "metric"), clocks: dict | None = None):
             resolution, note = grid, ""
         rows.append((*key[:-1], resolution, clock, note))
     return pd.DataFrame(rows, columns=[*by, *GRID_COLUMNS])
+
+
+def means_over_calls(tidy) -> set[str]:
+    """The metrics of the tidy table that their experiment declares a mean over many calls."""
+    from c18n_ae import experiments as exp
+
+    if "experiment" not in tidy.columns:
+        return set()
+    pairs = tidy.groupby(["experiment", "metric"], observed=True).size().index
+    known = exp.registry()
+    return {m for e, m in pairs if e in known and known[e].mean_over_calls(m)}

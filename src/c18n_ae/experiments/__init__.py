@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import fnmatch
 import functools
 import importlib
 import pkgutil
@@ -42,13 +43,25 @@ class Headline:
 
 @dataclass(frozen=True)
 class Experiment:
-    name: str
-    number: int  # E-number: the order of sections, tables and figures in the paper
-    title: str
+    """One experiment, declared as EXPERIMENT in its own module of this package; the registry
+    attaches the module's functions named as HOOKS to the fields left None. The smallest complete
+    one is templates/experiment/ (README, "Adding an experiment"). The six fields without a
+    default are required, and so are tidy_rows, table, figure and macros (module functions)."""
+
+    name: str  # its config key, results/ folder and rule name: lower case, unique
+    number: int  # E-number, 1 to N without gaps or repeats: the order of the paper's sections
+    title: str  # its section's and table's heading ("E11 Clock reads")
     measures: str  # what it measures, for the README's list of experiments (Markdown)
-    programs: tuple[Program, ...]  # built per target and variant; the first is the one started
-    trials: Callable[[dict], int]  # params -> trials the run will make (for progress and checks)
-    params: tuple[Param, ...] = ()  # the settings, with both profiles' values and their ranges
+    # the programs built per target and variant (src/benchmarks/); the first is the one started
+    programs: tuple[Program, ...]
+    # settings -> the trials one run makes (progress bars, the plan's time limit, checks)
+    trials: Callable[[dict], int]
+    # the settings, each with the full and quick profiles' values, its range and program option.
+    # time_limit(full_s, quick_s) is one of them (timeout_s, never passed to the program): the
+    # seconds one run's worth of trials may take in each profile (time_limit(3600, 120): an hour
+    # on the full profile, two minutes on the quick one); the plan scales it to all runs, and a
+    # run past it stops with the rows it has (kept; the next run resumes from them)
+    params: tuple[Param, ...] = ()
     driver: str | None = None  # driver experiments: module run as python -m, writing --out itself
     # driver experiments: the arguments that start its first program as the driver does and keep
     # it alive until ended, so that a board check can see its compartments (running.board_check)
@@ -69,6 +82,14 @@ class Experiment:
     study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix
     layouts: tuple[Layout, ...] = ()  # the original study's raw file layouts it reads
+    # metrics (names or fnmatch patterns, "*_call_ns") whose value is a clock interval, or a sum
+    # of them, divided by the calls it timed: a mean over many calls, on a grid finer than the
+    # clock's step by design, so the analysis does not warn that its grid is finer
+    # (analysis.stats.grid_steps); its resolution stays the clock's step
+    means_over_calls: tuple[str, ...] = ()
+
+    def mean_over_calls(self, metric: str) -> bool:
+        return any(fnmatch.fnmatchcase(metric, p) for p in self.means_over_calls)
 
     def published_files(self) -> list[str]:
         """The published tables its table or figure reads, relative to the project."""
@@ -137,8 +158,30 @@ def registry() -> dict[str, Experiment]:
             if wrong := misspelt_hooks(module):
                 raise ImportError("; ".join(wrong))
             hooks = {h: getattr(module, h, None) for h in HOOKS if getattr(e, h) is None}
-            found.append(dataclasses.replace(e, **{h: f for h, f in hooks.items() if f}))
-    return {e.name: e for e in sorted(found, key=lambda e: e.number)}
+            e = dataclasses.replace(e, **{h: f for h, f in hooks.items() if f})
+            found.append((module.__name__, e))
+    found.sort(key=lambda m_e: m_e[1].number)
+    if wrong := numbering(found):
+        raise ImportError(wrong)
+    return {e.name: e for _, e in found}
+
+
+def numbering(found: list[tuple[str, Experiment]]) -> str:
+    """What is wrong with the E-numbers of (module, experiment) sorted by number (they run 1 to
+    N, each once: the paper's order), naming the modules; "" when nothing is."""
+    where: dict[int, list[str]] = {}
+    for module, e in found:
+        where.setdefault(e.number, []).append(f"{module} (E{e.number})")
+    for number, modules in where.items():
+        if len(modules) > 1:
+            return f"E{number} is declared twice: by {' and by '.join(modules)}"
+    for expected, (module, e) in enumerate(found, 1):
+        if e.number != expected:
+            return (
+                f"{module} declares E{e.number} but no experiment declares E{expected}: E-numbers "
+                f"run from 1 to {len(found)} without gaps (renumber it E{expected})"
+            )
+    return ""
 
 
 def names() -> tuple[str, ...]:

@@ -143,6 +143,7 @@ def related_pairs(df: pd.DataFrame) -> list[dict]:
 
 EXPERIMENT = Experiment(
     name="ipc",
+    means_over_calls=("*_roundtrip_us",),  # one clock interval over round_trips
     measures=("round trip by message size (8 B to 64 KiB) over a pipe pair and a Unix socket pair"),
     part="beside",
     number=8,

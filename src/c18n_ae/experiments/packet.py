@@ -182,6 +182,7 @@ def related_pairs(df: pd.DataFrame) -> list[dict]:
 
 EXPERIMENT = Experiment(
     name="packet",
+    means_over_calls=("*_latency_us",),  # latency_ns_sum over latency_packets
     measures=(
         "per-packet latency, from production to the end of the consumer's checksum, one "
         "packet at a time, of a plugin in a shared library (pointer, no copy) vs a UDP "

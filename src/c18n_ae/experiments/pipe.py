@@ -249,6 +249,7 @@ LAYOUT = Layout(  # the study's files: trial, message size and three times
 EXPERIMENT = Experiment(
     layouts=(LAYOUT,),
     name="pipe",
+    means_over_calls=("roundtrip*_ns",),  # one clock interval over the batch
     measures=("parent write, child read, batched round trip"),
     part="cost",
     number=4,

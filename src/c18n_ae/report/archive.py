@@ -3,16 +3,29 @@ deposit metadata (LICENSE, CITATION.cff, .zenodo.json) and the generated results
 into one tarball, with a SHA256SUMS manifest of every member (inside the tarball, and beside it
 with the tarball's own sum).
 
-Only regular files whose real location lies inside the project are packed: a symlink is packed as
-the file it leads to when that file is inside the project and left out (and said so) when it leads
-out, so the tarball can neither carry an outside file's content nor a link that recreates one;
-nothing under .git, .venv, .ssh or a cache is packed, tracked or not."""
+Only regular files are packed, never links. A symlink is packed as the file it leads to only when
+that file is itself one the deposit packs (tracked, a dropped-in input or a generated result, and
+not private below); any other link (out of the project, or to .env, .git/config, .venv/...) is left
+out, so the tarball can carry neither an outside or private file's content nor a link recreating
+one. Nothing under .git, .venv, .ssh or a cache is packed, tracked or not.
+
+Key-like files are left out wherever they are, tracked or not (KEY_LIKE): private keys and
+certificates (id_*, *.pem, *.key, *.p12, *.pfx, *.ppk, *.jks, *.keystore), public keys too (an
+id_*.pub names a user or host and no experiment needs one), and credentials (.env, .env.*, .netrc,
+.pgpass, authorized_keys, known_hosts). Each file left out is named on stderr (the rule's log).
+
+A file name that SHA256SUMS cannot list one per line (a newline, carriage return, backslash or other
+control character, or bytes that are not UTF-8) stops the deposit with a message naming it: a
+deposit without one of its files, or with a manifest that lists it wrongly, is not one."""
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import io
+import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -52,6 +65,41 @@ SKIP_DIRS = {
     "archive",
     ".cache",
 }
+# names of private keys, certificates and credentials (matched on the file name, case-insensitive)
+KEY_LIKE = (
+    "id_*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.ppk",
+    "*.jks",
+    "*.keystore",
+    ".env",
+    ".env.*",
+    ".netrc",
+    ".pgpass",
+    "authorized_keys",
+    "known_hosts",
+)
+# characters sha256sum would escape or that would split a manifest line: refused in a file name
+UNLISTABLE = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+def key_like(f: Path) -> bool:
+    return any(fnmatch.fnmatch(f.name.lower(), pattern) for pattern in KEY_LIKE)
+
+
+def unlistable(f: Path) -> str:
+    """Why SHA256SUMS cannot list this name, or ""."""
+    name = f.as_posix()
+    if bad := UNLISTABLE.search(name):
+        return "a backslash" if bad[0] == "\\" else f"a control character {bad[0]!r}"
+    try:
+        name.encode()
+    except UnicodeEncodeError:
+        return "bytes that are not UTF-8"
+    return ""
 
 
 def source_files(root: Path) -> list[Path]:
@@ -59,25 +107,45 @@ def source_files(root: Path) -> list[Path]:
     folders."""
     done = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True)
     if done.returncode == 0 and done.stdout:
-        return [Path(p) for p in done.stdout.decode().split("\0") if p]
+        return [Path(os.fsdecode(p)) for p in done.stdout.split(b"\0") if p]
     return [p.relative_to(root) for p in root.rglob("*") if "results" not in p.parts[:1]]
 
 
 def collect(root: Path) -> tuple[list[Path], list[str]]:
-    """(the files to pack, relative to root; why each other candidate is left out)."""
+    """(the files to pack, relative to root; why each other candidate is left out). Raises
+    ValueError naming every file whose name the manifest cannot list."""
     candidates = set(source_files(root))
     for pattern in INPUT_PATTERNS + RESULT_PATTERNS:
         candidates.update(p.relative_to(root) for p in root.glob(pattern))
-    files, left_out = [], []
+    # nothing under a skipped folder, not even a mention (.venv holds certificates, .ssh keys)
+    candidates = {f for f in candidates if not SKIP_DIRS & set(f.parts[:-1])}
+    packable = {f for f in candidates if f.name not in SKIP_DIRS and not key_like(f)}
+    files, left_out, refused = [], [], []
     inside = root.resolve()
     for f in sorted(candidates):
         path = root / f
-        if SKIP_DIRS & set(f.parts):
-            continue
-        if not path.resolve().is_relative_to(inside):
-            left_out.append(f"{f.as_posix()}: a symlink leading outside the project, left out")
+        real = path.resolve()
+        if key_like(f) or key_like(real):
+            left_out.append(f"{f.as_posix()!r}: a key-like file (archive.KEY_LIKE), left out")
+        elif f not in packable:
+            continue  # a file named like a skipped folder: a worktree's .git, a logs file
+        elif not real.is_relative_to(inside):
+            left_out.append(f"{f.as_posix()!r}: a symlink leading outside the project, left out")
+        elif real != inside / f and real.relative_to(inside) not in packable:
+            to = real.relative_to(inside).as_posix()
+            left_out.append(
+                f"{f.as_posix()!r}: a symlink to {to!r}, which the deposit does not pack, left out"
+            )
         elif path.is_file():
-            files.append(f)
+            if why := unlistable(f):
+                refused.append(f"{f.as_posix()!r} ({why})")
+            else:
+                files.append(f)
+    if refused:
+        raise ValueError(
+            "SHA256SUMS cannot list these file names, one per line; rename or remove them: "
+            + ", ".join(refused)
+        )
     return files, left_out
 
 
@@ -117,7 +185,10 @@ def main(argv=None) -> None:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--sums", required=True, type=Path)
     a = ap.parse_args(argv)
-    left_out = build(PROJECT_ROOT, a.out, a.sums)
+    try:
+        left_out = build(PROJECT_ROOT, a.out, a.sums)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
     for why in left_out:
         print(why, file=sys.stderr)
     n = sum(1 for line in a.sums.read_text().splitlines()) - 1
