@@ -11,6 +11,7 @@ import jsonschema
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common import paths, schemas
 from c18n_ae.common.datasets import ROOT as DATASETS
+from c18n_ae.common.datasets import directory as dataset_directory
 from c18n_ae.common.datasets import load as load_dataset
 from c18n_ae.common.rawcsv import RawDataError
 
@@ -48,23 +49,24 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     if schemas.name_problem(error):
         return f"{where}: {schemas.name_problem(error)}"
     if error.validator == "pattern" and "description" in schema:
-        return f"{where}: {error.instance!r} is not allowed; expected {schema['description']}"
+        shown = schemas.quoted(error.instance)
+        return f"{where}: {shown} is not allowed; expected {schema['description']}"
     if error.validator == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         return f"{where}: unknown key {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
     if error.validator == "required":
-        return f"{where}: {error.message}"
+        return f"{where}: {schemas.short(error.message)}"
     if error.validator == "enum":
         allowed = ", ".join(map(str, schema["enum"]))
-        return f"{where}: {error.instance!r} is not allowed; allowed: {allowed}"
+        return f"{where}: {schemas.quoted(error.instance)} is not allowed; allowed: {allowed}"
     if error.validator == "type":
-        got = f"{type(error.instance).__name__} {error.instance!r}"
+        got = f"{type(error.instance).__name__} {schemas.quoted(error.instance)}"
         return f"{where}: expected {schema['type']}, got {got}"
     if error.validator in ("minimum", "exclusiveMinimum", "maximum"):
         bound = f"{error.validator} {error.validator_value}"
-        return f"{where}: {error.instance!r} is out of range ({bound})"
-    return f"{where}: {error.message}"
+        return f"{where}: {schemas.quoted(error.instance)} is out of range ({bound})"
+    return f"{where}: {schemas.short(error.message)}"
 
 
 def validate(config: dict, experiments_schema: dict) -> None:
@@ -108,18 +110,7 @@ def check_references(config: dict) -> None:
                 f"{t['reference_variant']!r}; "
                 f"allowed: {', '.join(vnames)}"
             )
-    for name in config.get("datasets", []):
-        outside = dataset_folder_problem(name)
-        if outside:
-            problems.append(f"datasets[{name}]: {outside}")
-            continue
-        try:
-            meta = load_dataset(name)
-        except RawDataError as e:
-            problems += [f"datasets[{name}]: {line.strip()}" for line in str(e).splitlines()]
-            continue
-        if meta["name"] in names:
-            problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
+    problems += _dataset_problems(config.get("datasets", []), names)
     for exp, params in config["experiments"].items():
         for v in params.get("variants", []):
             if v not in all_variants:
@@ -129,6 +120,45 @@ def check_references(config: dict) -> None:
                 )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+def _dataset_problems(entries: list[str], targets: list[str]) -> list[str]:
+    """Each data set the config lists: inside the project, valid, listed once (its rows would count
+    twice), in a folder named as its name: says, a name no other data set or target has."""
+    problems, folders, named = [], {}, {}
+    for name in entries:
+        outside = dataset_folder_problem(name)
+        if outside:
+            problems.append(f"datasets[{name}]: {outside}")
+            continue
+        folder = dataset_directory(name).resolve()
+        if folder in folders:
+            problems.append(
+                f"datasets[{name}]: the data set of datasets[{folders[folder]}] listed again; "
+                "list each data set once (its rows would count twice)"
+            )
+            continue
+        folders[folder] = name
+        try:
+            meta = load_dataset(name)
+        except RawDataError as e:
+            problems += [f"datasets[{name}]: {line.strip()}" for line in str(e).splitlines()]
+            continue
+        yaml_file = f"{paths.shown(folder)}/dataset.yaml"
+        if meta["name"] != folder.name:
+            problems.append(
+                f"datasets[{name}]: {yaml_file}: name {meta['name']!r} differs from its folder's "
+                f"name {folder.name!r}; a copy of a data set takes a name of its own, in both"
+            )
+        if meta["name"] in targets:
+            problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
+        if meta["name"] in named:
+            problems.append(
+                f"datasets[{name}]: {yaml_file}: name {meta['name']!r} is also the name of "
+                f"datasets[{named[meta['name']]}]; its rows would merge into that data set's"
+            )
+        named.setdefault(meta["name"], name)
+    return problems
 
 
 def dataset_folder_problem(entry: str) -> str | None:

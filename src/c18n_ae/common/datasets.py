@@ -26,11 +26,12 @@ def _mistakes(path: Path, meta: dict) -> list[str]:
             out.append(f"{path}: {where}: {schemas.name_problem(e)}")
         elif e.validator == "enum":
             allowed = ", ".join(map(str, e.validator_value))
-            out.append(f"{path}: {where}: {e.instance!r} is not allowed; allowed: {allowed}")
+            shown = schemas.quoted(e.instance)
+            out.append(f"{path}: {where}: {shown} is not allowed; allowed: {allowed}")
         elif e.validator == "additionalProperties":
-            out.append(f"{path}: {where}: unknown key ({e.message})")
+            out.append(f"{path}: {where}: unknown key ({schemas.short(e.message)})")
         else:
-            out.append(f"{path}: {where}: {e.message}")
+            out.append(f"{path}: {where}: {schemas.short(e.message)}")
     return out
 
 
@@ -52,7 +53,32 @@ def _references(d: Path, meta: dict) -> list[str]:
                 )
             if not paths.escape(d, entry["path"]) and not (d / entry["path"]).exists():
                 out.append(f"{key}[{i}].path {entry['path']}: file not found in {d}")
+    return out + _repeated_files(d, meta["files"])
+
+
+def _repeated_files(d: Path, files: list[dict]) -> list[str]:
+    """A file listed twice (under one variant or two, by another spelling of its path or a link)
+    would count its rows twice or under two labels: one message per repeat, naming both entries."""
+    out, first = [], {}
+    for i, entry in enumerate(files):
+        if paths.escape(d, entry["path"]) or not (d / entry["path"]).exists():
+            continue  # said above
+        target = d / entry["path"]
+        seen = first.setdefault(_identity(target), i)
+        if seen != i:
+            also = files[seen]
+            out.append(
+                f"files[{i}].path {entry['path']}: the file of files[{seen}] ({also['path']}, "
+                f"variant {also['variant']}) listed again (variant {entry['variant']}); list each "
+                "file once"
+            )
     return out
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """The same file however it is reached (another spelling, a symlink, a hard link)."""
+    st = path.stat()
+    return st.st_dev, st.st_ino
 
 
 def _paths_out(d: Path, meta) -> list[str]:
