@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import jsonschema
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.common import paths, schemas
+from c18n_ae.common import paths, schemas, ssh_options
 from c18n_ae.common.datasets import ROOT as DATASETS
 from c18n_ae.common.datasets import directory as dataset_directory
 from c18n_ae.common.datasets import load as load_dataset
@@ -18,10 +19,9 @@ from c18n_ae.common.rawcsv import RawDataError
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 
-# ssh options that would accept any host key (ssh_config(5)); the package keeps checking on
-NO_HOST_KEY_CHECK = re.compile(
-    r"StrictHostKeyChecking\s*[= ]\s*(no|off)\b|UserKnownHostsFile\s*[= ]\s*/dev/null", re.I
-)
+# the workflow's files and folders directly under results/ and under results/<target>/, read from
+# its rules (a target or variant named so would clash with one of them)
+RULES = [PROJECT_ROOT / "Snakefile", *sorted((PROJECT_ROOT / "workflow" / "rules").glob("*.smk"))]
 
 
 class ConfigError(ValueError):
@@ -91,14 +91,21 @@ def check_references(config: dict) -> None:
     for dup in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"targets[{dup}]: target name used more than once")
     all_variants = set()
+    top, below_target = results_names()
     for t in config["targets"]:
-        for option in t.get("ssh_options", []):
-            if NO_HOST_KEY_CHECK.search(option):
-                problems.append(
-                    f"targets[{t['name']}].ssh_options: {option!r} turns host-key checking off; "
-                    "put the host's key in ~/.ssh/known_hosts instead"
-                )
+        problems += ssh_options.problems(t)
+        if t["name"] in top:
+            problems.append(
+                f"targets[{t['name']}]: the name of results/{t['name']} the workflow writes; "
+                "give the target another name"
+            )
         vnames = [v["name"] for v in t["variants"]]
+        problems += [
+            f"targets[{t['name']}].variants[{v}]: the name of results/{t['name']}/{v} the "
+            "workflow writes; give the variant another name"
+            for v in vnames
+            if v in below_target
+        ]
         all_variants.update(vnames)
         for dup in sorted({n for n in vnames if vnames.count(n) > 1}):
             problems.append(
@@ -120,6 +127,18 @@ def check_references(config: dict) -> None:
                 )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+@functools.cache
+def results_names() -> tuple[frozenset[str], frozenset[str]]:
+    """(names the rules write directly under results/, names they write under results/<target>/
+    beside its variants' folders), from the paths in the rules' text: results/tidy/{experiment}.csv
+    gives tidy, results/{t}/provenance.json gives provenance.json."""
+    text = "\n".join(p.read_text() for p in RULES)
+    word = r"([A-Za-z0-9][^/{}\"'\s]*)"
+    top = re.findall(rf"[\"']results/{word}", text)
+    below = re.findall(rf"[\"']results/\{{[^}}]+\}}/{word}", text)
+    return frozenset(top), frozenset(below)
 
 
 def _dataset_problems(entries: list[str], targets: list[str]) -> list[str]:
@@ -169,11 +188,13 @@ def dataset_folder_problem(entry: str) -> str | None:
     return paths.escape(PROJECT_ROOT, entry, below=False)
 
 
-def merged(*paths: Path) -> dict:
+def merged(*files: Path) -> dict:
     """Reads config files in order, later ones overriding earlier (as snakemake --configfile
     does)."""
     out: dict = {}
-    for p in paths:
+    for p in files:
+        if paths.too_long(p):
+            raise ConfigError(f"{str(p)[:200]}: {paths.too_long(p)}")
         if not Path(p).is_file():
             raise ConfigError(f"{p}: file not found")
         try:

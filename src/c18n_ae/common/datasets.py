@@ -109,6 +109,8 @@ def load(name: str, root: Path = ROOT) -> dict:
     file's variant declared and its layout recognised."""
     d = directory(name, root)
     path = d / "dataset.yaml"
+    if paths.too_long(path):
+        raise RawDataError(f"data set {schemas.quoted(name)}: {paths.too_long(path)}")
     if not path.exists():
         raise RawDataError(f"data set {name!r}: {path} not found")
     if paths.escape(d, "dataset.yaml"):
