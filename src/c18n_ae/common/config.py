@@ -94,6 +94,9 @@ def check_references(config: dict) -> None:
     top, below_target = results_names()
     for t in config["targets"]:
         problems += ssh_options.problems(t)
+        if paths.too_long(t.get("identity_file", "")):
+            why = paths.too_long(t["identity_file"])
+            problems.append(f"targets[{t['name']}].identity_file: {why}")
         if t["name"] in top:
             problems.append(
                 f"targets[{t['name']}]: the name of results/{t['name']} the workflow writes; "
