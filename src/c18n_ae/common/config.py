@@ -125,7 +125,7 @@ def check_references(config: dict) -> None:
         for v in params.get("variants", []):
             if v not in all_variants:
                 problems.append(
-                    f"experiments.{exp}.variants: unknown variant {v!r}; allowed: "
+                    f"experiments.{exp}.variants: unknown variant {schemas.quoted(v)}; allowed: "
                     f"{', '.join(sorted(all_variants))}"
                 )
     if problems:

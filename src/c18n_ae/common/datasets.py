@@ -52,7 +52,7 @@ def _references(d: Path, meta: dict) -> list[str]:
                     f"files[{i}].variant {entry['variant']!r} is not among variants ({variants})"
                 )
             if not paths.escape(d, entry["path"]) and not (d / entry["path"]).exists():
-                out.append(f"{key}[{i}].path {entry['path']}: file not found in {d}")
+                out.append(f"{key}[{i}].path {schemas.cut(entry['path'])}: file not found in {d}")
     return out + _repeated_files(d, meta["files"])
 
 
@@ -66,9 +66,9 @@ def _repeated_files(d: Path, files: list[dict]) -> list[str]:
         target = d / entry["path"]
         seen = first.setdefault(_identity(target), i)
         if seen != i:
-            also = files[seen]
+            also, shown = files[seen], schemas.cut(entry["path"])
             out.append(
-                f"files[{i}].path {entry['path']}: the file of files[{seen}] ({also['path']}, "
+                f"files[{i}].path {shown}: the file of files[{seen}] ({schemas.cut(also['path'])}, "
                 f"variant {also['variant']}) listed again (variant {entry['variant']}); list each "
                 "file once"
             )
@@ -89,14 +89,14 @@ def _paths_out(d: Path, meta) -> list[str]:
     source = meta.get("source") if isinstance(meta, dict) else None
     shipped = source.get("shipped") if isinstance(source, dict) else None
     if isinstance(shipped, str) and paths.escape(d, shipped):
-        out.append(f"source.shipped {shipped}: {paths.escape(d, shipped)}")
+        out.append(f"source.shipped {schemas.cut(shipped)}: {paths.escape(d, shipped)}")
     for key in ("files", "documents"):
         entries = meta.get(key) if isinstance(meta, dict) else None
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             path = entry.get("path") if isinstance(entry, dict) else None
             why = paths.escape(d, path) if isinstance(path, str) else None
             if why:
-                out.append(f"{key}[{i}].path {path}: {why}")
+                out.append(f"{key}[{i}].path {schemas.cut(path)}: {why}")
     return out
 
 

@@ -43,7 +43,11 @@ def typesets(c: str) -> bool:
 
 def quoted(value, limit: int = QUOTED) -> str:
     """A value as a message quotes it: its repr, cut to limit characters."""
-    text = repr(value)
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int = QUOTED) -> str:
+    """Text a message shows as it is (a path), cut to limit characters."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
