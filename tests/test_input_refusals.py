@@ -336,8 +336,9 @@ def test_allowed_ssh_options_pass_and_unchecked_ones_pass_when_declared():
     exp.resolved_config({**BASE, "targets": [ssh_target(ssh_options=options)]})
     unchecked = ssh_target(ssh_options=["-oProxyCommand=nc %h %p"], ssh_options_unchecked=True)
     exp.resolved_config({**BASE, "targets": [unchecked]})
-    off = ssh_target(ssh_options=["-oStrictHostKeyChecking=no"], ssh_options_unchecked=True)
-    assert "host-key checking off" in refused_config({**BASE, "targets": [off]})
+    for off in (["-oStrictHostKeyChecking=no"], ["-o", "StrictHostKeyChecking no"]):
+        target = ssh_target(ssh_options=off, ssh_options_unchecked=True)
+        assert "host-key checking off" in refused_config({**BASE, "targets": [target]})
     assert {"proxycommand", "localcommand", "knownhostscommand"}.isdisjoint(ssh_options.ALLOWED)
 
 

@@ -46,9 +46,10 @@ ALLOWED = {
 # a value: one word of ssh_config's (paths with %-tokens, algorithm lists, host[:port] jumps),
 # never starting with '-' (ssh would read it as an option)
 VALUE = re.compile(r"[A-Za-z0-9_.,:@%+/~\[\]=-]+")
-# options that would accept any host key; the package keeps checking on
+# options that would accept any host key (in any spelling ssh takes, checked or not); the package
+# keeps checking on
 NO_HOST_KEY_CHECK = re.compile(
-    r"StrictHostKeyChecking=(no|off)$|UserKnownHostsFile=/dev/null$", re.I
+    r"StrictHostKeyChecking\s*[= ]\s*(no|off)\b|UserKnownHostsFile\s*[= ]\s*/dev/null", re.I
 )
 
 
@@ -79,10 +80,10 @@ def problems(target: dict) -> list[str]:
     options = target.get("ssh_options", [])
     pairs, other = settings(options)
     out = [
-        f"{where}: {f'{k}={v}'!r} turns host-key checking off; put the host's key in "
+        f"{where}: {w[:100]!r} turns host-key checking off; put the host's key in "
         "~/.ssh/known_hosts instead"
-        for k, v in pairs
-        if NO_HOST_KEY_CHECK.match(f"{k}={v}")
+        for w in options
+        if NO_HOST_KEY_CHECK.search(w)
     ]
     if target.get("ssh_options_unchecked"):
         return out
