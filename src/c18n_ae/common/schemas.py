@@ -144,7 +144,7 @@ def text_problems(data, where: str = "") -> list[str]:
     out = []
     if isinstance(data, dict):
         for k, v in data.items():
-            here = f"{where}.{k}" if where else str(k)
+            here = f"{where}.{cut(str(k))}" if where else cut(str(k))
             out += text_problems(k, f"{where or '(top level)'} key {quoted(k)}")
             out += text_problems(v, here)
     elif isinstance(data, list):
