@@ -112,7 +112,7 @@ def test_a_symlink_that_stays_inside_is_fine(tmp_path):
     (d / "memory").mkdir()
     (d / "memory" / "x.csv").write_text(MEMORY)
     (d / "x.csv").symlink_to("memory/x.csv")
-    (d / "dataset.yaml").write_text(yaml.safe_dump({**meta(["x.csv", "memory/../x.csv"])}))
+    (d / "dataset.yaml").write_text(yaml.safe_dump({**meta(["memory/../x.csv"])}))
     assert datasets.load(str(d))["name"] == "evil"
 
 

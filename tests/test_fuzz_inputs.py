@@ -391,3 +391,147 @@ def test_the_board_tool_readers_say_none_rather_than_guess_or_fail():
                 if got is not None and not isinstance(got, dict):
                     problems.append(f"{name}, {how}: returned {type(got).__name__}")
     assert not problems, "\n".join(problems)
+
+
+# --- YAML structure: config files and dataset.yaml -------------------------------------------
+
+# Mutations of a YAML file's structure and text, each of which the strict reader, the schemas or
+# the config checks must refuse naming the file and the line or key (common.schemas.StrictLoader):
+# none may pass.
+YAML_MUTATIONS = (
+    "repeated key",
+    "alias bomb",
+    "alias loop",
+    "deep nesting",
+    "wrong type",
+    "control character",
+    "line break",
+    "other script",
+    "hostile name",
+    "overlong path",
+)
+YAML_SEED = 32
+BOMB = (
+    "["
+    + ", ".join(
+        ["&a0 [" + ", ".join(["lol"] * 9) + "]"]
+        + [f"&a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    )
+    + "]"
+)
+KEY_LINE = re.compile(r"^(\s*)(- )?([A-Za-z_][\w.-]*): (\S.*)$")
+STRANGE = {
+    "control character": ["\\a", "\\x1b[31m", "\\0", "\\x7f"],
+    "line break": ["\\u2028", "\\u2029", "\\n", "\\n\\n", "\\r"],
+    "other script": ["日本語", "\\U0001F600", "Ελληνικά", "\\u200b"],
+}
+HOSTILE = ["a..b", "x;touch pwned", "../up", "-rf", "$(id)", "b c"]
+
+
+def yaml_seeds() -> dict[str, str]:
+    """reader -> a file it reads, written one key per line: the shipped config with an SSH target
+    (its words and options are fuzzed too), and the study's dataset.yaml."""
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config["targets"].append(
+        {
+            "name": "board",
+            "kind": "ssh",
+            "host": "board.example",
+            "workdir": "c18n-ae",
+            "python": "python3",
+            "identity_file": "~/.ssh/id_ed25519",
+            "reboot_command": "shutdown -r now",
+            "ssh_options": ["-o", "ConnectTimeout=30"],
+            "reference_variant": "O2",
+            "variants": [{"name": "O2", "cc": "cc", "cflags": ["-O2"]}],
+        }
+    )
+    entries = [{"path": "memory/hybrid.csv", "variant": "hybrid"}]
+    dump = functools.partial(yaml.dump, Dumper=DUMPER, sort_keys=False, width=10**6)
+    return {"config": dump(config), "dataset.yaml": dump(fuzz_meta(entries))}
+
+
+def is_text(value: str) -> bool:
+    """A plain string value the mutations can replace (not a number, flag, list or mapping)."""
+    return bool(re.fullmatch(r"[A-Za-z~'][^#{}\[\]&*]*", value)) and value not in ("true", "false")
+
+
+def mutate_yaml(rng: random.Random, text: str, how: str) -> tuple[str, str]:
+    """(the mutated text, the key it touched)."""
+    lines = text.split("\n")
+    spots = [(i, KEY_LINE.match(x)) for i, x in enumerate(lines) if KEY_LINE.match(x)]
+    if how == "overlong path":
+        paths = [i for i, x in enumerate(lines) if re.search(r"(path|file): |^- [a-z]", x)]
+        i = rng.choice(paths)
+        key = KEY_LINE.match(lines[i]).group(3) if KEY_LINE.match(lines[i]) else "datasets["
+        key = "evidence[" if key == "file" else key  # an evidence entry is named by its index
+        lines[i] = re.sub(r"(: |^- )\S.*$", lambda m: m.group(1) + "x" * 300, lines[i])
+        return "\n".join(lines), key
+    if how == "hostile name":
+        spots = [(i, m) for i, m in spots if m.group(3) == "name"]
+    elif how in ("wrong type", *STRANGE):
+        spots = [(i, m) for i, m in spots if is_text(m.group(4))]
+    i, m = rng.choice(spots)
+    indent, item, key, value = m.groups()
+    if how == "repeated key":
+        inner = indent + ("  " if item else "")
+        lines.insert(i + 1, f"{inner}{key}: {value}")
+        return "\n".join(lines), key
+    new = {
+        "alias bomb": BOMB,
+        "alias loop": "&loop [1, *loop]",
+        "deep nesting": "[" * 70 + "]" * 70,
+        "wrong type": "{x: 1}",
+        "hostile name": f"'{rng.choice(HOSTILE)}'",
+    }.get(how) or f'"{value.strip(chr(39))}{rng.choice(STRANGE[how])}"'
+    lines[i] = f"{indent}{item or ''}{key}: {new}"
+    return "\n".join(lines), key
+
+
+def yaml_cases():
+    rng = random.Random(YAML_SEED)
+    seeds = yaml_seeds()
+    for reader, seed in seeds.items():
+        for how in YAML_MUTATIONS:
+            for _ in range(4):
+                text, key = mutate_yaml(rng, seed, how)
+                read = read_config if reader == "config" else read_dataset_yaml
+                yield reader, how, key, lambda t, d=text.encode(), r=read: r(t, d)
+
+
+def test_yaml_structure_names_and_text_are_refused_by_file_and_key(tmp_path):
+    """Every YAML mutation refused with a message naming the file and a line or the key it
+    touched, never a traceback, in bounded time and memory; the README states the counts."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    problems, outcomes, n = [], {"refused by name": 0, "accepted": 0, "traceback": 0}, 0
+    for i, (reader, how, key, read) in enumerate(yaml_cases()):
+        n += 1
+        case = tmp_path / f"case{i}"
+        case.mkdir()
+        try:
+            status, said = read(case)
+        except Exception:
+            outcomes["traceback"] += 1
+            problems.append(f"{reader}, {how}: traceback\n{traceback.format_exc()[-400:]}")
+            continue
+        finally:
+            shutil.rmtree(case)
+        named = "config.yaml" if reader == "config" else "dataset.yaml"
+        if status == 0:
+            outcomes["accepted"] += 1
+            problems.append(f"{reader}, {how} ({key[:40]}): accepted")
+        elif not (re.search(rf"{named}:\d+: ", said) or (named in said and key[:200] in said)):
+            problems.append(
+                f"{reader}, {how} ({key[:40]}): no file and line or key: {said[:300]!r}"
+            )
+        elif "Traceback" in said or len(said) > 3000:
+            problems.append(
+                f"{reader}, {how}: a traceback or {len(said)} characters: {said[:300]!r}"
+            )
+        else:
+            outcomes["refused by name"] += 1
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert not problems, f"{len(problems)} of {n} cases:\n" + "\n".join(problems)
+    assert grown_mib < 200, f"peak memory grew by {grown_mib:.0f} MiB"
+    stated = f"{n} cases of YAML structure, {outcomes['refused by name']} refused by name"
+    assert stated in " ".join((ROOT / "README.md").read_text().split()), stated

@@ -13,11 +13,19 @@ from c18n_ae.common.module_files import module_files
 from c18n_ae.experiments import programs
 from c18n_ae.report import files as report_files
 
+_files = list(dict.fromkeys(
+    ["config/config.yaml", *(os.path.relpath(p) for p in workflow.overwrite_configfiles)]))
+try:
+    # the files read again by the package's strict reader (snakemake's keeps a repeated key's last
+    # value and expands aliases without a limit), before anything walks the config
+    cfg.merged(*_files)
+except cfg.ConfigError as err:
+    raise WorkflowError(str(err))
 try:
     # each experiment's settings: its module's values for the profile, then the config's overrides
     _resolved = exps.resolved_config(config)
 except cfg.ConfigError as err:
-    raise WorkflowError(str(err))
+    raise WorkflowError(f"{', '.join(_files)}: {err}")
 config.clear()
 config.update(_resolved)
 

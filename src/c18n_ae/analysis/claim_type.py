@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
-import yaml
 
 from c18n_ae import PROJECT_ROOT
 from c18n_ae import experiments as exp
+from c18n_ae.common import schemas
 
 SCHEMA = PROJECT_ROOT / "workflow" / "schemas" / "claims.schema.yaml"
 
@@ -116,7 +116,7 @@ class Claim:
 
 
 def schema() -> dict:
-    return yaml.safe_load(SCHEMA.read_text())
+    return schemas.load(SCHEMA.name)
 
 
 def default_min_trials() -> int:
@@ -127,11 +127,9 @@ def read(path: Path) -> tuple[list[Claim], int]:
     """The claims of a file and of the experiments' modules (their own claims, checked alike and
     following the file's), and the file's min_trials (the schema's default when it names none)."""
     try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ClaimError(f"{path}: not valid YAML: {e}") from e
-    if not isinstance(data, dict):
-        raise ClaimError(f"{path}: a mapping with a list of claims is expected")
+        data = schemas.read_yaml(Path(path))  # strict: a repeated key is refused, not kept last
+    except (schemas.YamlFileError, OSError) as e:
+        raise ClaimError(str(e)) from None
     own = [{**c, "experiment": e.name} for e in exp.registry().values() for c in e.claims]
     if own:
         data = {**data, "claims": [*(data.get("claims") or []), *own]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -9,18 +10,18 @@ from pathlib import Path
 import jsonschema
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.common import paths, schemas
+from c18n_ae.common import paths, schemas, ssh_options
 from c18n_ae.common.datasets import ROOT as DATASETS
+from c18n_ae.common.datasets import directory as dataset_directory
 from c18n_ae.common.datasets import load as load_dataset
 from c18n_ae.common.rawcsv import RawDataError
 
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 
-# ssh options that would accept any host key (ssh_config(5)); the package keeps checking on
-NO_HOST_KEY_CHECK = re.compile(
-    r"StrictHostKeyChecking\s*[= ]\s*(no|off)\b|UserKnownHostsFile\s*[= ]\s*/dev/null", re.I
-)
+# the workflow's files and folders directly under results/ and under results/<target>/, read from
+# its rules (a target or variant named so would clash with one of them)
+RULES = [PROJECT_ROOT / "Snakefile", *sorted((PROJECT_ROOT / "workflow" / "rules").glob("*.smk"))]
 
 
 class ConfigError(ValueError):
@@ -48,23 +49,24 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     if schemas.name_problem(error):
         return f"{where}: {schemas.name_problem(error)}"
     if error.validator == "pattern" and "description" in schema:
-        return f"{where}: {error.instance!r} is not allowed; expected {schema['description']}"
+        shown = schemas.quoted(error.instance)
+        return f"{where}: {shown} is not allowed; expected {schema['description']}"
     if error.validator == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         return f"{where}: unknown key {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
     if error.validator == "required":
-        return f"{where}: {error.message}"
+        return f"{where}: {schemas.short(error.message)}"
     if error.validator == "enum":
         allowed = ", ".join(map(str, schema["enum"]))
-        return f"{where}: {error.instance!r} is not allowed; allowed: {allowed}"
+        return f"{where}: {schemas.quoted(error.instance)} is not allowed; allowed: {allowed}"
     if error.validator == "type":
-        got = f"{type(error.instance).__name__} {error.instance!r}"
+        got = f"{type(error.instance).__name__} {schemas.quoted(error.instance)}"
         return f"{where}: expected {schema['type']}, got {got}"
     if error.validator in ("minimum", "exclusiveMinimum", "maximum"):
         bound = f"{error.validator} {error.validator_value}"
-        return f"{where}: {error.instance!r} is out of range ({bound})"
-    return f"{where}: {error.message}"
+        return f"{where}: {schemas.quoted(error.instance)} is out of range ({bound})"
+    return f"{where}: {schemas.short(error.message)}"
 
 
 def validate(config: dict, experiments_schema: dict) -> None:
@@ -89,14 +91,24 @@ def check_references(config: dict) -> None:
     for dup in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"targets[{dup}]: target name used more than once")
     all_variants = set()
+    top, below_target = results_names()
     for t in config["targets"]:
-        for option in t.get("ssh_options", []):
-            if NO_HOST_KEY_CHECK.search(option):
-                problems.append(
-                    f"targets[{t['name']}].ssh_options: {option!r} turns host-key checking off; "
-                    "put the host's key in ~/.ssh/known_hosts instead"
-                )
+        problems += ssh_options.problems(t)
+        if paths.too_long(t.get("identity_file", "")):
+            why = paths.too_long(t["identity_file"])
+            problems.append(f"targets[{t['name']}].identity_file: {why}")
+        if t["name"] in top:
+            problems.append(
+                f"targets[{t['name']}]: the name of results/{t['name']} the workflow writes; "
+                "give the target another name"
+            )
         vnames = [v["name"] for v in t["variants"]]
+        problems += [
+            f"targets[{t['name']}].variants[{v}]: the name of results/{t['name']}/{v} the "
+            "workflow writes; give the variant another name"
+            for v in vnames
+            if v in below_target
+        ]
         all_variants.update(vnames)
         for dup in sorted({n for n in vnames if vnames.count(n) > 1}):
             problems.append(
@@ -108,27 +120,67 @@ def check_references(config: dict) -> None:
                 f"{t['reference_variant']!r}; "
                 f"allowed: {', '.join(vnames)}"
             )
-    for name in config.get("datasets", []):
+    problems += _dataset_problems(config.get("datasets", []), names)
+    for exp, params in config["experiments"].items():
+        for v in params.get("variants", []):
+            if v not in all_variants:
+                problems.append(
+                    f"experiments.{exp}.variants: unknown variant {schemas.quoted(v)}; allowed: "
+                    f"{', '.join(sorted(all_variants))}"
+                )
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+@functools.cache
+def results_names() -> tuple[frozenset[str], frozenset[str]]:
+    """(names the rules write directly under results/, names they write under results/<target>/
+    beside its variants' folders), from the paths in the rules' text: results/tidy/{experiment}.csv
+    gives tidy, results/{t}/provenance.json gives provenance.json."""
+    text = "\n".join(p.read_text() for p in RULES)
+    word = r"([A-Za-z0-9][^/{}\"'\s]*)"
+    top = re.findall(rf"[\"']results/{word}", text)
+    below = re.findall(rf"[\"']results/\{{[^}}]+\}}/{word}", text)
+    return frozenset(top), frozenset(below)
+
+
+def _dataset_problems(entries: list[str], targets: list[str]) -> list[str]:
+    """Each data set the config lists: inside the project, valid, listed once (its rows would count
+    twice), in a folder named as its name: says, a name no other data set or target has."""
+    problems, folders, named = [], {}, {}
+    for name in entries:
         outside = dataset_folder_problem(name)
         if outside:
             problems.append(f"datasets[{name}]: {outside}")
             continue
+        folder = dataset_directory(name).resolve()
+        if folder in folders:
+            problems.append(
+                f"datasets[{name}]: the data set of datasets[{folders[folder]}] listed again; "
+                "list each data set once (its rows would count twice)"
+            )
+            continue
+        folders[folder] = name
         try:
             meta = load_dataset(name)
         except RawDataError as e:
             problems += [f"datasets[{name}]: {line.strip()}" for line in str(e).splitlines()]
             continue
-        if meta["name"] in names:
+        yaml_file = f"{paths.shown(folder)}/dataset.yaml"
+        if meta["name"] != folder.name:
+            problems.append(
+                f"datasets[{name}]: {yaml_file}: name {meta['name']!r} differs from its folder's "
+                f"name {folder.name!r}; a copy of a data set takes a name of its own, in both"
+            )
+        if meta["name"] in targets:
             problems.append(f"datasets[{name}]: its name {meta['name']!r} is also a target's name")
-    for exp, params in config["experiments"].items():
-        for v in params.get("variants", []):
-            if v not in all_variants:
-                problems.append(
-                    f"experiments.{exp}.variants: unknown variant {v!r}; allowed: "
-                    f"{', '.join(sorted(all_variants))}"
-                )
-    if problems:
-        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+        if meta["name"] in named:
+            problems.append(
+                f"datasets[{name}]: {yaml_file}: name {meta['name']!r} is also the name of "
+                f"datasets[{named[meta['name']]}]; its rows would merge into that data set's"
+            )
+        named.setdefault(meta["name"], name)
+    return problems
 
 
 def dataset_folder_problem(entry: str) -> str | None:
@@ -139,11 +191,13 @@ def dataset_folder_problem(entry: str) -> str | None:
     return paths.escape(PROJECT_ROOT, entry, below=False)
 
 
-def merged(*paths: Path) -> dict:
+def merged(*files: Path) -> dict:
     """Reads config files in order, later ones overriding earlier (as snakemake --configfile
     does)."""
     out: dict = {}
-    for p in paths:
+    for p in files:
+        if paths.too_long(p):
+            raise ConfigError(f"{str(p)[:200]}: {paths.too_long(p)}")
         if not Path(p).is_file():
             raise ConfigError(f"{p}: file not found")
         try:

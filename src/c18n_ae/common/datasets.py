@@ -26,11 +26,12 @@ def _mistakes(path: Path, meta: dict) -> list[str]:
             out.append(f"{path}: {where}: {schemas.name_problem(e)}")
         elif e.validator == "enum":
             allowed = ", ".join(map(str, e.validator_value))
-            out.append(f"{path}: {where}: {e.instance!r} is not allowed; allowed: {allowed}")
+            shown = schemas.quoted(e.instance)
+            out.append(f"{path}: {where}: {shown} is not allowed; allowed: {allowed}")
         elif e.validator == "additionalProperties":
-            out.append(f"{path}: {where}: unknown key ({e.message})")
+            out.append(f"{path}: {where}: unknown key ({schemas.short(e.message)})")
         else:
-            out.append(f"{path}: {where}: {e.message}")
+            out.append(f"{path}: {where}: {schemas.short(e.message)}")
     return out
 
 
@@ -51,8 +52,33 @@ def _references(d: Path, meta: dict) -> list[str]:
                     f"files[{i}].variant {entry['variant']!r} is not among variants ({variants})"
                 )
             if not paths.escape(d, entry["path"]) and not (d / entry["path"]).exists():
-                out.append(f"{key}[{i}].path {entry['path']}: file not found in {d}")
+                out.append(f"{key}[{i}].path {schemas.cut(entry['path'])}: file not found in {d}")
+    return out + _repeated_files(d, meta["files"])
+
+
+def _repeated_files(d: Path, files: list[dict]) -> list[str]:
+    """A file listed twice (under one variant or two, by another spelling of its path or a link)
+    would count its rows twice or under two labels: one message per repeat, naming both entries."""
+    out, first = [], {}
+    for i, entry in enumerate(files):
+        if paths.escape(d, entry["path"]) or not (d / entry["path"]).exists():
+            continue  # said above
+        target = d / entry["path"]
+        seen = first.setdefault(_identity(target), i)
+        if seen != i:
+            also, shown = files[seen], schemas.cut(entry["path"])
+            out.append(
+                f"files[{i}].path {shown}: the file of files[{seen}] ({schemas.cut(also['path'])}, "
+                f"variant {also['variant']}) listed again (variant {entry['variant']}); list each "
+                "file once"
+            )
     return out
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """The same file however it is reached (another spelling, a symlink, a hard link)."""
+    st = path.stat()
+    return st.st_dev, st.st_ino
 
 
 def _paths_out(d: Path, meta) -> list[str]:
@@ -63,14 +89,14 @@ def _paths_out(d: Path, meta) -> list[str]:
     source = meta.get("source") if isinstance(meta, dict) else None
     shipped = source.get("shipped") if isinstance(source, dict) else None
     if isinstance(shipped, str) and paths.escape(d, shipped):
-        out.append(f"source.shipped {shipped}: {paths.escape(d, shipped)}")
+        out.append(f"source.shipped {schemas.cut(shipped)}: {paths.escape(d, shipped)}")
     for key in ("files", "documents"):
         entries = meta.get(key) if isinstance(meta, dict) else None
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             path = entry.get("path") if isinstance(entry, dict) else None
             why = paths.escape(d, path) if isinstance(path, str) else None
             if why:
-                out.append(f"{key}[{i}].path {path}: {why}")
+                out.append(f"{key}[{i}].path {schemas.cut(path)}: {why}")
     return out
 
 
@@ -83,6 +109,8 @@ def load(name: str, root: Path = ROOT) -> dict:
     file's variant declared and its layout recognised."""
     d = directory(name, root)
     path = d / "dataset.yaml"
+    if paths.too_long(path):
+        raise RawDataError(f"data set {schemas.quoted(name)}: {paths.too_long(path)}")
     if not path.exists():
         raise RawDataError(f"data set {name!r}: {path} not found")
     if paths.escape(d, "dataset.yaml"):

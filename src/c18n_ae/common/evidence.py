@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from c18n_ae.common import paths
+from c18n_ae.common import paths, schemas
 
 
 def cited(meta: dict) -> list[tuple[str, dict, dict]]:
@@ -102,15 +102,28 @@ def _kernel_mistakes(meta: dict, text: dict[str, list[str]]) -> list[str]:
     return out
 
 
-def _line(folder: Path, e: dict) -> tuple[str | None, str | None]:
-    """(the cited line's text, None) or (None, why it can't be read)."""
+# A cited file is a source file or a log of the study's, read whole: larger is no such file (the
+# shipped ones are under 0.5 MB), and would make every workflow start slow.
+MAX_BYTES = 4 << 20
+
+
+def _line(folder: Path, e: dict, read: dict) -> tuple[str | None, str | None]:
+    """(the cited line's text, None) or (None, why it can't be read); read: the files' lines
+    read so far, each file read once however often it is cited."""
     why = paths.escape(folder, e["file"], below=False)
     if why:
-        return None, f"{e['file']}: {why}"
+        return None, f"{e['file'][:200]}: {why}"
     f = folder / e["file"]
     if not f.is_file():
         return None, f"{e['file']}: not found in {paths.shown(folder)}"
-    lines = f.read_text(encoding="utf-8", errors="replace").split("\n")
+    if f.stat().st_size > MAX_BYTES:
+        return None, (
+            f"{e['file']}: {f.stat().st_size} bytes, larger than the {MAX_BYTES} an evidence "
+            "file may have (a source file or a log, not data)"
+        )
+    if f not in read:
+        read[f] = f.read_text(encoding="utf-8", errors="replace").split("\n")
+    lines = read[f]
     if e["line"] > len(lines):
         return None, f"{e['file']}:{e['line']}: the file has {len(lines)} lines"
     return lines[e["line"] - 1], None
@@ -127,14 +140,15 @@ def mistakes(d: Path, meta: dict) -> list[str]:
     entries = cited(meta)
     if any(not _own_logs(k, e) for k, _, e in entries) and "shipped" not in meta["source"]:
         return ["source.shipped: evidence is cited, but no folder of shipped sources is named"]
-    out, text = [], {}
+    out, text, read = [], {}, {}
     for key, _, e in entries:
-        line, why = _line(_folder(d, meta, key, e), e)
+        line, why = _line(_folder(d, meta, key, e), e, read)
         if why:
             out.append(f"{key}: {why}")
         elif e["says"] not in line:
             where = f"{e['file']}:{e['line']}"
-            out.append(f"{key}: {where} does not say {e['says']!r}: it says {line.strip()!r}")
+            said, says = schemas.quoted(line.strip()), schemas.quoted(e["says"])
+            out.append(f"{key}: {where} does not say {says}: it says {said}")
         else:
             text.setdefault(key.rsplit(".evidence", 1)[0], []).append(line)
     for v, spec in meta["variants"].items():

@@ -73,9 +73,9 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
 
 def shipped() -> list[str]:
     """The data sets config/config.yaml includes, in its order."""
-    import yaml
+    from c18n_ae.common import schemas
 
-    return yaml.safe_load((PROJECT_ROOT / "config" / "config.yaml").read_text())["datasets"]
+    return schemas.read_yaml(PROJECT_ROOT / "config" / "config.yaml")["datasets"]
 
 
 EXPERIMENTS_START, EXPERIMENTS_END = "<!-- experiments:start -->", "<!-- experiments:end -->"
