@@ -11,6 +11,7 @@ import pandas as pd
 from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, listed, resolution_digits
 from c18n_ae.report.claim_tables import PUBLISHED
 from c18n_ae.report.headline import is_confounded, rests_on_few
+from c18n_ae.report.provenance import covers
 
 
 def _point(x) -> str:
@@ -54,9 +55,14 @@ def shared_optimisation(meta: dict | None, experiment: str, subject: str, baseli
     return level if level and level.startswith("-O") else None
 
 
-def debug_kernel(meta: dict | None) -> str:
-    """'a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one, else ''."""
-    debug = ((meta or {}).get("kernel") or {}).get("debug_options") or []
+def debug_kernel(meta: dict | None, experiments=None) -> str:
+    """'a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one, else '';
+    '' too where the kernel fact covers only some files (kernel.files: one host's logs) and not
+    every one of the experiments named (provenance.covers)."""
+    kernel = (meta or {}).get("kernel") or {}
+    debug = kernel.get("debug_options") or []
+    if experiments is not None and not covers(kernel, experiments):
+        return ""
     return f"a debug kernel with {listed(debug)}" if debug else ""
 
 
@@ -96,7 +102,8 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         }
         level = levels.pop() if len(levels) == 1 else None
         built = f", every program built {level}" if level else ""
-        kernel = f", on {debug_kernel(meta)}" if debug_kernel(meta) else ""
+        said = debug_kernel(meta, set(first.experiment))
+        kernel = f", on {said}" if said else ""
         out.append(
             f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)
