@@ -10,12 +10,9 @@ from c18n_ae.common import datasets
 
 def known():
     """source -> variant -> its entry with its files' hosts, as variants_of gives a data set's."""
-    out = {}
-    for n in ("morello-2024", "cheribsd-22.12"):
-        meta = datasets.load(n)
-        hosts = contrasts.hosts_of(meta)
-        out[n] = {v: {**e, "hosts": hosts.get(v, [])} for v, e in meta["variants"].items()}
-    return out
+    return {
+        n: contrasts.dataset_variants(datasets.load(n)) for n in ("morello-2024", "cheribsd-22.12")
+    }
 
 
 def test_the_study_s_benchmark_builds_mix_the_optimisation_level_and_compiler():

@@ -150,13 +150,19 @@ def hosts_of(meta: dict) -> dict[str, list[dict]]:
     return out
 
 
+def dataset_variants(meta: dict) -> dict[str, dict]:
+    """A data set's variant -> its entry as written, with the host of each of its files where
+    recorded (hosts_of)."""
+    hosts = hosts_of(meta)
+    return {v: {**e, "hosts": hosts.get(v, [])} for v, e in meta["variants"].items()}
+
+
 def variants_of(config: dict) -> dict[str, dict[str, dict]]:
     """source (target or data set) -> variant -> its recorded entry, as written, with the host of
     each of a data set's files where recorded."""
     out = {t["name"]: {v["name"]: v for v in t["variants"]} for t in config.get("targets", [])}
     for d in cfg.datasets(config):
-        hosts = hosts_of(d)
-        out[d["name"]] = {v: {**e, "hosts": hosts.get(v, [])} for v, e in d["variants"].items()}
+        out[d["name"]] = dataset_variants(d)
     return out
 
 

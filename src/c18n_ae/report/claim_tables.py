@@ -165,6 +165,23 @@ def tally(results: pd.DataFrame) -> str:
     return listed(parts) if parts else ""
 
 
+def _kind_note(r) -> str:
+    """' (tested)': a verdict's kind beside its result, unless the result already says it."""
+    kind = _text(getattr(r, "verdict_kind", ""))
+    return f" ({kind})" if kind and not kind.startswith(str(r.result)) else ""
+
+
+def departures(results: pd.DataFrame) -> str:
+    """'owner-reads-compartments: the study says ...; ...': each claim that departs from the
+    study's words (study.departs), once, for the paper's claims paragraph."""
+    said = {}
+    for r in results.itertuples():
+        text = _text(getattr(r, "departs", ""))
+        if text and r.claim not in said:
+            said[r.claim] = f"{r.claim}: {text}"
+    return "; ".join(said.values())
+
+
 def kind_counts(rows: pd.DataFrame) -> list[tuple[str, int]]:
     """(verdict kind, how many of the rows are of it), in VERDICT_KINDS order, those that occur."""
     kinds = rows.get("verdict_kind", pd.Series("", index=rows.index)).fillna("")
@@ -308,8 +325,7 @@ def overview_table(results: pd.DataFrame) -> str:
     for o, mine in origins(results):
         for claim, g in mine.groupby("claim", sort=False):
             verdicts = "; ".join(
-                f"{r.source}: **{result_text(r)}** ({_text(getattr(r, 'verdict_kind', ''))})"
-                for r in g.itertuples()
+                f"{r.source}: **{result_text(r)}**{_kind_note(r)}" for r in g.itertuples()
             )
             lines.append(f"| {claim} | {WHOSE[o]} | {verdicts} |")
     sources = list(dict.fromkeys(results.source))

@@ -104,6 +104,9 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         built = f", every program built {level}" if level else ""
         said = debug_kernel(meta, set(first.experiment))
         kernel = f", on {said}" if said else ""
+        maybe = first.get("possibly_also", pd.Series(dtype=object)).fillna("")
+        maybe = "; ".join(dict.fromkeys(x for c in maybe for x in str(c).split("; ") if x))
+        kernel += f" (possibly also {escape(maybe)})" if maybe else ""
         out.append(
             f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)

@@ -22,6 +22,7 @@ from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     TALLY,
     agrees,
+    departures,
     kind_counts,
     origins,
     package_thresholds,
@@ -70,6 +71,12 @@ def item(r) -> str:
         text = comparison_text(r, "median")
         return f"{text} for {escape(r.label)} (median, a typical trial)"
     return f"{comparison_text(r)} for {escape(r.label)}"
+
+
+def possibly(rows: pd.DataFrame) -> str:
+    """What the rows' contrast differs in by name alone (possibly_also), each once; '' if none."""
+    said = rows.get("possibly_also", pd.Series(dtype=object)).fillna("")
+    return "; ".join(dict.fromkeys(x for c in said for x in str(c).split("; ") if x))
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
@@ -137,6 +144,9 @@ def abstract_sentences(
                 for r, level in zip(picks.itertuples(), levels)
             ],
         )
+        maybe = possibly(first)
+        if maybe:  # a name alone: the ratios stand, the difference named (the tables say it too)
+            out.append(f"Possibly also: {escape(maybe)}.")
         if (picks.interval_covers == "within one run").all():
             out.append(
                 "These intervals are within one run: one build, boot and process per variant, so "
@@ -237,6 +247,8 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
         why = invalid.invalid.iloc[0]
         parts.append(f"Not valid: {labels}, " + ("as above" if why in said else escape(why)))
         said.add(why)  # a reason is given once a paragraph
+    if possibly(valid):
+        parts.append(f"Possibly also: {escape(possibly(valid))} (a name alone; the ratios stand)")
     claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
     if claims:
         parts.append("Claims: " + escape("; ".join(claims)))
@@ -335,6 +347,7 @@ def main(argv=None) -> None:
     single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
     text += newcommand("ClaimsEvidence", single.strip())
     text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
+    text += newcommand("ClaimsDeparts", escape(departures(verdicts)) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     differ = release_disagreements(verdicts, list(releases))
     text += newcommand(
