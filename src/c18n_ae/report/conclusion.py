@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE, UNMEASURABLE
 from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, listed, resolution_digits
-from c18n_ae.report.claim_tables import PUBLISHED
+from c18n_ae.report.claim_tables import kind_counts
 from c18n_ae.report.headline import is_confounded, rests_on_few
 from c18n_ae.report.provenance import covers
 
@@ -116,8 +117,9 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
 
 
 def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
-    """Per source: how many of the study's claims hold or fail on its data, how many of those
-    on printed values or on a single trial."""
+    """Per source: how many of the study's claims hold or fail on its data, by the kind of their
+    verdicts (restated from printed values, reproduced from the study's files, tested), and how
+    many its data cannot attribute or measure."""
     out = []
     origin = verdicts.get("origin", pd.Series("study", index=verdicts.index))
     study = verdicts[origin == "study"]
@@ -128,12 +130,13 @@ def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
             continue
         holds = int((decided.result == "holds").sum())
         fails = len(decided) - holds
-        printed = int((decided.evidence.fillna("") == PUBLISHED).sum())
         said = f"{holds} hold" + (f" and {fails} fail" if fails else "")
+        kinds = listed([f"{n} {k}" for k, n in kind_counts(decided)])
+        rest = [(k, n) for k, n in kind_counts(mine) if k in (NOT_ATTRIBUTABLE, UNMEASURABLE)]
+        others = f"; {listed([f'{n} {k}' for k, n in rest])}" if rest else ""
         out.append(
-            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}}"
-            + (f", {printed} of them on the study's printed values alone" if printed else "")
-            + "."
+            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}} "
+            f"({kinds}){others}."
         )
     return out
 
