@@ -116,3 +116,20 @@ def test_the_data_sets_boards_quote_the_documents_which_differ():
         assert b["says"] in lines[b["line"] - 1], b
     # four boards in one, one board in the other; three hosts named in the files
     assert {h["host"] for h in meta["hosts"]} == {"morello-camb-2", "morello-camb-3", "tom"}
+
+
+def test_every_quotation_of_the_study_is_in_its_documents():
+    """The words a claim puts in quotation marks (study.says) stand in the documents as printed
+    ('[...]' marks a cut); a study's claim quotes at least once."""
+    import re
+
+    text = " ".join(" ".join(_lines(d)) for d in DOCS)
+    text = " ".join(text.replace("**", "").split())
+    for c in load(ROOT / "config" / "claims.yaml"):
+        if c.origin != "study":
+            continue
+        quotes = re.findall(r'"([^"]+)"', c.study.says)
+        assert quotes, f"{c.id}: no quotation of the study"
+        for q in quotes:
+            for piece in filter(None, (p.strip(" .") for p in q.split("[...]"))):
+                assert piece in text, f"{c.id}: {piece!r} is not in the study's documents"
