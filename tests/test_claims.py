@@ -208,6 +208,11 @@ def test_shipped_claims_load_and_render(tmp_path):
     assert set(res[printed].source) == {"pytilia-2023"} and set(res[printed].result) == {"holds"}
     assert set(res[printed].verdict_kind) == {"restated"}
     assert set(res[~printed].verdict_kind) == {"not measurable with these data"}
+    # the paper's table says a verdict that decides nothing once for all its sources
+    two = evaluate(claims, {}, {"local": {"O2": False}, "board": {"O2": False}})
+    folded = claim_tables._folded(two)
+    assert len(folded) == two.claim.nunique() + (two.evidence == PUBLISHED).sum()
+    assert "local, board" in set(folded.source)
     table = latex_table(res)
     assert r"\begin{longtable}" in table and "| claim |" in markdown_table(res)
     # the study's claims and this package's own are counted apart, each claim's words once

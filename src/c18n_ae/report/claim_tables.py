@@ -171,6 +171,11 @@ def _kind_note(r) -> str:
     return f" ({kind})" if kind and not kind.startswith(str(r.result)) else ""
 
 
+def tex_quotes(text: str) -> str:
+    """Straight double quotes around a quotation as TeX's opening and closing quotes."""
+    return re.sub(r'"([^"]*)"', r"``\1''", text)
+
+
 def departures(results: pd.DataFrame) -> str:
     """'owner-reads-compartments: the study says ...; ...': each claim that departs from the
     study's words (study.departs), once, for the paper's claims paragraph."""
@@ -206,13 +211,34 @@ def _claim_cell(r) -> str:
     text = f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}"
     says = _text(getattr(r, "says", ""))
     if says:
-        text += f" \\emph{{The study: {escape(says)} ({escape(_text(r.where))})}}"
+        text += f" \\emph{{The study: {tex_quotes(escape(says))} ({escape(_text(r.where))})}}"
     departs = _text(getattr(r, "departs", ""))
     if departs:
-        text += f" Departs from the study: {escape(departs)}."
+        text += f" Departs from the study: {tex_quotes(escape(departs))}."
     if _text(getattr(r, "threshold_from", "")) == "package" and says:
         text += " Threshold: this package's reading."
     return text
+
+
+FOLDED = ("not applicable", "not measurable")  # verdicts said once for all their sources
+
+
+def _folded(mine: pd.DataFrame) -> pd.DataFrame:
+    """A claim's rows that decide nothing (FOLDED) folded into one per result, its sources listed
+    ('local, cheribsd-22.12') and each reason once: the paper's table; results/claims.md keeps
+    every row."""
+    out = []
+    for _, g in mine.groupby("claim", sort=False):
+        out.append(g[~g.result.isin(FOLDED)])
+        for _, same in g[g.result.isin(FOLDED)].groupby("result", sort=False):
+            details = list(dict.fromkeys(same.detail))
+            if len(details) > 1:
+                details = [f"{r.source}: {r.detail}" for r in same.itertuples()]
+            row = same.iloc[[0]].assign(
+                source=", ".join(same.source), statistic="", detail="; ".join(details)
+            )
+            out.append(row if len(same) > 1 else same)
+    return pd.concat(out) if out else mine
 
 
 def latex_table(results: pd.DataFrame) -> str:
@@ -245,23 +271,21 @@ def latex_table(results: pd.DataFrame) -> str:
         title = ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]
         lines.append(rf"\multicolumn{{6}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
         last = None
-        for r in mine.itertuples(index=False):
+        for r in _folded(mine).itertuples(index=False):
+            # possibly also is in the result cell already
+            r = r._replace(detail=_text(r.detail).split("; possibly also: ")[0])
             # long metric names may break after an underscore
             measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
             first = r.claim != last
             last = r.claim
+            kind = _kind_note(r).strip(" ()")
             lines.append(
                 " & ".join(
                     [
                         _claim_cell(r) if first else "",
                         escape(r.source),
                         escape(r.statistic),
-                        escape(result_text(r))
-                        + (
-                            f" [{escape(r.verdict_kind)}]"
-                            if _text(getattr(r, "verdict_kind", ""))
-                            else ""
-                        ),
+                        escape(result_text(r)) + (f" [{escape(kind)}]" if kind else ""),
                         measured,
                         escape(_text(r.published)) if first else "",
                     ]

@@ -28,6 +28,7 @@ from c18n_ae.report.claim_tables import (
     package_thresholds,
     release_disagreements,
     single_trial_claims,
+    tex_quotes,
 )
 from c18n_ae.report.conclusion import abi_too, conclusion, debug_kernel, shared_optimisation
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
@@ -347,7 +348,7 @@ def main(argv=None) -> None:
     single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
     text += newcommand("ClaimsEvidence", single.strip())
     text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
-    text += newcommand("ClaimsDeparts", escape(departures(verdicts)) or "none")
+    text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     differ = release_disagreements(verdicts, list(releases))
     text += newcommand(
