@@ -143,7 +143,7 @@ def test_the_abstract_and_conclusion_say_the_data_sets_builds_and_scope_its_kern
     said = conclusion(TABLE, VERDICTS, metas)
     assert "every program built -O0" in said and "debug kernel" not in said
     assert debug_kernel(meta, {"isolation"}) == "a debug kernel with INVARIANTS and WITNESS"
-    assert debug_kernel(meta, {"memory", "cpu"}) == ""
+    assert debug_kernel(meta, {"memory"}) == ""
     described = attribution(meta)
     assert r"The kernel is recorded only in \texttt{tom}'s log (E6)" in described
     assert "document 000" in described and "document 002" in described
