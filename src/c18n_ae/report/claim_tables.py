@@ -331,6 +331,9 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
                 f"{_text(getattr(r, 'verdict_kind', ''))} | "
                 f"{_measured(r)} | {_text(r.published)} | {evidence} |"
             )
+    sources = list(dict.fromkeys(results.source))
+    lines += ["", "Verdicts by kind, the study's claims and this package's own apart:", ""]
+    lines += [f"- {s}: {kind_tally(results, s)}." for s in sources]
     differ = release_disagreements(results, list(releases))
     if differ:
         lines += ["", "Claims whose verdicts differ between the data sets (releases):", ""]
