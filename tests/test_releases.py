@@ -132,6 +132,14 @@ def test_release_against_release_with_intervals_and_claims_per_release():
     math = comps[(comps.comparison == "release") & (comps.metric == "math_cpu_ns")].iloc[0]
     assert math.confounded_by == ""
     assert math.possibly_also == "cheribsd-22.12: compiler clang-morello against clang"
+    # the release table and its prose say it beside the ratios, which stand
+    from c18n_ae.report import releases as release_report
+
+    table = release_report.rows({"cpu": comps})
+    maybe = "cheribsd-22.12: compiler clang-morello against clang"
+    assert release_report.possibly(table) == maybe
+    assert f"Possibly also: {maybe}" in release_report.prose(table, {})
+    assert "$^\\S$" not in release_report.latex_table(table, {})
 
 
 def test_ratio_of_ratios_interval_covers_its_point_and_a_third_release_joins():
