@@ -197,10 +197,22 @@ def test_shipped_claims_load_and_render(tmp_path):
     assert len(claims) >= 10 and named <= set(exp_registry.names()) and len(named) >= 4
     assert "crossing-costs-more" in {c.id for c in claims}  # E10's, from its module
     res = evaluate(claims, {}, {"local": {"O2": False}})
-    # nothing ran; only a claim resting on a published study's table alone is decided (on it)
+    # nothing ran; only a claim resting on a published study's table alone is decided (on it),
+    # and a conclusion no data can decide is not measurable wherever it is asked
     printed = res.evidence == PUBLISHED
-    assert set(res[~printed].result) == {"not applicable"}
+    unmeasurable = {c.id for c in claims if c.kind == "unmeasurable"}
+    assert {"security-benefit", "protected-region-crash"} <= unmeasurable
+    rest = res[~printed & ~res.claim.isin(unmeasurable)]
+    assert set(rest.result) == {"not applicable"}
+    assert set(res[res.claim.isin(unmeasurable)].result) == {"not measurable"}
     assert set(res[printed].source) == {"pytilia-2023"} and set(res[printed].result) == {"holds"}
+    assert set(res[printed].verdict_kind) == {"restated"}
+    assert set(res[~printed].verdict_kind) == {"not measurable with these data"}
+    # the paper's table says a verdict that decides nothing once for all its sources
+    two = evaluate(claims, {}, {"local": {"O2": False}, "board": {"O2": False}})
+    folded = claim_tables._folded(two)
+    assert len(folded) == two.claim.nunique() + (two.evidence == PUBLISHED).sum()
+    assert "local, board" in set(folded.source)
     table = latex_table(res)
     assert r"\begin{longtable}" in table and "| claim |" in markdown_table(res)
     # the study's claims and this package's own are counted apart, each claim's words once
@@ -394,6 +406,70 @@ def test_a_contrast_that_mixes_the_optimisation_level_is_confounded_never_holds(
     assert r.confounded_by.iloc[0] == ""
     cpu = annotate(compare(tidy("cpu", rows), {"set": "hybrid"}), known)
     assert set(cpu.confounded_by) == {"optimisation -O2 against -O0"}
+
+
+def test_a_contrast_that_differs_only_in_a_compilers_name_is_decided_with_possibly_also():
+    """22.12's builds: hybrid by `clang`, purecap by `clang-morello`, both without -O. Only a
+    name differs: the verdict stands (holds), with "possibly also" beside it in the row, its
+    detail and the printed result; an optimisation level beside the name confounds it."""
+    rows = [("set", "hybrid", 1, "malloc_ns", 1), ("set", "purecap-c18n", 1, "malloc_ns", 20)]
+
+    def known(cflags):
+        return {
+            "set": {
+                "hybrid": {"abi": "hybrid", "c18n": False, "cc": "clang", "cflags": []},
+                "purecap-c18n": {
+                    "abi": "purecap", "c18n": True, "cc": "clang-morello", "cflags": cflags
+                },
+            }
+        }  # fmt: skip
+
+    t = tidy("memory", rows)
+    targets = {"set": {"hybrid": False, "purecap-c18n": True}}
+    for cflags, expected in (([], "holds"), (["-O2"], "confounded")):
+        comps = annotate(compare(t, {"set": "hybrid"}), known(cflags))
+        r = evaluate(parse(RATIO), {"memory": summary(rows)}, targets, {"memory": comps},
+                     {"memory": t}).iloc[0]  # fmt: skip
+        assert r.result == expected, cflags
+    comps = annotate(compare(t, {"set": "hybrid"}), known([]))
+    r = evaluate(parse(RATIO), {"memory": summary(rows)}, targets, {"memory": comps},
+                 {"memory": t}).iloc[0]  # fmt: skip
+    assert (r.result, r.confounded_by) == ("holds", "")
+    assert r.possibly_also == "compiler clang-morello against clang"
+    assert r.verdict_kind == "tested"
+    assert "possibly also: compiler clang-morello against clang" in r.detail
+    shown = claim_tables.result_text(r)
+    assert shown == "holds (possibly also: compiler clang-morello against clang)"
+
+
+def test_each_verdict_is_of_one_of_five_kinds():
+    """restated (printed values), reproduced (a study's claim on the data set its numbers came
+    from), tested (elsewhere), not attributable (confounded), not measurable (invalid, not run,
+    or a conclusion no data here decide)."""
+    from c18n_ae.analysis.claim_kinds.verdict import VERDICT_KINDS, verdict_kind
+
+    assert len(VERDICT_KINDS) == 5
+    row = {"result": "holds", "origin": "study", "source": "set", "evidence": "raw data"}
+    assert verdict_kind(row, {"set"}) == "reproduced from the same data"
+    assert verdict_kind(row, {"other"}) == "tested"
+    assert verdict_kind({**row, "origin": "own"}, {"set"}) == "tested"
+    assert verdict_kind({**row, "evidence": PUBLISHED}, {"set"}) == "restated"
+    assert verdict_kind({**row, "result": "confounded"}, {"set"}) == (
+        "not attributable to compartments"
+    )
+    for result in ("invalid measurement", "not measurable", "not applicable"):
+        assert verdict_kind({**row, "result": result}, set()) == "not measurable with these data"
+    # through evaluate: the study data set named reproduces, another tests
+    rows = [("a", "hybrid", 1, "malloc_ns", 1), ("a", "purecap-c18n", 1, "malloc_ns", 20)]
+    rows += [("b", v, p, m, x) for _, v, p, m, x in rows]
+    t = tidy("memory", rows)
+    targets = {s: {"hybrid": False, "purecap-c18n": True} for s in ("a", "b")}
+    comps = compare(t, {"a": "hybrid", "b": "hybrid"})
+    study = {**RATIO, "study": {"says": "s", "where": "w"}, "threshold_from": "study"}
+    r = evaluate(parse(study), {"memory": summary(rows)}, targets, {"memory": comps},
+                 {"memory": t}, study_data={"a"}).set_index("source")  # fmt: skip
+    assert r.loc["a", "verdict_kind"] == "reproduced from the same data"
+    assert r.loc["b", "verdict_kind"] == "tested"
 
 
 def test_a_claim_with_only_a_published_table_is_decided_on_its_values():

@@ -28,6 +28,7 @@ class Study:
     where: str
     statements: str = ""
     by: str = ""
+    departs: str = ""  # where this package's claim departs from the study's words
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Claim:
     threshold_from: str = ""
     reading: str = ""
     on_published: OnPublished | None = None
+    why: str = ""  # an unmeasurable claim: why no data here can decide it
 
     @classmethod
     def of(cls, item: dict, min_trials: int) -> Claim:

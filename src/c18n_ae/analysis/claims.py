@@ -22,13 +22,16 @@ from c18n_ae.analysis.claim_kinds import kind_of
 from c18n_ae.analysis.claim_kinds.verdict import (  # noqa: F401  (where callers find them)
     CONFOUNDED,
     INVALID,
+    NOT_MEASURABLE,
     ORIGINS,
     PUBLISHED,
     RESULT_COLUMNS,
     TOO_FEW,
+    VERDICT_KINDS,
     Source,
     base_row,
     not_applicable,
+    verdict_kind,
 )
 from c18n_ae.analysis.claim_published import with_published
 from c18n_ae.analysis.claim_type import Claim, ClaimError
@@ -74,6 +77,8 @@ def min_trials(path: Path) -> int:
 def evaluate_one(claim: Claim, source: Source) -> dict:
     """The claim's verdict on one source, by its kind."""
     base = base_row(claim, source.name)
+    if not kind_of(claim).needs_data:
+        return kind_of(claim).decide(claim, source, base)
     if source.summary is None:
         return not_applicable(base, f"experiment {claim.experiment} did not run")
     bad = [m for m in (claim.metric, claim.baseline_metric) if m and m in source.invalid]
@@ -90,18 +95,21 @@ def evaluate(
     tidies: dict[str, pd.DataFrame] | None = None,
     invalid: dict[str, dict[str, dict[str, str]]] | None = None,
     releases: dict[str, str] | None = None,
+    study_data: set[str] | frozenset[str] = frozenset(),
 ) -> pd.DataFrame:
     """targets: every configured target and data set -> {variant: c18n}; the variants that ran come
     from the data. invalid: target -> experiment -> metric -> reason (c18n_ae.common.config
     .invalid_metrics). releases: data set -> its release: a claim with on_published is decided on
-    the printed values for a data set of the printed release that has no raw data for it."""
+    the printed values for a data set of the printed release that has no raw data for it.
+    study_data: the data sets whose files the study's own printed numbers come from (dataset.yaml
+    study_data): a study's claim decided on one is reproduced, not tested (verdict_kind)."""
     comparisons, tidies, invalid = comparisons or {}, tidies or {}, invalid or {}
     rows = []
     for claim in claims:
         e = claim.experiment
         summary = summaries.get(e)
         for target, variants in targets.items():
-            if summary is not None:
+            if summary is not None and kind_of(claim).needs_data:
                 present = set(summary[summary.source == target].variant)
                 if not present:
                     row = evaluate_one(claim, Source(target, {}))
@@ -118,6 +126,7 @@ def evaluate(
             )
             rows.append(evaluate_one(claim, source))
         rows = with_published(claim, rows, releases or {})
+    rows = [{**r, "verdict_kind": verdict_kind(r, set(study_data))} for r in rows]
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 
@@ -146,6 +155,7 @@ def main(argv=None) -> None:
             read("tidy"),
             cfg.invalid_metrics(config) if config else {},
             {d["name"]: d.get("release", "") for d in cfg.datasets(config)} if config else {},
+            {d["name"] for d in cfg.datasets(config) if d.get("study_data")} if config else set(),
         )
     except ClaimError as e:
         raise SystemExit(f"error: {e}")

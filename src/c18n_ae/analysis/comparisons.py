@@ -63,6 +63,7 @@ COLUMNS = [
     "reference_sd",
     "comparison",
     "confounded_by",  # what else differs beside ABI and compartments (analysis.contrasts)
+    "possibly_also",  # what else differs in name alone: the verdict stands (analysis.contrasts)
 ]
 # the columns a row's printed form reads beside its ratios (c18n_ae.common.latex.comparison_text)
 PRINTED = COLUMNS[COLUMNS.index("interval_covers") : COLUMNS.index("comparison")]

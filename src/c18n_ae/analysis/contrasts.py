@@ -26,7 +26,12 @@ memory (restricted to the metrics whose timed region holds a malloc or free):
             evidence: [...]
 
 A fact recorded on one side only, or "not recorded", is not a difference: nothing is claimed that
-was not recorded. Heap revocation is a confound like the build: a CheriABI process on a kernel
+was not recorded. Differences are graded: a contrast is confounded only by what is known to change
+the quantity (an optimisation level; heap revocation or the allocator where the metric's timed
+region allocates or frees; a different board, where the data set records each file's host; a
+board run's recorded state); a difference of name alone (the compiler `clang` against
+`clang-morello` at the same -O level) leaves the verdict standing, "possibly also" named beside
+it (`possibly_also`). Heap revocation is a confound like the build: a CheriABI process on a kernel
 that revokes by default quarantines what it frees and sweeps for stale capabilities, a hybrid
 process does not, so a malloc or free ratio of the two is partly the allocator's, not the
 compartments'.
@@ -50,12 +55,16 @@ import pandas as pd
 from c18n_ae.common import board_config
 from c18n_ae.common import config as cfg
 
-FACTS = ("compiler", "optimisation", "allocator", "revocation")
+FACTS = ("compiler", "optimisation", "allocator", "revocation", "host")
+# differences of name alone: not known to change a quantity by themselves (the optimisation level
+# is its own fact), so they are named beside a verdict ("possibly also"), never a confound
+NAME_ONLY = ("compiler",)
 # how a fact reads in a confound and a contrast's name ("heap revocation on against off"); the
 # build's facts read as their values ("cc -O2"), the run's in parentheses ("(heap revocation on)");
 # a board run's recorded state by its key (board_config.STATE_KEYS, process_revocation)
 LABELS = {
     "revocation": "heap revocation",
+    "host": "board",
     "process_revocation": "heap revocation",
     "kernel_ident": "kernel",
     "debug_kernel": "debug kernel",
@@ -71,7 +80,7 @@ STATE_VALUES = {
     "c18n_default": {"1": "on", "0": "off"},
     "powerd": {True: "powerd", False: "no powerd"},
 }
-RUNTIME = ("allocator", "revocation")
+RUNTIME = ("allocator", "revocation", "host")
 UNKNOWN = "not recorded"
 DEFAULT_OPTIMISATION = "-O0"  # clang's level when a recorded command line names none
 
@@ -101,7 +110,8 @@ def facts(entry: dict, experiment: str | None = None, metric: str | None = None)
     variant's own: {abi, c18n, compiler, optimisation, allocator, revocation}; None where not
     recorded."""
     merged = {k: v for k, v in entry.items() if v != UNKNOWN}
-    for part in [*(entry.get("builds") or []), *(entry.get("runtime") or [])]:
+    parts = [*(entry.get("builds") or []), *(entry.get("runtime") or [])]
+    for part in [*parts, *(entry.get("hosts") or [])]:
         if _applies(part, experiment, metric):
             merged.update({k: v for k, v in part.items() if v != UNKNOWN})
     cflags = merged.get("cflags")
@@ -117,14 +127,42 @@ def facts(entry: dict, experiment: str | None = None, metric: str | None = None)
         "optimisation": optimisation,
         "allocator": merged.get("allocator"),
         "revocation": merged.get("revocation"),
+        "host": merged.get("host"),
     }
 
 
+def experiment_of(path: str) -> str:
+    """The experiment of a data set's file, by its folder (compartments/ holds E1's, scale)."""
+    top = Path(path).parts[0]
+    return {"compartments": "scale"}.get(top, top)
+
+
+def hosts_of(meta: dict) -> dict[str, list[dict]]:
+    """variant -> [{experiments: [e], host}] for each of a data set's files whose host its
+    `hosts` entries record (dataset.yaml: the host named in the lines that ran or built it)."""
+    out: dict[str, list[dict]] = {}
+    for h in meta.get("hosts", []):
+        for path in h.get("files", []):
+            entry = next((f for f in meta.get("files", []) if f["path"] == path), None)
+            if entry is not None:
+                part = {"experiments": [experiment_of(path)], "host": h["host"]}
+                out.setdefault(entry["variant"], []).append(part)
+    return out
+
+
+def dataset_variants(meta: dict) -> dict[str, dict]:
+    """A data set's variant -> its entry as written, with the host of each of its files where
+    recorded (hosts_of)."""
+    hosts = hosts_of(meta)
+    return {v: {**e, "hosts": hosts.get(v, [])} for v, e in meta["variants"].items()}
+
+
 def variants_of(config: dict) -> dict[str, dict[str, dict]]:
-    """source (target or data set) -> variant -> its recorded entry, as written."""
+    """source (target or data set) -> variant -> its recorded entry, as written, with the host of
+    each of a data set's files where recorded."""
     out = {t["name"]: {v["name"]: v for v in t["variants"]} for t in config.get("targets", [])}
     for d in cfg.datasets(config):
-        out[d["name"]] = dict(d["variants"])
+        out[d["name"]] = dataset_variants(d)
     return out
 
 
@@ -158,18 +196,27 @@ def _treated(a: dict, b: dict) -> bool:
 
 
 def confounds(a: dict, b: dict) -> list[str]:
-    """What else differs when a contrast is about ABI or compartments ('optimisation -O2 against
-    -O0'); nothing when the two differ in nothing else, or only in the one thing that they are
-    compared on (two builds of one ABI that differ in optimisation measure the optimisation)."""
+    """What else differs when a contrast is about ABI or compartments and is known to change the
+    quantity ('optimisation -O2 against -O0'); nothing when the two differ in nothing else, only
+    in a name (possibly), or only in the one thing that they are compared on (two builds of one
+    ABI that differ in optimisation measure the optimisation)."""
     if not _treated(a, b):
         return []
-    return [_confound(*d) for d in differences(a, b)]
+    return [_confound(*d) for d in differences(a, b) if d[0] not in NAME_ONLY]
+
+
+def possibly(a: dict, b: dict) -> list[str]:
+    """What else differs in name alone when a contrast is about ABI or compartments ('compiler
+    clang against clang-morello'): said beside its verdict, which stands."""
+    if not _treated(a, b):
+        return []
+    return [_confound(*d) for d in differences(a, b) if d[0] in NAME_ONLY]
 
 
 def confounds_between_machines(a: dict, b: dict) -> list[str]:
     """The same variant on two machines is a contrast of machines; a different build (compiler,
     optimisation, ABI, compartments, allocator) on the two is mixed into it."""
-    out = [_confound(*d) for d in differences(a, b)]
+    out = [_confound(*d) for d in differences(a, b) if d[0] not in NAME_ONLY]
     if _treated(a, b):
         out.insert(
             0,
@@ -222,6 +269,20 @@ def confounded_by(
     metric where the run's facts name metrics."""
     p = pair(config_variants, source, subject, baseline, experiment, metric)
     return "; ".join(confounds(*p)) if p else ""
+
+
+def possibly_also(
+    config_variants: dict,
+    source: str,
+    subject: str,
+    baseline: str,
+    experiment: str,
+    metric: str | None = None,
+) -> str:
+    """'; '-joined differences of name alone of subject against baseline on source ('' when
+    none)."""
+    p = pair(config_variants, source, subject, baseline, experiment, metric)
+    return "; ".join(possibly(*p)) if p else ""
 
 
 def contrast_name(
@@ -304,6 +365,24 @@ def _row_confounds(config_variants: dict, r, states: dict) -> str:
     return "; ".join(confounds_between_machines(fa, fb))
 
 
+def _row_possibly(config_variants: dict, r) -> str:
+    """One comparison row's differences of name alone (a variant against a variant on one
+    source; for a release, each release's, named)."""
+    if r.comparison == "release":
+        subject, baseline = str(r.variant).split("/", 1)
+        parts = []
+        for source in (r.source, r.reference_source):
+            c = possibly_also(config_variants, source, subject, baseline, r.experiment, r.metric)
+            if c:
+                parts.append(f"{source}: {c}")
+        return "; ".join(parts)
+    if r.source != r.reference_source:
+        return ""
+    return possibly_also(
+        config_variants, r.source, r.variant, r.reference_variant, r.experiment, r.metric
+    )
+
+
 def annotate(
     comparisons: pd.DataFrame,
     known: dict[str, dict[str, dict]] | None,
@@ -315,4 +394,5 @@ def annotate(
     known, states = known or {}, states or {}
     out = comparisons.copy()
     out["confounded_by"] = [_row_confounds(known, r, states) for r in out.itertuples(index=False)]
+    out["possibly_also"] = [_row_possibly(known, r) for r in out.itertuples(index=False)]
     return out

@@ -39,6 +39,24 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
         add("kernel", meta["kernel"])
     if "compartments_seen" in meta:
         add("compartments_seen", meta["compartments_seen"])
+    for i, h in enumerate(meta.get("hosts", [])):
+        add(f"hosts[{i}]", h)
+    return out
+
+
+def _host_mistakes(meta: dict) -> list[str]:
+    """A host must be named (a prompt, user@host) on every one of its cited lines, and its files
+    must be the data set's (a folder of logs counts by its path)."""
+    out, paths = [], {f["path"] for f in meta.get("files", [])}
+    for i, h in enumerate(meta.get("hosts", [])):
+        out += [
+            f"hosts[{i}]: {e['file']}:{e['line']} does not name {h['host']!r}"
+            for e in h["evidence"]
+            if f"@{h['host']}" not in e["says"]
+        ]
+        out += [
+            f"hosts[{i}]: {f!r} is no file of the data set" for f in h["files"] if f not in paths
+        ]
     return out
 
 
@@ -185,4 +203,4 @@ def mistakes(d: Path, meta: dict) -> list[str]:
                     f"{key}: optimisation {b['optimisation']} does not follow from the flags "
                     f"({_optimisation(b['cflags'])})"
                 )
-    return out + _kernel_mistakes(meta, text) + _runtime_mistakes(meta, text)
+    return out + _kernel_mistakes(meta, text) + _runtime_mistakes(meta, text) + _host_mistakes(meta)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from c18n_ae.analysis.claim_kinds.verdict import VERDICT_KINDS
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed
 
@@ -43,12 +44,15 @@ def read_verdicts(path: Path) -> pd.DataFrame:
 
 def result_text(r) -> str:
     """The verdict, what it rests on when that is printed values only, what a confounded contrast
-    mixes, and the other statistic's verdict when it differs ('inconclusive; median: fails')."""
+    mixes, what else its contrast differs in by name alone, and the other statistic's verdict when
+    it differs ('inconclusive; median: fails')."""
     text = r.result
     if _text(getattr(r, "evidence", "")) == PUBLISHED:
         text += f" ({PUBLISHED})"
     if text == "confounded" and _text(getattr(r, "confounded_by", "")):
         text += f" by {r.confounded_by}"
+    if _text(getattr(r, "possibly_also", "")):
+        text += f" (possibly also: {r.possibly_also})"
     if not agrees(r.statistics_agree):
         other = other_statistic(r.statistic)
         text += f"; {other}: {getattr(r, f'{other}_result')}"
@@ -161,15 +165,80 @@ def tally(results: pd.DataFrame) -> str:
     return listed(parts) if parts else ""
 
 
+def _kind_note(r) -> str:
+    """' (tested)': a verdict's kind beside its result, unless the result already says it."""
+    kind = _text(getattr(r, "verdict_kind", ""))
+    return f" ({kind})" if kind and not kind.startswith(str(r.result)) else ""
+
+
+def tex_quotes(text: str) -> str:
+    """Straight double quotes around a quotation as TeX's opening and closing quotes."""
+    return re.sub(r'"([^"]*)"', r"``\1''", text)
+
+
+def departures(results: pd.DataFrame) -> str:
+    """'owner-reads-compartments: the study says ...; ...': each claim that departs from the
+    study's words (study.departs), once, for the paper's claims paragraph."""
+    said = {}
+    for r in results.itertuples():
+        text = _text(getattr(r, "departs", ""))
+        if text and r.claim not in said:
+            said[r.claim] = f"{r.claim}: {text}"
+    return "; ".join(said.values())
+
+
+def kind_counts(rows: pd.DataFrame) -> list[tuple[str, int]]:
+    """(verdict kind, how many of the rows are of it), in VERDICT_KINDS order, those that occur."""
+    kinds = rows.get("verdict_kind", pd.Series("", index=rows.index)).fillna("")
+    return [(k, int((kinds == k).sum())) for k in VERDICT_KINDS if (kinds == k).any()]
+
+
+def kind_tally(results: pd.DataFrame, source: str) -> str:
+    """'the study's 22 claims: 5 restated, 8 reproduced from the same data, 6 not attributable to
+    compartments and 3 not measurable with these data; this package's own 3 claims: 3 not
+    measurable with these data': the verdicts on one source by kind, whose claims apart."""
+    parts = []
+    for o, mine in origins(results[results.source == source]):
+        n = mine.claim.nunique()
+        whose = TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}")
+        parts.append(f"{whose}: " + listed([f"{c} {k}" for k, c in kind_counts(mine)]))
+    return "; ".join(parts)
+
+
 def _claim_cell(r) -> str:
-    """The claim with, for a study's claim, its words and where they stand."""
+    """The claim with, for a study's claim, its words and where they stand, and where this
+    package's claim departs from them."""
     text = f"\\textbf{{{escape(r.claim)}}}: {escape(r.text)}"
     says = _text(getattr(r, "says", ""))
     if says:
-        text += f" \\emph{{The study: {escape(says)} ({escape(_text(r.where))})}}"
+        text += f" \\emph{{The study: {tex_quotes(escape(says))} ({escape(_text(r.where))})}}"
+    departs = _text(getattr(r, "departs", ""))
+    if departs:
+        text += f" Departs from the study: {tex_quotes(escape(departs))}."
     if _text(getattr(r, "threshold_from", "")) == "package" and says:
         text += " Threshold: this package's reading."
     return text
+
+
+FOLDED = ("not applicable", "not measurable")  # verdicts said once for all their sources
+
+
+def _folded(mine: pd.DataFrame) -> pd.DataFrame:
+    """A claim's rows that decide nothing (FOLDED) folded into one per result, its sources listed
+    ('local, cheribsd-22.12') and each reason once: the paper's table; results/claims.md keeps
+    every row."""
+    out = []
+    for _, g in mine.groupby("claim", sort=False):
+        out.append(g[~g.result.isin(FOLDED)])
+        for _, same in g[g.result.isin(FOLDED)].groupby("result", sort=False):
+            details = list(dict.fromkeys(same.detail))
+            if len(details) > 1:
+                details = [f"{r.source}: {r.detail}" for r in same.itertuples()]
+            row = same.iloc[[0]].assign(
+                source=", ".join(same.source), statistic="", detail="; ".join(details)
+            )
+            out.append(row if len(same) > 1 else same)
+    return pd.concat(out) if out else mine
 
 
 def latex_table(results: pd.DataFrame) -> str:
@@ -183,7 +252,9 @@ def latex_table(results: pd.DataFrame) -> str:
         rf"{rag}p{{0.11\textwidth}}}}",
         r"\caption{The paper's claims evaluated on this edition's data: "
         + escape(tally(results))
-        + r".}\label{tab:claims}\\",
+        + r". Each result is followed by its kind in brackets: restated, reproduced from the same "
+        r"data, tested, not attributable to compartments, or not measurable with these data.}"
+        r"\label{tab:claims}\\",
         r"\toprule",
         head,
         r"\midrule",
@@ -200,18 +271,21 @@ def latex_table(results: pd.DataFrame) -> str:
         title = ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]
         lines.append(rf"\multicolumn{{6}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
         last = None
-        for r in mine.itertuples(index=False):
+        for r in _folded(mine).itertuples(index=False):
+            # possibly also is in the result cell already
+            r = r._replace(detail=_text(r.detail).split("; possibly also: ")[0])
             # long metric names may break after an underscore
             measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
             first = r.claim != last
             last = r.claim
+            kind = _kind_note(r).strip(" ()")
             lines.append(
                 " & ".join(
                     [
                         _claim_cell(r) if first else "",
                         escape(r.source),
                         escape(r.statistic),
-                        escape(result_text(r)),
+                        escape(result_text(r)) + (f" [{escape(kind)}]" if kind else ""),
                         measured,
                         escape(_text(r.published)) if first else "",
                     ]
@@ -233,8 +307,8 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
         lines += [
             f"**{ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]} ({n})**",
             "",
-            "| claim | source | statistic | result | measured here | published | evidence |",
-            "|---|---|---|---|---|---|---|",
+            "| claim | source | statistic | result | kind | measured here | published | evidence |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         last = None
         for r in mine.itertuples(index=False):
@@ -250,10 +324,16 @@ def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
                 claim += f" *The study: {says} ({_text(r.where)})*"
                 if _text(getattr(r, "threshold_from", "")) == "package":
                     claim += " Threshold: this package's reading."
+                if _text(getattr(r, "departs", "")):
+                    claim += f" Departs from the study: {r.departs}."
             lines.append(
                 f"| {claim} | {r.source} | {r.statistic} | **{result_text(r)}** | "
+                f"{_text(getattr(r, 'verdict_kind', ''))} | "
                 f"{_measured(r)} | {_text(r.published)} | {evidence} |"
             )
+    sources = list(dict.fromkeys(results.source))
+    lines += ["", "Verdicts by kind, the study's claims and this package's own apart:", ""]
+    lines += [f"- {s}: {kind_tally(results, s)}." for s in sources]
     differ = release_disagreements(results, list(releases))
     if differ:
         lines += ["", "Claims whose verdicts differ between the data sets (releases):", ""]
@@ -268,11 +348,16 @@ WHOSE = {"study": "the study", "related study": "another published study", "own"
 def overview_table(results: pd.DataFrame) -> str:
     """The verdicts at a glance: one row per claim, whose it is and its result on each source
     (the README's block; CLAIMS.md has the words, the measured values and the evidence)."""
-    lines = ["| claim | whose | verdict on each source |", "|---|---|---|"]
+    lines = ["| claim | whose | verdict on each source (its kind) |", "|---|---|---|"]
     for o, mine in origins(results):
         for claim, g in mine.groupby("claim", sort=False):
-            verdicts = "; ".join(f"{r.source}: **{result_text(r)}**" for r in g.itertuples())
+            verdicts = "; ".join(
+                f"{r.source}: **{result_text(r)}**{_kind_note(r)}" for r in g.itertuples()
+            )
             lines.append(f"| {claim} | {WHOSE[o]} | {verdicts} |")
+    sources = list(dict.fromkeys(results.source))
+    lines += ["", "Verdicts by kind:", ""]
+    lines += [f"- {s}: {kind_tally(results, s)}." for s in sources]
     return "\n".join(lines) + "\n"
 
 

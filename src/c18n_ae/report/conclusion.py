@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE, UNMEASURABLE
 from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, listed, resolution_digits
-from c18n_ae.report.claim_tables import PUBLISHED
+from c18n_ae.report.claim_tables import kind_counts
 from c18n_ae.report.headline import is_confounded, rests_on_few
+from c18n_ae.report.provenance import covers
 
 
 def _point(x) -> str:
@@ -54,9 +56,14 @@ def shared_optimisation(meta: dict | None, experiment: str, subject: str, baseli
     return level if level and level.startswith("-O") else None
 
 
-def debug_kernel(meta: dict | None) -> str:
-    """'a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one, else ''."""
-    debug = ((meta or {}).get("kernel") or {}).get("debug_options") or []
+def debug_kernel(meta: dict | None, experiments=None) -> str:
+    """'a debug kernel with INVARIANTS and WITNESS' for a data set whose logs show one, else '';
+    '' too where the kernel fact covers only some files (kernel.files: one host's logs) and not
+    every one of the experiments named (provenance.covers)."""
+    kernel = (meta or {}).get("kernel") or {}
+    debug = kernel.get("debug_options") or []
+    if experiments is not None and not covers(kernel, experiments):
+        return ""
     return f"a debug kernel with {listed(debug)}" if debug else ""
 
 
@@ -96,7 +103,11 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         }
         level = levels.pop() if len(levels) == 1 else None
         built = f", every program built {level}" if level else ""
-        kernel = f", on {debug_kernel(meta)}" if debug_kernel(meta) else ""
+        said = debug_kernel(meta, set(first.experiment))
+        kernel = f", on {said}" if said else ""
+        maybe = first.get("possibly_also", pd.Series(dtype=object)).fillna("")
+        maybe = "; ".join(dict.fromkeys(x for c in maybe for x in str(c).split("; ") if x))
+        kernel += f" (possibly also {escape(maybe)})" if maybe else ""
         out.append(
             f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)
@@ -106,8 +117,9 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
 
 
 def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
-    """Per source: how many of the study's claims hold or fail on its data, how many of those
-    on printed values or on a single trial."""
+    """Per source: how many of the study's claims hold or fail on its data, by the kind of their
+    verdicts (restated from printed values, reproduced from the study's files, tested), and how
+    many its data cannot attribute or measure."""
     out = []
     origin = verdicts.get("origin", pd.Series("study", index=verdicts.index))
     study = verdicts[origin == "study"]
@@ -118,12 +130,13 @@ def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
             continue
         holds = int((decided.result == "holds").sum())
         fails = len(decided) - holds
-        printed = int((decided.evidence.fillna("") == PUBLISHED).sum())
         said = f"{holds} hold" + (f" and {fails} fail" if fails else "")
+        kinds = listed([f"{n} {k}" for k, n in kind_counts(decided)])
+        rest = [(k, n) for k, n in kind_counts(mine) if k in (NOT_ATTRIBUTABLE, UNMEASURABLE)]
+        others = f"; {listed([f'{n} {k}' for k, n in rest])}" if rest else ""
         out.append(
-            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}}"
-            + (f", {printed} of them on the study's printed values alone" if printed else "")
-            + "."
+            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}} "
+            f"({kinds}){others}."
         )
     return out
 

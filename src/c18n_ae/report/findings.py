@@ -13,18 +13,22 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.claim_kinds.verdict import REPRODUCED, RESTATED, TESTED, UNMEASURABLE
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import comparison_text, escape, listed, newcommand
+from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
-    PUBLISHED,
     TALLY,
     agrees,
+    departures,
+    kind_counts,
     origins,
     package_thresholds,
     release_disagreements,
     single_trial_claims,
+    tex_quotes,
 )
 from c18n_ae.report.conclusion import abi_too, conclusion, debug_kernel, shared_optimisation
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
@@ -68,6 +72,12 @@ def item(r) -> str:
         text = comparison_text(r, "median")
         return f"{text} for {escape(r.label)} (median, a typical trial)"
     return f"{comparison_text(r)} for {escape(r.label)}"
+
+
+def possibly(rows: pd.DataFrame) -> str:
+    """What the rows' contrast differs in by name alone (possibly_also), each once; '' if none."""
+    said = rows.get("possibly_also", pd.Series(dtype=object)).fillna("")
+    return "; ".join(dict.fromkeys(x for c in said for x in str(c).split("; ") if x))
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
@@ -119,7 +129,8 @@ def abstract_sentences(
         picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
         together = " (the ABI and the compartments together)" if abi_too(mine) else ""
         meta = metas.get(source)
-        where, kernel = source_name(source, releases), debug_kernel(meta)
+        where = source_name(source, releases)
+        kernel = debug_kernel(meta, set(picks.experiment))  # only where its log covers them
         if kernel:  # inside the release's parentheses, or parentheses of its own
             where = where[:-1] + f", {kernel})" if where.endswith(")") else f"{where} ({kernel})"
         opening = f"On {where}, {escape(first.contrast.iloc[0])}{together} gives"
@@ -134,6 +145,9 @@ def abstract_sentences(
                 for r, level in zip(picks.itertuples(), levels)
             ],
         )
+        maybe = possibly(first)
+        if maybe:  # a name alone: the ratios stand, the difference named (the tables say it too)
+            out.append(f"Possibly also: {escape(maybe)}.")
         if (picks.interval_covers == "within one run").all():
             out.append(
                 "These intervals are within one run: one build, boot and process per variant, so "
@@ -157,24 +171,28 @@ SAID = {  # verdict -> (one, several)
 
 
 def _counts(mine: pd.DataFrame) -> str:
-    """'7 hold (4 on published values, no interval), 1 cannot be decided and 2 rest on invalid
-    measurements': each verdict that occurs, counted."""
-    counts = {k: int((mine.result.str.startswith(k)).sum()) for k in RESULTS}
-    evidence = mine.get("evidence", pd.Series("", index=mine.index)).fillna("")
-    printed = int(((evidence == PUBLISHED) & mine.result.isin(["holds", "fails"])).sum())
-    parts = [SAID[k][n != 1].format(n=n) for k, n in counts.items() if n]
-    if printed:
-        parts.insert(1, f"{printed} of them on published values (no interval)")
+    """'4 restated (4 hold), 7 reproduced from the same data (5 hold and 2 fail), 6 not
+    attributable to compartments and 5 not measurable with these data': the verdicts by kind
+    (claim_tables.kind_counts), with what the kinds that decide something decided."""
+    parts = []
+    for kind, n in kind_counts(mine):
+        text = f"{n} {kind}"
+        if kind in (RESTATED, REPRODUCED, TESTED):
+            rows = mine[mine.verdict_kind == kind]
+            counts = {k: int((rows.result.str.startswith(k)).sum()) for k in RESULTS}
+            text += f" ({listed([SAID[k][c != 1].format(n=c) for k, c in counts.items() if c])})"
+        parts.append(text)
     return listed(parts)
 
 
 def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
-    """The verdicts on one source, the study's claims and this package's own counted apart."""
+    """The verdicts on one source by kind, the study's claims and this package's own counted
+    apart."""
     mine = verdicts[verdicts.source == source]
     said, unmeasured = [], 0
     for o, rows in origins(mine):
-        if rows.result.str.startswith("not applicable").all():
-            unmeasured += len(rows)  # others' and this package's claims not measured: unsaid
+        if (rows.verdict_kind == UNMEASURABLE).all():
+            unmeasured += len(rows)  # claims none of whose verdicts it could measure: unsaid
             continue
         whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
         said.append(f"of {whose}, {_counts(rows)}")
@@ -230,6 +248,8 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
         why = invalid.invalid.iloc[0]
         parts.append(f"Not valid: {labels}, " + ("as above" if why in said else escape(why)))
         said.add(why)  # a reason is given once a paragraph
+    if possibly(valid):
+        parts.append(f"Possibly also: {escape(possibly(valid))} (a name alone; the ratios stand)")
     claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
     if claims:
         parts.append("Claims: " + escape("; ".join(claims)))
@@ -274,18 +294,19 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
         None,
     )
     where = f"a {escape(h['model'])} running {escape(h['os'])}"
+    boards = provenance.boards_text(meta)  # the study's boards and hosts, where recorded
     if same is not None:
         return (
             f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, by the same authors "
             f"and from the same repository and commit as \\texttt{{{escape(same['name'])}}}, "
-            f"measured on {where} (when: {escape(meta['measured_when'])})."
+            f"measured on {where} (when: {escape(meta['measured_when'])})." + boards
         )
     return (
         f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
         f"{escape(meta['measured_by'])} on {where} (when: {escape(meta['measured_when'])}). "
         f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
         f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
-        "them and did not measure them."
+        "them and did not measure them." + boards
     )
 
 
@@ -327,6 +348,7 @@ def main(argv=None) -> None:
     single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
     text += newcommand("ClaimsEvidence", single.strip())
     text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
+    text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     differ = release_disagreements(verdicts, list(releases))
     text += newcommand(

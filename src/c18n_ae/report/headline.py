@@ -37,6 +37,7 @@ COLUMNS = [
     "baseline",
     "contrast",
     "confounded_by",
+    "possibly_also",  # a difference of name alone: the ratio stands (analysis.contrasts)
     "share",
     *FROM_COMPARISONS,
     "tail_trials",
@@ -171,6 +172,7 @@ def rows(
                                 known, name, subject, baseline, e, h.metric
                             ),
                             "confounded_by": _text(r.get("confounded_by", "")),
+                            "possibly_also": _text(r.get("possibly_also", "")),
                             "share": share,
                             **{k: r[k] for k in FROM_COMPARISONS},
                             "tail_trials": tail[0],
@@ -316,6 +318,13 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{95\,\% intervals of the "
             rf"variation {covers}.}} \\",
         ]
+    maybe = possibly_notes(table)
+    if maybe:
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a difference "
+            "of name alone (the ratios stand): " + "; ".join(maybe) + r".} \\",
+        ]
     mixes = confound_notes(table)
     if mixes:
         lines += [
@@ -355,6 +364,23 @@ def confound_notes(table: pd.DataFrame) -> list[str]:
             rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
             rf"\texttt{{{escape(baseline)}}}: " + ", ".join(map(escape, facts))
         )
+    return out
+
+
+def possibly_notes(table: pd.DataFrame) -> list[str]:
+    """Per source and contrast, once: what else differs in name alone (possibly_also)."""
+    if "possibly_also" not in table:
+        return []
+    out = []
+    for (source, subject, baseline), rows in table.groupby(
+        ["source", "subject", "baseline"], sort=False
+    ):
+        said = list(dict.fromkeys(_text(c) for c in rows.possibly_also if _text(c)))
+        if said:
+            out.append(
+                rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
+                rf"\texttt{{{escape(baseline)}}}: " + escape("; ".join(said))
+            )
     return out
 
 

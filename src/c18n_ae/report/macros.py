@@ -103,7 +103,9 @@ def dataset_macros(sets: list[dict]) -> str:
         name = rf"\texttt{{{escape(d['name'])}}}"
         k = d.get("kernel")
         if k:
-            said = f"{name}'s own log shows a {escape(k['config'])} kernel"
+            # one host's log covers that host only (kernel.host)
+            log = f"E6 log, of host {escape(k['host'])} only," if k.get("host") else "own log"
+            said = f"{name}'s {log} shows a {escape(k['config'])} kernel"
             if k.get("debug_options"):
                 said += f" with {listed([escape(o) for o in k['debug_options']])} compiled in"
             if k.get("revocation_default"):

@@ -47,7 +47,7 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
         for experiment, _, path in dataset_files(meta):
             files.setdefault(experiment, []).append(path)
     summaries, comparisons, tidies = {}, {}, {}
-    known = {m["name"]: m["variants"] for m in metas}
+    known = {m["name"]: contrasts.dataset_variants(m) for m in metas}
     for experiment, paths in files.items():
         tidy = collect(experiment, [], paths)
         tidies[experiment] = tidy
@@ -59,8 +59,9 @@ def dataset_claims(names: list[str], claims_path: Path = CLAIMS) -> pd.DataFrame
     }
     invalid = datasets.invalid_metrics(metas)
     releases = {m["name"]: m.get("release", "") for m in metas}
+    study_data = {m["name"] for m in metas if m.get("study_data")}
     results = evaluate(
-        load(claims_path), summaries, targets, comparisons, tidies, invalid, releases
+        load(claims_path), summaries, targets, comparisons, tidies, invalid, releases, study_data
     )
     absent = results.detail.str.startswith("experiment ") & results.detail.str.endswith(
         " did not run"

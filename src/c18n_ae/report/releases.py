@@ -32,6 +32,7 @@ COLUMNS = [
     "ci95_low",
     "ci95_high",
     "confounded_by",
+    "possibly_also",  # a difference of name alone: the ratio stands (analysis.contrasts)
 ]
 # what a release's own contrast prints with, as the headline prints it (comparison_text)
 PRINTED = ["mean", "reference_mean", "sd", "reference_sd", "resolution", "unit"]
@@ -74,6 +75,7 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
                             "ci95_low": b.ci95_low if b is not None else float("nan"),
                             "ci95_high": b.ci95_high if b is not None else float("nan"),
                             "confounded_by": _text(b.get("confounded_by")) if b is not None else "",
+                            "possibly_also": _text(b.get("possibly_also")) if b is not None else "",
                             **{k: r.get(k) for k in PRINTED},
                         }
                     )
@@ -107,6 +109,12 @@ def mixes(table: pd.DataFrame) -> str:
         said.append(parts)
     rows = len(table[table.confounded_by.fillna("") != ""].drop_duplicates(["metric", "label"]))
     return "; ".join(scoped(said, list(table.label), rows))
+
+
+def possibly(table: pd.DataFrame) -> str:
+    """What the release contrasts differ in by name alone, each once ('' if nothing)."""
+    said = table.get("possibly_also", pd.Series(dtype=object)).fillna("")
+    return "; ".join(dict.fromkeys(x for c in said for x in str(c).split("; ") if x))
 
 
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
@@ -152,6 +160,13 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             rf"those differences as well as releases: "
             rf"{escape(mixes(table))}.}} \\",
         ]
+    if possibly(table):
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{Possibly "
+            r"also, a difference of name alone (the ratios stand): "
+            rf"{escape(possibly(table))}.}} \\",
+        ]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -178,6 +193,8 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             f"These ratios compare builds as well as releases: {escape(mixes(table))} (the "
             "variants' builds, as each data set records them)."
         )
+    if possibly(table):
+        out.append(f"Possibly also: {escape(possibly(table))} (a name alone; the ratios stand).")
     assert all(len(s.split()) <= MAX_WORDS for s in out)
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 

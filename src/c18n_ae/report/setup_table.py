@@ -96,9 +96,15 @@ def dataset_kernel_texts(kernel: dict) -> dict:
     config = f"{kernel['config']}, " + (
         f"debug kernel ({', '.join(debug)})" if debug else "no INVARIANTS or WITNESS"
     )
-    out = {"kernel_config_text": f"{config}; from the study's log"}
+    # a log of one host covers that host's files only (kernel.host)
+    log = (
+        f"from the log of host {kernel['host']} only"
+        if kernel.get("host")
+        else "from the study's log"
+    )
+    out = {"kernel_config_text": f"{config}; {log}"}
     if kernel.get("revocation_default"):
-        out["revocation_text"] = f"default {kernel['revocation_default']}; from the study's log"
+        out["revocation_text"] = f"default {kernel['revocation_default']}; {log}"
     return out
 
 
@@ -237,7 +243,11 @@ def kernel_note(boards: dict[str, dict], datasets=()) -> str:
     """The paper's note on debug kernels (the macro SetupKernelNote), empty without one: the
     boards whose check saw one, and the data sets whose own logs show one."""
     debug = sorted(t for t, b in boards.items() if b["system"].get("debug_kernel"))
-    sets = [d["name"] for d in datasets if (d.get("kernel") or {}).get("debug_options")]
+    sets = [
+        d["name"] + (f", host {d['kernel']['host']} only" if d["kernel"].get("host") else "")
+        for d in datasets
+        if (d.get("kernel") or {}).get("debug_options")
+    ]
     out = []
     if debug:
         out.append(
@@ -247,8 +257,9 @@ def kernel_note(boards: dict[str, dict], datasets=()) -> str:
         )
     if sets:
         out.append(
-            f"The study's board ({', '.join(sets)}) ran a debug kernel, as the study's own "
-            "log shows (INVARIANTS and WITNESS compiled in): its absolute times include the "
+            f"The study's board ({'; '.join(sets)}) ran a debug kernel, as the study's own "
+            "log shows (INVARIANTS and WITNESS compiled in; the other hosts' kernels are not "
+            "recorded): its absolute times include the "
             "kernel's checks, which add cost to system calls and virtual-memory work, so they "
             "can also shift the ratios of workloads heavy in those, either way."
         )

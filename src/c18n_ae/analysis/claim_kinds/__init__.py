@@ -8,12 +8,19 @@ Shared by the kinds: verdict.py (the row of a verdict, what a source offers) and
 
 from __future__ import annotations
 
-from c18n_ae.analysis.claim_kinds import absolute, flag, metrics, ratio, ratio_near
+from c18n_ae.analysis.claim_kinds import (
+    absolute,
+    flag,
+    metrics,
+    ratio,
+    ratio_near,
+    unmeasurable,
+)
 from c18n_ae.analysis.claim_kinds.kind import ClaimKind
 from c18n_ae.analysis.claim_type import Claim, ClaimError
 
 KINDS: dict[str, ClaimKind] = {
-    m.KIND.name: m.KIND for m in (ratio, ratio_near, metrics, absolute, flag)
+    m.KIND.name: m.KIND for m in (ratio, ratio_near, metrics, absolute, flag, unmeasurable)
 }
 
 

@@ -177,14 +177,25 @@ def decide(claim: Claim, bound: Bound, base: dict, rows: pd.DataFrame, what: Cal
     return {**out, "result": result, "detail": detail}
 
 
+def _named(rows: pd.DataFrame, column: str) -> list[str]:
+    if column not in rows:
+        return []
+    return [c for c in dict.fromkeys(rows[column]) if isinstance(c, str) and c]
+
+
 def confounded(out: dict, rows: pd.DataFrame, claim: Claim) -> dict:
-    """A ratio verdict on a contrast that differs in more than ABI and compartments (the
-    comparisons' confounded_by): 'confounded', with what is mixed, never holds or fails."""
-    if "confounded_by" not in rows or out["result"] == "not applicable":
+    """A ratio verdict on a contrast that differs in more than ABI and compartments, in something
+    known to change the quantity (the comparisons' confounded_by): 'confounded', with what is
+    mixed, never holds or fails. A difference of name alone (possibly_also) leaves the verdict
+    standing, named beside it."""
+    if out["result"] == "not applicable":
         return out
-    mixed = [c for c in dict.fromkeys(rows.confounded_by) if isinstance(c, str) and c]
+    mixed = _named(rows, "confounded_by")
     if not mixed:
-        return out
+        maybe = "; ".join(_named(rows, "possibly_also"))
+        if not maybe:
+            return out
+        return {**out, "possibly_also": maybe, "detail": f"{out['detail']}; possibly also: {maybe}"}
     what = "; ".join(mixed)
     return {
         **out,

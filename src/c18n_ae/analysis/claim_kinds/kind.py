@@ -18,3 +18,5 @@ class ClaimKind:
     decide: Callable[[Claim, Source, dict], dict]
     # claim -> mistakes the schema cannot see, each naming the claim and key (optional)
     check: Callable[[Claim], list[str]] | None = None
+    # False: decided without the source's data (a conclusion no data here can decide)
+    needs_data: bool = True

@@ -30,8 +30,11 @@ RESULT_COLUMNS = [
     "origin",
     "says",
     "where",
+    "departs",
     "threshold_from",
     "confounded_by",
+    "possibly_also",
+    "verdict_kind",
     "evidence",
     "decided_at",
 ]
@@ -41,7 +44,34 @@ CONFOUNDED = "confounded"
 NOT_APPLICABLE = "not applicable"
 PUBLISHED = "published values, no interval"
 RAW = "raw data"
+NOT_MEASURABLE = "not measurable"
 ORIGINS = ("study", "related study", "own")  # whose claim: counted apart in every tally
+# What a verdict is, so that a reader can weigh it (results/claims.csv verdict_kind): each row is
+# one of these five, in this order in every tally.
+RESTATED = "restated"  # the study printed a single trial or a table: the package can only copy it
+REPRODUCED = "reproduced from the same data"  # its number back from its files: checks arithmetic
+TESTED = "tested"  # decided with an interval on data that could have said otherwise
+NOT_ATTRIBUTABLE = "not attributable to compartments"  # the contrast differs in a known cause too
+UNMEASURABLE = "not measurable with these data"
+VERDICT_KINDS = (RESTATED, REPRODUCED, TESTED, NOT_ATTRIBUTABLE, UNMEASURABLE)
+
+
+def verdict_kind(row: dict, study_data: set[str]) -> str:
+    """The kind of a verdict row: not attributable when its contrast is confounded; not measurable
+    when the data cannot carry it (an invalid measurement, nothing here measures it, or not
+    measured on this source); restated when decided on values the study printed; reproduced when a
+    claim of the re-analysed study is decided on the files its own numbers came from
+    (study_data: those data sets); tested otherwise."""
+    result = str(row.get("result", ""))
+    if result == CONFOUNDED:
+        return NOT_ATTRIBUTABLE
+    if result in (INVALID, NOT_MEASURABLE) or result.startswith(NOT_APPLICABLE):
+        return UNMEASURABLE
+    if row.get("evidence") == PUBLISHED:
+        return RESTATED
+    if row.get("origin") == "study" and row.get("source") in study_data:
+        return REPRODUCED
+    return TESTED
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,8 +109,11 @@ def base_row(claim: Claim, source: str) -> dict:
         "origin": claim.origin,
         "says": study.says if study else "",
         "where": study.where if study else "",
+        "departs": study.departs if study else "",
         "threshold_from": claim.threshold_from or ("study" if study else "package"),
         "confounded_by": "",
+        "possibly_also": "",
+        "verdict_kind": "",
         "evidence": "",
         "decided_at": "",
     }
