@@ -24,5 +24,5 @@ for _t in TARGETS:
         benchmark:
             f"logs/benchmarks/build_{_t}/{{variant}}/{{output}}.tsv",
         shell:
-            f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target}}"
-            " --variant {wildcards.variant} --program {params.program} 2> {log}"
+            f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target:q}}"
+            " --variant {wildcards.variant:q} --program {params.program:q} 2> {log:q}"

@@ -29,8 +29,8 @@ rule spread:
     benchmark:
         "logs/benchmarks/spread.tsv",
     shell:
-        f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES}"
-        " --experiments {params.experiments} --csv {output.csv} --tex {output.tex} 2> {log}"
+        f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES} --experiments {shell_words(*EXPERIMENTS)}"
+        " --csv {output.csv:q} --tex {output.tex:q} 2> {log:q}"
 
 
 # comparisons: every experiment's comparisons in one file (made by the analyse rule).
@@ -47,4 +47,5 @@ rule comparisons_all:
     benchmark:
         "logs/benchmarks/comparisons_all.tsv",
     shell:
-        "python -m c18n_ae.analysis.comparisons --experiments {params.experiments} --out {output} 2> {log}"
+        f"python -m c18n_ae.analysis.comparisons --experiments {shell_words(*EXPERIMENTS)}"
+        " --out {output:q} 2> {log:q}"

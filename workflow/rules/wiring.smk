@@ -1,6 +1,7 @@
 # Shared wiring: validated config, the Python that runs the package, and file-name helpers.
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -21,13 +22,22 @@ except cfg.ConfigError as err:
 config.clear()
 config.update(_resolved)
 
+
+
+def shell_words(*words):
+    """Words for a rule's shell command, each quoted for the shell and with its braces doubled for
+    snakemake's formatting: a file name or a name from the config reaches the command as one word,
+    never as shell syntax (values that snakemake fills in are quoted with `{...:q}` instead)."""
+    return shlex.join(str(w) for w in words).replace("{", "{{").replace("}", "}}")
+
+
 # Rules call the installed package as `python -m c18n_ae.<stage>`, with the interpreter snakemake
 # runs under (.venv) first on PATH.
-shell.prefix(f"export PATH={Path(sys.executable).parent}:$PATH; ")
+shell.prefix(f'export PATH={shell_words(Path(sys.executable).parent)}:"$PATH"; ')
 EXPERIMENTS = cfg.enabled_experiments(config)
 # The config files in effect (the Snakefile's, then each --configfile), so that the package reads
 # the validated config itself and a rule's command names only the target, variant and experiment.
-CONFIG_FILES = " ".join(dict.fromkeys(
+CONFIG_FILES = shell_words(*dict.fromkeys(
     ["config/config.yaml", *(os.path.relpath(p) for p in workflow.overwrite_configfiles)]))
 TARGETS = [t["name"] for t in config["targets"]]
 # Hand-written LaTeX (everything under paper/ but the generated and build files).
