@@ -15,7 +15,7 @@ for _t in TARGETS:
         params:
             target=_t,
             settings=lambda w, _t=_t: settings([cfg.target(config, _t).get("host"),
-                                                cfg.variant(config, _t, w.variant)]),
+                                                recipe(cfg.variant(config, _t, w.variant))]),
             program=lambda w: programs.by_output(w.output).name,
         resources:
             **{f"bench_{_t}": 1},

@@ -21,7 +21,7 @@ for _t in TARGETS:
             params:
                 target=_t,
                 variants=" ".join(_vs),  # the runner reads them from the config; a change re-runs
-                settings=settings([cfg.target(config, _t), config["experiments"][_e], config.get("run", {})]),
+                settings=settings([recipe(cfg.target(config, _t)), config["experiments"][_e], config.get("run", {})]),
                 experiment=_e,
             resources:
                 **{f"bench_{_t}": 1},
@@ -40,7 +40,7 @@ for _t in TARGETS:
             f"results/{_t}/provenance.json",
         params:
             target=_t,
-            settings=settings(cfg.target(config, _t)),
+            settings=settings(recipe(cfg.target(config, _t))),
         log:
             f"logs/provenance/{_t}.log",
         benchmark:

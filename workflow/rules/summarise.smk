@@ -11,6 +11,7 @@ for _name in exps.names():
             f"results/summary/{_name}.csv",
             f"results/plots/{_name}.pdf",
             f"paper/generated/tab-{_name}.tex",
+            measured(_name) if _name in EXPERIMENTS else [],
 
 
 # spread between boards: every variant that ran on two or more targets, per metric.
