@@ -138,7 +138,8 @@ def test_a_hostile_data_set_folder_name_is_refused_by_name(project_copy, name):
             cwd=project_copy, capture_output=True, text=True,
         )  # fmt: skip
         assert done.returncode != 0
-        assert f"datasets[0]: {entry!r} is not allowed" in done.stderr, done.stderr[-2000:]
-        assert "Traceback" not in done.stderr
+        message = done.stdout + done.stderr
+        assert f"datasets[0]: {entry!r} is not allowed" in message, message[-2000:]
+        assert "Traceback" not in message
     assert pwned(project_copy) == []
     assert not (project_copy / "results").exists()
