@@ -202,7 +202,9 @@ def test_nothing_left_to_do_after_a_complete_run(quick_run):
 def jobs_planned(done) -> set[str]:
     out = done.stdout + done.stderr
     assert done.returncode == 0, out[-3000:]
-    return set() if "Nothing to be done" in out else set(re.findall(r"^rule (\w+):", out, re.M))
+    if "Nothing to be done" in out:
+        return set()
+    return set(re.findall(r"^(?:local)?rule (\w+):", out, re.M))
 
 
 def test_the_readmes_commands_after_a_quick_run_plan_no_benchmark_of_another_profile(quick_run):
