@@ -53,7 +53,8 @@ def snakemake_targets() -> list[str]:
     """The targets (words that are no option, nor an option's value) of every snakemake command
     line in the README's code, inline or in blocks."""
     lines = re.findall(r"`(snakemake [^`\n]+)`", README)
-    lines += re.findall(r"^(snakemake [^#\n]+)", README, re.M)
+    blocks = "\n".join(re.findall(r"^```sh\n(.*?)^```", README, re.M | re.S))
+    lines += re.findall(r"^(snakemake [^#\n]+)", blocks, re.M)
     targets = []
     for line in lines:
         words = iter(shlex.split(line)[1:])
