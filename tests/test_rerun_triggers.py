@@ -48,6 +48,7 @@ def test_the_run_records_its_profile_and_config_files(project):
     made = json.loads((project / "results" / "profile.json").read_text())
     assert made == {
         "profile": "quick",
+        "targets": ["local"],
         "config_files": ["config/config.yaml", "config/quick.yaml", "config/small.yaml"],
     }
     assert planned(snakemake(project, "-n", "memory")) == set()
@@ -81,6 +82,17 @@ def test_a_command_of_another_profile_stops_before_planning_and_says_what_to_giv
         assert "--configfile config/quick.yaml config/small.yaml" in message
         assert "results/profile.json" in message and "Traceback" not in message
         assert "Job stats" not in message  # nothing planned, nothing run
+    # a config without one of the run's machines would leave its rows out of the paper
+    config = yaml.safe_load((project / "config" / "config.yaml").read_text())
+    (local,) = config["targets"]
+    (project / "config" / "other.yaml").write_text(
+        yaml.safe_dump({"targets": [{**local, "name": "other"}]})
+    )
+    configs = ("config/quick.yaml", "config/small.yaml", "config/other.yaml")
+    done = snakemake(project, "-n", "paper", configs=configs)
+    message = done.stdout + done.stderr
+    assert done.returncode != 0 and "Job stats" not in message
+    assert "results/ holds measurements of local, which this command's config has no" in message
     # removing the record is how to measure with the other profile
     record = project / "results" / "profile.json"
     made = record.read_text()
