@@ -54,8 +54,7 @@ rule numbers:
     shell:
         "python -m c18n_ae.report.numbers --macros"
         f" {shell_words(*(f'{r.output[k]}={r.rule.name}' for r, k in NUMBERS_FROM))}"
-        " --csv {output.csv:q}"
-        " --tex {output.tex:q} 2> {log:q}"
+        " --csv {output.csv:q} --tex {output.tex:q} 2> {log:q}"
 
 
 # archive: the deposit (c18n_ae.report.archive): tracked sources, data sets, the deposit's metadata,

@@ -23,7 +23,6 @@ config.clear()
 config.update(_resolved)
 
 
-
 def shell_words(*words):
     """Words for a rule's shell command, each quoted for the shell and with its braces doubled for
     snakemake's formatting: a file name or a name from the config reaches the command as one word,
@@ -40,8 +39,9 @@ EXPERIMENTS = cfg.enabled_experiments(config)
 CONFIG_FILE_LIST = list(dict.fromkeys(
     ["config/config.yaml", *(os.path.relpath(p) for p in workflow.overwrite_configfiles)]))
 CONFIG_FILES = shell_words(*CONFIG_FILE_LIST)
-# A command whose profile differs from the one that made results/ stops before planning: a paper
-# rebuild without the run's --configfile would otherwise measure every benchmark again.
+# A command of another profile than the run that made results/, or without one of its targets,
+# stops before planning: a paper rebuild without the run's --configfile would otherwise measure
+# every benchmark again, or leave a machine's rows out (c18n_ae.common.profile_record).
 if (_conflict := profile_record.conflict(config, CONFIG_FILE_LIST)) is not None:
     raise WorkflowError(_conflict)
 
