@@ -121,6 +121,8 @@ def main(argv=None) -> None:
     target = config.target_from(cfg, a.target)
     if a.recipes:
         recipes = json.loads(a.recipes)
+    elif a.variants is None and cfg is None:
+        raise SystemExit("error: name the variants (--variants with --config, or --recipes)")
     else:
         names = a.variants or [v for t, v in config.runs(cfg, a.experiment) if t == target["name"]]
         recipes = [config.variant(cfg, target["name"], v) for v in names]
