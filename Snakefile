@@ -24,3 +24,4 @@ rule all:
         "paper/main.pdf",
         "results/claims.md",
         "results/comparisons.csv",
+        measured(*EXPERIMENTS),

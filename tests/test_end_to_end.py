@@ -4,6 +4,7 @@ and shared), checked with pdftotext."""
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 from collections import Counter
@@ -14,7 +15,7 @@ from c18n_ae import experiments as registry
 from c18n_ae.analysis.claims import load as load_claims
 from c18n_ae.common.latex import fmt
 from c18n_ae.experiments.outputs import three_figures
-from conftest import ROOT, copy_run, snakemake
+from conftest import ROOT, SNAKEMAKE, copy_run, snakemake
 
 CLAIMS = ROOT / "config" / "claims.yaml"
 
@@ -196,6 +197,59 @@ def test_nothing_left_to_do_after_a_complete_run(quick_run):
     dry = snakemake(project, "-n")
     assert dry.returncode == 0
     assert "Nothing to be done" in dry.stdout + dry.stderr
+
+
+def jobs_planned(done) -> set[str]:
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out[-3000:]
+    if "Nothing to be done" in out:
+        return set()
+    return set(re.findall(r"^(?:local)?rule (\w+):", out, re.M))
+
+
+def test_the_readmes_commands_after_a_quick_run_plan_no_benchmark_of_another_profile(quick_run):
+    """The README's paper rebuild, as it writes it, has nothing to do after a complete quick run;
+    its Running parts commands (the full profile's) stop before planning and say what to give."""
+    project, _ = quick_run
+    readme = (ROOT / "README.md").read_text()
+    rebuild = readme.split("### Rebuilding the PDF alone")[1].split("\n## ")[0]
+    (command,) = re.findall(r"```sh\n(.+?)\n```", rebuild, re.S)
+    words = shlex.split(command)
+    assert words[:4] == ["snakemake", "--cores", "1", "paper"]
+    dry = subprocess.run(
+        [*SNAKEMAKE, "-n", *words[1:]], cwd=project, capture_output=True, text=True
+    )
+    assert jobs_planned(dry) == set()
+    parts = readme.split("## Running parts")[1].split("\n## ")[0]
+    block = re.search(r"```sh\n(.+?)\n```", parts, re.S).group(1)
+    for line in block.splitlines():
+        words = shlex.split(line.split("#")[0])
+        if "morello" in line:  # a board's target needs config/morello.yaml: not in this run
+            continue
+        dry = subprocess.run(
+            [*SNAKEMAKE, *(["-n"] if "-n" not in words else []), *words[1:]],
+            cwd=project, capture_output=True, text=True,
+        )  # fmt: skip
+        out = dry.stdout + dry.stderr
+        assert dry.returncode != 0 and "Job stats" not in out, (line, out[-2000:])
+        assert "--configfile config/quick.yaml" in out and "results/profile.json" in out, out
+        # and with the quick profile's config file, as the README says after the block
+        again = subprocess.run(
+            [*SNAKEMAKE, *(["-n"] if "-n" not in words else []), *words[1:],
+             "--configfile", "config/quick.yaml"],
+            cwd=project, capture_output=True, text=True,
+        )  # fmt: skip
+        assert not {j for j in jobs_planned(again) if re.match(r"(build|run|provenance)_", j)}
+
+
+def test_the_readmes_deleted_raw_folders_are_measured_again(quick_run, tmp_path):
+    project = copy_run(quick_run[0], tmp_path / "project")
+    readme = (ROOT / "README.md").read_text()
+    (rm,) = re.findall(r"`(rm -rf results/local/O0/memory results/local/O2/memory)`", readme)
+    subprocess.run(shlex.split(rm), cwd=project, check=True)
+    jobs = jobs_planned(snakemake(project, "-n"))
+    assert {j for j in jobs if re.match(r"(build|run|provenance)_", j)} == {"run_local_memory"}
+    assert {"analyse", "paper"} <= jobs
 
 
 def test_editing_a_tex_file_reruns_only_latex(quick_run):

@@ -15,7 +15,7 @@ for _t in TARGETS:
         params:
             target=_t,
             settings=lambda w, _t=_t: settings([cfg.target(config, _t).get("host"),
-                                                cfg.variant(config, _t, w.variant)]),
+                                                recipe(cfg.variant(config, _t, w.variant))]),
             program=lambda w: programs.by_output(w.output).name,
         resources:
             **{f"bench_{_t}": 1},
@@ -24,5 +24,5 @@ for _t in TARGETS:
         benchmark:
             f"logs/benchmarks/build_{_t}/{{variant}}/{{output}}.tsv",
         shell:
-            f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target}}"
-            " --variant {wildcards.variant} --program {params.program} 2> {log}"
+            f"python -m c18n_ae.running.build --config {CONFIG_FILES} --target {{params.target:q}}"
+            " --variant {wildcards.variant:q} --program {params.program:q} 2> {log:q}"

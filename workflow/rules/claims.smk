@@ -24,7 +24,7 @@ rule verdicts_and_findings:
         "logs/benchmarks/verdicts_and_findings.tsv",
     shell:
         f"python -m c18n_ae.report.verdicts_and_findings --config {CONFIG_FILES}"
-        " --claims {input.claims} 2> {log}"
+        " --claims {input.claims:q} 2> {log:q}"
 
 
 # published: the original study's tables beside our summaries for the same variant, with ratios
@@ -47,11 +47,16 @@ rule published:
     benchmark:
         "logs/benchmarks/published.tsv",
     shell:
-        f"python -m c18n_ae.analysis.published --config {CONFIG_FILES} --experiments {{params.experiments}}"
-        " --source {input.source} --csv {output.csv} --tex {output.tex} --macros {output.macros} 2> {log}"
+        f"python -m c18n_ae.analysis.published --config {CONFIG_FILES}"
+        f" --experiments {shell_words(*(e for e in STUDY if e in EXPERIMENTS))}"
+        " --source {input.source:q} --csv {output.csv:q} --tex {output.tex:q}"
+        " --macros {output.macros:q} 2> {log:q}"
 
 
 # related: one table per published study an experiment sits beside (its module's related pairs).
+RELATED_RAN = [e for e in RELATED if e in EXPERIMENTS]
+
+
 rule related:
     input:
         code=code("c18n_ae.report.related", experiments=RELATED),
@@ -60,10 +65,11 @@ rule related:
     output:
         "paper/generated/tab-related.tex",
     params:
-        experiments=" ".join(["--experiments", *ran]) if (ran := [e for e in RELATED if e in EXPERIMENTS]) else "",
+        experiments=" ".join(["--experiments", *RELATED_RAN]) if RELATED_RAN else "",
     log:
         "logs/related.log",
     benchmark:
         "logs/benchmarks/related.tsv",
     shell:
-        "python -m c18n_ae.report.related {params.experiments} --out {output} 2> {log}"
+        f"python -m c18n_ae.report.related {shell_words('--experiments', *RELATED_RAN) if RELATED_RAN else ''}"
+        " --out {output:q} 2> {log:q}"

@@ -23,5 +23,6 @@ rule analyse:
         # releases from the config (the inputs above list the files), so its length stays fixed
         settings=settings([cfg.references(config), config.get("datasets", [])]),
     shell:
-        f"python -m c18n_ae.analysis.analyse --config {CONFIG_FILES} --experiment {{wildcards.experiment}}"
-        " --tidy {output.tidy} --summary {output.summary} --comparisons {output.comparisons} 2> {log}"
+        f"python -m c18n_ae.analysis.analyse --config {CONFIG_FILES} --experiment {{wildcards.experiment:q}}"
+        " --tidy {output.tidy:q} --summary {output.summary:q} --comparisons {output.comparisons:q}"
+        " 2> {log:q}"

@@ -29,12 +29,15 @@ rule paper:
     benchmark:
         "logs/benchmarks/paper.tsv",
     shell:
-        "latexmk -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error paper/main.tex > {log} 2>&1"
-        " || (tail -n 40 {log} >&2; exit 1)"
+        "latexmk -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error paper/main.tex > {log:q} 2>&1"
+        " || (tail -n 40 {log:q} >&2; exit 1)"
 
 
 # numbers: every generated value with the file, row and rule it comes from (results/numbers.csv)
 # and the appendix's list that each \gen of the paper links to.
+NUMBERS_FROM = ((rules.macros, 0), (rules.published, "macros"))  # the macro files and their rules
+
+
 rule numbers:
     input:
         macros=[rules.macros.output[0], rules.published.output.macros],
@@ -43,16 +46,15 @@ rule numbers:
         csv="results/numbers.csv",
         tex="paper/generated/tab-numbers.tex",
     params:
-        written_by=" ".join(
-            f"{r.output[k]}={r.rule.name}" for r, k in ((rules.macros, 0), (rules.published, "macros"))
-        ),
+        written_by=" ".join(f"{r.output[k]}={r.rule.name}" for r, k in NUMBERS_FROM),
     log:
         "logs/numbers.log",
     benchmark:
         "logs/benchmarks/numbers.tsv",
     shell:
-        "python -m c18n_ae.report.numbers --macros {params.written_by} --csv {output.csv}"
-        " --tex {output.tex} 2> {log}"
+        "python -m c18n_ae.report.numbers --macros"
+        f" {shell_words(*(f'{r.output[k]}={r.rule.name}' for r, k in NUMBERS_FROM))}"
+        " --csv {output.csv:q} --tex {output.tex:q} 2> {log:q}"
 
 
 # archive: the deposit (c18n_ae.report.archive): tracked sources, data sets, the deposit's metadata,
@@ -73,4 +75,4 @@ rule archive:
     benchmark:
         "logs/benchmarks/archive.tsv",
     shell:
-        "python -m c18n_ae.report.archive --out {output.tarball} --sums {output.sums} > {log} 2>&1"
+        "python -m c18n_ae.report.archive --out {output.tarball:q} --sums {output.sums:q} > {log:q} 2>&1"

@@ -26,7 +26,7 @@ rule experiment_outputs:
         "logs/benchmarks/experiment_outputs/{experiment}.tsv",
     shell:
         f"python -m c18n_ae.report.experiment_outputs --config {CONFIG_FILES}"
-        " --experiment {wildcards.experiment} 2> {log}"
+        " --experiment {wildcards.experiment:q} 2> {log:q}"
 
 
 rule table_setup:
@@ -42,7 +42,7 @@ rule table_setup:
     benchmark:
         "logs/benchmarks/table_setup.tsv",
     shell:
-        f"python -m c18n_ae.report.setup_table --config {CONFIG_FILES} --out {{output}} 2> {{log}}"
+        f"python -m c18n_ae.report.setup_table --config {CONFIG_FILES} --out {{output:q}} 2> {{log:q}}"
 
 
 rule macros:
@@ -61,7 +61,7 @@ rule macros:
     benchmark:
         "logs/benchmarks/macros.tsv",
     shell:
-        f"python -m c18n_ae.report.macros --config {CONFIG_FILES} --experiments {{params.experiments}}"
-        " --claims {input.claims} --out {output} 2> {log}"
+        f"python -m c18n_ae.report.macros --config {CONFIG_FILES} --experiments {shell_words(*EXPERIMENTS)}"
+        " --claims {input.claims:q} --out {output:q} 2> {log:q}"
 
 

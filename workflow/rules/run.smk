@@ -20,8 +20,8 @@ for _t in TARGETS:
                 meta=[f"results/{_t}/{v}/{_e}/meta.json" for v in _vs],
             params:
                 target=_t,
-                variants=" ".join(_vs),
-                settings=settings([cfg.target(config, _t), config["experiments"][_e], config.get("run", {})]),
+                variants=" ".join(_vs),  # the runner reads them from the config; a change re-runs
+                settings=settings([recipe(cfg.target(config, _t)), config["experiments"][_e], config.get("run", {})]),
                 experiment=_e,
             resources:
                 **{f"bench_{_t}": 1},
@@ -30,8 +30,8 @@ for _t in TARGETS:
             benchmark:
                 f"logs/benchmarks/run_{_t}_{_e}.tsv",
             shell:
-                f"python -m c18n_ae.running.run --config {CONFIG_FILES} --target {{params.target}}"
-                " --experiment {params.experiment} --variants {params.variants} --log {log}"
+                f"python -m c18n_ae.running.run --config {CONFIG_FILES} --target {{params.target:q}}"
+                " --experiment {params.experiment:q} --log {log:q}"
 
     rule:
         name:
@@ -40,11 +40,11 @@ for _t in TARGETS:
             f"results/{_t}/provenance.json",
         params:
             target=_t,
-            settings=settings(cfg.target(config, _t)),
+            settings=settings(recipe(cfg.target(config, _t))),
         log:
             f"logs/provenance/{_t}.log",
         benchmark:
             f"logs/benchmarks/provenance_{_t}.tsv",
         shell:
-            f"python -m c18n_ae.targets.provenance --config {CONFIG_FILES} --target {{params.target}}"
-            " --out {output} 2> {log}"
+            f"python -m c18n_ae.targets.provenance --config {CONFIG_FILES} --target {{params.target:q}}"
+            " --out {output:q} 2> {log:q}"

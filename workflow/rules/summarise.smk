@@ -11,6 +11,7 @@ for _name in exps.names():
             f"results/summary/{_name}.csv",
             f"results/plots/{_name}.pdf",
             f"paper/generated/tab-{_name}.tex",
+            measured(_name) if _name in EXPERIMENTS else [],
 
 
 # spread between boards: every variant that ran on two or more targets, per metric.
@@ -29,8 +30,8 @@ rule spread:
     benchmark:
         "logs/benchmarks/spread.tsv",
     shell:
-        f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES}"
-        " --experiments {params.experiments} --csv {output.csv} --tex {output.tex} 2> {log}"
+        f"python -m c18n_ae.analysis.spread --config {CONFIG_FILES} --experiments {shell_words(*EXPERIMENTS)}"
+        " --csv {output.csv:q} --tex {output.tex:q} 2> {log:q}"
 
 
 # comparisons: every experiment's comparisons in one file (made by the analyse rule).
@@ -47,4 +48,5 @@ rule comparisons_all:
     benchmark:
         "logs/benchmarks/comparisons_all.tsv",
     shell:
-        "python -m c18n_ae.analysis.comparisons --experiments {params.experiments} --out {output} 2> {log}"
+        f"python -m c18n_ae.analysis.comparisons --experiments {shell_words(*EXPERIMENTS)}"
+        " --out {output:q} 2> {log:q}"

@@ -1,6 +1,7 @@
 # Shared wiring: validated config, the Python that runs the package, and file-name helpers.
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from c18n_ae.common import config as cfg
 from c18n_ae import experiments as exps
 from c18n_ae.analysis import imports
-from c18n_ae.common import datasets
+from c18n_ae.common import datasets, profile_record
 from c18n_ae.common.module_files import module_files
 from c18n_ae.experiments import programs
 from c18n_ae.report import files as report_files
@@ -29,14 +30,34 @@ except cfg.ConfigError as err:
 config.clear()
 config.update(_resolved)
 
+
+def shell_words(*words):
+    """Words for a rule's shell command, each quoted for the shell and with its braces doubled for
+    snakemake's formatting: a file name or a name from the config reaches the command as one word,
+    never as shell syntax (values that snakemake fills in are quoted with `{...:q}` instead)."""
+    return shlex.join(str(w) for w in words).replace("{", "{{").replace("}", "}}")
+
+
 # Rules call the installed package as `python -m c18n_ae.<stage>`, with the interpreter snakemake
 # runs under (.venv) first on PATH.
-shell.prefix(f"export PATH={Path(sys.executable).parent}:$PATH; ")
+shell.prefix(f'export PATH={shell_words(Path(sys.executable).parent)}:"$PATH"; ')
 EXPERIMENTS = cfg.enabled_experiments(config)
 # The config files in effect (the Snakefile's, then each --configfile), so that the package reads
 # the validated config itself and a rule's command names only the target, variant and experiment.
-CONFIG_FILES = " ".join(dict.fromkeys(
+CONFIG_FILE_LIST = list(dict.fromkeys(
     ["config/config.yaml", *(os.path.relpath(p) for p in workflow.overwrite_configfiles)]))
+CONFIG_FILES = shell_words(*CONFIG_FILE_LIST)
+# A command of another profile than the run that made results/, or without one of its targets,
+# stops before planning: a paper rebuild without the run's --configfile would otherwise measure
+# every benchmark again, or leave a machine's rows out (c18n_ae.common.profile_record).
+if (_conflict := profile_record.conflict(config, CONFIG_FILE_LIST)) is not None:
+    raise WorkflowError(_conflict)
+
+
+onstart:
+    profile_record.write(config, CONFIG_FILE_LIST)
+
+
 TARGETS = [t["name"] for t in config["targets"]]
 # Hand-written LaTeX (everything under paper/ but the generated and build files).
 PAPER_SOURCES = sorted(
@@ -74,6 +95,16 @@ def settings(value):
     return json.dumps(value, sort_keys=True)
 
 
+def recipe(value):
+    """A target or variant as it makes a binary or a measurement: without its descriptions, which
+    are for the reader, so that adding or rewording one rebuilds and re-measures nothing."""
+    if isinstance(value, dict):
+        return {k: recipe(v) for k, v in value.items() if k != "description"}
+    if isinstance(value, list):
+        return [recipe(v) for v in value]
+    return value
+
+
 def variants_of(target, experiment):
     return [v for t, v in cfg.runs(config, experiment) if t == target]
 
@@ -105,6 +136,13 @@ def targets_that_run():
 
 def all_metas():
     return [f"{d}/meta.json" for e in EXPERIMENTS for d in run_dirs(e)]
+
+
+def measured(*experiments):
+    """The raw files of the experiments' runs, as inputs of the rules that name what to make (all,
+    one per experiment): snakemake re-makes a missing file only for a job that must run anyway,
+    and a missing input of such a rule is one, so a deleted raw folder is measured again."""
+    return [f"{d}/{f}" for e in experiments for d in run_dirs(e) for f in ("raw.csv", "meta.json")]
 
 
 # Files of the data sets the run includes (config key datasets), by experiment; each data set is a

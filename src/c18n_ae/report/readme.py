@@ -105,7 +105,7 @@ def experiments_table() -> str:
     """One row per experiment of the registry: id, name, what it measures, its programs and
     driver, and both profiles' parameters."""
     lines = [
-        "| id | target | what it measures | programs | full profile (the paper's parameters) "
+        "| id | name | what it measures | programs | full profile (the paper's parameters) "
         "| quick profile |",
         "|---|---|---|---|---|---|",
     ]

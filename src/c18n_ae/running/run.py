@@ -104,7 +104,12 @@ def main(argv=None) -> None:
     config.add_arguments(ap)
     ap.add_argument("--target", required=True, help="a target's name (with --config), or its JSON")
     ap.add_argument("--experiment", required=True)
-    ap.add_argument("--variants", nargs="+", help="variant names (with --config)")
+    ap.add_argument(
+        "--variants",
+        nargs="+",
+        help="variant names (with --config; default: the config's variants of the experiment on"
+        " the target, as the workflow runs them)",
+    )
     ap.add_argument(
         "--recipes", help="the variants' recipes as a JSON list (instead of --variants)"
     )
@@ -117,8 +122,11 @@ def main(argv=None) -> None:
     target = config.target_from(cfg, a.target)
     if a.recipes:
         recipes = json.loads(a.recipes)
+    elif a.variants is None and cfg is None:
+        raise SystemExit("error: name the variants (--variants with --config, or --recipes)")
     else:
-        recipes = [config.variant(cfg, target["name"], v) for v in a.variants]
+        names = a.variants or [v for t, v in config.runs(cfg, a.experiment) if t == target["name"]]
+        recipes = [config.variant(cfg, target["name"], v) for v in names]
     params = json.loads(a.params) if a.params else cfg["experiments"][a.experiment]
     options = json.loads(a.options) if a.options else (cfg or {}).get("run", {})
     signal.signal(signal.SIGTERM, _terminate)

@@ -1,0 +1,51 @@
+"""The `snakemake` command of .venv: snakemake itself, after one check of its arguments that
+snakemake makes too late. `--configfile` takes every word after it, so a target named after it
+(`snakemake -n --configfile config/quick.yaml memory`) is read as a config file, and snakemake
+stops with a FileNotFoundError traceback before any of the workflow's code runs. Here such a word
+gets the README's advice instead; everything else goes to snakemake unchanged."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+OPTIONS = ("--configfile", "--configfiles")
+
+
+def missing_config_files(argv: list[str]) -> list[str]:
+    """The words snakemake would read as config files that are no file."""
+    words = []
+    taking = False
+    for arg in argv:
+        name, _, value = arg.partition("=")
+        if name in OPTIONS:
+            words += [value] if value else []
+            taking = not value
+        elif arg.startswith("-"):
+            taking = False
+        elif taking:
+            words.append(arg)
+    return [w for w in words if not Path(w).is_file()]
+
+
+def advice(argv: list[str], missing: list[str]) -> str:
+    """The message for words after --configfile that are no file: the same command with them
+    moved before it, where snakemake reads them as targets."""
+    rest = [a for a in argv if a not in missing]
+    first = next(i for i, a in enumerate(rest) if a.partition("=")[0] in OPTIONS)
+    again = shlex.join(["snakemake", *rest[:first], *missing, *rest[first:]])
+    return (
+        f"snakemake: no config file {', '.join(missing)}: --configfile takes every word after it"
+        " as a config file, so a target (an experiment, a rule or a file) goes before it"
+        f" (README.md, Running parts). If you meant a target: {again}"
+    )
+
+
+def main() -> None:
+    missing = missing_config_files(sys.argv[1:])
+    if missing:
+        sys.exit(advice(sys.argv[1:], missing))
+    from snakemake.cli import main as snakemake
+
+    sys.exit(snakemake())

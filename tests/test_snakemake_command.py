@@ -1,0 +1,40 @@
+"""A target named after --configfile (which takes every word after it) gets the README's advice
+from .venv's snakemake command, not snakemake's FileNotFoundError traceback; every other command
+line goes to snakemake unchanged."""
+
+import subprocess
+
+from c18n_ae.snakemake_command import missing_config_files
+from conftest import ROOT, SNAKEMAKE
+
+
+def run(*args):
+    return subprocess.run([*SNAKEMAKE, *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_a_target_after_configfile_gets_the_readmes_advice():
+    done = run("-n", "--configfile", "config/quick.yaml", "clock")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "Traceback" not in done.stderr and "FileNotFoundError" not in done.stderr
+    assert "no config file clock" in done.stderr
+    assert "snakemake -n clock --configfile config/quick.yaml" in done.stderr
+    # the README says the same where the message points
+    running_parts = (ROOT / "README.md").read_text().split("## Running parts")[1]
+    assert "put targets before it" in running_parts.split("\n## ")[0]
+
+
+def test_every_other_command_line_reaches_snakemake():
+    assert run("--version").stdout.strip().split(".")[0] == "9"
+    done = run("-n", "--cores", "1", "memory", "--configfile", "config/quick.yaml")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "run_local_memory" in done.stdout
+
+
+def test_the_words_read_as_config_files():
+    assert missing_config_files(["--configfile", "config/quick.yaml", "-n"]) == []
+    assert missing_config_files(["--configfile", "config/quick.yaml", "memory", "paper"]) == [
+        "memory",
+        "paper",
+    ]
+    assert missing_config_files(["--configfile=memory", "paper"]) == ["memory"]
+    assert missing_config_files(["paper", "--cores", "1"]) == []
