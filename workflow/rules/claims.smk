@@ -67,3 +67,36 @@ rule related:
         "logs/benchmarks/related.tsv",
     shell:
         "python -m c18n_ae.report.related {params.experiments} --out {output} 2> {log}"
+
+
+# per_call: the extra time of one call into another library, from the data sets' calls per
+# iteration (dataset.yaml calls) and the comparisons, beside E10's direct measurement
+# (results/per_call.csv), and what the paper says of it: the abstract's first finding, Figure 1,
+# its table and the paragraph beside Morello's published performance work.
+rule per_call:
+    input:
+        code=code("c18n_ae.analysis.per_call", "c18n_ae.report.call_cost", experiments=EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+        summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        datasets=DATASET_META,
+        published="published/morello_performance_2023.csv",
+    output:
+        csv="results/per_call.csv",
+        table="paper/generated/tab-per-call.tex",
+        figure="paper/generated/fig-per-call.tex",
+        macros="paper/generated/per-call.tex",
+    params:
+        comparisons=" ".join(f"{e}=results/comparisons/{e}.csv" for e in EXPERIMENTS),
+        crossing="results/summary/crossing.csv",
+        settings=settings(config.get("datasets", [])),
+    log:
+        "logs/per_call.log",
+    benchmark:
+        "logs/benchmarks/per_call.tsv",
+    shell:
+        f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES}"
+        " --comparisons {params.comparisons} --crossing-summary {params.crossing}"
+        " --csv {output.csv}"
+        f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}"
+        " --per-call {output.csv} --published {input.published} --table {output.table}"
+        " --figure {output.figure} --macros {output.macros}) 2> {log}"

@@ -203,7 +203,9 @@ def direct(config: dict, summary: pd.DataFrame | None, results: Path) -> list[di
             ]  # fmt: skip
             if s is not None and len(s):
                 s = s.iloc[0]
-                row.update(e10_per_call_ns=s["mean"], e10_low_ns=s.ci95_low, e10_high_ns=s.ci95_high)
+                row.update(
+                    e10_per_call_ns=s["mean"], e10_low_ns=s.ci95_low, e10_high_ns=s.ci95_high
+                )
                 row["e10_note"] = f"E10, {int(s.n)} trials"
                 if mhz > 0:
                     row["per_call_cycles"] = s["mean"] * mhz / 1000
@@ -212,9 +214,7 @@ def direct(config: dict, summary: pd.DataFrame | None, results: Path) -> list[di
 
 
 def table(config: dict, comparisons: dict, summary, results: Path) -> pd.DataFrame:
-    labels = {
-        (e, h.metric): h.label for e in exp.registry() for h in exp.get(e).headline
-    }
+    labels = {(e, h.metric): h.label for e in exp.registry() for h in exp.get(e).headline}
     rows = [r for m in cfg.datasets(config) for r in estimates(m, comparisons, labels)]
     rows += direct(config, summary, results)
     return pd.DataFrame(rows, columns=COLUMNS)

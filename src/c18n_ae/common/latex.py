@@ -297,3 +297,70 @@ def ratio_point(ratio: float, tex: bool = True) -> str:
 def interval_text(ratio: float, low: float, high: float, **grid) -> str:
     """The plain-text form of ratio_text (CSV and Markdown); grid: ratio_text's keywords."""
     return ratio_text(ratio, low, high, tex=False, **grid)
+
+
+# What an interval covers, said the same way in abstract, tables, body and conclusion: over one
+# run's trials it is the spread within that run, never a 95 % interval of the effect.
+COVERS_WORDS = {
+    "within one run": "the spread within one run",
+    "between runs": "95\\,\\% interval between runs",
+}
+
+
+def covers_words(covers: str, tex: bool = True) -> str:
+    words = COVERS_WORDS.get(covers, covers)
+    return words if tex else words.replace("\\,\\%", " %")
+
+
+def amount(x: float, unit: str = "ns", tex: bool = True) -> str:
+    """An amount in prose: at most three significant figures and its unit ('60.1 ns'); signed
+    where it is a difference that went down ('-0.258 ns')."""
+    if x is None or not math.isfinite(x):
+        return "--"
+    text = _sig(abs(x), MAX_DIGITS)
+    text = text.rstrip("0").rstrip(".") if "." in text and abs(x) >= 10**MAX_DIGITS else text
+    minus = ("$-$" if tex else "-") if x < 0 else ""
+    return f"{minus}{text} {_SI.get(unit, unit) if tex else unit}"
+
+
+def amount_interval(
+    x: float, low: float, high: float, unit: str = "ns", covers: str = "", tex: bool = True
+) -> str:
+    """The one form of an amount with its interval: '60.1 ns [60.0, 60.1], the spread within one
+    run' (covers: what the interval covers, COVERS_WORDS)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return amount(x, unit, tex)
+    ends = ", ".join(amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high))
+    said = f", {covers_words(covers, tex)}" if covers else ""
+    return f"{amount(x, unit, tex)} [{ends}]{said}"
+
+
+def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
+    """A bound from the timer's resolution, in its own notation, never an interval's brackets:
+    'timer step ±0.0391 ns'."""
+    if bound is None or not math.isfinite(bound):
+        return "--"
+    pm = r"$\pm$" if tex else "±"
+    return f"timer step {pm}{amount(bound, unit, tex)}"
+
+
+def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
+    """A metric only a few ticks long, in its unit first: the baseline's value, the subject's and
+    their difference, then the tick: '1 → 3 µs, +2 µs; one tick is 1 µs' (a, b: subject and
+    baseline in `unit`, resolution the tick)."""
+    arrow = r"$\rightarrow$" if tex else "→"
+    scale = 1.0
+    if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
+        unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
+    shown = _SI.get(unit, escape(unit)) if tex else unit
+
+    def num(v: float) -> str:
+        text = _sig(v / scale, MAX_DIGITS)
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    d = a - b
+    sign = "+" if d >= 0 else ("$-$" if tex else "-")
+    return (
+        f"{num(b)} {arrow} {num(a)} {shown}, {sign}{num(abs(d))} {shown}; "
+        f"one tick is {quantity(resolution, 'ns' if scale != 1 or unit == 'ns' else unit, tex)}"
+    )
