@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +26,7 @@ from c18n_ae.common.latex import (
 )
 
 MAX_WORDS = 35  # a sentence of the abstract
+ABSTRACT_WORDS = 200  # the whole abstract
 WORKLOAD = {  # a metric as a workload's short name in the figure and table
     "math_cpu_ns": "math",
     "int_cpu_ns": "int",
@@ -108,6 +110,30 @@ def finding(t: pd.DataFrame, releases: dict[str, str]) -> str:
         else "."
     )
     return head + tail
+
+
+def abstract_problems(text: str) -> list[str]:
+    """What breaks the abstract's rules: more than ABSTRACT_WORDS words, a sentence of more than
+    MAX_WORDS, a parenthesis inside another ([] for a text that keeps them)."""
+    out = []
+    n = len(text.split())
+    if n > ABSTRACT_WORDS:
+        out.append(f"{n} words, more than {ABSTRACT_WORDS}")
+    for sentence in re.split(r"(?<=[.;?!])\s+(?=[A-Z\\])", text.strip()):
+        words = sentence.split()
+        if len(words) > MAX_WORDS:
+            out.append(f"a sentence of {len(words)} words: {' '.join(words[:3])} …")
+    depth, start = 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            depth += 1
+            start = i if depth == 1 else start
+            if depth == 2:
+                end = text.find(")", text.find(")", i) + 1)
+                out.append(f"nested parentheses: {text[start : end + 1]}")
+        elif c == ")":
+            depth = max(0, depth - 1)
+    return out
 
 
 def _abi(variant: str) -> str:
