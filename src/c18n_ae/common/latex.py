@@ -170,13 +170,43 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-def ratio_text(
+def _rounding(shown: str) -> str:
+    """What a printed number's last figure leaves open: '±0.005' for '1.51'."""
+    last = len(shown.partition(".")[2])
+    return f"±{5 * 10.0 ** -(last + 1):.{last + 1}f}"
+
+
+FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in ticks and time first
+
+
+def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
+    """_ratio_text, but a metric only a few ticks long (both sides under FEW_TICKS steps of its
+    timer) prints its two values and their difference in time first, then the tick, then the
+    ratio: '1 → 3 µs, +2 µs; one tick is 1 µs; ratio 3×, ...'."""
+    sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
+    few = (
+        sides is not None
+        and resolution > 0
+        and all(math.isfinite(x) for x in sides)
+        and max(abs(x) for x in sides) < FEW_TICKS * resolution
+        and ratio is not None
+        and math.isfinite(ratio)
+    )
+    if not few:
+        return _ratio_text(ratio, low, high, tex, *args, **grid)
+    first = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
+    rest = _ratio_text(ratio, low, high, tex, *args, **grid, counted=False)
+    return f"{first}; ratio {rest}"
+
+
+def _ratio_text(
     ratio: float,
     low: float,
     high: float,
     tex: bool = True,
     digits: int | None = MAX_DIGITS,
     *,
+    counted: bool = True,
     sides: tuple[float, float] | None = None,
     spreads: tuple[float, float] | None = None,
     resolution: float = math.nan,
@@ -209,9 +239,9 @@ def ratio_text(
     # an interval's ends keep two figures where the point has one: 1.17 printed as 1 would read
     # as an interval that reaches 1
     g = lambda x: _sig(x, max(digits, 2))  # noqa: E731
-    after = f" {covers}" if covers else ""
+    after = f", {covers_words(covers, tex)}" if covers else ""
     counts = ""
-    if gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
+    if counted and gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
         a, b = (ticks(s, resolution) for s in sides)
         counts = f" ({a} against {b} of {quantity(resolution, unit, tex)})"
     if math.isnan(low) or math.isnan(high):
@@ -232,6 +262,14 @@ def ratio_text(
         )
         if on_grid:
             bounds, figures = tick_bounds(sides, resolution)
+            if bounds and _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
+                # ends apart only beyond three figures, which prose does not carry: the point
+                # in three, both ends within its rounding
+                return (
+                    f"{f(ratio)}{times}, within {_rounding(f(ratio))} by the timer's resolution"
+                    + (f"{after}{counts}")
+                )
+            figures = min(figures, MAX_DIGITS)
             if bounds and bounds[0] <= 1 <= bounds[1]:
                 lo, hi = (_sig(x, figures) for x in bounds)
                 return (
@@ -240,11 +278,14 @@ def ratio_text(
                 )
             if bounds:  # the grid's own interval, the point in as many figures as its ends
                 lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
-                return f"{point}{times} [{lo}, {hi}] by the timer's resolution{after}{counts}"
+                return f"{point}{times}, {lo} to {hi} by the timer's resolution{after}{counts}"
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
-        point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
+        if figures > MAX_DIGITS:  # prose carries three figures: the interval is within their last
+            point = f"{f(ratio)}{times}, interval within {_rounding(f(ratio))}{after}{counts}"
+        else:
+            point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point
     if low <= 1 <= high:
         return f"no detectable difference (ratio between {g(low)} and {g(high)}{after}){counts}"

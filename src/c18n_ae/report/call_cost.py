@@ -221,7 +221,7 @@ def figure(t: pd.DataFrame) -> str:
     if top:
         parts.append(r"\begin{scope}" + "\n" + top + "\n" + r"\end{scope}")
     if below:
-        shift = f"{-(3.6 + 0.55 * len(calls)):.2f}cm" if top else "0cm"
+        shift = f"{-(2.9 + 0.55 * len(calls)):.2f}cm" if top else "0cm"
         parts.append(rf"\begin{{scope}}[yshift={shift}]" + "\n" + below + "\n" + r"\end{scope}")
     parts.append(r"\end{tikzpicture}")
     return "\n".join(parts) + "\n"
