@@ -118,7 +118,8 @@ def test_the_first_finding_is_one_short_sentence_with_the_cost_in_ns():
 
 def test_the_abstract_rules_catch_long_text_long_sentences_and_nested_parentheses():
     long_sentence = " ".join(["word"] * 36) + "."
-    assert call_cost.abstract_problems(long_sentence) == ["a sentence of 36 words: word word word …"]
+    said = call_cost.abstract_problems(long_sentence)
+    assert said == ["a sentence of 36 words: word word word …"]
     nested = "A claim (with a note (inside)) here."
     assert call_cost.abstract_problems(nested) == ["nested parentheses: (with a note (inside))"]
     many = " ".join(["Short sentence of five words."] * 41)

@@ -95,8 +95,10 @@ def load(name: str, root: Path = ROOT) -> dict:
     if mistakes:  # with the paths that leave the folder, which the schema cannot see
         mistakes += [f"{path}: {m}" for m in _paths_out(d, meta)]
         raise RawDataError("\n  ".join(mistakes))
-    mistakes = [f"{path}: {m}" for m in _references(d, meta) + evidence.mistakes(d, meta)
-                + call_sites.mistakes(d, meta)]
+    mistakes = [
+        f"{path}: {m}"
+        for m in _references(d, meta) + evidence.mistakes(d, meta) + call_sites.mistakes(d, meta)
+    ]
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
     meta["directory"] = str(d)

@@ -371,9 +371,14 @@ def amount_interval(
     run' (covers: what the interval covers, COVERS_WORDS)."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return amount(x, unit, tex)
-    ends = ", ".join(amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high))
     said = f", {covers_words(covers, tex)}" if covers else ""
-    return f"{amount(x, unit, tex)} [{ends}]{said}"
+    ends = [amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high)]
+    if ends[0] == ends[1]:  # narrower than the last figure prose carries: no equal bounds
+        shown = amount(x, unit, tex)
+        within = _rounding(shown.rsplit(" ", 1)[0].replace("$-$", ""))
+        pm = r"$\pm$" if tex else "±"
+        return f"{shown}, interval within {within.replace('±', pm)}{said}"
+    return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"
 
 
 def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:

@@ -259,16 +259,19 @@ def latex_table(t: pd.DataFrame) -> str:
             cells = [_row_label(r), "1 (E10)", "--", "--", _cycles(r), _e10(r)]
         else:
             n = int(r.calls_per_iteration)
-            calls = f"{n} ({escape(_s(r.calls))})" if n else "0"
+            names = escape(_s(r.calls)).replace(" x", r"\,$\times$")  # 'rand x1023'
+            calls = f"{n} ({names})" if n else "0"
             cost = amount_interval(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns, covers="")
             cells = [_row_label(r), calls, cost, timer_bound(r.timer_bound_ns), _cycles(r), _e10(r)]
         lines.append(" & ".join(cells) + r" \\")
+    confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
-        rf"\texttt{{{escape(s)}}} \texttt{{{escape(v)}}}: {escape(c)}"
-        for (s, v), c in t[t.confounded_by.fillna("") != ""]
-        .groupby(["source", "subject"], sort=False)
-        .confounded_by.first()
-        .items()
+        rf"\texttt{{{escape(s)}}} \texttt{{{escape(v)}}}, "
+        + ", ".join(escape(WORKLOAD.get(m, m)) for m in dict.fromkeys(rows.metric))
+        + f": {escape(c)}"
+        for (s, v, c), rows in confounded.groupby(
+            ["source", "subject", "confounded_by"], sort=False
+        )
     ]
     if mixed:
         lines += [
