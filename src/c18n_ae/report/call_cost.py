@@ -165,7 +165,13 @@ def _coords(rows: pd.DataFrame, value: str, low: str, high: str) -> tuple[str, s
     return " ".join(clean_pts), " ".join(mixed_pts)
 
 
-def _axis(rows: pd.DataFrame, title: str, value, low, high, xlabel: str, extra: str = "") -> str:
+BOX_CM = (0.3, 0.5)  # an axis box's height: a margin and each row
+GAP_CM = 2.0  # from one box's bottom to the next box's top: tick labels, x label, next title
+
+
+def _axis(
+    rows: pd.DataFrame, title: str, value, low, high, xlabel: str, extra: str = "", top=0.0
+) -> str:
     if rows.empty:
         return ""
     labels = ",".join("{" + _row_label(r) + "}" for r in rows.itertuples())
@@ -181,8 +187,9 @@ def _axis(rows: pd.DataFrame, title: str, value, low, high, xlabel: str, extra: 
     return "\n".join(
         [
             r"\begin{axis}[",
-            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.62\textwidth,",
-            rf"  height={1.6 + 0.55 * n:.2f}cm, ymin=-0.6, ymax={n - 0.4:.1f},",
+            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.55\textwidth,",
+            rf"  scale only axis, anchor=north west, at={{(0,{-top:.2f}cm)}},",
+            rf"  height={BOX_CM[0] + BOX_CM[1] * n:.2f}cm, ymin=-0.6, ymax={n - 0.4:.1f},",
             rf"  ytick={{{ticks}}}, yticklabels={{{labels}}}, yticklabel style={{font=\small}},",
             r"  xmajorgrids, title style={font=\small\bfseries}, label style={font=\small},",
             f"  scaled x ticks=false{extra}]",
@@ -216,13 +223,9 @@ def figure(t: pd.DataFrame) -> str:
         "ci95_high",
         "time against hybrid (ratio)",
         extra=r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin}) -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax});}",  # noqa: E501
+        top=BOX_CM[0] + BOX_CM[1] * len(calls) + GAP_CM if len(calls) else 0.0,
     )
-    parts = [r"\begin{tikzpicture}"]
-    if top:
-        parts.append(r"\begin{scope}" + "\n" + top + "\n" + r"\end{scope}")
-    if below:
-        shift = f"{-(2.9 + 0.55 * len(calls)):.2f}cm" if top else "0cm"
-        parts.append(rf"\begin{{scope}}[yshift={shift}]" + "\n" + below + "\n" + r"\end{scope}")
+    parts = [r"\begin{tikzpicture}", *(x for x in (top, below) if x)]
     parts.append(r"\end{tikzpicture}")
     return "\n".join(parts) + "\n"
 
