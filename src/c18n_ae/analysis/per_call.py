@@ -207,6 +207,8 @@ def direct(config: dict, summary: pd.DataFrame | None, results: Path) -> list[di
                     e10_per_call_ns=s["mean"], e10_low_ns=s.ci95_low, e10_high_ns=s.ci95_high
                 )
                 row["e10_note"] = f"E10, {int(s.n)} trials"
+                runs = int(s.get("runs", 1) or 1) if pd.notna(s.get("runs", 1)) else 1
+                row["interval_covers"] = "within one run" if runs <= 1 else "between runs"
                 if mhz > 0:
                     row["per_call_cycles"] = s["mean"] * mhz / 1000
             out.append(row)
