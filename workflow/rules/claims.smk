@@ -87,7 +87,6 @@ rule per_call:
         macros="paper/generated/per-call.tex",
     params:
         comparisons=" ".join(f"{e}=results/comparisons/{e}.csv" for e in EXPERIMENTS),
-        crossing="results/summary/crossing.csv",
         settings=settings(config.get("datasets", [])),
     log:
         "logs/per_call.log",
@@ -95,7 +94,7 @@ rule per_call:
         "logs/benchmarks/per_call.tsv",
     shell:
         f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES}"
-        " --comparisons {params.comparisons} --crossing-summary {params.crossing}"
+        " --comparisons {params.comparisons} --summaries {input.summaries}"
         " --csv {output.csv}"
         f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}"
         " --per-call {output.csv} --published {input.published} --table {output.table}"

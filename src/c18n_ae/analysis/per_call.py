@@ -226,15 +226,16 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     cfg.add_arguments(ap)
     ap.add_argument("--comparisons", nargs="*", default=[], help="EXPERIMENT=path")
-    ap.add_argument("--crossing-summary", type=Path, help="results/summary/crossing.csv")
+    ap.add_argument("--summaries", nargs="*", type=Path, default=[], help="E10's is read")
     ap.add_argument("--results", type=Path, default=Path("results"))
     ap.add_argument("--csv", required=True, type=Path)
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
     comps = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.comparisons)}
     summary = None
-    if a.crossing_summary and a.crossing_summary.is_file():
-        summary = pd.read_csv(a.crossing_summary)
+    for path in a.summaries:
+        if path.stem == "crossing":
+            summary = pd.read_csv(path)
     out = table(config, comps, summary, a.results)
     write_text_atomic(a.csv, out.to_csv(index=False))
 
