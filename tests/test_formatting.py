@@ -55,19 +55,19 @@ def test_an_interval_that_rounding_collapses_prints_within_its_last_figure():
 
 
 def test_a_ratio_near_the_timers_grid_says_so():
-    """Values a few ticks of the clock apart print in time first ('1 → 3 µs, +2 µs; one tick is 1
+    """Values a few ticks of the clock apart print in time first ('1 → 3 µs, +2 µs at one tick of 1
     µs'), then the ratio; no more figures than the grid carries, nor than three; the timer's bound
     reads 'a to b by the timer's resolution', never in an interval's brackets."""
     one_us = dict(resolution=1000.0, unit="ns")
     assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
-        "1 → 3 µs, +2 µs; one tick is 1 µs; ratio 3×, interval limited by the timer's resolution"
+        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's resolution"
     )
     assert ratio_text(
         13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us
     ) == ("10×, interval limited by the timer's resolution (13 ticks against 1 tick of 1 µs)")
     assert (
         ratio_text(1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us)
-        == "1 → 1.85 µs, +0.85 µs; one tick is 1 µs; ratio 1.9× [1.2, 2.7]"
+        == "1 → 1.85 µs, +0.85 µs at one tick of 1 µs, ratio 1.9× [1.2, 2.7]"
     )
     # 5,985 ticks of 7.8 ms on the smaller side, but prose carries three figures: the ends of
     # the grid's bound (1.513, 1.514) print alike, so the point's rounding holds them
@@ -83,7 +83,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # a tick either way reaches 1: no detectable difference, as any interval that contains 1
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
-        "5 → 4.6 µs, -0.4 µs; one tick is 1 µs; ratio no detectable difference (ratio between "
+        "5 → 4.6 µs, -0.4 µs at one tick of 1 µs, ratio no detectable difference (ratio between "
         "0.60 and 1.4 by the timer's resolution)"
     )
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
@@ -120,11 +120,11 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "interval_covers": "within one run",
     }
     assert comparison_text(row, tex=False) == (
-        "1 → 3 µs, +2 µs; one tick is 1 µs; ratio 3×, interval limited by the timer's "
+        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's "
         "resolution, the spread within one run"
     )
     assert comparison_text(pd.Series(row), "median", tex=False) == (
-        "1 → 2 µs, +1 µs; one tick is 1 µs; ratio no detectable difference (ratio between 1.0 "
+        "1 → 2 µs, +1 µs at one tick of 1 µs, ratio no detectable difference (ratio between 1.0 "
         "and 3.0, the spread within one run)"
     )
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
@@ -167,8 +167,8 @@ def test_amounts_bounds_and_few_ticks_have_one_form_each():
     assert amount(1234.5, tex=False) == "1230 ns"
     assert timer_bound(0.0390625, tex=False) == "timer step ±0.0391 ns"
     assert "[" not in timer_bound(0.0390625) and "]" not in timer_bound(0.0390625)
-    assert few_ticks(3000, 1000, 1000, tex=False) == "1 → 3 µs, +2 µs; one tick is 1 µs"
-    assert few_ticks(3010.1, 900, 1000, tex=False) == "0.9 → 3.01 µs, +2.11 µs; one tick is 1 µs"
+    assert few_ticks(3000, 1000, 1000, tex=False) == "1 → 3 µs, +2 µs at one tick of 1 µs"
+    assert few_ticks(3010.1, 900, 1000, tex=False) == "0.9 → 3.01 µs, +2.11 µs at one tick of 1 µs"
     assert covers_words("within one run", tex=False) == "the spread within one run"
 
 

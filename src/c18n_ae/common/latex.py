@@ -182,7 +182,8 @@ FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in tick
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
     """_ratio_text, but a metric only a few ticks long (both sides under FEW_TICKS steps of its
     timer) prints its two values and their difference in time first, then the tick, then the
-    ratio: '1 → 3 µs, +2 µs; one tick is 1 µs; ratio 3×, ...'."""
+    ratio: '1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, ...' (one clause: a template
+    repeated as a sentence of its own would read as boilerplate)."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -196,7 +197,7 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         return _ratio_text(ratio, low, high, tex, *args, **grid)
     first = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
     rest = _ratio_text(ratio, low, high, tex, *args, **grid, counted=False)
-    return f"{first}; ratio {rest}"
+    return f"{first}, ratio {rest}"
 
 
 def _ratio_text(
@@ -392,7 +393,7 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
 
 def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
     """A metric only a few ticks long, in its unit first: the baseline's value, the subject's and
-    their difference, then the tick: '1 → 3 µs, +2 µs; one tick is 1 µs' (a, b: subject and
+    their difference, then the tick: '1 → 3 µs, +2 µs at one tick of 1 µs' (a, b: subject and
     baseline in `unit`, resolution the tick)."""
     arrow = r"$\rightarrow$" if tex else "→"
     scale = 1.0
@@ -407,6 +408,6 @@ def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool
     d = a - b
     sign = "+" if d >= 0 else ("$-$" if tex else "-")
     return (
-        f"{num(b)} {arrow} {num(a)} {shown}, {sign}{num(abs(d))} {shown}; "
-        f"one tick is {quantity(resolution, 'ns' if scale != 1 or unit == 'ns' else unit, tex)}"
+        f"{num(b)} {arrow} {num(a)} {shown}, {sign}{num(abs(d))} {shown} at one tick of "
+        f"{quantity(resolution, 'ns' if scale != 1 or unit == 'ns' else unit, tex)}"
     )
