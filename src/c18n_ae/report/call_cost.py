@@ -170,8 +170,8 @@ def _coords(rows: pd.DataFrame, value: str, low: str, high: str) -> tuple[str, s
     return " ".join(clean_pts), " ".join(mixed_pts)
 
 
-BOX_CM = (0.3, 0.5)  # an axis box's height: a margin and each row
-GAP_CM = 2.0  # from one box's bottom to the next box's top: tick labels, x label, next title
+BOX_CM = (0.25, 0.4)  # an axis box's height: a margin and each row
+GAP_CM = 1.8  # from one box's bottom to the next box's top: tick labels, x label, next title
 
 
 def _axis(
