@@ -83,7 +83,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # a tick either way reaches 1: no detectable difference, as any interval that contains 1
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
-        "5 → 4.6 µs, -0.4 µs at one tick of 1 µs, ratio no detectable difference (ratio between "
+        "5 → 4.6 µs, -0.4 µs at one tick of 1 µs, no detectable difference (ratio between "
         "0.60 and 1.4 by the timer's resolution)"
     )
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
@@ -124,7 +124,7 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "resolution, the spread within one run"
     )
     assert comparison_text(pd.Series(row), "median", tex=False) == (
-        "1 → 2 µs, +1 µs at one tick of 1 µs, ratio no detectable difference (ratio between 1.0 "
+        "1 → 2 µs, +1 µs at one tick of 1 µs, no detectable difference (ratio between 1.0 "
         "and 3.0, the spread within one run)"
     )
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}

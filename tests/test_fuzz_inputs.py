@@ -139,8 +139,8 @@ def analyse_command(tmp: Path, experiment: str, *args) -> tuple[int, str]:
 
 def data_set(folder: Path, entries: list[dict]) -> None:
     """The study's data set with only these files: its dataset.yaml, the source and binaries its
-    evidence cites and the data set's own logs it cites (hard links, which stay inside the folder, apart
-    from the files a case mutates)."""
+    evidence cites and the data set's own logs it cites (hard links, which stay inside the
+    folder, apart from the files a case mutates)."""
     meta = yaml.dump(fuzz_meta(entries), Dumper=DUMPER, sort_keys=False)
     (folder / "dataset.yaml").write_text(meta)
     for cited in ("source", "binaries"):  # the binaries: the calls facts' evidence

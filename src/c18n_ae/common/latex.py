@@ -197,7 +197,8 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         return _ratio_text(ratio, low, high, tex, *args, **grid)
     first = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
     rest = _ratio_text(ratio, low, high, tex, *args, **grid, counted=False)
-    return f"{first}, ratio {rest}"
+    said = rest.startswith(("no detectable difference", "ratio between"))  # names it already
+    return f"{first}, {rest}" if said else f"{first}, ratio {rest}"
 
 
 def _ratio_text(
