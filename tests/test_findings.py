@@ -192,9 +192,10 @@ def test_a_target_with_purecap_without_compartments_splits_the_shares():
 
 # an interval in any printed form, and what it covers when said right after it
 INTERVAL = re.compile(
-    r"((?:\[[-0-9.]+, [-0-9.]+\]|ratio between [-0-9.]+ and [-0-9.]+)"
-    r"(?: by the timer's resolution)?|± [0-9.]+|limited by the timer's resolution)"
-    r"( within one run| between runs)?"
+    r"((?:\[[-0-9.]+, [-0-9.]+\]|ratio between [-0-9.]+ and [-0-9.]+|within ±[0-9.]+)"
+    r"(?: by the timer's resolution)?|[-0-9.]+ to [-0-9.]+ by the timer's resolution"
+    r"|limited by the timer's resolution)"
+    r"(, the spread within one run|, 95\\,\\% interval between runs)?"
 )
 
 
@@ -221,7 +222,7 @@ def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_pat
     assert r"\texttt{cheribsd-22.12}" in tex and len(abstract) >= 2, abstract
     printed = [x for found in said.values() for x in found]
     # the unconfounded contrasts' intervals (a confounded one's ratios stay in the table)
-    assert len(printed) >= 7 and {c for _, c in printed} == {" within one run"}, printed
+    assert len(printed) >= 7 and {c for _, c in printed} == {", the spread within one run"}, printed
     # the wording comes from the comparisons: rows of repeated runs say so
     table.assign(interval_covers="between runs").to_csv(tmp_path / "headline.csv", index=False)
     findings.main(
@@ -229,7 +230,9 @@ def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_pat
         + ["--headline", str(tmp_path / "headline.csv"), "--verdicts", str(tmp_path / "claims.csv")]
     )
     again = [x for found in intervals(out.read_text()).values() for x in found]
-    assert len(again) == len(printed) and {c for _, c in again} == {" between runs"}
+    assert len(again) == len(printed) and {c for _, c in again} == {
+        ", 95\\,\\% interval between runs"
+    }
 
 
 def intervals(tex: str) -> dict[str, list]:

@@ -7,7 +7,18 @@ import re
 import numpy as np
 import pandas as pd
 
-from c18n_ae.common.latex import comparison_text, fmt, quantity, ratio_point, ratio_text
+from c18n_ae.common.latex import (
+    amount,
+    amount_interval,
+    comparison_text,
+    covers_words,
+    few_ticks,
+    fmt,
+    quantity,
+    ratio_point,
+    ratio_text,
+    timer_bound,
+)
 from c18n_ae.report.findings import MAX_WORDS, experiment_paragraph, sentences
 
 
@@ -19,69 +30,67 @@ def test_one_ratio_format_with_three_significant_digits():
     assert ratio_text(math.nan, 1, 2) == "--"
 
 
-def test_an_interval_that_rounding_collapses_prints_its_half_width():
+def test_an_interval_that_rounding_collapses_prints_within_its_last_figure():
     """No interval prints with equal bounds, and no ratio with more than three figures, in prose
-    or tables alike, but for a half-width: its point has the half-width's last decimal, so that
-    point ± half-width holds the estimate (1.51 ± 0.0001 would leave 1.5137 out)."""
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.5137× ± 0.0001"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.14286× ± 0.00006"
-    assert ratio_text(1.00229, 1.0021, 1.0025, tex=False, digits=None) == "1.0023× ± 0.0002"
+    or tables alike (issue 31: '0.96861 ± 0.00002' is false precision): an interval narrower than
+    the point's last figure says so, and the point's rounding then holds the estimate."""
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51×, interval within ±0.005"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143×, interval within ±0.0005"
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, covers="within one run") == (
-        "1.5137× ± 0.0001 within one run"
+        "1.51×, interval within ±0.005, the spread within one run"
     )
     assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == (
-        "no detectable difference (1.0000× ± 0.0001)"
+        "no detectable difference (1.00×, interval within ±0.005)"
     )
     rng = np.random.default_rng(0)
     for ratio, width in zip(rng.lognormal(0, 2, 500), rng.lognormal(-8, 3, 500)):
         text = ratio_text(ratio, ratio - width / 2, ratio + width / 2, tex=False)
         bounds = re.search(r"\[(.*), (.*)\]", text) or re.search(r"between (\S+) and (\S+)", text)
         assert bounds is None or bounds[1] != bounds[2], text
-        point = re.match(r"([0-9.]+)× ± ([0-9.]+)", text)
+        point = re.match(r"([0-9.]+)×, interval within ±([0-9.]+)", text)
         if point:
-            assert float(point[1]) - float(point[2]) <= ratio <= float(point[1]) + float(point[2])
-            assert len(point[1].partition(".")[2]) == len(point[2].partition(".")[2]), text
-            continue
+            assert abs(float(point[1]) - ratio) <= float(point[2]) * 1.0001, text
         point = re.match(r"([0-9.]+)×", text)
         assert point is None or len(point[1].replace(".", "").lstrip("0")) <= 3, text
 
 
 def test_a_ratio_near_the_timers_grid_says_so():
-    """Values a few ticks of the clock apart: the step counts, no more figures than the grid
-    carries, and an interval that sits on the grid is limited by the resolution, not certain."""
+    """Values a few ticks of the clock apart print in time first ('1 → 3 µs, +2 µs at one tick of 1
+    µs'), then the ratio; no more figures than the grid carries, nor than three; the timer's bound
+    reads 'a to b by the timer's resolution', never in an interval's brackets."""
     one_us = dict(resolution=1000.0, unit="ns")
     assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
-        "3×, interval limited by the timer's resolution (3 ticks against 1 tick of 1 µs)"
+        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's resolution"
     )
     assert ratio_text(
         13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us
     ) == ("10×, interval limited by the timer's resolution (13 ticks against 1 tick of 1 µs)")
-    assert ratio_text(
-        1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us
-    ) == ("1.9× [1.2, 2.7] (1.9 ticks against 1 tick of 1 µs)")  # two figures, as its ends
-    # 5,985 ticks of 7.8 ms on the smaller side: four figures allowed; the values spread over
-    # many ticks, but 1.5137 ± 0.0001 needs five figures: finer than the grid prints a ratio
+    assert (
+        ratio_text(1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us)
+        == "1 → 1.85 µs, +0.85 µs at one tick of 1 µs, ratio 1.9× [1.2, 2.7]"
+    )
+    # 5,985 ticks of 7.8 ms on the smaller side, but prose carries three figures: the ends of
+    # the grid's bound (1.513, 1.514) print alike, so the point's rounding holds them
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == (
-        "1.514× [1.513, 1.514] by the timer's resolution"
+        "1.51×, within ±0.005 by the timer's resolution"
     )
     # the study's int workload: about 127 and 118 ticks, each mean's rounding at most a tick
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
     assert ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu) == (
-        "1.08× [1.06, 1.09] by the timer's resolution"
+        "1.08×, 1.06 to 1.09 by the timer's resolution"
     )
-    assert ratio_text(1.514, 1.513, 1.515, tex=False, **cpu) == "1.514× ± 0.001"
     # a tick either way reaches 1: no detectable difference, as any interval that contains 1
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
-        "no detectable difference (ratio between 0.60 and 1.4 by the timer's resolution) "
-        "(4.6 ticks against 5 ticks of 1 µs)"
+        "5 → 4.6 µs, -0.4 µs at one tick of 1 µs, no detectable difference (ratio between "
+        "0.60 and 1.4 by the timer's resolution)"
     )
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
-    # every resample's median on the same grid point: the grid's interval, never '± 0'
+    # every resample's median on the same grid point: the grid's bound, never '± 0'
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))
     assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == (
-        "1.0200× [1.0197, 1.0203] by the timer's resolution"
+        "1.02×, within ±0.005 by the timer's resolution"
     )
     assert ratio_text(
         1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"
@@ -110,34 +119,57 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "unit": "ns",
         "interval_covers": "within one run",
     }
-    assert "limited by the timer's resolution within one run (3 ticks against 1 tick" in (
-        comparison_text(row)
+    assert comparison_text(row, tex=False) == (
+        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's "
+        "resolution, the spread within one run"
     )
     assert comparison_text(pd.Series(row), "median", tex=False) == (
-        "no detectable difference (ratio between 1.0 and 3.0 within one run) "
-        "(2 ticks against 1 tick of 1 µs)"
+        "1 → 2 µs, +1 µs at one tick of 1 µs, no detectable difference (ratio between 1.0 "
+        "and 3.0, the spread within one run)"
     )
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
-    assert comparison_text(bare, tex=False) == "1.5137× ± 0.0001"
+    assert comparison_text(bare, tex=False) == "1.51×, interval within ±0.005"
 
 
 def test_every_form_of_an_interval_says_what_it_covers():
-    """Bounds, half-width, a range without a point, no detectable difference, limited by the
-    timer's resolution: each says what it covers right after the interval; a ratio without an
-    interval says nothing about one."""
+    """Bounds, a range without a point, no detectable difference, limited by the timer's
+    resolution: each says what it covers right after the interval, in the same words everywhere
+    (over one run's trials, the spread within one run; over runs, a 95 % interval); a ratio
+    without an interval says nothing about one."""
     runs = dict(tex=False, covers="between runs")
-    grid = dict(sides=(3000, 1000), spreads=(0, 0), resolution=1000.0, unit="ns")
-    assert ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53] between runs"
-    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.5137× ± 0.0001 between runs"
-    assert ratio_text(45.9, 5.56, 98.2, **runs).startswith("ratio between 5.56 and 98.2 between")
+    grid = dict(sides=(30000, 10000), spreads=(0, 0), resolution=1000.0, unit="ns")
+    assert (
+        ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53], 95 % interval between runs"
+    )
+    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == (
+        "1.51×, interval within ±0.005, 95 % interval between runs"
+    )
+    assert ratio_text(45.9, 5.56, 98.2, **runs).startswith("ratio between 5.56 and 98.2, 95 %")
     assert ratio_text(0.989, 0.5, 1.6, **runs) == (
-        "no detectable difference (ratio between 0.500 and 1.60 between runs)"
+        "no detectable difference (ratio between 0.500 and 1.60, 95 % interval between runs)"
     )
     assert ratio_text(3.0, 3.0, 3.0, **runs, **grid) == (
-        "3×, interval limited by the timer's resolution between runs "
-        "(3 ticks against 1 tick of 1 µs)"
+        "3.0×, 2.6 to 3.4 by the timer's resolution, 95 % interval between runs "
+        "(30 ticks against 10 ticks of 1 µs)"
     )
     assert ratio_text(1.5, math.nan, math.nan, **runs) == "1.50× (no interval)"
+    within = ratio_text(1.5137, 1.49, 1.53, tex=False, covers="within one run")
+    assert within == "1.51× [1.49, 1.53], the spread within one run"
+    assert amount_interval(60.054, 60.044, 60.064, covers="within one run", tex=False) == (
+        "60.1 ns [60.0, 60.1], the spread within one run"
+    )
+
+
+def test_amounts_bounds_and_few_ticks_have_one_form_each():
+    """An amount with its interval, a bound from the timer's step (no brackets), a metric a few
+    ticks long (time first), each one formatter, at most three significant figures."""
+    assert amount(60.0544, tex=False) == "60.1 ns" and amount(-0.258, tex=False) == "-0.258 ns"
+    assert amount(1234.5, tex=False) == "1230 ns"
+    assert timer_bound(0.0390625, tex=False) == "timer step ±0.0391 ns"
+    assert "[" not in timer_bound(0.0390625) and "]" not in timer_bound(0.0390625)
+    assert few_ticks(3000, 1000, 1000, tex=False) == "1 → 3 µs, +2 µs at one tick of 1 µs"
+    assert few_ticks(3010.1, 900, 1000, tex=False) == "0.9 → 3.01 µs, +2.11 µs at one tick of 1 µs"
+    assert covers_words("within one run", tex=False) == "the spread within one run"
 
 
 def test_intervals_that_say_nothing_read_as_ranges():

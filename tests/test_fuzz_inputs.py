@@ -138,14 +138,14 @@ def analyse_command(tmp: Path, experiment: str, *args) -> tuple[int, str]:
 
 
 def data_set(folder: Path, entries: list[dict]) -> None:
-    """The study's data set with only these files: its dataset.yaml, the source its evidence
-    cites and the data set's own logs it cites (hard links, which stay inside the folder, apart
-    from the files a case mutates)."""
+    """The study's data set with only these files: its dataset.yaml, the source and binaries its
+    evidence cites and the data set's own logs it cites (hard links, which stay inside the
+    folder, apart from the files a case mutates)."""
     meta = yaml.dump(fuzz_meta(entries), Dumper=DUMPER, sort_keys=False)
     (folder / "dataset.yaml").write_text(meta)
-    source = STUDY / "source"
-    if source.is_dir() and not (folder / "source").exists():
-        shutil.copytree(source, folder / "source", copy_function=os.link)
+    for cited in ("source", "binaries"):  # the binaries: the calls facts' evidence
+        if (STUDY / cited).is_dir() and not (folder / cited).exists():
+            shutil.copytree(STUDY / cited, folder / cited, copy_function=os.link)
     for cited in own_logs_cited():
         (folder / cited).parent.mkdir(parents=True, exist_ok=True)
         if not (folder / cited).exists():

@@ -123,6 +123,7 @@ REPORT_JOBS = (
     "findings",
     "releases",
     "claim_tables",
+    "call_cost",
 )
 STATISTICS = {"compare", "ratio_ci", "ratio_of_ratios", "ratio_ci_large", "summary_table"}
 

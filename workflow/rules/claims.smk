@@ -73,3 +73,34 @@ rule related:
     shell:
         f"python -m c18n_ae.report.related {shell_words('--experiments', *RELATED_RAN) if RELATED_RAN else ''}"
         " --out {output:q} 2> {log:q}"
+
+
+# per_call: the extra time of one call into another library, from the data sets' calls per
+# iteration (dataset.yaml calls) and the comparisons, beside E10's direct measurement
+# (results/per_call.csv), and what the paper says of it: the abstract's first finding, Figure 1,
+# its table and the paragraph beside Morello's published performance work.
+rule per_call:
+    input:
+        code=code("c18n_ae.analysis.per_call", "c18n_ae.report.call_cost", experiments=EXPERIMENTS),
+        comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
+        summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
+        datasets=DATASET_META,
+        published="published/morello_performance_2023.csv",
+    output:
+        csv="results/per_call.csv",
+        table="paper/generated/tab-per-call.tex",
+        figure="paper/generated/fig-per-call.tex",
+        macros="paper/generated/per-call.tex",
+    params:
+        settings=settings(config.get("datasets", [])),
+    log:
+        "logs/per_call.log",
+    benchmark:
+        "logs/benchmarks/per_call.tsv",
+    shell:
+        f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES}"
+        f" --comparisons {shell_words(*(f'{e}=results/comparisons/{e}.csv' for e in EXPERIMENTS))}"
+        " --summaries {input.summaries:q} --csv {output.csv:q}"
+        f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}"
+        " --per-call {output.csv:q} --published {input.published:q} --table {output.table:q}"
+        " --figure {output.figure:q} --macros {output.macros:q}) 2> {log:q}"

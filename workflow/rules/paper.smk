@@ -9,6 +9,9 @@ rule paper:
         generated=[
             "paper/generated/macros.tex",
             "paper/generated/findings.tex",
+            "paper/generated/per-call.tex",
+            "paper/generated/tab-per-call.tex",
+            "paper/generated/fig-per-call.tex",
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-headline.tex",

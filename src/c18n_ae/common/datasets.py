@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from c18n_ae import PROJECT_ROOT
-from c18n_ae.common import evidence, paths, schemas
+from c18n_ae.common import call_sites, evidence, paths, schemas
 from c18n_ae.common.rawcsv import RawDataError
 
 ROOT = PROJECT_ROOT / "datasets"
@@ -123,7 +123,10 @@ def load(name: str, root: Path = ROOT) -> dict:
     if mistakes:  # with the paths that leave the folder, which the schema cannot see
         mistakes += [f"{path}: {m}" for m in _paths_out(d, meta)]
         raise RawDataError("\n  ".join(mistakes))
-    mistakes = [f"{path}: {m}" for m in _references(d, meta) + evidence.mistakes(d, meta)]
+    mistakes = [
+        f"{path}: {m}"
+        for m in _references(d, meta) + evidence.mistakes(d, meta) + call_sites.mistakes(d, meta)
+    ]
     if mistakes:
         raise RawDataError("\n  ".join(mistakes))
     meta["directory"] = str(d)

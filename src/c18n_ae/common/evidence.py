@@ -35,6 +35,9 @@ def cited(meta: dict) -> list[tuple[str, dict, dict]]:
             add(f"timing.{e}.metrics.{m}", r)
     for e, spec in meta.get("invalid", {}).items():
         add(f"invalid.{e}", spec)
+    for e, metrics in meta.get("calls", {}).items():
+        for m, fact in metrics.items():
+            add(f"calls.{e}.{m}", fact)
     if "kernel" in meta:
         add("kernel", meta["kernel"])
     if "compartments_seen" in meta:

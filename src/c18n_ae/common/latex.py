@@ -170,13 +170,45 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-def ratio_text(
+def _rounding(shown: str) -> str:
+    """What a printed number's last figure leaves open: '±0.005' for '1.51'."""
+    last = len(shown.partition(".")[2])
+    return f"±{5 * 10.0 ** -(last + 1):.{last + 1}f}"
+
+
+FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in ticks and time first
+
+
+def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
+    """_ratio_text, but a metric only a few ticks long (both sides under FEW_TICKS steps of its
+    timer) prints its two values and their difference in time first, then the tick, then the
+    ratio: '1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, ...' (one clause: a template
+    repeated as a sentence of its own would read as boilerplate)."""
+    sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
+    few = (
+        sides is not None
+        and resolution > 0
+        and all(math.isfinite(x) for x in sides)
+        and max(abs(x) for x in sides) < FEW_TICKS * resolution
+        and ratio is not None
+        and math.isfinite(ratio)
+    )
+    if not few:
+        return _ratio_text(ratio, low, high, tex, *args, **grid)
+    first = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
+    rest = _ratio_text(ratio, low, high, tex, *args, **grid, counted=False)
+    said = rest.startswith(("no detectable difference", "ratio between"))  # names it already
+    return f"{first}, {rest}" if said else f"{first}, ratio {rest}"
+
+
+def _ratio_text(
     ratio: float,
     low: float,
     high: float,
     tex: bool = True,
     digits: int | None = MAX_DIGITS,
     *,
+    counted: bool = True,
     sides: tuple[float, float] | None = None,
     spreads: tuple[float, float] | None = None,
     resolution: float = math.nan,
@@ -209,9 +241,9 @@ def ratio_text(
     # an interval's ends keep two figures where the point has one: 1.17 printed as 1 would read
     # as an interval that reaches 1
     g = lambda x: _sig(x, max(digits, 2))  # noqa: E731
-    after = f" {covers}" if covers else ""
+    after = f", {covers_words(covers, tex)}" if covers else ""
     counts = ""
-    if gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
+    if counted and gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
         a, b = (ticks(s, resolution) for s in sides)
         counts = f" ({a} against {b} of {quantity(resolution, unit, tex)})"
     if math.isnan(low) or math.isnan(high):
@@ -232,6 +264,14 @@ def ratio_text(
         )
         if on_grid:
             bounds, figures = tick_bounds(sides, resolution)
+            if bounds and _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
+                # ends apart only beyond three figures, which prose does not carry: the point
+                # in three, both ends within its rounding
+                return (
+                    f"{f(ratio)}{times}, within {_rounding(f(ratio))} by the timer's resolution"
+                    + (f"{after}{counts}")
+                )
+            figures = min(figures, MAX_DIGITS)
             if bounds and bounds[0] <= 1 <= bounds[1]:
                 lo, hi = (_sig(x, figures) for x in bounds)
                 return (
@@ -240,11 +280,14 @@ def ratio_text(
                 )
             if bounds:  # the grid's own interval, the point in as many figures as its ends
                 lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
-                return f"{point}{times} [{lo}, {hi}] by the timer's resolution{after}{counts}"
+                return f"{point}{times}, {lo} to {hi} by the timer's resolution{after}{counts}"
             return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
         if high == low:  # no grid known: say so rather than print '± 0'
             return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
-        point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
+        if figures > MAX_DIGITS:  # prose carries three figures: the interval is within their last
+            point = f"{f(ratio)}{times}, interval within {_rounding(f(ratio))}{after}{counts}"
+        else:
+            point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
         return f"no detectable difference ({point})" if low <= 1 <= high else point
     if low <= 1 <= high:
         return f"no detectable difference (ratio between {g(low)} and {g(high)}{after}){counts}"
@@ -297,3 +340,75 @@ def ratio_point(ratio: float, tex: bool = True) -> str:
 def interval_text(ratio: float, low: float, high: float, **grid) -> str:
     """The plain-text form of ratio_text (CSV and Markdown); grid: ratio_text's keywords."""
     return ratio_text(ratio, low, high, tex=False, **grid)
+
+
+# What an interval covers, said the same way in abstract, tables, body and conclusion: over one
+# run's trials it is the spread within that run, never a 95 % interval of the effect.
+COVERS_WORDS = {
+    "within one run": "the spread within one run",
+    "between runs": "95\\,\\% interval between runs",
+}
+
+
+def covers_words(covers: str, tex: bool = True) -> str:
+    words = COVERS_WORDS.get(covers, covers)
+    return words if tex else words.replace("\\,\\%", " %")
+
+
+def amount(x: float, unit: str = "ns", tex: bool = True) -> str:
+    """An amount in prose: at most three significant figures and its unit ('60.1 ns'); signed
+    where it is a difference that went down ('-0.258 ns')."""
+    if x is None or not math.isfinite(x):
+        return "--"
+    text = _sig(abs(x), MAX_DIGITS)
+    text = text.rstrip("0").rstrip(".") if "." in text and abs(x) >= 10**MAX_DIGITS else text
+    minus = ("$-$" if tex else "-") if x < 0 else ""
+    return f"{minus}{text} {_SI.get(unit, unit) if tex else unit}"
+
+
+def amount_interval(
+    x: float, low: float, high: float, unit: str = "ns", covers: str = "", tex: bool = True
+) -> str:
+    """The one form of an amount with its interval: '60.1 ns [60.0, 60.1], the spread within one
+    run' (covers: what the interval covers, COVERS_WORDS)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return amount(x, unit, tex)
+    said = f", {covers_words(covers, tex)}" if covers else ""
+    ends = [amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high)]
+    if ends[0] == ends[1]:  # narrower than the last figure prose carries: no equal bounds
+        shown = amount(x, unit, tex)
+        within = _rounding(shown.rsplit(" ", 1)[0].replace("$-$", ""))
+        pm = r"$\pm$" if tex else "±"
+        return f"{shown}, interval within {within.replace('±', pm)}{said}"
+    return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"
+
+
+def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
+    """A bound from the timer's resolution, in its own notation, never an interval's brackets:
+    'timer step ±0.0391 ns'."""
+    if bound is None or not math.isfinite(bound):
+        return "--"
+    pm = r"$\pm$" if tex else "±"
+    return f"timer step {pm}{amount(bound, unit, tex)}"
+
+
+def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
+    """A metric only a few ticks long, in its unit first: the baseline's value, the subject's and
+    their difference, then the tick: '1 → 3 µs, +2 µs at one tick of 1 µs' (a, b: subject and
+    baseline in `unit`, resolution the tick)."""
+    arrow = r"$\rightarrow$" if tex else "→"
+    scale = 1.0
+    if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
+        unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
+    shown = _SI.get(unit, escape(unit)) if tex else unit
+
+    def num(v: float) -> str:
+        text = _sig(v / scale, MAX_DIGITS)
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    d = a - b
+    sign = "+" if d >= 0 else ("$-$" if tex else "-")
+    return (
+        f"{num(b)} {arrow} {num(a)} {shown}, {sign}{num(abs(d))} {shown} at one tick of "
+        f"{quantity(resolution, 'ns' if scale != 1 or unit == 'ns' else unit, tex)}"
+    )

@@ -9,7 +9,14 @@ from __future__ import annotations
 import pandas as pd
 
 from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE, UNMEASURABLE
-from c18n_ae.common.latex import MAX_DIGITS, _sig, escape, listed, resolution_digits
+from c18n_ae.common.latex import (
+    MAX_DIGITS,
+    _sig,
+    covers_words,
+    escape,
+    listed,
+    resolution_digits,
+)
 from c18n_ae.report.claim_tables import kind_counts
 from c18n_ae.report.headline import is_confounded, rests_on_few
 from c18n_ae.report.provenance import covers
@@ -21,7 +28,8 @@ def _point(x) -> str:
     few = rests_on_few(x)
     ratio = _quoted(x)
     sides = (x.median, x.reference_median) if few else (x.mean, x.reference_mean)
-    digits = min(MAX_DIGITS, resolution_digits(sides, float(x.resolution)))
+    # as the table prints the point beside its interval: at least two figures (1.9x, not 2x)
+    digits = max(2, min(MAX_DIGITS, resolution_digits(sides, float(x.resolution))))
     return _sig(ratio, digits) + r"$\times$"
 
 
@@ -94,7 +102,7 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         if len(staying):
             parts.append(f"work in the program's own code {_range(staying)}")
         # the data sets' variants change the ABI with the compartments: say so with the ratio
-        covers = escape(str(first.interval_covers.iloc[0]))
+        spread = covers_words(str(first.interval_covers.iloc[0]))
         together = ", the ABI and the compartments changing together" if abi_too(mine) else ""
         meta = metas.get(source)
         levels = {
@@ -111,7 +119,7 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         out.append(
             f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
             + " and ".join(parts)
-            + f" (point estimates; intervals {covers}, Table~\\ref{{tab:headline}})."
+            + f" (point estimates; intervals: {spread}, Table~\\ref{{tab:headline}})."
         )
     return out
 

@@ -150,8 +150,8 @@ def abstract_sentences(
             out.append(f"Possibly also: {escape(maybe)}.")
         if (picks.interval_covers == "within one run").all():
             out.append(
-                "These intervals are within one run: one build, boot and process per variant, so "
-                "the variation between runs is not in them."
+                "These intervals are the spread within one run: one build, boot and process per "
+                "variant, so the variation between runs is not in them."
             )
         out += notes
     return out
