@@ -138,7 +138,8 @@ def test_every_generated_number_names_its_source(quick_run):
         entry = numbers.loc[name]
         assert entry.value == defined[name], name
         assert entry.file and entry.rule in ("macros", "published"), (name, entry.file)
-        assert f"\\texttt{{{escape(entry.file)}}} (rule" in listed, (name, entry.file)
+        where = escape(entry.file).replace("/", r"/\allowbreak{}")  # breaks after a slash
+        assert f"\\texttt{{{where}}} (rule" in listed, (name, entry.file)
         key = dict(p.split("=", 1) for p in entry.key.split("; ") if "=" in p)
         if not entry.file.startswith("results/summary/") or "column" not in key:
             continue

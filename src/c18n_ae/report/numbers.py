@@ -33,6 +33,11 @@ def read(path: Path, rule: str) -> list[dict]:
     return out
 
 
+def _breakable(path: str) -> str:
+    """A file name that may break after each slash (typewriter type never hyphenates)."""
+    return escape(path).replace("/", r"/\allowbreak{}")
+
+
 def appendix(entries: pd.DataFrame) -> str:
     """The artifact appendix's paragraph on where each number comes from, the target of every
     \\gen link (paper/main.tex): the file that lists them all, and each file the values come from
@@ -40,7 +45,7 @@ def appendix(entries: pd.DataFrame) -> str:
     listed here they took three pages that grew with every experiment."""
     groups = entries.groupby(["file", "rule"], sort=False).size()
     said = "; ".join(
-        rf"\texttt{{{escape(source)}}} (rule \texttt{{{escape(rule)}}}, {n})"
+        rf"\texttt{{{_breakable(source)}}} (rule \texttt{{{escape(rule)}}}, {n})"
         for (source, rule), n in groups.items()
     )
     return (
