@@ -174,13 +174,14 @@ def _claim_cell(r) -> str:
 
 def latex_table(results: pd.DataFrame) -> str:
     """A long table that breaks across pages (the appendix is one column): one block per whose
-    claims they are, each claim's words once, in a row of their own across the columns of the
-    rows below it (one per source), so that a claim's sources follow its words, lined up."""
+    claims they are, each claim's words once, with what its source printed, in a row of their own
+    across the columns of the rows below it (one per source), so that a claim's sources follow
+    its words, lined up."""
     rag = r">{\raggedright\arraybackslash}"
-    head = r"Source & Statistic & Result & Measured here & Published \\"
+    head = r"Source & Statistic & Result & Measured here \\"
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
-        rf"{rag}p{{0.18\textwidth}}{rag}p{{0.44\textwidth}}{rag}p{{0.12\textwidth}}}}",
+        rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
         r"\caption{The paper's claims evaluated on this edition's data: "
         + escape(tally(results))
         + r".}\label{tab:claims}\\",
@@ -198,19 +199,17 @@ def latex_table(results: pd.DataFrame) -> str:
     for o, mine in origins(results):
         n = mine.claim.nunique()
         title = ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]
-        lines.append(rf"\multicolumn{{5}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
+        lines.append(rf"\multicolumn{{4}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
         last = None
         for r in mine.itertuples(index=False):
-            if r.claim != last:  # the claim's words and what the study printed, kept with its rows
+            if r.claim != last:  # the claim's words and what its source printed, kept with its rows
                 last = r.claim
-                lines.append(
-                    rf"\multicolumn{{4}}{{{rag}p{{0.8\textwidth}}}}{{{_claim_cell(r)}}} & "
-                    + escape(_text(r.published))
-                    + r" \\*"
-                )
+                printed = escape(_text(r.published))
+                said = _claim_cell(r) + (f" Published: {printed}." if printed else "")
+                lines.append(rf"\multicolumn{{4}}{{{rag}p{{0.96\textwidth}}}}{{{said}}} \\*")
             # long metric names may break after an underscore
             measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
-            cells = [escape(r.source), escape(r.statistic), escape(result_text(r)), measured, ""]
+            cells = [escape(r.source), escape(r.statistic), escape(result_text(r)), measured]
             lines.append(" & ".join(cells) + r" \\")
     lines += [r"\end{longtable}"]
     return "\n".join(lines) + "\n"

@@ -33,17 +33,19 @@ def booktabs(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-# font sizes from the smallest up: a table takes the largest up to its own that fits the text
-SIZES = ("tiny", "scriptsize", "footnotesize", "small", "normalsize")
+# font sizes from the smallest up: a table takes the largest up to its own that fits the text, and
+# in the appendix none larger than the claims table's (its tables are for looking up, not reading)
+SIZES = ("tiny", "scriptsize")
 
 
 def appendix_table(experiment, table: Table) -> str:
     """The experiment's table as the appendix sets it (one column), through paper/main.tex's
     \\appendixtable: a long table with caption and label tab:<name>, which runs on from the text
     before it and breaks across pages with its header repeated, so that tables of any length leave
-    no half-empty page; in its own font size, or the largest smaller one in which it fits the
-    text's width, whatever the number of targets, variants and settings."""
-    sizes = "".join(f"\\{s}" for s in SIZES[: SIZES.index(table.size) + 1])
+    no half-empty page; in its own font size (at most the claims table's), or the largest smaller
+    one in which it fits the text's width, whatever the number of targets, variants and settings."""
+    largest = SIZES.index(table.size) if table.size in SIZES else len(SIZES) - 1
+    sizes = "".join(f"\\{s}" for s in SIZES[: largest + 1])
     head = " & ".join(header(c) for c in table.columns) + r" \\"
     return (
         rf"\appendixtable{{{sizes}}}{{{''.join(c.align for c in table.columns)}}}"
