@@ -16,6 +16,8 @@ from c18n_ae.report.macros import (
 )
 
 KINDS = {"local": "local", "morello": "morello"}
+BESIDE = [e.name for e in exp.registry().values() if e.part == "beside"]  # E7 to E9
+COST = [e.name for e in exp.registry().values() if e.part == "cost"]
 
 
 def meta(target, experiment, simulated=None):
@@ -29,8 +31,8 @@ def defined(text: str) -> dict[str, str]:
 
 
 def test_without_a_board_run_the_paper_is_a_reanalysis_and_e7_to_e9_a_functional_check():
-    local = [meta("local", e) for e in ("memory", "cpu", "packet", "ipc", "alloc")]
-    simulated = [meta("morello", e, simulated=True) for e in ("cpu", "packet")]
+    local = [meta("local", e) for e in COST + BESIDE]
+    simulated = [meta("morello", e, simulated=True) for e in COST[:1] + BESIDE[:1]]
     for metas in (local, local + simulated, []):
         said = defined(edition_macros(metas, KINDS))
         assert said["PaperTitle"] == TITLE_DATA and "Re-analysis" in TITLE_DATA
@@ -41,14 +43,14 @@ def test_without_a_board_run_the_paper_is_a_reanalysis_and_e7_to_e9_a_functional
 
 
 def test_a_board_run_asks_the_question_and_e7_to_e9_join_it_only_when_they_ran_there():
-    board = [meta("local", "packet"), meta("morello", "cpu", simulated=False)]
+    board = [meta("local", BESIDE[0]), meta("morello", COST[0], simulated=False)]
     said = defined(edition_macros(board, KINDS))
     assert said["PaperTitle"] == TITLE_BOARD and TITLE_BOARD.startswith("What a Library")
     assert "BoardRan" in said and "BesideOnBoard" not in said  # E7 ran on local only
-    said = defined(edition_macros([*board, meta("morello", "alloc", simulated=False)], KINDS))
+    said = defined(edition_macros([*board, meta("morello", BESIDE[-1], simulated=False)], KINDS))
     assert "BoardRan" in said and "BesideOnBoard" in said
     # a target of another kind is no board, whatever it ran
-    assert "BoardRan" not in defined(edition_macros([meta("local", "cpu")], {"local": "ssh"}))
+    assert "BoardRan" not in defined(edition_macros([meta("local", COST[0])], {"local": "ssh"}))
 
 
 def test_each_experiment_adds_its_section_to_the_appendix_and_only_its_findings_to_the_body():
