@@ -428,7 +428,8 @@ def test_report_and_archive(quick_run, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
     assert "Parameters:" in html and "block_sizes_mib" in html  # captions name the parameters
-    for name in [*(f"{e}.pdf" for e in registry.names()), "claims.csv"]:
+    # every figure, the claims and every generated value by name (the PDF links to that list)
+    for name in [*(f"{e}.pdf" for e in registry.names()), "claims.csv", "numbers.csv"]:
         assert name in html, name
     done = snakemake(project, "archive")
     assert done.returncode == 0, done.stderr[-2000:]
