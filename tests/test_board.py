@@ -629,6 +629,15 @@ def test_a_run_on_the_simulated_board_records_what_it_checked(sim, tmp_path):
     assert on_disk["checks"]["board"]["system"]["kernel_ident"] == "GENERIC-MORELLO-PURECAP"
     log = (tmp_path / "run.log").read_text()
     assert "debug kernel" in log and "INVARIANTS, WITNESS" in log
+    # the paper's title from these meta.json: the simulated board is no board, so the edition is
+    # a re-analysis; the same runs on a board (not simulated) would ask the question
+    from c18n_ae.report.macros import TITLE_BOARD, TITLE_DATA, edition_macros
+
+    ran = [on_disk, metas["purecap-c18n"]]
+    assert TITLE_DATA in edition_macros(ran, {"sim": "morello"})
+    for m in ran:
+        m["checks"]["board"]["simulated"] = False
+    assert TITLE_BOARD in edition_macros(ran, {"sim": "morello"})
 
     set_state(tools_dir, launcher_works=False)  # the launcher enables nothing on this board
     with pytest.raises(RunFailed) as e:

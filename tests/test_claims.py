@@ -218,6 +218,9 @@ def test_shipped_claims_load_and_render(tmp_path):
     # the study's claims and this package's own are counted apart, each claim's words once
     assert "The study's claims (" in table and "This package's own claims (" in table
     assert table.count("The study: ") == sum(1 for c in claims if c.study)
+    # each claim's words in a row across the columns, its sources' rows below it, none left empty
+    assert table.count(r"\multicolumn{4}{>") == res.claim.nunique()
+    assert not [row for row in table.splitlines() if row.startswith(" & ")]
     readme = tmp_path / "README.md"
     readme.write_text("a\n<!-- claims:start -->\nold\n<!-- claims:end -->\nb\n")
     update_readme(readme, "new\n")

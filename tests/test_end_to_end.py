@@ -13,18 +13,18 @@ import pandas as pd
 
 from c18n_ae import experiments as registry
 from c18n_ae.analysis.claims import load as load_claims
-from c18n_ae.common.latex import fmt
+from c18n_ae.common.latex import escape, fmt
 from c18n_ae.experiments.outputs import three_figures
 from c18n_ae.report import call_cost
+from c18n_ae.report.macros import TITLE_BOARD, TITLE_DATA
 from conftest import ROOT, SNAKEMAKE, copy_run, snakemake
 
 CLAIMS = ROOT / "config" / "claims.yaml"
 
 
-RUNNING_HEADS = (  # acmart's page heads, which pdftotext puts inside a sentence a page breaks
-    "What a Library Compartment Costs on CHERI: a Replication with Intervals",
-    "The c18n-ae authors",
-)
+# acmart's page heads, which pdftotext puts inside a sentence a page breaks: the title (either, by
+# what ran) and the authors
+RUNNING_HEADS = (TITLE_BOARD, TITLE_DATA, "The c18n-ae authors")
 
 
 def pdf_words(project):
@@ -116,8 +116,9 @@ def test_every_generated_value_the_paper_names_is_made(quick_run):
 
 def test_every_generated_number_names_its_source(quick_run):
     """Each \\gen{Name} of the paper has an entry in results/numbers.csv with the value its macro
-    defines, the file, row and rule it comes from, and a line in the appendix that its link leads
-    to; a value quoted from a summary row is that row's column, as printed."""
+    defines, the file, row and rule it comes from; its link leads to the artifact appendix's
+    paragraph that names that CSV and the file; a value quoted from a summary row is that row's
+    column, as printed."""
     project, _ = quick_run
     numbers = pd.read_csv(project / "results" / "numbers.csv", dtype=str, keep_default_na=False)
     numbers = numbers.set_index("name")
@@ -132,16 +133,15 @@ def test_every_generated_number_names_its_source(quick_run):
     assert len(named) > 30
     words, from_rows = pdf_words(project), 0
     listed = (project / "paper" / "generated" / "tab-numbers.tex").read_text()
-    assert "\\hyperlink{gen:#1}" in (project / "paper" / "main.tex").read_text()
+    assert "\\hyperlink{gen:numbers}" in (project / "paper" / "main.tex").read_text()
+    assert "\\hypertarget{gen:numbers}" in listed and "Where each number comes from" in words
+    assert f"lists all {len(numbers)} generated names" in words
     for name in sorted(named):
         entry = numbers.loc[name]
         assert entry.value == defined[name], name
         assert entry.file and entry.rule in ("macros", "published"), (name, entry.file)
-        assert f"\\hypertarget{{gen:{name}}}" in listed, f"{name} not listed in the appendix"
-        if "\\" not in entry.value:  # as printed (a value with a unit prints through siunitx)
-            # 'value (its row's key): Name', the key in words the PDF may break across lines
-            said = rf"(?<![\w.]){re.escape(entry.value)}( \([^)]*\))?: {name}\b"
-            assert re.search(said, words), f"{name} = {entry.value} not in the PDF's appendix"
+        where = escape(entry.file).replace("/", r"/\allowbreak{}")  # breaks after a slash
+        assert f"\\texttt{{{where}}} (rule" in listed, (name, entry.file)
         key = dict(p.split("=", 1) for p in entry.key.split("; ") if "=" in p)
         if not entry.file.startswith("results/summary/") or "column" not in key:
             continue
@@ -438,6 +438,29 @@ def test_body_fits_ten_pages(quick_run):
     assert page <= 10, f"the references start on page {page}"
 
 
+def test_the_whole_pdf_fits_twenty_pages_and_e7_to_e9_are_a_functional_check_after_it(quick_run):
+    """The quick profile's PDF (local runs and the data sets) is at most 20 pages; its title says
+    it re-analyses the study's data, and E7 to E9, run on this machine only, sit in an appendix
+    section marked a functional check, after the references, like every experiment's section."""
+    project, _ = quick_run
+    info = subprocess.run(
+        ["pdfinfo", str(project / "paper" / "main.pdf")], capture_output=True, text=True, check=True
+    ).stdout
+    count = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    assert count <= 20, f"{count} pages"
+    text = pdf_words(project)
+    body, appendix = text.split("REFERENCES", 1)
+    assert "Re-analysis of Public Board Data" in body.split("ABSTRACT", 1)[0]
+    assert "A FUNCTIONAL CHECK BESIDE OTHER ISOLATION MECHANISMS" in appendix.upper()
+    for title in (
+        "Packet processing",
+        "IPC round trip by message size",
+        "Allocation under threads",
+    ):
+        assert title in appendix and title not in body, title
+    assert "Memory allocation and access (E2)" in appendix  # every experiment's own section
+
+
 def test_a_missing_generated_value_fails_the_build(quick_run, tmp_path):
     """A renamed macro stops LaTeX with its name instead of printing a placeholder."""
     project, _ = quick_run
@@ -465,7 +488,8 @@ def test_report_and_archive(quick_run, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     html = report.read_text(errors="replace")
     assert "Parameters:" in html and "block_sizes_mib" in html  # captions name the parameters
-    for name in [*(f"{e}.pdf" for e in registry.names()), "claims.csv"]:
+    # every figure, the claims and every generated value by name (the PDF links to that list)
+    for name in [*(f"{e}.pdf" for e in registry.names()), "claims.csv", "numbers.csv"]:
         assert name in html, name
     done = snakemake(project, "archive")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -36,8 +36,8 @@ rule paper:
         " || (tail -n 40 {log:q} >&2; exit 1)"
 
 
-# numbers: every generated value with the file, row and rule it comes from (results/numbers.csv)
-# and the appendix's list that each \gen of the paper links to.
+# numbers: every generated value with the file, row and rule it comes from (results/numbers.csv,
+# also in the HTML report) and the appendix's paragraph that each \gen of the paper links to.
 NUMBERS_FROM = ((rules.macros, 0), (rules.published, "macros"))  # the macro files and their rules
 
 
@@ -46,7 +46,7 @@ rule numbers:
         macros=[rules.macros.output[0], rules.published.output.macros],
         code=code("c18n_ae.report.numbers"),
     output:
-        csv="results/numbers.csv",
+        csv=report("results/numbers.csv", category="numbers", caption="../report/numbers.rst"),
         tex="paper/generated/tab-numbers.tex",
     params:
         written_by=" ".join(f"{r.output[k]}={r.rule.name}" for r, k in NUMBERS_FROM),

@@ -243,13 +243,14 @@ def _folded(mine: pd.DataFrame) -> pd.DataFrame:
 
 def latex_table(results: pd.DataFrame) -> str:
     """A long table that breaks across pages (the appendix is one column): one block per whose
-    claims they are, each claim's words once, one row per source."""
+    claims they are, each claim's words once, with what its source printed, in a row of their own
+    across the columns of the rows below it (one per source), so that a claim's sources follow
+    its words, lined up."""
     rag = r">{\raggedright\arraybackslash}"
-    head = r"Claim & Source & Statistic & Result & Measured here & Published \\"
+    head = r"Source & Statistic & Result & Measured here \\"
     lines = [
-        rf"\begin{{longtable}}{{{rag}p{{0.27\textwidth}}{rag}p{{0.08\textwidth}}"
-        rf"{rag}p{{0.05\textwidth}}{rag}p{{0.1\textwidth}}{rag}p{{0.27\textwidth}}"
-        rf"{rag}p{{0.11\textwidth}}}}",
+        rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
+        rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
         r"\caption{The paper's claims evaluated on this edition's data: "
         + escape(tally(results))
         + r". Each result is followed by its kind in brackets: restated, reproduced from the same "
@@ -269,29 +270,22 @@ def latex_table(results: pd.DataFrame) -> str:
     for o, mine in origins(results):
         n = mine.claim.nunique()
         title = ORIGIN_TITLES[o][0].upper() + ORIGIN_TITLES[o][1:]
-        lines.append(rf"\multicolumn{{6}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
+        lines.append(rf"\multicolumn{{4}}{{l}}{{\textbf{{{escape(title)} ({n})}}}} \\*")
         last = None
         for r in _folded(mine).itertuples(index=False):
+            if r.claim != last:  # the claim's words and what its source printed, kept with its rows
+                last = r.claim
+                printed = escape(_text(r.published))
+                said = _claim_cell(r) + (f" Published: {printed}." if printed else "")
+                lines.append(rf"\multicolumn{{4}}{{{rag}p{{0.96\textwidth}}}}{{{said}}} \\*")
             # possibly also is in the result cell already
             r = r._replace(detail=_text(r.detail).split("; possibly also: ")[0])
             # long metric names may break after an underscore
             measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
-            first = r.claim != last
-            last = r.claim
             kind = _kind_note(r).strip(" ()")
-            lines.append(
-                " & ".join(
-                    [
-                        _claim_cell(r) if first else "",
-                        escape(r.source),
-                        escape(r.statistic),
-                        escape(result_text(r)) + (f" [{escape(kind)}]" if kind else ""),
-                        measured,
-                        escape(_text(r.published)) if first else "",
-                    ]
-                )
-                + r" \\"
-            )
+            result = escape(result_text(r)) + (f" [{escape(kind)}]" if kind else "")
+            cells = [escape(r.source), escape(r.statistic), result, measured]
+            lines.append(" & ".join(cells) + r" \\")
     lines += [r"\end{longtable}"]
     return "\n".join(lines) + "\n"
 

@@ -74,23 +74,56 @@ def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
     return "".join(out)
 
 
-def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
-    """Where this edition's runs happened, for the sentence that says the workflow can also run
-    over SSH and on boards: 'in this edition ran on local only, which is not a Morello board'.
-    A board target whose board check ran against the tests' simulated tools is not a board."""
-    targets = sorted({m["target"] for m in metas})
-    if not targets:
-        return "in this edition ran on no target: only the data sets were re-analysed"
+def boards(metas: list[dict], kinds: dict[str, str]) -> list[str]:
+    """The Morello boards among the targets that ran: a target of kind morello whose board check
+    did not run against the tests' simulated tools (those stand in for a board, they are none)."""
     simulated = {
         m["target"] for m in metas if m.get("checks", {}).get("board", {}).get("simulated")
     }
-    boards = [t for t in targets if kinds.get(t) == "morello" and t not in simulated]
+    ran = sorted({m["target"] for m in metas})
+    return [t for t in ran if kinds.get(t) == "morello" and t not in simulated]
+
+
+def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
+    """Where this edition's runs happened, for the sentence that says the workflow can also run
+    over SSH and on boards: 'in this edition ran on local only, which is not a Morello board'."""
+    targets = sorted({m["target"] for m in metas})
+    if not targets:
+        return "in this edition ran on no target: only the data sets were re-analysed"
+    found = boards(metas, kinds)
     names = ", ".join(rf"\texttt{{{escape(t)}}}" for t in targets)
-    if not boards:
+    if not found:
         which = "which is not" if len(targets) == 1 else "none of them"
         return f"in this edition ran on {names} only, {which} a Morello board"
-    said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in boards)
+    said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in found)
     return f"in this edition ran on {names}; the Morello boards among them: {said}"
+
+
+# The title by what ran: an edition with a board run asks the question; one without is a
+# re-analysis of the study's public board data, made by a package ready for boards.
+TITLE_BOARD = "What a Library Compartment Costs on CHERI: a Replication with Intervals"
+SUBTITLE_BOARD = "Artifact-evaluation edition: every number here is produced by the workflow"
+TITLE_DATA = "CHERI Library Compartments on Morello: a Re-analysis of Public Board Data"
+SUBTITLE_DATA = (
+    "By an artifact ready for Morello boards, which has not run on one yet: every number here is "
+    "produced by its workflow"
+)
+
+
+def edition_macros(metas: list[dict], kinds: dict[str, str]) -> str:
+    """The title and subtitle, \\BoardRan when a Morello board ran (\\IfBoardRan in the paper),
+    and \\BesideOnBoard when one of the experiments beside other mechanisms (part beside) ran on
+    a board: otherwise those are this machine's functional check, in an appendix of their own."""
+    found = set(boards(metas, kinds))
+    key = "targets.kind; checks.board.simulated"
+    title, subtitle = (TITLE_BOARD, SUBTITLE_BOARD) if found else (TITLE_DATA, SUBTITLE_DATA)
+    out = newcommand("PaperTitle", title, key) + newcommand("PaperSubtitle", subtitle, key)
+    if found:
+        out += newcommand("BoardRan", "")
+    beside = {e.name for e in exp.registry().values() if e.part == "beside"}
+    if any(m["experiment"] in beside for m in metas if m["target"] in found):
+        out += newcommand("BesideOnBoard", "")
+    return out
 
 
 def dataset_macros(sets: list[dict]) -> str:
@@ -153,15 +186,37 @@ def run_time_macros(metas: list[dict], profile: str) -> str:
     return out
 
 
+def _heading(e) -> str:
+    """'E3 CPU-bound work' -> 'CPU-bound work (E3)': an experiment's paragraph in the body."""
+    words = e.title.removeprefix(f"E{e.number} ")
+    return f"{escape(words[:1].upper() + words[1:])} (E{e.number})"
+
+
 def paper_order() -> str:
-    """Each part's experiment sections (\\SectionsCost, ...) and the appendix's tables, in the
-    paper's order, from the registry: an experiment added there joins the paper."""
+    """The paper's order, from the registry, so that an experiment added there joins the paper and
+    adds pages to its appendix only: each part's experiment sections (\\SectionsCost, ...: the
+    appendix) and tables (\\ExhaustiveTables); and each part's findings (\\PartFindingsCost,
+    ...: the body's findings by question), one paragraph per experiment that has findings (a
+    headline metric or its own findings: what a data set or board says with compartments)."""
     ordered = [e for part in exp.PARTS for e in exp.registry().values() if e.part == part]
     sections = [
         newcommand(
             f"Sections{part.title()}",
             "".join(
                 rf"\experimentsection{{{e.name}}}{{E{e.number}}}" for e in ordered if e.part == part
+            ),
+        )
+        for part in exp.PARTS
+    ]
+    found = [
+        newcommand(
+            f"PartFindings{part.title()}",
+            "".join(
+                rf"\IfRan{{{e.name}}}{{\paragraph{{{_heading(e)}.}} "
+                rf"\Findings{''.join(w.title() for w in e.name.split('_'))}{{}} "
+                rf"(Appendix~\ref{{sec:{e.name}}}.)}}{{}}"
+                for e in ordered
+                if e.part == part and (e.headline or e.findings)
             ),
         )
         for part in exp.PARTS
@@ -173,7 +228,7 @@ def paper_order() -> str:
     span = newcommand("ExperimentRange", f"E{min(numbers)} to E{max(numbers)}")
     costs = [f"E{e.number}" for e in exp.registry().values() if e.headline]
     return (
-        "".join(sections)
+        "".join(sections + found)
         + newcommand("ExhaustiveTables", tables)
         + span
         + newcommand("HeadlineExperiments", listed(costs))
@@ -200,6 +255,7 @@ def main(argv=None) -> None:
     text += setup_macros(metas, refs)
     kinds = {t["name"]: t.get("kind", "") for t in (cfg or {}).get("targets", [])}
     text += newcommand("RunScope", run_scope(metas, kinds))
+    text += edition_macros(metas, kinds)
     text += dataset_macros(config.datasets(cfg) if cfg else [])
     text += from_file("results/<target>/<variant>/<experiment>/meta.json, the runs' times")
     text += run_time_macros(metas, (cfg or {}).get("profile", "full"))
