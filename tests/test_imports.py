@@ -42,7 +42,7 @@ def imported(path, layout=None):
 
 
 def test_memory_layout_with_failure_and_footer(tmp_path):
-    exp, rows, meta = import_file(place(tmp_path, MEMORY))
+    exp, rows, meta = imported(place(tmp_path, MEMORY))
     assert exp == "memory" and meta["footer"] == "Total execution time: 123456 milliseconds"
     write = [r for r in rows if r[3] == "write_ns" and r[6] == "ok"]
     assert write[0] == (1, "block_mib", 100.0, "write_ns", 282584e6, "ns", "ok")  # ms as labelled
@@ -250,8 +250,7 @@ def test_the_column_wise_reader_equals_the_row_by_row_one():
             path = ROOT / "datasets" / name / entry["path"]
             _, fast, _ = import_file(path, entry.get("layout"))
             assert isinstance(fast, pd.DataFrame), path
-            header, rows, footer = imports._rows(path, 0)
-            mapped = imports.map_header(header)
+            mapped = imports.map_header(imports.header_of(path))
             original = imports._fast_rows
             imports._fast_rows = lambda *a: None  # the row-by-row reader alone
             try:

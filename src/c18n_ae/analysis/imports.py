@@ -12,13 +12,14 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
+from array import array
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.tidy import concat_tidy
 from c18n_ae.common import datasets
 from c18n_ae.common.rawcsv import RawDataError, number, text_lines
 from c18n_ae.experiments.layouts import Columns, Layout, LayoutCheck
@@ -95,27 +96,7 @@ def layout_of(path: Path) -> str | None:
     return m[0] if m else None
 
 
-def _rows(path: Path, ncols: int):
-    """(line, cells, full) for data rows; blank lines and a 'Total execution time' footer end the
-    data."""
-    footer = None
-    out = []
-    with open(path, "rb") as f:
-        reader = csv.reader(text_lines(path, f))
-        header = next(reader, None)
-        if header is None:
-            raise RawDataError(f"{path}: empty file")
-        for cells in reader:
-            line = reader.line_num
-            if not cells or all(not c.strip() for c in cells):
-                continue
-            if cells[0].startswith("Total execution time"):
-                footer = cells[0].strip()
-                continue
-            if footer is not None:
-                raise RawDataError(f"{path}:{line}: data after the 'Total execution time' footer")
-            out.append((line, [c.strip() for c in cells], len(cells) == ncols))
-    return header, out, footer
+FOOTER = "Total execution time"  # the study's last line, kept in the metadata
 
 
 def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dict]:
@@ -128,12 +109,11 @@ def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dic
     if layout is not None and known[layout][1].folder is not None:
         rows, meta = known[layout][1].folder(path)
         return known[layout][0], rows, meta
-    header, rows, footer = _rows(path, 0)
-    if not rows:
-        raise RawDataError(f"{path}: a header and no rows of data")
+    header = header_of(path)
     wanted = known[layout][1] if layout else None
     mapped = map_header(header, [wanted] if wanted else None)
     if mapped is None:
+        _no_data(path)  # a header alone says so first
         expected = (
             f"declared layout {layout}: columns {wanted.expected()}"
             if wanted
@@ -152,36 +132,65 @@ def import_file(path: Path, layout: str | None = None) -> tuple[str, object, dic
     except LayoutCheck:
         tidy = None  # the row-by-row reader names the line
     if tidy is None:
-        tidy = _slow_rows(path, chosen, cols, header, rows)
-    return experiment, tidy, _meta(path, layout, name, cols, header, footer)
+        tidy = _slow_rows(path, chosen, cols, header)
+    return experiment, tidy, _meta(path, layout, name, cols, header, tidy.attrs["footer"])
+
+
+def _no_data(path: Path) -> None:
+    with open(path, "rb") as f:
+        reader = csv.reader(text_lines(path, f))
+        next(reader, None)
+        if not any(c and any(x.strip() for x in c) for c in reader):
+            raise RawDataError(f"{path}: a header and no rows of data")
 
 
 def _columns(cols: dict, values: dict, status) -> Columns:
-    frame = pd.DataFrame(values)
-    return Columns(frame, {r: u for r, (_, u) in cols.items()}, np.asarray(status, dtype=object))
+    frame = pd.DataFrame(values, copy=False)
+    return Columns(frame, {r: u for r, (_, u) in cols.items()}, status)
 
 
-def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str], rows) -> list[tuple]:
-    """Row by row: each cell checked, a failure row (e.g. 'Allocation failed') kept with its
-    status, every problem named by file and line."""
-    values = {r: [] for r in cols}
-    status, lines = [], []
-    for line, c, _ in rows:
-        failed = layout.failure is not None and any(x == layout.failure[0] for x in c)
-        if not failed and len(c) != len(header):
-            raise RawDataError(f"{path}:{line}: expected {len(header)} fields, found {len(c)}")
-        for role, (i, _) in cols.items():
-            cell = c[i] if i < len(c) else ""
-            if role in layout.text:
-                values[role].append(cell)
-            elif failed and not re.fullmatch(r"[-+0-9.eE]+", cell):
-                values[role].append(line if role == "trial" else float("nan"))
-            else:
-                values[role].append(number(path, line, header[i].strip(), cell))
-        status.append(layout.failure[1] if failed else "ok")
-        lines.append(line)
+def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str]) -> pd.DataFrame:
+    """Row by row, streamed: each cell checked, a failure row (e.g. 'Allocation failed') kept with
+    its status, every problem named by file and line. Numbers go into typed arrays (8 bytes a
+    value) and each distinct text is held once, so a board's file is not held as text objects."""
+    values = {r: (array("d") if r not in layout.text else []) for r in cols}
+    once: dict[str, str] = {}  # each distinct text one object: a pointer a row
+    status, lines = [], array("q")
+    footer = None
+    with open(path, "rb") as f:
+        reader = csv.reader(text_lines(path, f))
+        next(reader, None)
+        for cells in reader:
+            line = reader.line_num
+            if not cells or all(not c.strip() for c in cells):
+                continue
+            if cells[0].startswith(FOOTER):
+                footer = cells[0].strip()
+                continue
+            if footer is not None:
+                raise RawDataError(f"{path}:{line}: data after the '{FOOTER}' footer")
+            c = [x.strip() for x in cells]
+            failed = layout.failure is not None and any(x == layout.failure[0] for x in c)
+            if not failed and len(c) != len(header):
+                raise RawDataError(f"{path}:{line}: expected {len(header)} fields, found {len(c)}")
+            for role, (i, _) in cols.items():
+                cell = c[i] if i < len(c) else ""
+                if role in layout.text:
+                    values[role].append(once.setdefault(cell, cell))
+                elif failed and not re.fullmatch(r"[-+0-9.eE]+", cell):
+                    values[role].append(line if role == "trial" else float("nan"))
+                else:
+                    values[role].append(number(path, line, header[i].strip(), cell))
+            status.append(layout.failure[1] if failed else "ok")
+            lines.append(line)
+    if not lines:
+        raise RawDataError(f"{path}: a header and no rows of data")
+    arrays = {
+        r: np.frombuffer(v, dtype=float) if isinstance(v, array) else np.asarray(v, dtype=object)
+        for r, v in values.items()
+    }
     try:
-        parts = layout.rows(_columns(cols, values, status))
+        parts = layout.rows(_columns(cols, arrays, np.asarray(status, dtype=object)))
     except LayoutCheck as bad:
         index, role, allowed = bad.args
         column = header[cols[role][0]].strip()
@@ -189,13 +198,7 @@ def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str], rows) 
             f"{path}:{lines[index]}: column {column}: unexpected "
             f"{values[role][index]!r} ({allowed})"
         ) from None
-    out = []
-    for part in parts:
-        columns = [x if isinstance(x, (np.ndarray, list, pd.Series)) else None for x in part]
-        for k in range(len(lines)):
-            row = [x if c is None else c[k] for x, c in zip(part, columns)]
-            out.append((int(row[0]), *row[1:]))
-    return out
+    return _tidy(parts, len(lines), footer)
 
 
 def _meta(path, layout, name, cols, header, footer) -> dict:
@@ -209,58 +212,110 @@ def _meta(path, layout, name, cols, header, footer) -> dict:
     }
 
 
+class _Head(io.RawIOBase):
+    """The first `size` bytes of a file, read in the caller's pieces: the study's footer left out
+    without a copy of the file in memory."""
+
+    def __init__(self, f, size: int):
+        self.f, self.left = f, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = self.f.readinto(memoryview(buffer)[: min(len(buffer), self.left)])
+        self.left -= n
+        return n
+
+
+def _body_and_footer(path: Path) -> tuple[int, str | None]:
+    """Bytes before the footer (the study's last line), and the footer; read from the file's
+    end only."""
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        f.seek(max(0, size - 4096))
+        tail = f.read()
+    body, _, last = tail.rstrip().rpartition(b"\n")
+    if last.strip().startswith(FOOTER.encode()):
+        return size - len(tail) + len(body) + 1, last.strip().decode("utf-8", "replace")
+    return size, None
+
+
 def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
-    """The tidy rows of a clean file as one DataFrame, read column-wise (linear, a few bytes per
-    value: a board's 10^6 trials fit in memory). None when the file needs the row-by-row reader:
-    a failure row, a short or long row, a value that is not a number, data after the footer."""
-    data = path.read_bytes()
-    body, _, last = data.rstrip().rpartition(b"\n")
-    footer = None
-    if last.strip().startswith(b"Total execution time"):  # the study's footer: the last line
-        footer, data = last.strip().decode("utf-8", "replace"), body
+    """The tidy rows of a clean file as one DataFrame, read column-wise from the file (typed
+    columns, text as categories: a few bytes per value). None when the file needs the row-by-row
+    reader: a failure row, a short or long row, a value that is not a plain number, data after
+    the footer."""
+    end, footer = _body_and_footer(path)
     text_columns = {cols[r][0] for r in layout.text}
     try:  # numbers parsed as numbers: a few bytes a value, no text object per cell
-        raw = pd.read_csv(
-            io.BytesIO(data),
-            header=None,
-            skiprows=1,
-            dtype={i: (str if i in text_columns else float) for i in range(width)},
-            keep_default_na=False,
-            skip_blank_lines=True,
-            names=range(width),
-            encoding="utf-8-sig",
-        )
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError):
+        with open(path, "rb") as f, warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)  # a long row: row by row
+            raw = pd.read_csv(
+                io.BufferedReader(_Head(f, end), 1 << 20),
+                header=None,
+                skiprows=1,
+                dtype={i: ("category" if i in text_columns else float) for i in range(width)},
+                keep_default_na=False,
+                skip_blank_lines=True,
+                names=range(width),
+                index_col=False,
+                encoding="utf-8-sig",
+            )
+    except (pd.errors.ParserError, pd.errors.ParserWarning, UnicodeDecodeError, ValueError):
         return None
-    del data
-    numbers = raw.select_dtypes("number")
-    if raw.empty or raw.isna().any().any() or not np.isfinite(numbers.to_numpy()).all():
+    if raw.empty or len(raw.columns) != width:
         return None
+    for i in range(width):
+        column = raw[i]
+        if i in text_columns:
+            if (column.cat.categories == "").any() or column.isna().any():
+                return None
+        elif not np.isfinite(column.to_numpy()).all():
+            return None
     values = {r: raw[i] for r, (i, _) in cols.items()}
     parts = layout.rows(_columns(cols, values, np.full(len(raw), "ok", dtype=object)))
+    del values
+    return _tidy(parts, len(raw), footer)
 
-    def text(value, n):  # a category column: one byte a row
+
+def _text_codes(parts: list, k: int, n: int) -> pd.Categorical:
+    """Column k of every part, one below the other, as one category column (one byte a row)."""
+    pieces = []
+    for part in parts:
+        value = part[k]
         if isinstance(value, str):
-            return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
-        return pd.Categorical(value)
+            pieces.append(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value]))
+        else:
+            pieces.append(pd.Categorical(np.asarray(value, dtype=object)))
+    return pd.api.types.union_categoricals(pieces, sort_categories=True, ignore_order=True)
 
-    frames = []
-    for t, p, v, m, x, u, st in parts:
-        n = len(x)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "trial": np.asarray(t, dtype=int),
-                    "parameter": text(p, n),
-                    "parameter_value": v if not isinstance(v, str) else np.full(n, v, dtype=object),
-                    "metric": text(m if isinstance(m, str) else np.asarray(m, dtype=object), n),
-                    "value": x,
-                    "unit": text(u, n),
-                    "status": text(st if isinstance(st, str) else np.asarray(st, dtype=object), n),
-                }
-            )
-        )
-    out = concat_tidy(frames)
+
+def _filled(parts: list, k: int, n: int, dtype) -> np.ndarray:
+    """Column k of every part, one below the other, written into one array (no frame a part)."""
+    out = np.empty(n * len(parts), dtype=dtype)
+    for j, part in enumerate(parts):
+        out[j * n : (j + 1) * n] = part[k]
+    return out
+
+
+def _tidy(parts: list, n: int, footer: str | None) -> pd.DataFrame:
+    """The layout's parts (trial, parameter, parameter value, metric, values, unit, status: each a
+    column or one value) as one tidy frame, part after part, built column by column."""
+    values = [p[2] for p in parts]
+    numeric = all(not isinstance(v, str) and np.asarray(v).dtype.kind in "iuf" for v in values)
+    out = pd.DataFrame(
+        {
+            "trial": _filled(parts, 0, n, np.int64),
+            "parameter": _text_codes(parts, 1, n),
+            "parameter_value": _filled(parts, 2, n, float if numeric else object),
+            "metric": _text_codes(parts, 3, n),
+            "value": _filled(parts, 4, n, float),
+            "unit": _text_codes(parts, 5, n),
+            "status": _text_codes(parts, 6, n),
+        },
+        copy=False,
+    )
     out.attrs["footer"] = footer
     return out
 
