@@ -198,7 +198,9 @@ def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str]) -> pd.
             f"{path}:{lines[index]}: column {column}: unexpected "
             f"{values[role][index]!r} ({allowed})"
         ) from None
-    return _tidy(parts, len(lines), footer)
+    table = _Tidy(len(parts), len(lines))
+    table.add(parts, len(lines))
+    return table.frame(footer)
 
 
 def _meta(path, layout, name, cols, header, footer) -> dict:
@@ -241,17 +243,21 @@ def _body_and_footer(path: Path) -> tuple[int, str | None]:
     return size, None
 
 
+CHUNK_ROWS = 1 << 16  # rows of a file parsed at a time: the parser's own buffers stay small
+
+
 def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
-    """The tidy rows of a clean file as one DataFrame, read column-wise from the file (typed
-    columns, text as categories: a few bytes per value). None when the file needs the row-by-row
-    reader: a failure row, a short or long row, a value that is not a plain number, data after
-    the footer."""
+    """The tidy rows of a clean file as one DataFrame, read column-wise from the file in chunks
+    (typed columns, text as categories) into columns made once for the whole file: a few bytes a
+    value and no copy of the table. None when the file needs the row-by-row reader: a failure
+    row, a short or long row, a value that is not a plain number, data after the footer."""
     end, footer = _body_and_footer(path)
     text_columns = {cols[r][0] for r in layout.text}
+    table = None
     try:  # numbers parsed as numbers: a few bytes a value, no text object per cell
         with open(path, "rb") as f, warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)  # a long row: row by row
-            raw = pd.read_csv(
+            chunks = pd.read_csv(
                 io.BufferedReader(_Head(f, end), 1 << 20),
                 header=None,
                 skiprows=1,
@@ -261,63 +267,120 @@ def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
                 names=range(width),
                 index_col=False,
                 encoding="utf-8-sig",
+                chunksize=CHUNK_ROWS,
             )
+            for raw in chunks:
+                if not _clean(raw, text_columns, width):
+                    return None
+                values = {r: raw[i] for r, (i, _) in cols.items()}
+                parts = layout.rows(_columns(cols, values, np.full(len(raw), "ok", dtype=object)))
+                if table is None:
+                    table = _Tidy(len(parts), _lines(path, end))
+                table.add(parts, len(raw))
     except (pd.errors.ParserError, pd.errors.ParserWarning, UnicodeDecodeError, ValueError):
         return None
+    return table.frame(footer) if table is not None and table.n else None
+
+
+def _clean(raw: pd.DataFrame, text_columns: set, width: int) -> bool:
     if raw.empty or len(raw.columns) != width:
-        return None
+        return False
     for i in range(width):
         column = raw[i]
         if i in text_columns:
             if (column.cat.categories == "").any() or column.isna().any():
-                return None
+                return False
         elif not np.isfinite(column.to_numpy()).all():
-            return None
-    values = {r: raw[i] for r, (i, _) in cols.items()}
-    parts = layout.rows(_columns(cols, values, np.full(len(raw), "ok", dtype=object)))
-    del values
-    return _tidy(parts, len(raw), footer)
+            return False
+    return True
 
 
-def _text_codes(parts: list, k: int, n: int) -> pd.Categorical:
-    """Column k of every part, one below the other, as one category column (one byte a row)."""
-    pieces = []
-    for part in parts:
-        value = part[k]
+def _lines(path: Path, end: int) -> int:
+    """Data rows at most in the first `end` bytes (newlines, less the header's), counted in
+    pieces."""
+    n = 0
+    with open(path, "rb") as f:
+        while end > 0 and (piece := f.read(min(end, 1 << 24))):
+            n += piece.count(b"\n")
+            end -= len(piece)
+    return max(n - 1, 1)
+
+
+INT32_MAX = 2**31 - 1
+
+
+class _Tidy:
+    """A file's tidy rows, part after part (each part one tidy row per data row), in columns
+    allocated once for at most `rows` data rows and filled chunk by chunk; text columns as codes
+    into categories gathered along the way (one byte a row)."""
+
+    TEXT = {1: "parameter", 3: "metric", 5: "unit", 6: "status"}
+
+    def __init__(self, parts: int, rows: int):
+        self.parts, self.rows, self.n = parts, rows, 0
+        self.trial = np.empty(parts * rows, dtype=np.int32)  # widened if a trial needs it
+        self.value = np.empty(parts * rows, dtype=float)
+        self.setting = None  # the parameter's values: numbers, or text (a workload's name)
+        self.codes = {k: np.empty(parts * rows, dtype=np.int8) for k in self.TEXT}
+        self.categories: dict[int, dict] = {k: {} for k in self.TEXT}
+
+    def _code(self, k: int, value):
+        known = self.categories[k]
         if isinstance(value, str):
-            pieces.append(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value]))
+            return known.setdefault(value, len(known))
+        c = pd.Categorical(np.asarray(value, dtype=object))
+        return np.array([known.setdefault(x, len(known)) for x in c.categories])[c.codes]
+
+    def add(self, parts: list, n: int) -> None:
+        if self.setting is None:
+            numeric = all(
+                not isinstance(p[2], str) and np.asarray(p[2]).dtype.kind in "iuf" for p in parts
+            )
+            self.setting = np.empty(self.parts * self.rows, dtype=float if numeric else object)
+        for j, part in enumerate(parts):
+            at = slice(j * self.rows + self.n, j * self.rows + self.n + n)
+            if np.abs(np.asarray(part[0], dtype=float)).max(initial=0) > INT32_MAX:
+                self.trial = self.trial.astype(np.int64)
+            self.trial[at] = part[0]
+            self.setting[at] = part[2]
+            self.value[at] = part[4]
+            for k in self.TEXT:
+                code = self._code(k, part[k])
+                if len(self.categories[k]) > 127 and self.codes[k].dtype == np.int8:
+                    self.codes[k] = self.codes[k].astype(np.int16)
+                self.codes[k][at] = code
+        self.n += n
+
+    def frame(self, footer: str | None) -> pd.DataFrame:
+        if self.n < self.rows:  # blank lines or the header counted: the parts' rows closed up
+            keep = np.concatenate(
+                [np.arange(j * self.rows, j * self.rows + self.n) for j in range(self.parts)]
+            )
+            take = lambda a: a[keep]  # noqa: E731
         else:
-            pieces.append(pd.Categorical(np.asarray(value, dtype=object)))
-    return pd.api.types.union_categoricals(pieces, sort_categories=True, ignore_order=True)
-
-
-def _filled(parts: list, k: int, n: int, dtype) -> np.ndarray:
-    """Column k of every part, one below the other, written into one array (no frame a part)."""
-    out = np.empty(n * len(parts), dtype=dtype)
-    for j, part in enumerate(parts):
-        out[j * n : (j + 1) * n] = part[k]
-    return out
-
-
-def _tidy(parts: list, n: int, footer: str | None) -> pd.DataFrame:
-    """The layout's parts (trial, parameter, parameter value, metric, values, unit, status: each a
-    column or one value) as one tidy frame, part after part, built column by column."""
-    values = [p[2] for p in parts]
-    numeric = all(not isinstance(v, str) and np.asarray(v).dtype.kind in "iuf" for v in values)
-    out = pd.DataFrame(
-        {
-            "trial": _filled(parts, 0, n, np.int64),
-            "parameter": _text_codes(parts, 1, n),
-            "parameter_value": _filled(parts, 2, n, float if numeric else object),
-            "metric": _text_codes(parts, 3, n),
-            "value": _filled(parts, 4, n, float),
-            "unit": _text_codes(parts, 5, n),
-            "status": _text_codes(parts, 6, n),
-        },
-        copy=False,
-    )
-    out.attrs["footer"] = footer
-    return out
+            take = lambda a: a  # noqa: E731
+        text = {}
+        for k, name in self.TEXT.items():
+            names = list(self.categories[k])
+            order = np.argsort(np.argsort(np.array(names, dtype=object)))  # sorted, as joins are
+            codes = take(self.codes[k])
+            codes[:] = order.astype(codes.dtype)[codes]
+            text[name] = pd.Categorical.from_codes(codes, sorted(names))
+            del self.codes[k]
+        out = pd.DataFrame(
+            {
+                "trial": take(self.trial),
+                "parameter": text["parameter"],
+                "parameter_value": take(self.setting),
+                "metric": text["metric"],
+                "value": take(self.value),
+                "unit": text["unit"],
+                "status": text["status"],
+            },
+            copy=False,
+        )
+        out.attrs["footer"] = footer
+        return out
 
 
 # The files of a shipped data set (c18n_ae.common.datasets), each with the layout its header shows.

@@ -24,14 +24,30 @@ TREATMENTS = ("kept", "marked", "excluded")
 COLUMNS = ["trial", "parameter", "parameter_value", "metric", "value", "unit", "status"]
 
 
+def codes(column: pd.Series) -> tuple[pd.Index, np.ndarray]:
+    """(distinct values, each row's index into them): a category column's own, no copy."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.categories, column.cat.codes.to_numpy()
+    found, distinct = pd.factorize(column)
+    return pd.Index(distinct), found
+
+
 def problems(tidy: pd.DataFrame, experiment: str) -> pd.Series:
     """What is impossible about each row that is, by position in the frame's order (a row with
     nothing wrong is left out: a board's 10^7 rows carry no text each)."""
-    value = pd.to_numeric(tidy["value"], errors="coerce").to_numpy()
-    negative = tidy["unit"].isin(DURATIONS).to_numpy() & (value < 0)
+    value = np.asarray(tidy["value"], dtype=float)
+    units, unit = codes(tidy["unit"])
+    negative = np.isin(unit, np.flatnonzero(units.isin(DURATIONS))) & (value < 0)
     found = {i: f"a duration below zero ({value[i]:g})" for i in np.flatnonzero(negative)}
-    key = [c for c in ("run", "parameter", "parameter_value", "metric", "trial") if c in tidy]
-    again = tidy.duplicated(key, keep="first").to_numpy() & ~negative
+    key = [c for c in ("run", "parameter", "parameter_value", "trial") if c in tidy]
+    again = np.zeros(len(tidy), dtype=bool)
+    metrics, metric = codes(tidy["metric"])
+    for code in range(len(metrics)):
+        # a metric at a time: a key repeats only within one, and the hash table stays small
+        at = np.flatnonzero(metric == code)
+        again[at] = tidy[key].iloc[at].duplicated(keep="first").to_numpy()
+    again &= ~negative
+    key = [*key[:-1], "metric", "trial"]
     for i in np.flatnonzero(again):
         r = tidy[key].iloc[i]
         found[i] = "a key that appears on an earlier line too (" + ", ".join(map(str, r)) + ")"

@@ -54,7 +54,20 @@ def concat_tidy(frames: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame(columns=TIDY_COLUMNS)
     first = frames[0]
     frames = [f.astype({c: "category" for c in CATEGORICAL if c in f}) for f in frames]
+    if len(frames) == 1:  # nothing to join: no copy of a board's table
+        return frames[0]
     return concat_frames(frames)[list(first.columns)]
+
+
+def _pairs(a: pd.Series, b: pd.Series) -> list[tuple]:
+    """The distinct (a, b) pairs; of two category columns from their codes, without a copy of
+    the two columns (a board's table has 10^7 rows)."""
+    if not all(isinstance(x.dtype, pd.CategoricalDtype) for x in (a, b)):
+        return list(pd.DataFrame({"a": a, "b": b}).drop_duplicates().itertuples(index=False))
+    ca, cb = a.cat.categories, b.cat.categories
+    code = a.cat.codes.to_numpy().astype(np.int64) * (len(cb) + 1) + b.cat.codes.to_numpy() + 1
+    seen = np.flatnonzero(np.bincount(code[code >= 0], minlength=1))
+    return [(ca[i // (len(cb) + 1)], cb[i % (len(cb) + 1) - 1]) for i in seen if i % (len(cb) + 1)]
 
 
 def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
@@ -69,7 +82,7 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
             raise RawDataError(f"{source}: column {col} must be numeric")
     if df["unit"].isna().any() or (df["unit"] == "").any():
         raise RawDataError(f"{source}: a row has no unit")
-    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+    for metric, unit in _pairs(df["metric"], df["unit"]):
         suffix = UNIT_SUFFIX.get(unit)
         if suffix is None or not metric.endswith(suffix):
             raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")
