@@ -32,6 +32,23 @@ def codes(column: pd.Series) -> tuple[pd.Index, np.ndarray]:
     return pd.Index(distinct), found
 
 
+def repeated(columns: list[pd.Series]) -> np.ndarray:
+    """Rows whose values in all these columns appear on an earlier row: the columns' codes
+    folded into one integer where it fits (one small hash table), else pandas' own check."""
+    key, size = np.zeros(len(columns[0]), dtype=np.int64), 1
+    for column in columns:
+        if pd.api.types.is_integer_dtype(column.dtype) and len(column):  # a trial: its own code
+            low = int(column.min())
+            distinct, code = range(int(column.max()) - low + 1), column.to_numpy() - low
+        else:
+            distinct, code = codes(column)
+        size *= len(distinct) + 1
+        if size >= 2**62:
+            return pd.DataFrame({i: c for i, c in enumerate(columns)}).duplicated().to_numpy()
+        key = key * (len(distinct) + 1) + code + 1  # a missing value (code -1) is 0
+    return pd.Series(key).duplicated(keep="first").to_numpy()
+
+
 def problems(tidy: pd.DataFrame, experiment: str) -> pd.Series:
     """What is impossible about each row that is, by position in the frame's order (a row with
     nothing wrong is left out: a board's 10^7 rows carry no text each)."""
@@ -45,7 +62,7 @@ def problems(tidy: pd.DataFrame, experiment: str) -> pd.Series:
     for code in range(len(metrics)):
         # a metric at a time: a key repeats only within one, and the hash table stays small
         at = np.flatnonzero(metric == code)
-        again[at] = tidy[key].iloc[at].duplicated(keep="first").to_numpy()
+        again[at] = repeated([tidy[c].iloc[at] for c in key])
     again &= ~negative
     key = [*key[:-1], "metric", "trial"]
     for i in np.flatnonzero(again):

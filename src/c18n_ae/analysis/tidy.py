@@ -65,9 +65,12 @@ def _pairs(a: pd.Series, b: pd.Series) -> list[tuple]:
     if not all(isinstance(x.dtype, pd.CategoricalDtype) for x in (a, b)):
         return list(pd.DataFrame({"a": a, "b": b}).drop_duplicates().itertuples(index=False))
     ca, cb = a.cat.categories, b.cat.categories
-    code = a.cat.codes.to_numpy().astype(np.int64) * (len(cb) + 1) + b.cat.codes.to_numpy() + 1
-    seen = np.flatnonzero(np.bincount(code[code >= 0], minlength=1))
-    return [(ca[i // (len(cb) + 1)], cb[i % (len(cb) + 1) - 1]) for i in seen if i % (len(cb) + 1)]
+    codes_a, codes_b = a.cat.codes.to_numpy(), b.cat.codes.to_numpy()
+    out = []
+    for i, name in enumerate(ca):  # a metric at a time: a mask and its units, a byte a row
+        seen = np.flatnonzero(np.bincount(codes_b[codes_a == i] + 1, minlength=1))
+        out += [(name, cb[j - 1]) for j in seen if j > 0]
+    return out
 
 
 def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
