@@ -5,7 +5,7 @@ and 10^7 rows, read into the tidy table (four metrics a row) as the analysis rea
 columns).
 
 Each read runs in a fresh process; its peak is that process's maximum resident set. It prints the
-peak, the interpreter's own resident set after its imports (the baseline, about 100 MB, which
+peak, the interpreter's own resident set after its imports (the baseline, about 75 MiB, which
 dominates at small sizes), and two ratios to the file's size: the whole peak, and the peak above
 the baseline (what reading adds). The goal (issue 32): at most 5 times the file.
 
@@ -33,7 +33,8 @@ READ = """
 import json, resource, sys, time
 from pathlib import Path
 from c18n_ae.analysis.collect import tidy_dataset_file
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# the interpreter's resident set with its imports done (what it holds now, not its peak so far)
+base = int(Path("/proc/self/statm").read_text().split()[1]) * resource.getpagesize() / 2**20
 start = time.perf_counter()
 tidy = tidy_dataset_file(Path(sys.argv[1]), "memory")
 wall = time.perf_counter() - start

@@ -151,11 +151,11 @@ def _columns(cols: dict, values: dict, status) -> Columns:
 
 def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str]) -> pd.DataFrame:
     """Row by row, streamed: each cell checked, a failure row (e.g. 'Allocation failed') kept with
-    its status, every problem named by file and line. Numbers go into typed arrays (8 bytes a
-    value) and each distinct text is held once, so a board's file is not held as text objects."""
-    values = {r: (array("d") if r not in layout.text else []) for r in cols}
+    its status, every problem named by file and line. Rows are gathered CHUNK_ROWS at a time in
+    typed arrays and added to the tidy columns, so a board's file is never held as text."""
     once: dict[str, str] = {}  # each distinct text one object: a pointer a row
-    status, lines = [], array("q")
+    chunk = _Chunk(layout, cols, header)
+    table = None
     footer = None
     with open(path, "rb") as f:
         reader = csv.reader(text_lines(path, f))
@@ -176,31 +176,51 @@ def _slow_rows(path: Path, layout: Layout, cols: dict, header: list[str]) -> pd.
             for role, (i, _) in cols.items():
                 cell = c[i] if i < len(c) else ""
                 if role in layout.text:
-                    values[role].append(once.setdefault(cell, cell))
+                    chunk.values[role].append(once.setdefault(cell, cell))
                 elif failed and not re.fullmatch(r"[-+0-9.eE]+", cell):
-                    values[role].append(line if role == "trial" else float("nan"))
+                    chunk.values[role].append(line if role == "trial" else float("nan"))
                 else:
-                    values[role].append(number(path, line, header[i].strip(), cell))
-            status.append(layout.failure[1] if failed else "ok")
-            lines.append(line)
-    if not lines:
+                    chunk.values[role].append(number(path, line, header[i].strip(), cell))
+            chunk.status.append(layout.failure[1] if failed else "ok")
+            chunk.lines.append(line)
+            if len(chunk.lines) == CHUNK_ROWS:
+                table = chunk.flush(path, table)
+    if chunk.lines:
+        table = chunk.flush(path, table)
+    if table is None:
         raise RawDataError(f"{path}: a header and no rows of data")
-    arrays = {
-        r: np.frombuffer(v, dtype=float) if isinstance(v, array) else np.asarray(v, dtype=object)
-        for r, v in values.items()
-    }
-    try:
-        parts = layout.rows(_columns(cols, arrays, np.asarray(status, dtype=object)))
-    except LayoutCheck as bad:
-        index, role, allowed = bad.args
-        column = header[cols[role][0]].strip()
-        raise RawDataError(
-            f"{path}:{lines[index]}: column {column}: unexpected "
-            f"{values[role][index]!r} ({allowed})"
-        ) from None
-    table = _Tidy(len(parts), len(lines))
-    table.add(parts, len(lines))
     return table.frame(footer)
+
+
+class _Chunk:
+    """Rows read by the row-by-row reader and not yet added to the tidy columns."""
+
+    def __init__(self, layout: Layout, cols: dict, header: list[str]):
+        self.layout, self.cols, self.header = layout, cols, header
+        self.values = {r: (array("d") if r not in layout.text else []) for r in cols}
+        self.status, self.lines = [], array("q")
+
+    def flush(self, path: Path, table):
+        arrays = {
+            r: np.frombuffer(v, dtype=float) if isinstance(v, array) else np.asarray(v, object)
+            for r, v in self.values.items()
+        }
+        try:
+            parts = self.layout.rows(
+                _columns(self.cols, arrays, np.asarray(self.status, dtype=object))
+            )
+        except LayoutCheck as bad:
+            index, role, allowed = bad.args
+            column = self.header[self.cols[role][0]].strip()
+            raise RawDataError(
+                f"{path}:{self.lines[index]}: column {column}: unexpected "
+                f"{self.values[role][index]!r} ({allowed})"
+            ) from None
+        if table is None:
+            table = _Tidy(len(parts), _lines(path, path.stat().st_size))
+        table.add(parts, len(self.lines))
+        self.__init__(self.layout, self.cols, self.header)
+        return table
 
 
 def _meta(path, layout, name, cols, header, footer) -> dict:
@@ -352,13 +372,13 @@ class _Tidy:
         self.n += n
 
     def frame(self, footer: str | None) -> pd.DataFrame:
-        if self.n < self.rows:  # blank lines or the header counted: the parts' rows closed up
-            keep = np.concatenate(
-                [np.arange(j * self.rows, j * self.rows + self.n) for j in range(self.parts)]
-            )
-            take = lambda a: a[keep]  # noqa: E731
-        else:
-            take = lambda a: a  # noqa: E731
+        def take(a: np.ndarray) -> np.ndarray:
+            """The parts' rows closed up in place where fewer rows came than lines were counted
+            (blank lines, a footer): no second copy of a column."""
+            for j in range(1, self.parts) if self.n < self.rows else ():
+                a[j * self.n : (j + 1) * self.n] = a[j * self.rows : j * self.rows + self.n]
+            return a[: self.parts * self.n]
+
         text = {}
         for k, name in self.TEXT.items():
             names = list(self.categories[k])
