@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from analysis_cost import BLOCKS, write_meta  # noqa: E402
+# run as a script: its folder, bench/, is the first place Python looks for modules
+from analysis_cost import BLOCKS, write_meta
 
 CHUNK = 10**6  # rows generated at a time: the generator stays small too
 

@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from analysis_cost import memory_data_set, run, stages_memory  # noqa: E402
+# run as a script: its folder, bench/, is the first place Python looks for modules
+from analysis_cost import memory_data_set, run, stages_memory
 
 PAGE = r"""\documentclass[sigconf,nonacm]{acmart}
 \usepackage{siunitx}\usepackage{booktabs}\usepackage{array}\usepackage{adjustbox}

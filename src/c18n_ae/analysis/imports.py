@@ -252,11 +252,13 @@ class _Head(io.RawIOBase):
 
 def _body_and_footer(path: Path) -> tuple[int, str | None]:
     """Bytes before the footer (the study's last line), and the footer; read from the file's
-    end only."""
+    end only. -1: the file does not end in a newline."""
     size = path.stat().st_size
     with open(path, "rb") as f:
         f.seek(max(0, size - 4096))
         tail = f.read()
+    if not tail.endswith(b"\n"):
+        return -1, None
     body, _, last = tail.rstrip().rpartition(b"\n")
     if last.strip().startswith(FOOTER.encode()):
         return size - len(tail) + len(body) + 1, last.strip().decode("utf-8", "replace")
@@ -272,6 +274,8 @@ def _fast_rows(path: Path, layout: Layout, cols: dict, width: int):
     value and no copy of the table. None when the file needs the row-by-row reader: a failure
     row, a short or long row, a value that is not a plain number, data after the footer."""
     end, footer = _body_and_footer(path)
+    if end < 0:
+        return None  # cut in the middle of a row: the row-by-row reader says so
     text_columns = {cols[r][0] for r in layout.text}
     table = None
     try:  # numbers parsed as numbers: a few bytes a value, no text object per cell
