@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds.verdict import VERDICT_KINDS
+from c18n_ae.analysis.claim_kinds.verdict import (
+    NOT_ATTRIBUTABLE,
+    REPRODUCED,
+    RESTATED,
+    TESTED,
+    UNMEASURABLE,
+    VERDICT_KINDS,
+)
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed
 
@@ -155,16 +162,6 @@ TALLY = {"study": "the study's {n}", "related study": "{n} of other published st
          "own": "this package's own {n}"}  # fmt: skip
 
 
-def tally(results: pd.DataFrame) -> str:
-    """'the study's 11 claims, 1 claim of other published studies and this package's own 2
-    claims'."""
-    parts = []
-    for o, mine in origins(results):
-        n = mine.claim.nunique()
-        parts.append(TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}"))
-    return listed(parts) if parts else ""
-
-
 def _kind_note(r) -> str:
     """' (tested)': a verdict's kind beside its result, unless the result already says it."""
     kind = _text(getattr(r, "verdict_kind", ""))
@@ -203,6 +200,58 @@ def kind_tally(results: pd.DataFrame, source: str) -> str:
         whose = TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}")
         parts.append(f"{whose}: " + listed([f"{c} {k}" for k, c in kind_counts(mine)]))
     return "; ".join(parts)
+
+
+# a verdict kind counted in the tally sentence: restated and reproduced verdicts check the study's
+# arithmetic, so only tested ones are said to hold or fail
+KIND_WORDS = {
+    RESTATED: "{n} restated",
+    REPRODUCED: "{n} reproduced from its files",
+    TESTED: "{n} tested",
+    NOT_ATTRIBUTABLE: "{n} not attributable to compartments",
+    UNMEASURABLE: "{n} not measurable",
+}
+# what a tested verdict decided, by the start of its result
+TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "undecided"))
+# whose claims, where none of them was measurable on the source: 'this package's 3'
+QUIET = {"study": "the study's {n}", "own": "this package's {n}",
+         "related study": "{n} from other studies"}  # fmt: skip
+
+
+def _tested(rows: pd.DataFrame) -> str:
+    """'4 hold, 4 fail, 1 undecided': what the tested verdicts decided."""
+    said = [(w, int(rows.result.str.startswith(k).sum())) for k, w in TESTED_WORDS]
+    return ", ".join(f"{n} {w}" for w, n in said if n)
+
+
+def tally_sentence(results: pd.DataFrame, source: str) -> str:
+    """The one tally of a source's verdicts, printed alike in the abstract, the conclusion and the
+    claims table's caption: by kind, whose claims apart, each group's counts adding up to its
+    claims ('On morello-2024, of the study's 24 claims, 4 are restated, 7 reproduced from its
+    files, 8 not attributable to compartments and 5 not measurable; this package's 3 and 1 from
+    other studies were not measurable.')."""
+    groups, quiet = [], []
+    for o, mine in origins(results[results.source == source]):
+        n = mine.claim.nunique()
+        counts = kind_counts(mine)
+        if [k for k, _ in counts] == [UNMEASURABLE]:
+            quiet.append((list(QUIET).index(o), QUIET[o].format(n=n)))
+            continue
+        parts = []
+        for kind, c in counts:
+            text = KIND_WORDS[kind].format(n=c)
+            if kind == TESTED:
+                text += f" ({_tested(mine[mine.verdict_kind == TESTED])})"
+            parts.append(text)
+        verb = " are " if len(parts) > 1 or counts[0][1] > 1 else " is "
+        parts[0] = parts[0].replace(" ", verb, 1)
+        whose = TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}")
+        groups.append(f"of {whose}, {listed(parts)}")
+    if quiet:
+        said = [q for _, q in sorted(quiet)]
+        several = len(said) > 1 or not said[0].endswith(" 1")
+        groups.append(f"{listed(said)} {'were' if several else 'was'} not measurable")
+    return f"On \\texttt{{{escape(source)}}}, " + "; ".join(groups) + "." if groups else ""
 
 
 def _claim_cell(r) -> str:
@@ -251,9 +300,9 @@ def latex_table(results: pd.DataFrame) -> str:
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
-        r"\caption{The paper's claims evaluated on this edition's data: "
-        + escape(tally(results))
-        + r". Each result is followed by its kind in brackets: restated, reproduced from the same "
+        r"\caption{The paper's claims evaluated on this edition's data. "
+        + " ".join(tally_sentence(results, s) for s in dict.fromkeys(results.source))
+        + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
         r"data, tested, not attributable to compartments, or not measurable with these data.}"
         r"\label{tab:claims}\\",
         r"\toprule",

@@ -1,50 +1,66 @@
-"""The conclusion's findings: per data set or target, one sentence with the range of what a
-compartment costs (calls into another library, work in the program's own code), and one with
-the study's claims that hold and how much evidence they rest on. A summary of the headline
-table (results/headline.csv) and the verdicts (results/claims.csv), not the abstract's list
-again: point estimates only, each range's ends named."""
+"""The conclusion's findings: per data set or target, short sentences with the range of what a
+compartment costs (calls into another library, work in the program's own code), what the contrast
+differs in, and the claims' tally (claim_tables.tally_sentence, as in the abstract and the claims
+table). A summary of the headline table (results/headline.csv) and the verdicts
+(results/claims.csv): each point estimate as Table 1 prints it, none that Table 1 withholds, each
+range's ends named."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
-from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE, UNMEASURABLE
-from c18n_ae.common.latex import (
-    MAX_DIGITS,
-    _sig,
-    covers_words,
-    escape,
-    listed,
-    resolution_digits,
-)
-from c18n_ae.report.claim_tables import kind_counts
+from c18n_ae.common.latex import comparison_text, covers_words, escape, listed
+from c18n_ae.report.claim_tables import tally_sentence
 from c18n_ae.report.headline import is_confounded, rests_on_few
 from c18n_ae.report.provenance import covers
 
-
-def _point(x) -> str:
-    """A row's ratio without its interval, the median where a few trials carry the mean (as
-    everywhere else), with no more figures than the timer's resolution allows."""
-    few = rests_on_few(x)
-    ratio = _quoted(x)
-    sides = (x.median, x.reference_median) if few else (x.mean, x.reference_mean)
-    # as the table prints the point beside its interval: at least two figures (1.9x, not 2x)
-    digits = max(2, min(MAX_DIGITS, resolution_digits(sides, float(x.resolution))))
-    return _sig(ratio, digits) + r"$\times$"
+# the point estimate at the start of Table 1's cell ('1.08×, 1.06 to 1.09 by ...'), or after
+# 'ratio' where a few ticks print first ('1.63 → 3.01 µs, +1.38 µs ..., ratio 1.9× [1.2, 2.7]')
+POINT = re.compile(r"(?:^|ratio )([^\s,]+\$\\times\$)")
 
 
-def _quoted(x) -> float:
-    return x.median_ratio if rests_on_few(x) else x.ratio
+def _table_cell(r) -> str:
+    """The row's ratio as Table 1's cell prints it: the mean, the median where a few trials carry
+    the mean."""
+    return comparison_text(r, "median" if rests_on_few(r) else "mean", covers=False)
 
 
-def _range(rows: pd.DataFrame) -> str:
-    """'from 1.51× for the math workload's CPU time to 50× for waiting for the child's next
-    message'."""
+def point(r) -> str:
+    """The row's ratio as Table 1 prints it, without its interval ('1.08×'); '' where Table 1
+    gives no point estimate ('no detectable difference', 'ratio between 4.2 and 130')."""
+    found = POINT.search(_table_cell(r))
+    return found.group(1) if found else ""
+
+
+def _no_point(r) -> str:
+    """What Table 1 says of a row it gives no point estimate."""
+    text = _table_cell(r)
+    return "no detectable difference" if "no detectable" in text else "no point estimate"
+
+
+def _quoted(r) -> float:
+    return r.median_ratio if rests_on_few(r) else r.ratio
+
+
+def ranged(rows: pd.DataFrame, what: str, baseline: str) -> list[str]:
+    """'{what} ran 1.51× (the math workload's CPU time) to 1.9× (a pipe write ...) as long as in
+    hybrid.', and one sentence for the rows Table 1 gives no point estimate."""
     ordered = sorted(rows.itertuples(), key=_quoted)
-    low, high = ordered[0], ordered[-1]
-    if len(ordered) == 1:
-        return f"{_point(low)} for {escape(low.label)}"
-    return f"from {_point(low)} for {escape(low.label)} to {_point(high)} for {escape(high.label)}"
+    shown = [r for r in ordered if point(r)]
+    out = []
+    if shown:
+        low, high = shown[0], shown[-1]
+        said = f"{point(low)} ({escape(low.label)})"
+        if len(shown) > 1:
+            said += f" to {point(high)} ({escape(high.label)})"
+        out.append(f"{what} ran {said} as long as in {escape(baseline)}.")
+    rest = [r for r in ordered if not point(r)]
+    for kind in dict.fromkeys(_no_point(r) for r in rest):
+        labels = listed([escape(r.label) for r in rest if _no_point(r) == kind])
+        out.append(f"For {labels}, Table~\\ref{{tab:headline}} shows {kind}.")
+    return out
 
 
 def abi_too(mine: pd.DataFrame) -> bool:
@@ -77,11 +93,12 @@ def debug_kernel(meta: dict | None, experiments=None) -> str:
 
 def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) -> list[str]:
     """Per source: the first contrast of compartments against none that is not confounded, the
-    ranges of its valid ratios that cross into another library and that stay; a source whose
-    contrasts are all confounded says it gives no compartment cost. A data set (metas: name ->
-    its dataset.yaml) adds its debug kernel and the optimisation its rows' builds share."""
+    ranges of its valid ratios that cross into another library and that stay, then what the
+    contrast changes besides the compartments; a source whose contrasts are all confounded says it
+    gives no compartment cost. A data set (metas: name -> its dataset.yaml) adds its debug kernel
+    and the optimisation its rows' builds share."""
     metas = metas or {}
-    out = []
+    out, spreads = [], []
     for source, mine in table.groupby("source", sort=False):
         valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
         clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
@@ -94,16 +111,20 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
             continue
         one = (clean.subject == clean.subject.iloc[0]) & (clean.baseline == clean.baseline.iloc[0])
         first = clean[one]
+        baseline = first.baseline.iloc[0]
         crossing = first[first.crosses.fillna("") != ""]
         staying = first[first.crosses.fillna("") == ""]
-        parts = []
+        said = []
         if len(crossing):
-            parts.append(f"work that calls into another library takes {_range(crossing)}")
+            said += ranged(crossing, "work that calls into another library", baseline)
         if len(staying):
-            parts.append(f"work in the program's own code {_range(staying)}")
-        # the data sets' variants change the ABI with the compartments: say so with the ratio
-        spread = covers_words(str(first.interval_covers.iloc[0]))
-        together = ", the ABI and the compartments changing together" if abi_too(mine) else ""
+            own = "work in the program's own code"
+            said += ranged(staying, own if not said else own[:1].upper() + own[1:], baseline)
+        said[0] = f"On {name}, {said[0]}"
+        out += said
+        # what else the contrast changes: the ABI (no purecap variant without compartments), the
+        # optimisation every build shares, a debug kernel, a compiler's name
+        together = ", the ABI changing with the compartments" if abi_too(mine) else ""
         meta = metas.get(source)
         levels = {
             shared_optimisation(meta, r.experiment, r.subject, r.baseline)
@@ -111,45 +132,25 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         }
         level = levels.pop() if len(levels) == 1 else None
         built = f", every program built {level}" if level else ""
-        said = debug_kernel(meta, set(first.experiment))
-        kernel = f", on {said}" if said else ""
+        kernel = debug_kernel(meta, set(first.experiment))
+        kernel = f", on {kernel}" if kernel else ""
+        contrast = escape(first.contrast.iloc[0])
+        out.append(f"These ratios compare {contrast}{together}{built}{kernel}.")
         maybe = first.get("possibly_also", pd.Series(dtype=object)).fillna("")
         maybe = "; ".join(dict.fromkeys(x for c in maybe for x in str(c).split("; ") if x))
-        kernel += f" (possibly also {escape(maybe)})" if maybe else ""
-        out.append(
-            f"On {name}, {escape(first.contrast.iloc[0])}{together}{built}{kernel}, "
-            + " and ".join(parts)
-            + f" (point estimates; intervals: {spread}, Table~\\ref{{tab:headline}})."
-        )
-    return out
-
-
-def claims_sentence(verdicts: pd.DataFrame, sources: list[str]) -> list[str]:
-    """Per source: how many of the study's claims hold or fail on its data, by the kind of their
-    verdicts (restated from printed values, reproduced from the study's files, tested), and how
-    many its data cannot attribute or measure."""
-    out = []
-    origin = verdicts.get("origin", pd.Series("study", index=verdicts.index))
-    study = verdicts[origin == "study"]
-    for source in sources:
-        mine = study[study.source == source]
-        decided = mine[mine.result.isin(["holds", "fails"])]
-        if decided.empty:
-            continue
-        holds = int((decided.result == "holds").sum())
-        fails = len(decided) - holds
-        said = f"{holds} hold" + (f" and {fails} fail" if fails else "")
-        kinds = listed([f"{n} {k}" for k, n in kind_counts(decided)])
-        rest = [(k, n) for k, n in kind_counts(mine) if k in (NOT_ATTRIBUTABLE, UNMEASURABLE)]
-        others = f"; {listed([f'{n} {k}' for k, n in rest])}" if rest else ""
-        out.append(
-            f"Of the study's {mine.claim.nunique()} claims, {said} on \\texttt{{{escape(source)}}} "
-            f"({kinds}){others}."
-        )
+        if maybe:
+            out.append(f"The builds possibly also differ in {escape(maybe)}, a name alone.")
+        spreads.append(covers_words(str(first.interval_covers.iloc[0])))
+    if spreads:
+        spread = listed(list(dict.fromkeys(spreads)))
+        out.append(f"Table~\\ref{{tab:headline}} gives each ratio's interval, {spread}.")
     return out
 
 
 def conclusion(table: pd.DataFrame, verdicts: pd.DataFrame, metas: dict | None = None) -> str:
+    """The cost sentences, then one tally sentence per source."""
     sources = list(dict.fromkeys(table.source))
-    said = cost_sentences(table, metas) + claims_sentence(verdicts, sources)
-    return " ".join(said) or "No data set or board target measured a compartment in this run."
+    said = cost_sentences(table, metas) + [tally_sentence(verdicts, s) for s in sources]
+    return " ".join(x for x in said if x) or (
+        "No data set or board target measured a compartment in this run."
+    )

@@ -13,35 +13,24 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.claim_kinds.verdict import REPRODUCED, RESTATED, TESTED, UNMEASURABLE
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import comparison_text, escape, listed, newcommand
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
-    TALLY,
     agrees,
     departures,
-    kind_counts,
-    origins,
     package_thresholds,
     release_disagreements,
     single_trial_claims,
+    tally_sentence,
     tex_quotes,
 )
 from c18n_ae.report.conclusion import abi_too, conclusion, debug_kernel, shared_optimisation
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
 
 MAX_WORDS = 60
-RESULTS = (
-    "holds",
-    "fails",
-    "inconclusive",
-    "confounded",
-    "invalid measurement",
-    "not applicable",
-)
 
 
 def words(text: str) -> int:
@@ -157,56 +146,14 @@ def abstract_sentences(
     return out
 
 
-SAID = {  # verdict -> (one, several)
-    "holds": ("1 holds", "{n} hold"),
-    "fails": ("1 fails", "{n} fail"),
-    "inconclusive": ("1 cannot be decided", "{n} cannot be decided"),
-    "confounded": ("1 rests on a confounded contrast", "{n} rest on confounded contrasts"),
-    "invalid measurement": (
-        "1 rests on an invalid measurement",
-        "{n} rest on invalid measurements",
-    ),
-    "not applicable": ("1 was not measured there", "{n} were not measured there"),
-}
-
-
-def _counts(mine: pd.DataFrame) -> str:
-    """'4 restated (4 hold), 7 reproduced from the same data (5 hold and 2 fail), 6 not
-    attributable to compartments and 5 not measurable with these data': the verdicts by kind
-    (claim_tables.kind_counts), with what the kinds that decide something decided."""
-    parts = []
-    for kind, n in kind_counts(mine):
-        text = f"{n} {kind}"
-        if kind in (RESTATED, REPRODUCED, TESTED):
-            rows = mine[mine.verdict_kind == kind]
-            counts = {k: int((rows.result.str.startswith(k)).sum()) for k in RESULTS}
-            text += f" ({listed([SAID[k][c != 1].format(n=c) for k, c in counts.items() if c])})"
-        parts.append(text)
-    return listed(parts)
-
-
-def claims_sentence(verdicts: pd.DataFrame, source: str) -> str:
-    """The verdicts on one source by kind, the study's claims and this package's own counted
-    apart."""
-    mine = verdicts[verdicts.source == source]
-    said, unmeasured = [], 0
-    for o, rows in origins(mine):
-        if (rows.verdict_kind == UNMEASURABLE).all():
-            unmeasured += len(rows)  # claims none of whose verdicts it could measure: unsaid
-            continue
-        whose = TALLY[o].format(n=f"{len(rows)} claim{'s' if len(rows) != 1 else ''}")
-        said.append(f"of {whose}, {_counts(rows)}")
-    if not said:
-        said.append(f"none of its {unmeasured} claim{'s' if unmeasured != 1 else ''} was measured")
-    text = f"On \\texttt{{{escape(source)}}}, " + "; ".join(said) + "."
-    disagree = mine[~mine.statistics_agree.map(agrees)]
-    if len(disagree):
-        text += (
-            f" On {len(disagree)} of them the mean and the median disagree: "
-            + ", ".join(f"\\texttt{{{escape(c)}}}" for c in disagree.claim)
-            + "."
-        )
-    return text
+def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:
+    """'On cheribsd-22.12 the mean and the median disagree on free-slower-in-compartment.': the
+    claims whose two statistics decide differently, said once beside the tables' evidence."""
+    mine = verdicts[(verdicts.source == source) & ~verdicts.statistics_agree.map(agrees)]
+    if mine.empty:
+        return ""
+    names = listed([f"\\texttt{{{escape(c)}}}" for c in mine.claim])
+    return f"On \\texttt{{{escape(source)}}} the mean and the median disagree on {names}."
 
 
 def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
@@ -343,10 +290,13 @@ def main(argv=None) -> None:
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
     ]
-    text += newcommand("ClaimsFindings", " ".join(claims_sentence(verdicts, s) for s in sources))
-    # how much evidence the decided verdicts rest on: the claims decided on a single trial
-    single = " ".join(escape(single_trial_claims(verdicts, s)) for s in sources)
-    text += newcommand("ClaimsEvidence", single.strip())
+    # one tally sentence per source, the same in the abstract, the conclusion and the claims table
+    text += newcommand("ClaimsFindings", " ".join(tally_sentence(verdicts, s) for s in sources))
+    # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
+    # those whose mean and median disagree
+    single = [escape(single_trial_claims(verdicts, s)) for s in sources]
+    single += [statistics_disagree(verdicts, s) for s in sources]
+    text += newcommand("ClaimsEvidence", " ".join(x for x in single if x))
     text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
     text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
