@@ -14,11 +14,12 @@ from c18n_ae.analysis.comparisons import compare
 from c18n_ae.analysis.imports import dataset_files
 from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
-from c18n_ae.report import headline
+from c18n_ae.common.latex import comparison_text
+from c18n_ae.report import call_cost, headline
+from c18n_ae.report.claim_tables import tally_sentence
 from c18n_ae.report.findings import (
     MAX_WORDS,
     abstract_sentences,
-    claims_sentence,
     experiment_paragraph,
 )
 from conftest import ROOT
@@ -150,11 +151,54 @@ def test_the_abstract_and_conclusion_say_the_data_sets_builds_and_scope_its_kern
     assert r"\texttt{morello-camb-2} for \texttt{pipe/hybrid.csv}" in described
 
 
-def test_claims_tally_and_paragraphs():
-    text = claims_sentence(VERDICTS, "morello-2024")
-    # counted by kind, the study's claims apart; what the kinds that decide decided, beside them
-    assert "of the study's " in text and "reproduced from the same data (" in text
-    assert "not attributable to compartments" in text and "not measurable with these data" in text
+def test_one_tally_sentence_by_kind_in_the_abstract_the_conclusion_and_the_claims_table():
+    """Counted by kind, the study's claims and this package's own apart, each group's counts
+    adding up to its claims; a restated or reproduced verdict checks the study's arithmetic, so
+    it is never said to hold: only tested ones hold or fail. One short sentence, printed alike
+    in the abstract's macro, the conclusion and the claims table's caption."""
+    text = tally_sentence(VERDICTS, "morello-2024")
+    assert text.startswith(r"On \texttt{morello-2024}, of the study's 24 claims, ")
+    study = VERDICTS[(VERDICTS.source == "morello-2024") & (VERDICTS.origin == "study")]
+    counted = text.split("of the study's 24 claims, ", 1)[1].split(";", 1)[0]
+    assert sum(int(n) for n in re.findall(r"\b(\d+) ", counted)) == study.claim.nunique()
+    assert "reproduced from its files" in counted
+    assert " hold" not in text and "fail" not in text  # nothing here was tested
+    assert "this package's 3" in text  # its own claims apart, none measurable on the data set
+    assert call_cost.abstract_problems(text) == [], text  # <= 35 words, no nested parentheses
+    tested = VERDICTS.assign(verdict_kind="tested")
+    said = tally_sentence(tested, "morello-2024")
+    holds = int((study.result == "holds").sum())
+    assert f"24 are tested ({holds} hold" in said and "()" not in said, said
+    assert tally_sentence(VERDICTS, "nowhere") == ""
+    from c18n_ae.report.claim_tables import latex_table
+    from c18n_ae.report.conclusion import conclusion
+
+    assert text in latex_table(VERDICTS) and text in conclusion(TABLE, VERDICTS)
+
+
+def test_the_conclusion_is_short_sentences_with_the_points_table_1_prints():
+    """Sentences of at most 35 words, no parenthesis inside another, and every ratio as Table 1
+    prints it: none that Table 1 withholds (a range with no point estimate, or no detectable
+    difference)."""
+    from c18n_ae.report.conclusion import conclusion, point
+
+    said = conclusion(TABLE, VERDICTS, {"morello-2024": META})
+    # the abstract's rules but its length: sentences and parentheses
+    problems = [x for x in call_cost.abstract_problems(said) if "more than 200" not in x]
+    assert problems == [], problems
+    tex = headline.latex_table(TABLE)
+    for shown in re.findall(r"[\d.]+\$\\times\$", said):
+        assert shown in tex, shown
+    assert said.startswith(r"On \texttt{morello-2024}, work that calls into another library ran")
+    # a row Table 1 prints with no point estimate gives none here
+    for r in TABLE.itertuples():
+        cell = comparison_text(r, "median" if headline.rests_on_few(r) else "mean")
+        if "too uncertain" in cell or cell.startswith("no detect"):
+            assert point(r) == ""
+    assert "1.51$\\times$ (the math workload's CPU time)" in said
+
+
+def test_experiment_paragraphs():
     para = experiment_paragraph("memory", TABLE, {}, {})
     # E2's malloc and free mix heap revocation with the compartments: named, ratios left out
     assert "Confounded by heap revocation on against off: a malloc of the largest block" in para

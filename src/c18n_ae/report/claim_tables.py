@@ -81,24 +81,33 @@ def _measured(r) -> str:
 
 
 def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tuple[str, str]]:
-    """(claim, 'holds on a and confounded on b') for each claim whose verdicts differ between
-    data sets (releases) that both measured it: every verdict counts but not applicable, so a
-    claim that holds on one release and rests on a confounded contrast on the other is listed
-    (RELEASE_NOTE says what such a pair shows)."""
+    """(claim, 'holds on a and fails on b') for each claim tested on two or more of the data sets
+    (releases) whose tested verdicts differ. Only tested verdicts count (RELEASE_NOTE): a restated
+    or reproduced one checks the study's arithmetic, and a confounded, invalid or unmeasurable one
+    decides nothing, so none of them shows a difference between releases."""
     out = []
-    measured = ~results.result.str.startswith("not applicable")
-    mine = results[results.source.isin(sources) & measured]
+    kind = results.get("verdict_kind", pd.Series(TESTED, index=results.index)).fillna("")
+    mine = results[results.source.isin(sources) & (kind == TESTED)]
     for claim, g in mine.groupby("claim", sort=False):
-        if g.result.nunique() > 1:
+        if g.source.nunique() > 1 and g.result.nunique() > 1:
             out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
     return out
 
 
 # said once beside the list, not after each claim
 RELEASE_NOTE = (
-    "A verdict that is confounded or rests on an invalid measurement decides nothing, so a claim "
-    "listed with one shows no difference between the releases."
+    "Only verdicts tested on both releases are set side by side: a restated or reproduced verdict "
+    "checks the study's arithmetic, and a confounded, invalid or unmeasurable one decides nothing."
 )
+
+
+def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
+    """The paper's sentence on the claims whose tested verdicts differ between releases."""
+    differ = release_disagreements(results, sources)
+    if not differ:
+        return "No claim was tested on two releases, so no verdict shows a change between them."
+    said = "; ".join(f"\\texttt{{{escape(c)}}} {escape(t)}" for c, t in differ)
+    return f"Tested on more than one release, these claims' verdicts differ: {said}."
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
@@ -240,8 +249,8 @@ def tally_sentence(results: pd.DataFrame, source: str) -> str:
         parts = []
         for kind, c in counts:
             text = KIND_WORDS[kind].format(n=c)
-            if kind == TESTED:
-                text += f" ({_tested(mine[mine.verdict_kind == TESTED])})"
+            decided = _tested(mine[mine.verdict_kind == TESTED]) if kind == TESTED else ""
+            text += f" ({decided})" if decided else ""
             parts.append(text)
         verb = " are " if len(parts) > 1 or counts[0][1] > 1 else " is "
         parts[0] = parts[0].replace(" ", verb, 1)

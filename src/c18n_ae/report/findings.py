@@ -22,7 +22,7 @@ from c18n_ae.report.claim_tables import (
     agrees,
     departures,
     package_thresholds,
-    release_disagreements,
+    release_sentence,
     single_trial_claims,
     tally_sentence,
     tex_quotes,
@@ -300,11 +300,7 @@ def main(argv=None) -> None:
     text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
     text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
-    differ = release_disagreements(verdicts, list(releases))
-    text += newcommand(
-        "ReleaseClaims",
-        "; ".join(f"\\texttt{{{escape(c)}}} {escape(t)}" for c, t in differ) or "none",
-    )
+    text += newcommand("ReleaseClaims", release_sentence(verdicts, list(releases)))
     # an experiment's own sentences (its module's findings) about each data set and board target;
     # a headline experiment's follow its paragraph on the headline table
     summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
