@@ -88,3 +88,30 @@ def test_a_headline_experiment_s_own_sentences_follow_its_paragraph(tmp_path, me
     assert tex.count("\\newcommand{\\FindingsMemory}") == 1
     mine = tex.split("\\newcommand{\\FindingsMemory}")[1].split("\\newcommand")[0]
     assert mine.index("\\end{itemize}") < mine.index("an extra time that grows with the block")
+
+
+def test_e6_says_its_pipe_once_for_every_variant_and_names_the_source_of_its_claims():
+    """The two variants' pipe timings in one sentence, not a template repeated per variant, and
+    each source's claims named with the source: no sentence twice in the paper."""
+    import pandas as pd
+
+    from c18n_ae.experiments import isolation
+
+    said = isolation.findings("morello-2024", summary("isolation"), pd.DataFrame(VERDICTS))
+    pipes = [s for s in said if "two-library program" in s]
+    assert len(pipes) == 1 and "benchmark-c18n" in pipes[0] and "purecap-c18n" in pipes[0]
+    assert "respectively" in pipes[0] and "((" not in pipes[0]
+    assert said[-1] == (
+        r"Claims on \texttt{morello-2024}: \texttt{owner-reads-compartments} holds and "
+        r"\texttt{protected-region-crash} not measurable."
+    )
+    other = isolation.findings("cheribsd-22.12", summary("isolation"), pd.DataFrame(VERDICTS))
+    assert not set(said) & set(other)
+
+
+VERDICTS = {
+    "claim": ["owner-reads-compartments", "protected-region-crash"] * 2,
+    "source": ["morello-2024"] * 2 + ["cheribsd-22.12"] * 2,
+    "experiment": ["isolation"] * 4,
+    "result": ["holds", "not measurable", "not applicable", "not measurable"],
+}

@@ -11,7 +11,7 @@ c18n's isolation of one library from another inside one process."""
 from __future__ import annotations
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, listed, newcommand
 from c18n_ae.common.lazy import pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, pipe
@@ -185,7 +185,7 @@ figure = sent_found(("parent", "child"), SENT_FOUND, "strings", TITLE)
 def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
     """E6 on a board or data set: what a reader of the process found, and the pipe between the
     two processes, library A's parent and library B's child (means of the trials)."""
-    out = []
+    out, pipes = [], []
     mine = summary[summary.source == source]
     for variant in dict.fromkeys(mine.variant):
         s = mine[mine.variant == variant]
@@ -209,23 +209,28 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
             )
         write, wait = get("pipe_write_ns"), get("pipe_message_wait_ns")
         if write is not None and wait is not None:  # the study's columns (pipe.study_rows)
-            out.append(
-                "In this two-library program (not E4's), the pipe between the two processes of "
-                f"\\texttt{{{escape(variant)}}} (library A's parent, library B's child) took "
-                f"{fmt(write / 1e3)}\\,"
-                f"\\si{{\\micro\\second}} for the child's write, and the parent waited "
-                f"{fmt(wait / 1e3)}\\,\\si{{\\micro\\second}} for each message the "
-                f"child built and wrote (means of {get('pipe_write_ns', field='n'):.0f} trials, "
-                "from \\texttt{results/summary/isolation.csv})."
-            )
+            pipes.append((variant, write, wait, get("pipe_write_ns", field="n")))
+    if pipes:  # one sentence for every variant: a template repeated per variant reads as a copy
+        us = "\\,\\si{\\micro\\second}"
+        writes = listed([f"{fmt(w / 1e3)}{us} in \\texttt{{{escape(v)}}}" for v, w, _, _ in pipes])
+        waits = listed([f"{fmt(x / 1e3)}{us}" for _, _, x, _ in pipes])
+        trials = listed(list(dict.fromkeys(f"{n:.0f}" for *_, n in pipes)))
+        out.append(
+            f"In this two-library program, not E4's, the child's pipe write took {writes}; the "
+            f"parent waited {waits}{', respectively,' if len(pipes) > 1 else ''} for each message "
+            f"the child built and wrote (means of {trials} trials, from "
+            "\\texttt{results/summary/isolation.csv})."
+        )
     decided = verdicts[
         (verdicts.source == source)
         & (verdicts.experiment == "isolation")
         & (verdicts.result != "not applicable")
     ]
-    out += [
-        f"Claim \\texttt{{{escape(r.claim)}}}: {escape(r.result)}." for r in decided.itertuples()
-    ]
+    if len(decided):  # the source named: another source's verdicts may read alike
+        said = listed(
+            [f"\\texttt{{{escape(r.claim)}}} {escape(r.result)}" for r in decided.itertuples()]
+        )
+        out.append(f"Claims on \\texttt{{{escape(source)}}}: {said}.")
     return out
 
 
