@@ -287,3 +287,14 @@ def intervals(tex: str) -> dict[str, list]:
         if name == "HeadlineFindings" or name.startswith("Findings"):
             said[name] = INTERVAL.findall(macro)
     return said
+
+
+def test_the_data_sets_attribution_nests_no_parenthesis():
+    """'when: not recorded (files committed ...)' after a semicolon, never inside '(when: ...)'."""
+    from c18n_ae.report.findings import attribution
+
+    old = datasets.load("cheribsd-22.12")
+    for text in (attribution(META), attribution(old, [META])):
+        nested = [x for x in call_cost.abstract_problems(text) if x.startswith("nested")]
+        assert nested == [], nested
+    assert "; when: not recorded (files committed" in attribution(old, [META])

@@ -230,7 +230,8 @@ def experiment_paragraph(
 
 def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     """The one full attribution of a data set (the set-up section); a data set from the same
-    people and source as an earlier one says so instead of repeating it."""
+    people and source as an earlier one says so instead of repeating it. When it was measured
+    follows a semicolon: its words may hold a parenthesis, which must not sit inside another."""
     h, src = meta["host"], meta["source"]
     same = next(
         (
@@ -246,11 +247,11 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
         return (
             f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, by the same authors "
             f"and from the same repository and commit as \\texttt{{{escape(same['name'])}}}, "
-            f"measured on {where} (when: {escape(meta['measured_when'])})." + boards
+            f"measured on {where}; when: {escape(meta['measured_when'])}." + boards
         )
     return (
         f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
-        f"{escape(meta['measured_by'])} on {where} (when: {escape(meta['measured_when'])}). "
+        f"{escape(meta['measured_by'])} on {where}; when: {escape(meta['measured_when'])}. "
         f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
         f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
         "them and did not measure them." + boards
