@@ -84,8 +84,9 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
     failed = writes.groupby(["source", "variant"], sort=False).n_excluded.sum()
     return "".join(
         [
-            newcommand(gen_name("Mem", "block min MiB"), fmt(blocks[0]), "smallest block_mib"),
-            newcommand(gen_name("Mem", "block max MiB"), fmt(at), "largest block_mib"),
+            # configured settings, exact: printed alike ('16 to 128', never '16.0 to 128')
+            newcommand(gen_name("Mem", "block min MiB"), f"{blocks[0]:g}", "smallest block_mib"),
+            newcommand(gen_name("Mem", "block max MiB"), f"{at:g}", "largest block_mib"),
             newcommand(gen_name("Mem", "block count"), str(len(blocks)), "block_mib values"),
             newcommand(
                 gen_name("Mem", "trials per block"),

@@ -204,7 +204,12 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
         limit = " ".join(limit.split())
         parts.append("Limits: " + ("as above" if limit in said else escape(limit)))
         said.add(limit)
-    return f"{escape(first.contrast)}. " + ". ".join(p.rstrip(".") for p in parts) + "."
+    # the contrast opens the entry's first part: an entry of its own would print the same
+    # sentence for every experiment of the source
+    said = [p.rstrip(".") for p in parts]
+    if said:
+        said[0] = f"{escape(first.contrast)}---{said[0][:1].lower()}{said[0][1:]}"
+    return ". ".join(said or [escape(first.contrast)]) + "."
 
 
 def experiment_paragraph(

@@ -57,8 +57,8 @@ def appendix(entries: pd.DataFrame) -> str:
         "flag), the file it was computed from, the row of that file and the workflow rule that "
         "wrote it; the HTML report "
         r"(\texttt{snakemake -{}-report report.html}) carries the same table, and the paper's "
-        r"sources name each value where it prints (\texttt{\textbackslash gen\{Name\}} in "
-        r"\texttt{paper/sections/}). The names come from these files (rule, number of names): "
+        r"sources in \texttt{paper/sections/} name each value where it prints. The names come "
+        r"from these files (rule, number of names): "
         f"{said}.\n"
     )
 
