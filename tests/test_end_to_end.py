@@ -563,3 +563,38 @@ def test_a_second_quick_run_gives_the_same_verdicts_or_inconclusive(quick_run, t
             verdict,
             second[key],
         )
+
+
+def body_sentences(text: str) -> list[str]:
+    """The body's sentences (introduction to references), cut after a full stop, question or
+    exclamation mark that a capital, digit or list bullet follows."""
+    body = text.split("INTRODUCTION", 1)[1].split("REFERENCES", 1)[0]
+    return re.split(r"(?<=[.?!])\s+(?=[A-Z0-9•])", body)
+
+
+def test_no_sentence_twice_no_latex_source_and_one_tally_everywhere(quick_run):
+    """No sentence of eight words or more printed twice in the body, no macro name or LaTeX
+    source in the PDF's text, and each source's tally sentence alike in the abstract, the
+    conclusion and the claims table's caption."""
+    from c18n_ae.report.claim_tables import read_verdicts, tally_sentence
+
+    project, _ = quick_run
+    text = pdf_words(project)
+    said = Counter(s for s in body_sentences(text) if len(s.split()) >= 8)
+    twice = [s for s, n in said.items() if n > 1]
+    assert not twice, twice
+    assert "\\gen" not in text and not re.findall(r"\\[A-Za-z]+", text)
+
+    def flat(s: str) -> str:  # as pdftotext prints it: curly apostrophes, any line break
+        return "".join(s.replace("’", "'").replace("-", "").split())
+
+    abstract, rest = text.split("INTRODUCTION", 1)
+    conclusion = rest.split("CONCLUSION", 1)[1].split("REFERENCES", 1)[0]
+    caption = rest.split("claims evaluated on this edition", 1)[1].split("Each result", 1)[0]
+    verdicts = read_verdicts(project / "results" / "claims.csv")
+    headline = pd.read_csv(project / "results" / "headline.csv")
+    for source in dict.fromkeys(headline.source):
+        tally = flat(re.sub(r"\\texttt\{([^}]*)\}", r"\1", tally_sentence(verdicts, source)))
+        for where in (abstract, conclusion, caption):
+            assert tally in flat(where), (source, where[:300])
+    assert " hold" not in tally_sentence(verdicts, "morello-2024")  # nothing tested there

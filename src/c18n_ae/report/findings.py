@@ -195,8 +195,11 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
         why = invalid.invalid.iloc[0]
         parts.append(f"Not valid: {labels}, " + ("as above" if why in said else escape(why)))
         said.add(why)  # a reason is given once a paragraph
-    if possibly(valid):
-        parts.append(f"Possibly also: {escape(possibly(valid))} (a name alone; the ratios stand)")
+    maybe = possibly(valid)
+    if maybe:  # said in full once, like a limit
+        full = f"{escape(maybe)} (a name alone; the ratios stand)"
+        parts.append("Possibly also: " + ("as above" if maybe in said else full))
+        said.add(maybe)
     claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
     if claims:
         parts.append("Claims: " + escape("; ".join(claims)))
@@ -213,7 +216,11 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
 
 
 def experiment_paragraph(
-    experiment: str, table: pd.DataFrame, releases: dict, limits: dict[str, dict]
+    experiment: str,
+    table: pd.DataFrame,
+    releases: dict,
+    limits: dict[str, dict],
+    said: set[str] | None = None,
 ) -> str:
     """Each source's part of the headline table for one experiment, as a list (one entry per
     source and contrast, not a sentence template repeated): calls into another library, work in
@@ -224,7 +231,8 @@ def experiment_paragraph(
             "No target or data set with a compartment variant measured this experiment in this "
             "run (Section~\\ref{sec:setup})."
         )
-    items, said = [], set()
+    # what the paragraphs have said in full (said: shared by every experiment's paragraph)
+    items, said = [], set() if said is None else said
     for source, rows in mine.groupby("source", sort=False):
         limit = limits.get(source, {}).get(experiment, "")
         for _, r in rows.groupby(["subject", "baseline"], sort=False):
@@ -318,10 +326,11 @@ def main(argv=None) -> None:
             return []
         return [x for n in names for x in e.findings(n, summary, verdicts)]
 
+    said: set[str] = set()  # a reason, limit or name difference in full once, then "as above"
     for e in cfg.enabled_experiments(config):
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
-            paragraph = experiment_paragraph(e, table, releases, limits)
+            paragraph = experiment_paragraph(e, table, releases, limits, said)
             text += newcommand(f"Findings{name}", " ".join([paragraph, *own(exp.get(e))]))
     for e in exp.registry().values():
         if e.findings is None or e.headline:
