@@ -298,3 +298,12 @@ def test_the_data_sets_attribution_nests_no_parenthesis():
         nested = [x for x in call_cost.abstract_problems(text) if x.startswith("nested")]
         assert nested == [], nested
     assert "; when: not recorded (files committed" in attribution(old, [META])
+
+
+def test_a_reproduced_verdict_is_said_by_its_kind_in_the_paragraphs():
+    """24.05's CPU claims come back from the study's own files: the paragraph says so, never
+    'holds' (a check of the study's arithmetic, not a test)."""
+    para = experiment_paragraph("cpu", TABLE, {}, {}, None, VERDICTS)
+    assert "math-cost-purecap: reproduced from its files" in para
+    assert "math-cost-purecap: holds" not in para
+    assert "math-cost-purecap: holds" in experiment_paragraph("cpu", TABLE, {}, {})  # no kinds

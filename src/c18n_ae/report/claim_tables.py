@@ -111,7 +111,7 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
-    """'On morello-2024, 5 of the verdicts that hold or fail rest on a single trial each: 4
+    """'On morello-2024, 5 of the decided verdicts rest on a single trial each: 4
     printed by the study (root-reads-compartment, ...) and 1 in its logs
     (owner-reads-compartments).'
     A flag claim's measured text counts its trials ('1 of 1 printed trial', 'in 1 of 1 trial');
@@ -132,7 +132,7 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
         if names
     ]
     return (
-        f"On {source}, {len(one)} of the verdicts that hold or fail rest on a single trial each: "
+        f"On {source}, {len(one)} of the decided verdicts rest on a single trial each: "
         + " and ".join(parts)
         + "."
     )

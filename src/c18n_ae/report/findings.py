@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.claim_kinds.verdict import REPRODUCED, RESTATED
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
@@ -156,7 +157,22 @@ def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:
     return f"On \\texttt{{{escape(source)}}} the mean and the median disagree on {names}."
 
 
-def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
+# a verdict that checks the study's arithmetic, said by its kind: never "holds" in the prose
+CHECKS_ARITHMETIC = {RESTATED: "restated", REPRODUCED: "reproduced from its files"}
+
+
+def by_kind(claims: str, kinds: dict[str, str]) -> str:
+    """'math-cost-purecap: holds; ...' with each restated or reproduced verdict said by its kind
+    ('math-cost-purecap: reproduced from its files'); kinds: claim -> its verdict's kind."""
+    out = []
+    for entry in claims.split("; "):
+        claim, _, result = entry.partition(": ")
+        kind = CHECKS_ARITHMETIC.get(kinds.get(claim, ""))
+        out.append(f"{claim}: {kind}" if kind and result.startswith(("holds", "fails")) else entry)
+    return "; ".join(out)
+
+
+def _entry(r: pd.DataFrame, limit: str, said: set[str], kinds: dict | None = None) -> str:
     """One contrast on one source as a list entry of short labelled parts: calls into another
     library, work in the program's own code, the tails, the invalid metrics, the claims decided
     on the rows, the source's limits."""
@@ -202,7 +218,7 @@ def _entry(r: pd.DataFrame, limit: str, said: set[str]) -> str:
         said.add(maybe)
     claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
     if claims:
-        parts.append("Claims: " + escape("; ".join(claims)))
+        parts.append("Claims: " + escape(by_kind("; ".join(claims), kinds or {})))
     if limit:
         limit = " ".join(limit.split())
         parts.append("Limits: " + ("as above" if limit in said else escape(limit)))
@@ -221,6 +237,7 @@ def experiment_paragraph(
     releases: dict,
     limits: dict[str, dict],
     said: set[str] | None = None,
+    verdicts: pd.DataFrame | None = None,
 ) -> str:
     """Each source's part of the headline table for one experiment, as a list (one entry per
     source and contrast, not a sentence template repeated): calls into another library, work in
@@ -232,11 +249,16 @@ def experiment_paragraph(
             "run (Section~\\ref{sec:setup})."
         )
     # what the paragraphs have said in full (said: shared by every experiment's paragraph)
+    kinds: dict[str, dict[str, str]] = {}
+    if verdicts is not None and "verdict_kind" in verdicts:
+        for v in verdicts.itertuples():
+            kinds.setdefault(v.source, {})[v.claim] = v.verdict_kind
     items, said = [], set() if said is None else said
     for source, rows in mine.groupby("source", sort=False):
         limit = limits.get(source, {}).get(experiment, "")
         for _, r in rows.groupby(["subject", "baseline"], sort=False):
-            items.append(f"\\item {source_name(source, releases)}, {_entry(r, limit, said)}")
+            entry = _entry(r, limit, said, kinds.get(source, {}))
+            items.append(f"\\item {source_name(source, releases)}, {entry}")
             limit = ""  # said once per source
     return "\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
 
@@ -330,7 +352,7 @@ def main(argv=None) -> None:
     for e in cfg.enabled_experiments(config):
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
-            paragraph = experiment_paragraph(e, table, releases, limits, said)
+            paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
             text += newcommand(f"Findings{name}", " ".join([paragraph, *own(exp.get(e))]))
     for e in exp.registry().values():
         if e.findings is None or e.headline:
