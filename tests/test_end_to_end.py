@@ -404,7 +404,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # commands print as typed (two hyphens, no en dash); the abstract says where this edition
     # ran, and no claim list says "none" where verdicts differ between releases
     assert "snakemake --cores 1" in text and "–cores" not in text
-    assert "can run each experiment" in abstract and "this edition ran on" in abstract
+    assert "It can run on the machine at hand" in abstract and "this edition ran on" in abstract
     assert "decided differently: none" not in text
     assert "by the same authors and from the same repository and commit as morello-2024" in text
     # no percent interval beyond ±1000 %, and one ratio format

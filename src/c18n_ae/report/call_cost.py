@@ -419,15 +419,20 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
 
 def confounds(t: pd.DataFrame) -> str:
     """What else the first finding's contrast may differ in, said once beside it: what is
-    recorded on one side only, or differs in a name alone (possibly_also)."""
+    recorded on one side only, or differs in a name alone (possibly_also), each side named
+    ('the board, morello-camb-3 for purecap-c18n against not recorded for hybrid')."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""
-    return (
-        f"Possibly also, on {escape(r.source)}: {escape(r.possibly_also)}; "
-        "the two variants' files may come from two boards."
-        if "board" in r.possibly_also and UNKNOWN_HOST in r.possibly_also
-        else f"Possibly also, on {escape(r.source)}: {escape(r.possibly_also)}."
+    said = []
+    for part in r.possibly_also.split("; "):
+        m = re.fullmatch(r"(board|compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
+        said.append(
+            f"the {m[1]}, {m[2]} for {r.subject} against {m[3]} for {r.baseline}" if m else part
+        )
+    two = any(UNKNOWN_HOST in x for x in said if x.startswith("the board"))
+    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}" + (
+        ", so the two may have run on two boards." if two else "."
     )
 
 
