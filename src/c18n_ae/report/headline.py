@@ -324,8 +324,8 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
     if maybe:
         lines += [
             r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a difference "
-            "of name alone (the ratios stand): " + "; ".join(maybe) + r".} \\",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a name alone or "
+            "a board recorded on one side only; the ratios stand: " + "; ".join(maybe) + r".} \\",
         ]
     mixes = confound_notes(table)
     if mixes:
@@ -377,11 +377,12 @@ def possibly_notes(table: pd.DataFrame) -> list[str]:
     for (source, subject, baseline), rows in table.groupby(
         ["source", "subject", "baseline"], sort=False
     ):
-        said = list(dict.fromkeys(_text(c) for c in rows.possibly_also if _text(c)))
-        if said:
+        said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.possibly_also]
+        if any(said):  # each difference once, with the rows it is about where not all
             out.append(
                 rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
-                rf"\texttt{{{escape(baseline)}}}: " + escape("; ".join(said))
+                rf"\texttt{{{escape(baseline)}}}: "
+                + escape("; ".join(scoped(said, list(rows.label), len(rows))))
             )
     return out
 
