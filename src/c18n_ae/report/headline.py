@@ -378,11 +378,20 @@ def possibly_notes(table: pd.DataFrame) -> list[str]:
         ["source", "subject", "baseline"], sort=False
     ):
         said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.possibly_also]
-        if any(said):  # each difference once, with the rows it is about where not all
+        if any(said):  # each difference once, with the experiments it is about
             out.append(
                 rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
                 rf"\texttt{{{escape(baseline)}}}: "
-                + escape("; ".join(scoped(said, list(rows.label), len(rows))))
+                # scoped by experiment: a board or a compiler is the program's, not a metric's
+                + escape(
+                    "; ".join(
+                        scoped(
+                            said,
+                            [exp.get(e).title for e in rows.experiment],
+                            rows.experiment.nunique(),
+                        )
+                    )
+                )
             )
     return out
 
