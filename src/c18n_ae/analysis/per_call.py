@@ -233,20 +233,18 @@ def table(config: dict, comparisons: dict, summary, results: Path) -> pd.DataFra
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     cfg.add_arguments(ap)
-    ap.add_argument("--comparisons", nargs="*", default=[], help="EXPERIMENT=path")
-    ap.add_argument("--summaries", nargs="*", type=Path, default=[], help="E10's is read")
     ap.add_argument("--results", type=Path, default=Path("results"))
     ap.add_argument("--csv", required=True, type=Path)
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
-    comps = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.comparisons)}
-    summary = None
-    for path in a.summaries:
-        if path.stem == "crossing":
-            summary = pd.read_csv(path)
+    # the enabled experiments' comparisons and E10's summary, at the workflow's own paths (the rule
+    # lists them as inputs), so that the command stays short however many experiments there are
+    enabled = cfg.enabled_experiments(config)
+    comps = {e: pd.read_csv(a.results / "comparisons" / f"{e}.csv") for e in enabled}
+    crossing = a.results / "summary" / "crossing.csv"
+    summary = pd.read_csv(crossing) if "crossing" in enabled and crossing.is_file() else None
     out = table(config, comps, summary, a.results)
     write_text_atomic(a.csv, out.to_csv(index=False))
-
 
 if __name__ == "__main__":
     main()
