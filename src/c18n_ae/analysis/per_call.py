@@ -246,5 +246,6 @@ def main(argv=None) -> None:
     out = table(config, comps, summary, a.results)
     write_text_atomic(a.csv, out.to_csv(index=False))
 
+
 if __name__ == "__main__":
     main()
