@@ -139,7 +139,11 @@ def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) ->
         maybe = first.get("possibly_also", pd.Series(dtype=object)).fillna("")
         maybe = "; ".join(dict.fromkeys(x for c in maybe for x in str(c).split("; ") if x))
         if maybe:
-            out.append(f"The two sides possibly also differ in {escape(maybe)}.")
+            # 'board morello-camb-3 against not recorded' -> 'their board (morello-camb-3 ...)'
+            said = [
+                re.sub(r"^(\w+) (.+ against .+)$", r"their \1 (\2)", x) for x in maybe.split("; ")
+            ]
+            out.append(f"The two sides possibly also differ in {escape(listed(said))}.")
         spreads.append(covers_words(str(first.interval_covers.iloc[0])))
     if spreads:
         spread = listed(list(dict.fromkeys(spreads)))
