@@ -601,6 +601,7 @@ def test_no_sentence_twice_no_latex_source_and_one_tally_everywhere(quick_run):
         said = tally_sentence(verdicts, source)
         assert said in conclusion
         tally = flat(re.sub(r"\\texttt\{([^}]*)\}", r"\1", said))
-        for where in (abstract, caption):
-            assert tally in flat(where), (source, where[:300])
+        assert tally in flat(abstract), (source, abstract[:300])
+        # the caption's says the same and what the data set cannot measure at all, after a ';'
+        assert tally[:-1] in flat(caption), (source, caption[:300])
     assert " hold" not in tally_sentence(verdicts, "morello-2024")  # nothing tested there

@@ -233,13 +233,15 @@ def _tested(rows: pd.DataFrame) -> str:
     return ", ".join(f"{n} {w}" for w, n in said if n)
 
 
-def tally_sentence(results: pd.DataFrame, source: str) -> str:
+def tally_sentence(results: pd.DataFrame, source: str, quiet: bool = False) -> str:
     """The one tally of a source's verdicts, printed alike in the abstract, the conclusion and the
     claims table's caption: by kind, whose claims apart, each group's counts adding up to its
     claims ('On morello-2024, of the study's 24 claims, 4 are restated, 7 reproduced from its
-    files, 8 not attributable to compartments and 5 not measurable; this package's 3 and 1 from
-    other studies were not measurable.')."""
-    groups, quiet = [], []
+    files, 8 not attributable to compartments and 5 not measurable.'). The groups none of whose
+    claims the source can measure ('this package's 3 and 1 from other studies were not
+    measurable') are said only with quiet, in the claims table's caption: in the abstract they
+    would only say that a data set lacks what it never had."""
+    groups, quiet, show = [], [], quiet
     for o, mine in origins(results[results.source == source]):
         n = mine.claim.nunique()
         counts = kind_counts(mine)
@@ -256,7 +258,7 @@ def tally_sentence(results: pd.DataFrame, source: str) -> str:
         parts[0] = parts[0].replace(" ", verb, 1)
         whose = TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}")
         groups.append(f"of {whose}, {listed(parts)}")
-    if quiet:
+    if quiet and show:
         said = [q for _, q in sorted(quiet)]
         several = len(said) > 1 or not said[0].endswith(" 1")
         groups.append(f"{listed(said)} {'were' if several else 'was'} not measurable")
@@ -310,7 +312,7 @@ def latex_table(results: pd.DataFrame) -> str:
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
         r"\caption{The paper's claims evaluated on this edition's data. "
-        + " ".join(tally_sentence(results, s) for s in dict.fromkeys(results.source))
+        + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
         + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
         r"data, tested, not attributable to compartments, or not measurable with these data.}"
         r"\label{tab:claims}\\",
