@@ -50,6 +50,7 @@ _SYMBOLS = {
 }
 _WRAP = {"texttt": "code", "emph": "em", "textit": "em", "textbf": "b", "textsuperscript": "sup"}
 _ARGUMENT = r"\{([^{}]*)\}"
+_SUPERSCRIPT = r"\^\{([^{}]*)\}|\^(\\[A-Za-z]+|\w)"  # ^{20}, ^\dagger, ^2
 
 
 def _unit(words: str) -> str:
@@ -72,7 +73,7 @@ def to_html(text: str, min_trials: int) -> str:
     text = html.escape(text.replace(r"\ClaimMinTrials{}", str(min_trials)), quote=False)
     text = text.replace(r"\ClaimMinTrials", str(min_trials))
     text = re.sub(r"\\si" + _ARGUMENT, lambda m: _unit(m[1]), text)
-    text = re.sub(r"\^\{([^{}]*)\}|\^(\\?\w)", lambda m: f"<sup>{m[1] or m[2]}</sup>", text)
+    text = re.sub(_SUPERSCRIPT, lambda m: f"<sup>{m[1] or m[2]}</sup>", text)
     for command, tag in _WRAP.items():
         text = re.sub(rf"\\{command}" + _ARGUMENT, rf"<{tag}>\1</{tag}>", text)
     for latex, plain in _SYMBOLS.items():
