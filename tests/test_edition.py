@@ -36,7 +36,7 @@ def test_without_a_board_run_the_paper_is_a_reanalysis_and_e7_to_e9_a_functional
     for metas in (local, local + simulated, []):
         said = defined(edition_macros(metas, KINDS))
         assert said["PaperTitle"] == TITLE_DATA and "Re-analysis" in TITLE_DATA
-        assert "ready for Morello boards" in said["PaperSubtitle"]
+        assert "PaperSubtitle" not in said  # provenance is the introduction's, not a subtitle
         assert "BoardRan" not in said and "BesideOnBoard" not in said
     assert boards(local + simulated, KINDS) == []
     assert "none of them a Morello board" in run_scope(local + simulated, KINDS)

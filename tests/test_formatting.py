@@ -17,6 +17,7 @@ from c18n_ae.common.latex import (
     quantity,
     ratio_point,
     ratio_text,
+    shown_ends,
     timer_bound,
 )
 from c18n_ae.report.findings import MAX_WORDS, experiment_paragraph, sentences
@@ -227,3 +228,21 @@ def test_experiment_paragraph_sentences_stay_short():
     assert "the loop did no stores" in text
     for s in text.replace(r"\,\%", "%").split(". "):
         assert len(s.split()) <= MAX_WORDS, s
+
+
+def test_a_figure_and_a_within_read_the_ends_the_tables_print():
+    """shown_ends: the timer's bound where ratio_text prints it (the study's int workload: 1.06
+    to 1.09, not the spread's 1.075 to 1.077), the interval's ends otherwise; a time unit prints
+    in one spelling (µs, never 'us'); a single run's figure in prose has two significant
+    figures."""
+    int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
+    low, high = shown_ends(1.0763, 1.0752, 1.0773, **int_cpu)
+    assert round(low, 2) == 1.06 and round(high, 2) == 1.09
+    assert "1.06 to 1.09" in ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu)
+    float_cpu = dict(sides=(804.16e6, 829.96e6), spreads=(3e6, 3e6), resolution=7.8125e6)
+    assert shown_ends(0.9689, 0.96807, 0.96975, **float_cpu) == (0.96807, 0.96975)
+    assert shown_ends(1.5, 1.4, 1.6) == (1.4, 1.6)  # no grid: the interval
+    assert quantity(0.001, "us") == "1 ns" and quantity(1, "us") == "1 µs"
+    assert quantity(7.8125, "ms") == "7.81 ms"
+    assert amount(60.0544, tex=False, digits=2) == "60 ns"
+    assert amount(15.355, tex=False, digits=2) == "15 ns"

@@ -4,7 +4,7 @@ linters."""
 import re
 import subprocess
 
-from conftest import ROOT
+from conftest import ROOT, copy_project
 
 
 def test_console_command_and_installed_package():
@@ -44,8 +44,16 @@ def test_c_is_formatted_by_clang_format():
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-def test_snakemake_lint_asks_for_nothing_but_software_environments():
-    done = run(ROOT / ".venv" / "bin" / "snakemake", "--lint")
+def test_snakemake_lint_asks_for_nothing_but_software_environments(tmp_path):
+    # in a copy without results/: a run's profile record there (say, the quick profile's) would
+    # rightly stop the full profile's command before it lints anything
+    project = copy_project(tmp_path / "project")
+    done = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "snakemake"), "--lint"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
     items = re.findall(r"^\s+\* (.*)$", done.stdout + done.stderr, re.M)
     assert items, "snakemake --lint printed no lint at all: did it run?"
     assert {i.strip() for i in items} == {

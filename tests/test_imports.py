@@ -42,7 +42,7 @@ def imported(path, layout=None):
 
 
 def test_memory_layout_with_failure_and_footer(tmp_path):
-    exp, rows, meta = import_file(place(tmp_path, MEMORY))
+    exp, rows, meta = imported(place(tmp_path, MEMORY))
     assert exp == "memory" and meta["footer"] == "Total execution time: 123456 milliseconds"
     write = [r for r in rows if r[3] == "write_ns" and r[6] == "ok"]
     assert write[0] == (1, "block_mib", 100.0, "write_ns", 282584e6, "ns", "ok")  # ms as labelled
@@ -250,8 +250,7 @@ def test_the_column_wise_reader_equals_the_row_by_row_one():
             path = ROOT / "datasets" / name / entry["path"]
             _, fast, _ = import_file(path, entry.get("layout"))
             assert isinstance(fast, pd.DataFrame), path
-            header, rows, footer = imports._rows(path, 0)
-            mapped = imports.map_header(header)
+            mapped = imports.map_header(imports.header_of(path))
             original = imports._fast_rows
             imports._fast_rows = lambda *a: None  # the row-by-row reader alone
             try:
@@ -265,3 +264,19 @@ def test_the_column_wise_reader_equals_the_row_by_row_one():
             b = slow.astype(text).sort_values(key).reset_index(drop=True)
             pd.testing.assert_frame_equal(a, b, check_dtype=False)
             assert mapped is not None
+
+
+def test_the_column_wise_reader_refuses_what_the_row_by_row_one_does(tmp_path):
+    """The column-wise reader reads the file itself (no row-by-row pass first): a long first row,
+    a file cut in the middle of a row, blank lines and a footer, a trial too wide for 32 bits."""
+    header = "TrialNum,Operation,CPU Time (ms)\n"
+    with pytest.raises(RawDataError, match=r"cpu.csv:2: expected 3 fields, found 4"):
+        import_file(place(tmp_path, header + "1,math,3,4\n2,int,5\n", "cpu.csv"))
+    with pytest.raises(RawDataError, match=r"cpu.csv:3: the file ends in the middle of a row"):
+        import_file(place(tmp_path, header + "1,math,3\n2,int,5", "cpu.csv"))
+    text = header + "1,math,3\n\n2,int,5\n\nTotal execution time: 9 ms\n"
+    _, rows, meta = imported(place(tmp_path, text, "cpu.csv"))
+    assert [(r[0], r[3], r[4]) for r in rows] == [(1, "math_cpu_ns", 3e6), (2, "int_cpu_ns", 5e6)]
+    assert meta["footer"] == "Total execution time: 9 ms"
+    _, rows, _ = imported(place(tmp_path, header + "3000000001,math,3\n", "cpu.csv"))
+    assert rows[0][0] == 3000000001

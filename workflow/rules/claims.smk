@@ -98,9 +98,7 @@ rule per_call:
     benchmark:
         "logs/benchmarks/per_call.tsv",
     shell:
-        f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES}"
-        f" --comparisons {shell_words(*(f'{e}=results/comparisons/{e}.csv' for e in EXPERIMENTS))}"
-        " --summaries {input.summaries:q} --csv {output.csv:q}"
+        f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES} --csv {{output.csv:q}}"
         f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}"
         " --per-call {output.csv:q} --published {input.published:q} --table {output.table:q}"
         " --figure {output.figure:q} --macros {output.macros:q}) 2> {log:q}"

@@ -18,7 +18,7 @@ from c18n_ae.analysis.stats import grid_steps
 from c18n_ae.analysis.summarise import summary_table, warn, with_derived
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config as cfg
-from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.fsutil import write_csv_atomic, write_text_atomic
 
 
 def from_config(a, config: dict):
@@ -51,7 +51,7 @@ def main(argv=None) -> None:
     if config:
         a = from_config(a, config)
     tidy = collect_runs(a.experiment, a.raw, a.dataset_file)
-    write_text_atomic(a.tidy, tidy.to_csv(index=False))
+    write_csv_atomic(a.tidy, tidy)  # streamed: a board's table is never one string
     # the key columns as categories, and the derived metrics made once: a board's 10^6 trials
     # stay within a few bytes per value
     for column in CATEGORICAL:

@@ -93,7 +93,7 @@ def tidy_dataset_file(path: Path, experiment: str) -> pd.DataFrame:
             source=constant(target, n),
             variant=constant(variant, n),
             experiment=constant(experiment, n),
-            run=np.ones(n, dtype=int),  # a data set is one run per variant
+            run=np.ones(n, dtype=np.int8),  # a data set is one run per variant
         )[TIDY_COLUMNS]
     return pd.DataFrame.from_records(
         [(target, variant, experiment, 1, *r) for r in rows], columns=TIDY_COLUMNS

@@ -25,13 +25,15 @@ memory (restricted to the metrics whose timed region holds a malloc or free):
             revocation: "on"
             evidence: [...]
 
-A fact recorded on one side only, or "not recorded", is not a difference: nothing is claimed that
-was not recorded. Differences are graded: a contrast is confounded only by what is known to change
-the quantity (an optimisation level; heap revocation or the allocator where the metric's timed
-region allocates or frees; a different board, where the data set records each file's host; a
-board run's recorded state); a difference of name alone (the compiler `clang` against
-`clang-morello` at the same -O level) leaves the verdict standing, "possibly also" named beside
-it (`possibly_also`). Heap revocation is a confound like the build: a CheriABI process on a kernel
+A fact recorded on one side only, or "not recorded", is not a confound: nothing is claimed that
+was not recorded; a board recorded on one side only is said beside the verdict ("possibly also:
+board morello-camb-3 against not recorded"), for the two may have run on two boards.
+Differences are graded: a contrast is confounded only by what is known to change the quantity (an
+optimisation level; heap revocation or the allocator where the metric's timed region allocates or
+frees; a different board, where the data set records each file's host; a board run's recorded
+state); a difference of name alone (the compiler `clang` against `clang-morello` at the same -O
+level) leaves the verdict standing, "possibly also" named beside it (`possibly_also`).
+Heap revocation is a confound like the build: a CheriABI process on a kernel
 that revokes by default quarantines what it frees and sweeps for stale capabilities, a hybrid
 process does not, so a malloc or free ratio of the two is partly the allocator's, not the
 compartments'.
@@ -210,7 +212,10 @@ def possibly(a: dict, b: dict) -> list[str]:
     clang against clang-morello'): said beside its verdict, which stands."""
     if not _treated(a, b):
         return []
-    return [_confound(*d) for d in differences(a, b) if d[0] in NAME_ONLY]
+    out = [_confound(*d) for d in differences(a, b) if d[0] in NAME_ONLY]
+    if bool(a["host"]) != bool(b["host"]):  # one side's board recorded, the other's not
+        out.append(_confound("host", a["host"] or UNKNOWN, b["host"] or UNKNOWN))
+    return out
 
 
 def confounds_between_machines(a: dict, b: dict) -> list[str]:

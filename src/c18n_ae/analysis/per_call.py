@@ -2,7 +2,9 @@
 whose calls per timed iteration are facts of its data set (dataset.yaml `calls`, cited from the
 study's sources and decoded from its binaries, common.call_sites), the variant in compartments
 minus the reference without, per iteration, divided by the calls one iteration makes. That is the
-ABI and the compartment switch together, an upper bound on the switch alone. A workload that calls
+ABI (the called library's own build included: purecap libm against hybrid libm) and the
+compartment switch together; it bounds the switch alone only if the ABI makes those calls no
+slower, which these data cannot show. A workload that calls
 no other library gives its extra time per iteration without a crossing. E10 on a board measures
 a crossing directly (a library call minus a plain call); each source's row says what E10 gave or
 why it has no number.
@@ -30,7 +32,7 @@ from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 
 ESTIMATE = {
-    True: "ABI and compartment switch together, an upper bound on the switch alone",
+    True: "ABI (the called library's build included) and compartment switch together",
     False: "extra time per iteration in the program's own code, no crossing",
 }
 E10_METRIC = "crossing_extra_ns"
@@ -46,6 +48,7 @@ COLUMNS = [
     "subject",
     "baseline",
     "confounded_by",
+    "possibly_also",
     "calls_per_iteration",
     "calls",
     "iterations",
@@ -69,6 +72,8 @@ COLUMNS = [
     "ci95_high",
     "mean_ns",
     "reference_mean_ns",
+    "sd_ns",
+    "reference_sd_ns",
     "resolution_ns",
     "e10_per_call_ns",
     "e10_low_ns",
@@ -143,6 +148,7 @@ def _estimate(source, kind, e, metric, fact, calls, r, labels, mhz=math.nan) -> 
         "label": labels.get((e, metric), metric),
         "library": fact.get("library", ""),
         "confounded_by": _text(r.get("confounded_by", "")),
+        "possibly_also": _text(r.get("possibly_also", "")),
         "calls_per_iteration": calls,
         "calls": ", ".join(
             f"{n}" if k == 1 else f"{n} x{k}" for n, k in fact["calls"].items() if k
@@ -165,6 +171,8 @@ def _estimate(source, kind, e, metric, fact, calls, r, labels, mhz=math.nan) -> 
         "ci95_high": hi,
         "mean_ns": mean,
         "reference_mean_ns": ref,
+        "sd_ns": float(r.get("sd", math.nan)),
+        "reference_sd_ns": float(r.get("reference_sd", math.nan)),
         "resolution_ns": step,
     }
     for k in ("", "_low", "_high"):
@@ -225,17 +233,16 @@ def table(config: dict, comparisons: dict, summary, results: Path) -> pd.DataFra
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     cfg.add_arguments(ap)
-    ap.add_argument("--comparisons", nargs="*", default=[], help="EXPERIMENT=path")
-    ap.add_argument("--summaries", nargs="*", type=Path, default=[], help="E10's is read")
     ap.add_argument("--results", type=Path, default=Path("results"))
     ap.add_argument("--csv", required=True, type=Path)
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
-    comps = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.comparisons)}
-    summary = None
-    for path in a.summaries:
-        if path.stem == "crossing":
-            summary = pd.read_csv(path)
+    # the enabled experiments' comparisons and E10's summary, at the workflow's own paths (the rule
+    # lists them as inputs), so that the command stays short however many experiments there are
+    enabled = cfg.enabled_experiments(config)
+    comps = {e: pd.read_csv(a.results / "comparisons" / f"{e}.csv") for e in enabled}
+    crossing = a.results / "summary" / "crossing.csv"
+    summary = pd.read_csv(crossing) if "crossing" in enabled and crossing.is_file() else None
     out = table(config, comps, summary, a.results)
     write_text_atomic(a.csv, out.to_csv(index=False))
 

@@ -54,7 +54,23 @@ def concat_tidy(frames: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame(columns=TIDY_COLUMNS)
     first = frames[0]
     frames = [f.astype({c: "category" for c in CATEGORICAL if c in f}) for f in frames]
+    if len(frames) == 1:  # nothing to join: no copy of a board's table
+        return frames[0]
     return concat_frames(frames)[list(first.columns)]
+
+
+def _pairs(a: pd.Series, b: pd.Series) -> list[tuple]:
+    """The distinct (a, b) pairs; of two category columns from their codes, without a copy of
+    the two columns (a board's table has 10^7 rows)."""
+    if not all(isinstance(x.dtype, pd.CategoricalDtype) for x in (a, b)):
+        return list(pd.DataFrame({"a": a, "b": b}).drop_duplicates().itertuples(index=False))
+    ca, cb = a.cat.categories, b.cat.categories
+    codes_a, codes_b = a.cat.codes.to_numpy(), b.cat.codes.to_numpy()
+    out = []
+    for i, name in enumerate(ca):  # a metric at a time: a mask and its units, a byte a row
+        seen = np.flatnonzero(np.bincount(codes_b[codes_a == i] + 1, minlength=1))
+        out += [(name, cb[j - 1]) for j in seen if j > 0]
+    return out
 
 
 def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
@@ -69,7 +85,7 @@ def check_tidy(df: pd.DataFrame, source: str = "tidy table") -> pd.DataFrame:
             raise RawDataError(f"{source}: column {col} must be numeric")
     if df["unit"].isna().any() or (df["unit"] == "").any():
         raise RawDataError(f"{source}: a row has no unit")
-    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+    for metric, unit in _pairs(df["metric"], df["unit"]):
         suffix = UNIT_SUFFIX.get(unit)
         if suffix is None or not metric.endswith(suffix):
             raise RawDataError(f"{source}: metric {metric!r} does not name its unit {unit!r}")

@@ -21,5 +21,20 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
+def write_csv_atomic(path: Path, frame) -> None:
+    """A DataFrame as CSV, written to the file as pandas makes it (a board's table is not first
+    made into one string in memory)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            frame.to_csv(f, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_json_atomic(path: Path, data) -> None:
     write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")

@@ -76,11 +76,14 @@ TICKS_SHOWN = 20  # a statistic within this many timer steps prints its step cou
 _TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
 _SI = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}"}
 _SI |= {"ns": r"\si{\nano\second}", "MB": r"\si{\mega\byte}"}
+_IN_NS = {"s": 1e9, "ms": 1e6, "us": 1e3, "µs": 1e3}  # a time unit in ns
 
 
 def quantity(value: float, unit: str, tex: bool = False) -> str:
     """A step or amount in its unit, times in the largest unit that keeps it >= 1 ('1 µs',
     '7.81 ms'); three significant figures. tex: the unit as siunitx prints it."""
+    if unit in _IN_NS:  # '0.001 us' reads '1 ns': one unit spelling, µs never 'us'
+        value, unit = value * _IN_NS[unit], "ns"
     if unit == "ns":
         unit, scale = next(((n, f) for n, f in _TIME_UNITS if abs(value) >= f), ("ns", 1.0))
         value /= scale
@@ -254,15 +257,7 @@ def _ratio_text(
         half = _one_figure(max(high - ratio, ratio - low))
         decimals = len(half.partition(".")[2])
         figures = decimals + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
-        # values on one or two grid points, every resample's statistic on the same point (a
-        # median of tied values), or an interval finer than the grid lets a ratio be printed:
-        # the interval is the grid's, never a certainty ('± 0')
-        on_grid = gridded and (
-            (spreads is not None and min(spreads) < resolution)
-            or high == low
-            or figures > resolution_digits(sides, resolution)
-        )
-        if on_grid:
+        if _on_grid(ratio, low, high, sides, spreads, resolution, digits):
             bounds, figures = tick_bounds(sides, resolution)
             if bounds and _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
                 # ends apart only beyond three figures, which prose does not carry: the point
@@ -297,6 +292,37 @@ def _ratio_text(
             + counts
         )
     return f"{g(ratio)}{times} [{g(low)}, {g(high)}]{after}{counts}"  # as many figures as its ends
+
+
+def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS) -> bool:
+    """Whether ratio_text prints the timer's bound in place of the interval: values on one or two
+    grid points, every resample's statistic on the same point (a median of tied values), or an
+    interval finer than the grid lets a ratio be printed (the interval is the grid's, never a
+    certainty, '± 0'); only where the interval's ends round alike."""
+    gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
+    if not gridded or not (math.isfinite(low) and math.isfinite(high)):
+        return False
+    digits = min(digits, MAX_DIGITS, resolution_digits(sides, resolution))
+    if _sig(low, digits) != _sig(high, digits):
+        return False
+    half = _one_figure(max(high - ratio, ratio - low))
+    figures = len(half.partition(".")[2]) + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
+    return (
+        (spreads is not None and min(spreads) < resolution)
+        or high == low
+        or figures > resolution_digits(sides, resolution)
+    )
+
+
+def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
+    """The two ends ratio_text prints for a ratio: the timer's bound where it takes the
+    interval's place (_on_grid), else the interval's; what a figure draws and a 'within N %'
+    reads, so that neither says more than the tables."""
+    if _on_grid(ratio, low, high, sides, spreads, resolution):
+        bounds, _ = tick_bounds(sides, resolution)
+        if bounds:
+            return bounds
+    return low, high
 
 
 def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = True) -> str:
@@ -355,13 +381,14 @@ def covers_words(covers: str, tex: bool = True) -> str:
     return words if tex else words.replace("\\,\\%", " %")
 
 
-def amount(x: float, unit: str = "ns", tex: bool = True) -> str:
-    """An amount in prose: at most three significant figures and its unit ('60.1 ns'); signed
-    where it is a difference that went down ('-0.258 ns')."""
+def amount(x: float, unit: str = "ns", tex: bool = True, digits: int = MAX_DIGITS) -> str:
+    """An amount in prose: at most three significant figures and its unit ('60.1 ns'; digits=2
+    where a single run's figure is quoted in prose, '60 ns'); signed where it is a difference
+    that went down ('-0.258 ns')."""
     if x is None or not math.isfinite(x):
         return "--"
-    text = _sig(abs(x), MAX_DIGITS)
-    text = text.rstrip("0").rstrip(".") if "." in text and abs(x) >= 10**MAX_DIGITS else text
+    text = _sig(abs(x), digits)
+    text = text.rstrip("0").rstrip(".") if "." in text and abs(x) >= 10**digits else text
     minus = ("$-$" if tex else "-") if x < 0 else ""
     return f"{minus}{text} {_SI.get(unit, unit) if tex else unit}"
 

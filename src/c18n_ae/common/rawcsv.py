@@ -19,6 +19,11 @@ ODD_NUMBER = re.compile(
 )
 
 
+# the only numbers a CSV file may hold: ASCII digits, an optional sign, point and exponent. float()
+# also reads 46_757, Arabic-Indic and full-width digits and ' 1\u2009'; no program writes them
+PLAIN_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
 class RawDataError(ValueError):
     pass
 
@@ -96,15 +101,23 @@ def read_rows(path: Path, expected_header: tuple[str, ...] | None = None) -> lis
     return rows
 
 
+def plain(text: str) -> str:
+    """What a cell that is no plain number fails to be: a number at all, or only a plain one."""
+    try:
+        float(text)
+    except ValueError:
+        return "a number"
+    return "a plain ASCII decimal number (digits 0-9, a sign, a point, an exponent)"
+
+
 def number(path: Path, line: int, column: str, text: str, *, allow_empty: bool = False) -> float:
     if text == "":
         if allow_empty:
             return math.nan
         raise RawDataError(f"{path}:{line}: column {column}: empty, a number is required")
-    try:
-        value = float(text)
-    except ValueError:
-        raise RawDataError(f"{path}:{line}: column {column}: {text!r} is not a number") from None
+    if not PLAIN_NUMBER.fullmatch(text):
+        raise RawDataError(f"{path}:{line}: column {column}: {text!r} is not {plain(text)}")
+    value = float(text)
     if math.isnan(value) or math.isinf(value):
         raise RawDataError(f"{path}:{line}: column {column}: {text!r} is not a finite number")
     return value

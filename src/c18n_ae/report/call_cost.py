@@ -1,6 +1,6 @@
-"""What one call into another library costs, for the paper: the abstract's first finding (one
-sentence), Figure 1 (every source and workload, crossings apart from own code, confounded
-contrasts hollow and marked), the table that puts the estimate from the data beside E10's direct
+"""What one call into another library costs, for the paper: the abstract's first finding (short
+sentences), Figure 1 (every source and workload, crossings apart from own code, confounded
+contrasts left out), the table that puts the estimate from the data beside E10's direct
 one, and the paragraph that sets it beside Morello's published performance work. Everything is
 read from results/per_call.csv (c18n_ae.analysis.per_call) and the published figures' CSV;
 nothing is recomputed."""
@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.contrasts import UNKNOWN as UNKNOWN_HOST
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -22,6 +23,8 @@ from c18n_ae.common.latex import (
     amount_interval,
     escape,
     newcommand,
+    ratio_point,
+    shown_ends,
     timer_bound,
 )
 
@@ -73,18 +76,62 @@ def answer(t: pd.DataFrame):
     return rows.loc[width.idxmin()], "data"
 
 
+def _ends(r) -> tuple[float, float]:
+    """The ends Table 1 prints for a row's ratio: the timer's bound where it limits, else the
+    spread within the run (latex.shown_ends)."""
+    sides = (_f(r.mean_ns), _f(r.reference_mean_ns))
+    sds = (_f(getattr(r, "sd_ns", math.nan)), _f(getattr(r, "reference_sd_ns", math.nan)))
+    return shown_ends(
+        _f(r.ratio),
+        _f(r.ci95_low),
+        _f(r.ci95_high),
+        sides if all(math.isfinite(x) for x in sides) else None,
+        sds if all(math.isfinite(x) for x in sds) else None,
+        _f(r.resolution_ns),
+    )
+
+
 def own_spread(t: pd.DataFrame, source: str, subject: str) -> float | None:
     """How far, in per cent of hybrid's time, the source's own-code workloads of this contrast
-    reach at their intervals' ends; None where none was measured without a confound."""
+    reach at the ends the tables print (the timer's bound where it limits, 1.06 to 1.09: 9 %);
+    None where none was measured without a confound."""
     rows = clean(own_code(t))
     rows = rows[(rows.source == source) & (rows.subject == subject)]
     if rows.empty:
         return None
-    return float(max((rows.ci95_high - 1).abs().max(), (rows.ci95_low - 1).abs().max()) * 100)
+    # each end as the tables print it (three figures at most), so '1.09' reads '9 %'
+    reach = [abs(float(ratio_point(x, tex=False).rstrip("×")) - 1) for r in rows.itertuples()
+             for x in _ends(r)]  # fmt: skip
+    return max(reach) * 100
 
 
-def finding(t: pd.DataFrame, releases: dict[str, str]) -> str:
-    """The abstract's first finding, one sentence of at most MAX_WORDS words."""
+def _pct_whole(x: float) -> str:
+    """A reach in whole per cent, rounded up so that 'within' stays true: 8.6 -> '9 %'."""
+    return f"{math.ceil(round(x, 6))}" + r"\,\%"
+
+
+def _about(x: float) -> str:
+    """A single run's figure in prose: two significant figures ('about 60 ns')."""
+    return amount(x, digits=2)
+
+
+def _workload(r) -> str:
+    return WORKLOAD.get(r.metric, r.metric)
+
+
+def _others(t: pd.DataFrame, r) -> pd.DataFrame:
+    """The same source's and workload's estimates with another ABI in compartments (the
+    benchmark ABI's, the tighter figure where its contrast's confound is named)."""
+    o = crossing(t)
+    return o[(o.source == r.source) & (o.metric == r.metric) & (o.subject != r.subject)]
+
+
+def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None) -> str:
+    """The abstract's first finding: short sentences, each of at most MAX_WORDS words, in prose
+    figures (two significant figures; the table keeps more): the extra time per call, what it
+    holds, the tighter estimate of another ABI with what else its contrast differs in, and how
+    close code calling no other library stays to hybrid."""
+    abis = abis or {}
     r, kind = answer(t)
     if r is None:
         return (
@@ -92,29 +139,32 @@ def finding(t: pd.DataFrame, releases: dict[str, str]) -> str:
             "gives no cost of a call into another library."
         )
     where = escape(releases.get(r.source, r.source))
+    abi = escape(abis.get((r.source, r.subject), _abi(r.subject)))
+    library = escape(_s(r.library)) or "another library"
     if kind == "e10":
-        cost = amount_interval(
-            r.e10_per_call_ns, r.e10_low_ns, r.e10_high_ns, covers=_s(r.interval_covers)
-        )
-        head = (
-            f"In E10 on the board \\texttt{{{where}}}, each call into another library cost "
-            f"{cost}; that is the ABI and the compartment switch together"
-        )
+        out = [
+            f"In E10 on the board \\texttt{{{where}}}, each call into another library took "
+            f"about {_about(r.e10_per_call_ns)} more with compartments and the {abi} ABI."
+        ]
     else:
-        cost = amount_interval(
-            r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns, covers=_s(r.interval_covers)
-        )
-        head = (
-            f"Each call into another library cost {cost}, with compartments and the "
-            f"{escape(_abi(r.subject))} ABI on {where}"
-        )
+        once = "in one run per variant, " if _s(r.interval_covers) == "within one run" else ""
+        out = [
+            f"On {where}, {once}each call from the study's {_workload(r)} loop into {library} "
+            f"took about {_about(r.per_call_ns)} more with compartments and the {abi} ABI than "
+            "in hybrid."
+        ]
+        others = [
+            f"with the {escape(abis.get((o.source, o.subject), _abi(o.subject)))} ABI, "
+            + (f"also differing in {escape(_s(o.confounded_by))}, " if _s(o.confounded_by) else "")
+            + f"it took {_about(o.per_call_ns)}"
+            for o in _others(t, r).itertuples()
+        ]
+        part = f"The ABI's part, {abi} {library} included, is unknown"
+        out.append(part + (f"; {'; '.join(others)}." if others else "."))
     spread = own_spread(t, r.source, r.subject)
-    tail = (
-        f"; code calling no other library stayed within {_pct(spread)} of hybrid."
-        if spread is not None
-        else "."
-    )
-    return head + tail
+    if spread is not None:
+        out.append(f"Code calling no other library ran within {_pct_whole(spread)} of hybrid.")
+    return " ".join(out)
 
 
 def abstract_problems(text: str) -> list[str]:
@@ -149,91 +199,106 @@ def _pct(x: float) -> str:
     return amount(x, "%").replace(" %", r"\,\%")
 
 
-def _row_label(r) -> str:
+def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> str:
+    """A row in words: '24.05, purecap + c18n, math (libm)' (release, the variant's ABI with
+    compartments, the workload and the library it calls)."""
+    release = _s((releases or {}).get(r.source, "")) or r.source
+    release = release.removeprefix("CheriBSD ")
+    abi = (abis or {}).get((r.source, r.subject), _abi(_s(r.subject)))
+    lib = _s(getattr(r, "library", ""))
+    work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
+    return f"{escape(release)}, {escape(abi)} + c18n, {work}"
+
+
+def _row_label(r, releases=None, abis=None) -> str:
     mark = r"$^\S$" if _s(r.confounded_by) else ""
-    return (
-        rf"\texttt{{{escape(r.source)}}} \texttt{{{escape(r.subject)}}}: "
-        rf"{escape(WORKLOAD.get(r.metric, r.metric))}{mark}"
-    )
+    return plain_label(r, releases, abis) + mark
 
 
-def _coords(rows: pd.DataFrame, value: str, low: str, high: str) -> tuple[str, str]:
-    """Two pgfplots coordinate lists (clean, confounded) with explicit asymmetric error bars,
-    one row per y position from the top."""
-    clean_pts, mixed_pts = [], []
-    n = len(rows)
-    for i, r in enumerate(rows.itertuples()):
-        v, lo, hi = _f(getattr(r, value)), _f(getattr(r, low)), _f(getattr(r, high))
-        lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
-        pt = f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)"
-        (mixed_pts if _s(r.confounded_by) else clean_pts).append(pt)
-    return " ".join(clean_pts), " ".join(mixed_pts)
+BOX_CM = (0.25, 0.45)  # an axis box's height: a margin and each row
+GAP_CM = 1.6  # from one box's bottom to the next box's top: tick labels, x label, next title
 
 
-BOX_CM = (0.25, 0.4)  # an axis box's height: a margin and each row
-GAP_CM = 1.8  # from one box's bottom to the next box's top: tick labels, x label, next title
-
-
-def _axis(
-    rows: pd.DataFrame, title: str, value, low, high, xlabel: str, extra: str = "", top=0.0
-) -> str:
-    if rows.empty:
+def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0) -> str:
+    """One panel: rows of (label, value, low, high, shown value), the first at the top; the axis
+    from 0, each value printed beside its mark."""
+    if not rows:
         return ""
-    labels = ",".join("{" + _row_label(r) + "}" for r in rows.itertuples())
     n = len(rows)
+    labels = ",".join("{" + x[0] + "}" for x in rows)
     ticks = ",".join(str(n - 1 - i) for i in range(n))
-    solid, hollow = _coords(rows, value, low, high)
-    plots = []
-    bars = "error bars/.cd, x dir=both, x explicit"
-    if solid:
-        plots.append(rf"\addplot+[only marks, mark=*, black, {bars}] coordinates {{{solid}}};")
-    if hollow:
-        plots.append(rf"\addplot+[only marks, mark=o, gray, {bars}] coordinates {{{hollow}}};")
+    pts = []
+    for i, (_, v, lo, hi, shown) in enumerate(rows):
+        lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
+        pts.append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0) [{shown}]")
+    xmax = max(max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows) * 1.3
+    bars = "error bars/.cd, x dir=both, x explicit, error bar style={line width=1pt}"
     return "\n".join(
         [
             r"\begin{axis}[",
-            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.55\textwidth,",
+            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.5\textwidth,",
             rf"  scale only axis, anchor=north west, at={{(0,{-top:.2f}cm)}},",
             rf"  height={BOX_CM[0] + BOX_CM[1] * n:.2f}cm, ymin=-0.6, ymax={n - 0.4:.1f},",
-            rf"  ytick={{{ticks}}}, yticklabels={{{labels}}}, yticklabel style={{font=\small}},",
-            r"  xmajorgrids, title style={font=\small\bfseries}, label style={font=\small},",
-            f"  scaled x ticks=false{extra}]",
-            *plots,
+            rf"  xmin=0, xmax={xmax:.3g}, ytick={{{ticks}}}, yticklabels={{{labels}}},",
+            r"  yticklabel style={font=\small}, xmajorgrids, title style={font=\small\bfseries},",
+            r"  label style={font=\small}, scaled x ticks=false, point meta=explicit symbolic,",
+            r"  nodes near coords, nodes near coords style={font=\small, anchor=west,"
+            r" xshift=4pt}" + extra + "]",
+            rf"\addplot[only marks, mark=*, black, {bars}] coordinates {{{' '.join(pts)}}};",
             r"\end{axis}",
         ]
     )
 
 
-def figure(t: pd.DataFrame) -> str:
+def _cpu_or_time(rows: pd.DataFrame) -> str:
+    return "CPU time" if all(str(m).endswith("_cpu_ns") for m in rows.metric) else "time"
+
+
+def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = None) -> str:
     """Figure 1: two panels, one above the other: the extra time per call into another library
-    (ABI and switch together; a confounded contrast hollow and marked), and the own-code
-    workloads' time against hybrid (confounded contrasts left out: the table lists them)."""
+    (ABI and switch together), and the time of code that calls no other library against hybrid.
+    Contrasts that differ in more than ABI and compartments are left out of both (the appendix's
+    table lists them), so every mark is a contrast the text can name; each value is printed
+    beside its mark, each axis starts at 0, and a bar is the interval the tables print (the
+    timer's bound where it limits)."""
     board = t[t.e10_per_call_ns.notna()].assign(
         per_call_ns=lambda x: x.e10_per_call_ns,
         per_call_low_ns=lambda x: x.e10_low_ns,
         per_call_high_ns=lambda x: x.e10_high_ns,
     )  # E10 on a board: the same quantity, measured directly
-    calls = pd.concat([board, crossing(t)]) if len(board) else crossing(t)
-    own = clean(own_code(t))  # a confounded own-code ratio (-O2 against -O0) would set the scale
+    calls = clean(pd.concat([board, crossing(t)]) if len(board) else crossing(t))
+    own = clean(own_code(t))
     if calls.empty and own.empty:
         return "No source in this run has workloads whose calls per iteration are known.\n"
+    top_rows = []
+    for r in calls.itertuples():
+        lo, hi = _f(r.per_call_low_ns), _f(r.per_call_high_ns)
+        bound = _f(getattr(r, "timer_bound_ns", math.nan))
+        if math.isfinite(bound) and bound > max(hi - r.per_call_ns, r.per_call_ns - lo):
+            lo, hi = r.per_call_ns - bound, r.per_call_ns + bound  # the timer limits
+        top_rows.append(
+            (plain_label(r, releases, abis), r.per_call_ns, lo, hi, _about(r.per_call_ns))
+        )
+    own_rows = [
+        (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), ratio_point(_f(r.ratio)))
+        for r in own.itertuples()
+    ]
     top = _axis(
-        calls,
+        top_rows,
         "Calls into another library",
-        "per_call_ns",
-        "per_call_low_ns",
-        "per_call_high_ns",
         r"extra time per call (\si{\nano\second}), ABI and switch together",
     )
+    hybrid = (
+        r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin})"
+        r" -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax}) node[pos=1, anchor=north east,"
+        r" font=\scriptsize] {hybrid};}"
+    )
     below = _axis(
-        own,
+        own_rows,
         "Code that calls no other library",
-        "ratio",
-        "ci95_low",
-        "ci95_high",
-        "time against hybrid (ratio)",
-        extra=r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin}) -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax});}",  # noqa: E501
-        top=BOX_CM[0] + BOX_CM[1] * len(calls) + GAP_CM if len(calls) else 0.0,
+        f"{_cpu_or_time(own)}, ratio to hybrid (mean)",
+        extra=hybrid,
+        top=BOX_CM[0] + BOX_CM[1] * len(top_rows) + GAP_CM + 0.4 if top_rows else 0.0,
     )
     parts = [r"\begin{tikzpicture}", *(x for x in (top, below) if x)]
     parts.append(r"\end{tikzpicture}")
@@ -252,7 +317,7 @@ def _e10(r) -> str:
     return escape(_s(r.e10_note) or "not run")
 
 
-def latex_table(t: pd.DataFrame) -> str:
+def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = None) -> str:
     """One row per source, contrast and workload: its calls per iteration (with where they come
     from in the footnote), the estimate from the data with its spread and the timer's bound, in
     cycles where the clock is recorded, and E10's direct estimate beside it."""
@@ -270,18 +335,27 @@ def latex_table(t: pd.DataFrame) -> str:
     if t.empty:
         lines.append(r"\multicolumn{6}{l}{No source in this run has calls per iteration.} \\")
     for r in t.itertuples():
+        label = _row_label(r, releases, abis)
         if r.kind == "target":
-            cells = [_row_label(r), "1 (E10)", "--", "--", _cycles(r), _e10(r)]
+            cells = [label, "1 (E10)", "--", "--", _cycles(r), _e10(r)]
         else:
             n = int(r.calls_per_iteration)
             names = escape(_s(r.calls)).replace(" x", r"\,$\times$")  # 'rand x1023'
             calls = f"{n} ({names})" if n else "0"
-            cost = amount_interval(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns, covers="")
-            cells = [_row_label(r), calls, cost, timer_bound(r.timer_bound_ns), _cycles(r), _e10(r)]
+            half = max(r.per_call_high_ns - r.per_call_ns, r.per_call_ns - r.per_call_low_ns)
+            # the spread within the run where it is wider than the timer's bound; else the
+            # bound limits, and the point stands alone beside it
+            cost = (
+                amount(r.per_call_ns)
+                if _f(r.timer_bound_ns) >= half
+                else amount_interval(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns)
+            )
+            cells = [label, calls, cost, timer_bound(r.timer_bound_ns), _cycles(r), _e10(r)]
         lines.append(" & ".join(cells) + r" \\")
     confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
-        rf"\texttt{{{escape(s)}}} \texttt{{{escape(v)}}}, "
+        plain_label(rows.iloc[0], releases, abis).rsplit(", ", 1)[0]
+        + ", "
         + ", ".join(escape(WORKLOAD.get(m, m)) for m in dict.fromkeys(rows.metric))
         + f": {escape(c)}"
         for (s, v, c), rows in confounded.groupby(
@@ -299,9 +373,10 @@ def latex_table(t: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def beside(t: pd.DataFrame, published: pd.DataFrame) -> str:
+def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -> str:
     """The paragraph that sets the estimate beside Morello's published performance work."""
     r, _ = answer(t)
+    abis = abis or {}
 
     def pub(configuration: str, microarchitecture: str) -> str:
         x = published[
@@ -310,14 +385,22 @@ def beside(t: pd.DataFrame, published: pd.DataFrame) -> str:
         ]
         return _pct(float(x.value.iloc[0])) if len(x) else "not published"
 
-    ours = (
-        f"The {amount(r.per_call_ns)} per call that the study's data give"
-        if r is not None and math.isfinite(_f(r.per_call_ns))
-        else "A cost per call"
-    )
+    ours = "A cost per call splits into the ABI's part and the switch's."
+    if r is not None and math.isfinite(_f(r.per_call_ns)):
+        ours = (
+            f"Of the about {_about(r.per_call_ns)} per call that the study's data give, the "
+            "ABI's part is unknown."
+        )
+        for o in _others(t, r).itertuples():
+            also = _s(o.confounded_by)
+            ours += (
+                f" The {escape(abis.get((o.source, o.subject), _abi(o.subject)))} ABI gives a "
+                "tighter figure, "
+                f"{_about(o.per_call_ns)}"
+                + (f", but its builds also differ in {escape(also)}." if also else ".")
+            )
     return (
-        f"{ours} is the purecap ABI's and the compartment switch's together, an upper bound on "
-        "the switch alone. Morello's early "
+        f"{ours} Morello's early "
         "performance report~\\cite{morello-early-performance} names one cost of the ABI's "
         "own that falls on exactly such calls: Morello's branch predictor does not predict the "
         "bounds of the program-counter capability, so a call into another library, which "
@@ -334,6 +417,55 @@ def beside(t: pd.DataFrame, published: pd.DataFrame) -> str:
     )
 
 
+def confounds(t: pd.DataFrame) -> str:
+    """What else the first finding's contrast may differ in, said once beside it: what is
+    recorded on one side only, or differs in a name alone (possibly_also), each side named
+    ('the board, morello-camb-3 for purecap-c18n against not recorded for hybrid')."""
+    r, kind = answer(t)
+    if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
+        return ""
+    said = []
+    for part in r.possibly_also.split("; "):
+        m = re.fullmatch(r"(board|compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
+        said.append(
+            f"the {m[1]}, {m[2]} for {r.subject} against {m[3]} for {r.baseline}" if m else part
+        )
+    two = any(UNKNOWN_HOST in x for x in said if x.startswith("the board"))
+    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}" + (
+        ", so the two may have run on two boards." if two else "."
+    )
+
+
+def direct(t: pd.DataFrame) -> str:
+    """What the text says of E10's direct measurement: where it stands, or that this edition has
+    none."""
+    ran = t[t.e10_per_call_ns.notna()]
+    if ran.empty:
+        return (
+            "E10, which measures a crossing directly on a board, did not run in this edition, so "
+            "there is no direct measurement to set beside these estimates."
+        )
+    return (
+        "E10 measures a crossing directly on a board; its rows stand beside these estimates in "
+        "the same table."
+    )
+
+
+def names(config: dict) -> tuple[dict, dict]:
+    """(releases, abis): each source's release ('CheriBSD 24.05'; a board target's description)
+    and each (source, variant)'s ABI, as the config and data sets record them."""
+    releases, abis = {}, {}
+    for t in config.get("targets", []):
+        releases[t["name"]] = t.get("description", "") or t["name"]
+        for v in t["variants"]:
+            abis[(t["name"], v["name"])] = v.get("abi", v["name"])
+    for m in cfg.datasets(config):
+        releases[m["name"]] = m.get("release", m["name"])
+        for v, spec in m["variants"].items():
+            abis[(m["name"], v)] = spec.get("abi", v)
+    return releases, abis
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--per-call", required=True, type=Path, help="results/per_call.csv")
@@ -345,13 +477,15 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     t = pd.read_csv(a.per_call)
     config = exp.config_from_arguments(a)
-    releases = {m["name"]: m.get("release", m["name"]) for m in cfg.datasets(config or {})}
+    releases, abis = names(config or {})
     published = pd.read_csv(a.published)
-    write_text_atomic(a.table, latex_table(t))
-    write_text_atomic(a.figure, figure(t))
+    write_text_atomic(a.table, latex_table(t, releases, abis))
+    write_text_atomic(a.figure, figure(t, releases, abis))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
-    text += newcommand("PerCallFinding", finding(t, releases))
-    text += newcommand("PerCallBeside", beside(t, published))
+    text += newcommand("PerCallFinding", finding(t, releases, abis))
+    text += newcommand("PerCallDirect", direct(t))
+    text += newcommand("PerCallPossibly", confounds(t))
+    text += newcommand("PerCallBeside", beside(t, published, abis))
     write_text_atomic(a.macros, text)
 
 

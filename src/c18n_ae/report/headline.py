@@ -20,7 +20,7 @@ from c18n_ae.analysis.comparisons import PRINTED, lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape
+from c18n_ae.common.latex import comparison_text, covers_words, escape, listed
 from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
@@ -308,22 +308,24 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
                 + (f"; claims: {escape(claims)}" if claims else "")
                 + r".} \\"
             )
-    covers = table.dropna(subset=["interval_covers"]).groupby("source", sort=False)
-    covers = "; ".join(
-        rf"{c} on \texttt{{{escape(s)}}}" for s, c in covers.interval_covers.first().items()
-    )
+    # what the intervals cover, once: sources alike said together ('the spread within one run
+    # on morello-2024 and cheribsd-22.12')
+    by_source = table.dropna(subset=["interval_covers"]).groupby("source", sort=False)
+    alike: dict[str, list[str]] = {}
+    for s, c in by_source.interval_covers.first().items():
+        alike.setdefault(c, []).append(rf"\texttt{{{escape(s)}}}")
+    covers = "; ".join(f"{covers_words(c)} on {listed(s)}" for c, s in alike.items())
     if covers:
         lines += [
             r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{95\,\% intervals of the "
-            rf"variation {covers}.}} \\",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Intervals: {covers}.}} \\",
         ]
     maybe = possibly_notes(table)
     if maybe:
         lines += [
             r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a difference "
-            "of name alone (the ratios stand): " + "; ".join(maybe) + r".} \\",
+            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a name alone or "
+            "a board recorded on one side only; the ratios stand: " + "; ".join(maybe) + r".} \\",
         ]
     mixes = confound_notes(table)
     if mixes:
@@ -375,11 +377,21 @@ def possibly_notes(table: pd.DataFrame) -> list[str]:
     for (source, subject, baseline), rows in table.groupby(
         ["source", "subject", "baseline"], sort=False
     ):
-        said = list(dict.fromkeys(_text(c) for c in rows.possibly_also if _text(c)))
-        if said:
+        said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.possibly_also]
+        if any(said):  # each difference once, with the experiments it is about
             out.append(
                 rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
-                rf"\texttt{{{escape(baseline)}}}: " + escape("; ".join(said))
+                rf"\texttt{{{escape(baseline)}}}: "
+                # scoped by experiment: a board or a compiler is the program's, not a metric's
+                + escape(
+                    "; ".join(
+                        scoped(
+                            said,
+                            [exp.get(e).title for e in rows.experiment],
+                            rows.experiment.nunique(),
+                        )
+                    )
+                )
             )
     return out
 

@@ -100,24 +100,19 @@ def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
 
 
 # The title by what ran: an edition with a board run asks the question; one without is a
-# re-analysis of the study's public board data, made by a package ready for boards.
+# re-analysis of the study's public board data. No subtitle: where the numbers come from (a
+# package ready for boards that has not run on one) is the introduction's to say, not the title's.
 TITLE_BOARD = "What a Library Compartment Costs on CHERI: a Replication with Intervals"
-SUBTITLE_BOARD = "Artifact-evaluation edition: every number here is produced by the workflow"
 TITLE_DATA = "CHERI Library Compartments on Morello: a Re-analysis of Public Board Data"
-SUBTITLE_DATA = (
-    "By an artifact ready for Morello boards, which has not run on one yet: every number here is "
-    "produced by its workflow"
-)
 
 
 def edition_macros(metas: list[dict], kinds: dict[str, str]) -> str:
-    """The title and subtitle, \\BoardRan when a Morello board ran (\\IfBoardRan in the paper),
+    """The title, \\BoardRan when a Morello board ran (\\IfBoardRan in the paper),
     and \\BesideOnBoard when one of the experiments beside other mechanisms (part beside) ran on
     a board: otherwise those are this machine's functional check, in an appendix of their own."""
     found = set(boards(metas, kinds))
     key = "targets.kind; checks.board.simulated"
-    title, subtitle = (TITLE_BOARD, SUBTITLE_BOARD) if found else (TITLE_DATA, SUBTITLE_DATA)
-    out = newcommand("PaperTitle", title, key) + newcommand("PaperSubtitle", subtitle, key)
+    out = newcommand("PaperTitle", TITLE_BOARD if found else TITLE_DATA, key)
     if found:
         out += newcommand("BoardRan", "")
     beside = {e.name for e in exp.registry().values() if e.part == "beside"}

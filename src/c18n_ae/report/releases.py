@@ -14,8 +14,8 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape, newcommand, ratio_text
-from c18n_ae.report.findings import MAX_WORDS, sentences
+from c18n_ae.common.latex import comparison_text, escape, listed, newcommand, ratio_text
+from c18n_ae.report.findings import sentences
 from c18n_ae.report.headline import largest_setting, scoped
 
 COLUMNS = [
@@ -108,7 +108,18 @@ def mixes(table: pd.DataFrame) -> str:
             parts.append(f"{source}: {part}" if source else part)
         said.append(parts)
     rows = len(table[table.confounded_by.fillna("") != ""].drop_duplicates(["metric", "label"]))
-    return "; ".join(scoped(said, list(table.label), rows))
+    known = set(table.release) | set(table["first"])
+    sources: dict[str, list[str]] = {}  # a fact, scoped, once with every source that has it
+    for part in scoped(said, list(table.label), rows):
+        source, _, fact = part.partition(": ")
+        if source not in known:
+            source, fact = "", part
+        sources.setdefault(fact, []).append(source)
+    order = list(dict.fromkeys([*table["first"], *table.release]))  # the config's order
+    return "; ".join(
+        f"{listed(sorted(set(s), key=order.index))}: {fact}" if all(s) else fact
+        for fact, s in sources.items()
+    )
 
 
 def possibly(table: pd.DataFrame) -> str:
@@ -130,7 +141,8 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         ]
         + [f"\\texttt{{{escape(r)}}} / \\texttt{{{escape(table['first'].iloc[0])}}}" for r in later]
     )
-    lines = [
+    lines = [  # a column per data set: many data sets shrink the table to the page's width
+        r"\begin{adjustbox}{max width=\textwidth}",
         r"\begin{tabular}{>{\raggedright\arraybackslash}p{0.18\textwidth}l"
         + r">{\raggedright\arraybackslash}p{0.17\textwidth}" * (len(releases) + len(later))
         + "}",
@@ -167,14 +179,17 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             r"also, a difference of name alone (the ratios stand): "
             rf"{escape(possibly(table))}.}} \\",
         ]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}"]
     return "\n".join(lines) + "\n"
 
 
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
-    """Per later release: how each contrast moved against the first release."""
+    """Per later release and contrast: how it moved against the first release; sentences of at
+    most MAX_WORDS words (findings.sentences) however many data sets there are."""
     out = []
-    for release, g in table[table.release != table["first"]].groupby("release", sort=False):
+    later = table[table.release != table["first"]]
+    for _, g in later.groupby(["release", "contrast"], sort=False):
+        release = g.release.iloc[0]
         first = g["first"].iloc[0]
         items = []
         for x in g.itertuples():
@@ -189,13 +204,12 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                 items,
             )
     if mixes(table):
-        out.append(
-            f"These ratios compare builds as well as releases: {escape(mixes(table))} (the "
-            "variants' builds, as each data set records them)."
+        out += sentences(
+            "These ratios compare the builds each data set records too:",
+            [escape(part) for part in mixes(table).split("; ")],
         )
     if possibly(table):
         out.append(f"Possibly also: {escape(possibly(table))} (a name alone; the ratios stand).")
-    assert all(len(s.split()) <= MAX_WORDS for s in out)
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
 
