@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     table = e.table(data)
     # the rows on the HTML report's page, the PDF's appendix a line naming it (issue 31)
     write_text_atomic(a.html, render_html.page(e.number, e.name, table, min_trials(a.claims)))
-    write_text_atomic(a.table, render_table.appendix_entry(e, table, str(a.html)))
+    write_text_atomic(a.table, render_table.appendix_entry(e, table))
     render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)
 
 

@@ -4,7 +4,6 @@ tables (the rows are on an HTML page: c18n_ae.report.render_html)."""
 
 from __future__ import annotations
 
-from c18n_ae.common.latex import escape
 from c18n_ae.experiments.outputs import Table
 from c18n_ae.experiments.rows import UNIT_TEX
 
@@ -35,13 +34,9 @@ def booktabs(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def appendix_entry(experiment, table: Table, html: str) -> str:
+def appendix_entry(experiment, table: Table) -> str:
     """The experiment's line in the appendix's list of full tables, through paper/main.tex's
-    \\reporttable: "Table E<n>", its caption and the HTML page that holds the table (in the HTML
-    report and under results/), labelled tab:<name> for the text's references. The rows
-    themselves are not in the PDF: an experiment adds a line there, not a table's pages."""
-    return (
-        rf"\reporttable{{{experiment.name}}}{{E{experiment.number}}}{{{table.caption}}}"
-        + f"{{{escape(html)}}}"
-        + "\n"
-    )
+    \\reporttable: "Table E<n>" and its caption, labelled tab:<name> for the text's references.
+    The rows are on its HTML page (report.render_html), not in the PDF: an experiment adds a line
+    there, not a table's pages."""
+    return rf"\reporttable{{{experiment.name}}}{{E{experiment.number}}}{{{table.caption}}}" + "\n"
