@@ -168,10 +168,11 @@ def test_the_table_job_reads_the_comparisons_it_is_given(tmp_path):
         frame.to_csv(tmp_path / f"{kind}.csv", index=False)
     out = tmp_path / "tab.tex"
     args = [f"--{k}={tmp_path / k}.csv" for k in ("tidy", "summary", "comparisons")]
-    args += [f"--{k}={tmp_path / k}" for k in ("pdf", "png", "pgfplots", "series")]
+    args += [f"--{k}={tmp_path / k}" for k in ("pdf", "png", "pgfplots", "series", "html")]
     subprocess.run(
         [sys.executable, "-m", "c18n_ae.report.experiment_outputs", "--experiment", "cpu", *args]
         + ["--config", str(ROOT / "config" / "config.yaml"), "--table", str(out)],
         check=True,
     )
-    assert r"7.77$\times$ [7.70, 7.80]" in out.read_text()
+    assert "7.77× [7.70, 7.80]" in (tmp_path / "html").read_text()  # the full table's page
+    assert r"\reporttable{cpu}{E3}" in out.read_text()  # the PDF's line for it

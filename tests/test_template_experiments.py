@@ -79,8 +79,11 @@ def test_each_new_experiment_reaches_the_paper_with_its_table_and_claim(grown):
     squeezed = "".join(text.split())
     claims = pd.read_csv(project / "results" / "claims.csv")
     for number, (name, title) in enumerate(ADDED.items(), 11):
-        table = (project / "paper" / "generated" / f"tab-{name}.tex").read_text()
-        assert f"\\label{{tab:{name}}}" in table and "local & O2 &" in table, name
+        # its table on its page of the HTML report, listed by its caption in the PDF's appendix
+        entry = (project / "paper" / "generated" / f"tab-{name}.tex").read_text()
+        assert entry.startswith(f"\\reporttable{{{name}}}{{E{number}}}"), name
+        table = (project / "results" / "tables" / f"{name}.html").read_text()
+        assert "<tr><td>local</td><td>O2</td>" in table, name
         assert f"E{number} {title}: mean time of one call" in text, name  # the table's caption
         assert f"{title} (E{number})" in text, name  # the section's heading
         mine = claims[(claims.claim == f"{name}-under-ten-us") & (claims.source == "local")]

@@ -13,11 +13,12 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.claims import min_trials
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.outputs import Inputs
 from c18n_ae.experiments.rows import mark_invalid
-from c18n_ae.report import files, render_figure, render_table
+from c18n_ae.report import files, render_figure, render_html, render_table
 
 
 def inputs(a, cfg) -> Inputs:
@@ -58,10 +59,14 @@ def main(argv=None) -> None:
     ap.add_argument("--experiment", required=True)
     config.add_arguments(ap)
     ap.add_argument("--results", type=Path, default=Path("results"))
-    for name in ("summary", "tidy", "comparisons", "table", "pdf", "png", "pgfplots", "series"):
+    outputs = ("table", "html", "pdf", "png", "pgfplots", "series")
+    for name in ("summary", "tidy", "comparisons", *outputs):
         ap.add_argument(f"--{name}", type=Path, help="default: where the workflow puts it")
     ap.add_argument("--published", nargs="*", type=Path, help="default: the module's tables")
     ap.add_argument("--reference", action="append", default=[], help="TARGET=VARIANT")
+    ap.add_argument(
+        "--claims", type=Path, default=Path("config/claims.yaml"), help="its min_trials"
+    )
     a = ap.parse_args(argv)
     e = exp.get(a.experiment)
     for kind in ("summary", "tidy", "comparisons"):
@@ -71,7 +76,10 @@ def main(argv=None) -> None:
     if a.published is None:
         a.published = [Path(p) for p in e.published_files()]
     data = inputs(a, exp.config_from_arguments(a))
-    write_text_atomic(a.table, render_table.appendix_table(e, e.table(data)))
+    table = e.table(data)
+    # the rows on the HTML report's page, the PDF's appendix a line naming it (issue 31)
+    write_text_atomic(a.html, render_html.page(e.number, e.name, table, min_trials(a.claims)))
+    write_text_atomic(a.table, render_table.appendix_entry(e, table))
     render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)
 
 

@@ -11,7 +11,8 @@ GENERATED = "paper/generated"
 def experiment_outputs(experiment: str) -> dict[str, str]:
     """An experiment's table, figure sources and preview (c18n_ae.report.experiment_outputs)."""
     return {
-        "table": f"{GENERATED}/tab-{experiment}.tex",
+        "table": f"{GENERATED}/tab-{experiment}.tex",  # its line in the appendix's list
+        "html": f"results/tables/{experiment}.html",  # the full table, in the HTML report
         "pdf": f"results/plots/{experiment}.pdf",
         "png": f"results/plots/{experiment}.png",
         "pgfplots": f"{GENERATED}/fig-{experiment}.tex",

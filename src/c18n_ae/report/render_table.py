@@ -1,5 +1,6 @@
-"""The one renderer of experiment tables: a Table (c18n_ae.experiments.outputs) as booktabs LaTeX,
-with each column's unit in its header."""
+"""The one renderer of experiment tables as LaTeX: a Table (c18n_ae.experiments.outputs) as
+booktabs, with each column's unit in its header, and its entry in the appendix's list of full
+tables (the rows are on an HTML page: c18n_ae.report.render_html)."""
 
 from __future__ import annotations
 
@@ -33,26 +34,9 @@ def booktabs(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-# font sizes from the smallest up: a table takes the largest up to its own that fits the text, and
-# in the appendix none larger than the claims table's (its tables are for looking up, not reading)
-SIZES = ("tiny", "scriptsize")
-
-
-def appendix_table(experiment, table: Table) -> str:
-    """The experiment's table as the appendix sets it (one column), through paper/main.tex's
-    \\appendixtable: a long table with caption and label tab:<name>, which runs on from the text
-    before it and breaks across pages with its header repeated, so that tables of any length leave
-    no half-empty page; in its own font size (at most the claims table's), or the largest smaller
-    one in which it fits the text's width, whatever the number of targets, variants and settings."""
-    largest = SIZES.index(table.size) if table.size in SIZES else len(SIZES) - 1
-    sizes = "".join(f"\\{s}" for s in SIZES[: largest + 1])
-    head = " & ".join(header(c) for c in table.columns) + r" \\"
-    return (
-        rf"\appendixtable{{{sizes}}}{{{''.join(c.align for c in table.columns)}}}"
-        + "\n"
-        + rf"{{\caption{{{table.caption}}}\label{{tab:{experiment.name}}}}}"
-        + "\n"
-        + f"{{{head}}}\n{{\n"
-        + "\n".join(_rows(table))
-        + "\n}\n"
-    )
+def appendix_entry(experiment, table: Table) -> str:
+    """The experiment's line in the appendix's list of full tables, through paper/main.tex's
+    \\reporttable: "Table E<n>" and its caption, labelled tab:<name> for the text's references.
+    The rows are on its HTML page (report.render_html), not in the PDF: an experiment adds a line
+    there, not a table's pages."""
+    return rf"\reporttable{{{experiment.name}}}{{E{experiment.number}}}{{{table.caption}}}" + "\n"
