@@ -393,7 +393,10 @@ def test_findings_come_first_in_one_format(quick_run):
     assert "upper bound" not in abstract and "[" not in abstract  # prose figures, no brackets
     assert call_cost.abstract_problems(abstract.rsplit(" 1 ", 1)[0]) == [], abstract
     body = text.split("INTRODUCTION", 1)[1]
-    assert body.count("so none of those is a compartment cost") == 2
+    # morello-2024's confounded contrasts (heap revocation, optimisation, board) said once; on
+    # cheribsd-22.12 a compiler's name alone differs, so its ratios stand ("possibly also")
+    assert body.count("so none of those is a compartment cost") == 1
+    assert "Possibly also: compiler clang-morello against clang" in body
     assert "the math workload’s CPU time" in body
     # the headline table in the first four pages, alloc-10x decided as the confound it rests on
     # (heap revocation on against off) at the setting that decided it

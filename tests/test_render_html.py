@@ -56,3 +56,8 @@ def test_the_page_holds_every_row_and_the_pdf_a_line_naming_it():
     entry = appendix_entry(exp.get("memory"), table)
     assert entry == r"\reporttable{memory}{E2}{E2 memory: mean $\pm$ sd.}" + "\n"
     assert "1.0" not in entry  # no row in the PDF
+    # a long caption: its first sentence in the PDF's line, the whole of it on the HTML page
+    long = Table(columns=table.columns, groups=table.groups, caption="E2 memory: a. Invalid: b.")
+    entry = appendix_entry(exp.get("memory"), long)
+    assert entry == r"\reporttable{memory}{E2}{E2 memory: a.}" + "\n"
+    assert "Invalid: b." in page(2, "memory", long, 10)

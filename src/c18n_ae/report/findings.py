@@ -138,11 +138,6 @@ def abstract_sentences(
         maybe = possibly(first)
         if maybe:  # a name alone: the ratios stand, the difference named (the tables say it too)
             out.append(f"Possibly also: {escape(maybe)}.")
-        if (picks.interval_covers == "within one run").all():
-            out.append(
-                "These intervals are the spread within one run: one build, boot and process per "
-                "variant, so the variation between runs is not in them."
-            )
         out += notes
     return out
 

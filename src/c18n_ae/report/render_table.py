@@ -4,6 +4,8 @@ tables (the rows are on an HTML page: c18n_ae.report.render_html)."""
 
 from __future__ import annotations
 
+import re
+
 from c18n_ae.experiments.outputs import Table
 from c18n_ae.experiments.rows import UNIT_TEX
 
@@ -38,5 +40,7 @@ def appendix_entry(experiment, table: Table) -> str:
     """The experiment's line in the appendix's list of full tables, through paper/main.tex's
     \\reporttable: "Table E<n>" and its caption, labelled tab:<name> for the text's references.
     The rows are on its HTML page (report.render_html), not in the PDF: an experiment adds a line
-    there, not a table's pages."""
-    return rf"\reporttable{{{experiment.name}}}{{E{experiment.number}}}{{{table.caption}}}" + "\n"
+    there, not a table's pages. The line gives the caption's first sentence: the whole caption
+    heads the HTML page."""
+    first = re.split(r"(?<=\.)\s+(?=[A-Z])", table.caption.strip(), maxsplit=1)[0]
+    return rf"\reporttable{{{experiment.name}}}{{E{experiment.number}}}{{{first}}}" + "\n"
