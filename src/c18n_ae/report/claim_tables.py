@@ -221,14 +221,14 @@ KIND_WORDS = {
     UNMEASURABLE: "{n} not measurable",
 }
 # what a tested verdict decided, by the start of its result
-TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "undecided"))
+TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "inconclusive"))
 # whose claims, where none of them was measurable on the source: 'this package's 3'
 QUIET = {"study": "the study's {n}", "own": "this package's {n}",
          "related study": "{n} from other studies"}  # fmt: skip
 
 
 def _tested(rows: pd.DataFrame) -> str:
-    """'4 hold, 4 fail, 1 undecided': what the tested verdicts decided."""
+    """'4 hold, 4 fail, 1 inconclusive': what the tested verdicts decided."""
     said = [(w, int(rows.result.str.startswith(k).sum())) for k, w in TESTED_WORDS]
     return ", ".join(f"{n} {w}" for w, n in said if n)
 
