@@ -85,12 +85,10 @@ rule per_call:
         comparisons=expand("results/comparisons/{experiment}.csv", experiment=EXPERIMENTS),
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         datasets=DATASET_META,
-        published="published/morello_performance_2023.csv",
+        published=report_files.PER_CALL["published"],
+    # the files of report.files, which the commands write by default
     output:
-        csv="results/per_call.csv",
-        table="paper/generated/tab-per-call.tex",
-        figure="paper/generated/fig-per-call.tex",
-        macros="paper/generated/per-call.tex",
+        **{k: v for k, v in report_files.PER_CALL.items() if k != "published"},
     params:
         settings=settings(config.get("datasets", [])),
     log:
@@ -99,6 +97,4 @@ rule per_call:
         "logs/benchmarks/per_call.tsv",
     shell:
         f"(python -m c18n_ae.analysis.per_call --config {CONFIG_FILES} --csv {{output.csv:q}}"
-        f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}"
-        " --per-call {output.csv:q} --published {input.published:q} --table {output.table:q}"
-        " --figure {output.figure:q} --macros {output.macros:q}) 2> {log:q}"
+        f" && python -m c18n_ae.report.call_cost --config {CONFIG_FILES}) 2> {{log:q}}"

@@ -27,6 +27,7 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_bound,
 )
+from c18n_ae.report.files import PER_CALL
 
 MAX_WORDS = 35  # a sentence of the abstract
 ABSTRACT_WORDS = 200  # the whole abstract
@@ -477,12 +478,12 @@ def names(config: dict) -> tuple[dict, dict]:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--per-call", required=True, type=Path, help="results/per_call.csv")
-    ap.add_argument("--published", required=True, type=Path)
+    # the workflow's paths by default (report.files), so that the rule's command stays short
+    ap.add_argument("--per-call", type=Path, default=Path(PER_CALL["csv"]))
+    ap.add_argument("--published", type=Path, default=Path(PER_CALL["published"]))
     cfg.add_arguments(ap)
-    ap.add_argument("--table", required=True, type=Path)
-    ap.add_argument("--figure", required=True, type=Path)
-    ap.add_argument("--macros", required=True, type=Path)
+    for key in ("table", "figure", "macros"):
+        ap.add_argument(f"--{key}", type=Path, default=Path(PER_CALL[key]))
     a = ap.parse_args(argv)
     t = pd.read_csv(a.per_call)
     config = exp.config_from_arguments(a)

@@ -31,3 +31,13 @@ VERDICTS = {
     "releases": f"{GENERATED}/releases.tex",
     "findings": f"{GENERATED}/findings.tex",
 }
+
+# The extra time of one call into another library and what the paper says of it
+# (c18n_ae.analysis.per_call writes the csv, c18n_ae.report.call_cost the rest).
+PER_CALL = {
+    "csv": "results/per_call.csv",
+    "published": "published/morello_performance_2023.csv",
+    "table": f"{GENERATED}/tab-per-call.tex",
+    "figure": f"{GENERATED}/fig-per-call.tex",
+    "macros": f"{GENERATED}/per-call.tex",
+}

@@ -208,8 +208,11 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             "These ratios compare the builds each data set records too:",
             [escape(part) for part in mixes(table).split("; ")],
         )
-    if possibly(table):
-        out.append(f"Possibly also: {escape(possibly(table))} (a name alone; the ratios stand).")
+    if possibly(table):  # one sentence of at most MAX_WORDS words per few data sets
+        out += sentences(
+            "Possibly also, a difference of name alone (the ratios stand):",
+            [escape(part) for part in possibly(table).split("; ")],
+        )
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
 
