@@ -343,19 +343,24 @@ def state_confounds(
     ]
 
 
+def _each_release(said, config_variants: dict, r) -> str:
+    """A release row's differences, each release's named ('cheribsd-22.12: ...'): said
+    (confounded_by or possibly_also) of the row's contrast on either data set."""
+    subject, baseline = str(r.variant).split("/", 1)
+    parts = [
+        (source, said(config_variants, source, subject, baseline, r.experiment, r.metric))
+        for source in (r.source, r.reference_source)
+    ]
+    return "; ".join(f"{source}: {c}" for source, c in parts if c)
+
+
 def _row_confounds(config_variants: dict, r, states: dict) -> str:
     """One comparison row's confounds: a variant against a variant on one source (its build's
     and, on a board, its recorded state's); the same variant on two targets (the machine is the
     contrast; a different build is a confound); a release against a release (what confounds
     either release's contrast, each named)."""
     if r.comparison == "release":
-        subject, baseline = str(r.variant).split("/", 1)
-        parts = []
-        for source in (r.source, r.reference_source):
-            c = confounded_by(config_variants, source, subject, baseline, r.experiment, r.metric)
-            if c:
-                parts.append(f"{source}: {c}")
-        return "; ".join(parts)
+        return _each_release(confounded_by, config_variants, r)
     if r.source == r.reference_source:
         built = confounded_by(
             config_variants, r.source, r.variant, r.reference_variant, r.experiment, r.metric
@@ -374,13 +379,7 @@ def _row_possibly(config_variants: dict, r) -> str:
     """One comparison row's differences of name alone (a variant against a variant on one
     source; for a release, each release's, named)."""
     if r.comparison == "release":
-        subject, baseline = str(r.variant).split("/", 1)
-        parts = []
-        for source in (r.source, r.reference_source):
-            c = possibly_also(config_variants, source, subject, baseline, r.experiment, r.metric)
-            if c:
-                parts.append(f"{source}: {c}")
-        return "; ".join(parts)
+        return _each_release(possibly_also, config_variants, r)
     if r.source != r.reference_source:
         return ""
     return possibly_also(
