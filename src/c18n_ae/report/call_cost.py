@@ -215,41 +215,55 @@ def _row_label(r, releases=None, abis=None) -> str:
 
 BOX_CM = (0.25, 0.45)  # an axis box's height: a margin and each row
 GAP_CM = 1.6  # from one box's bottom to the next box's top: tick labels, x label, next title
+HYBRID_ROOM = 0.6  # extra room below a ratio axis's last row, in rows, for the 'hybrid' label
+
+
+def value_labels(rows: list[tuple], xmax: float) -> list[str]:
+    """Each row's printed value in a column right of the axis box (at xmax, which every
+    interval's end stays left of), so that no label meets a mark or a bar however many rows
+    there are."""
+    n = len(rows)
+    return [
+        rf"\node[anchor=west, font=\small, xshift=3pt] at (axis cs:{xmax:.6g},{n - 1 - i}) "
+        f"{{{shown}}};"
+        for i, (*_, shown) in enumerate(rows)
+    ]
 
 
 def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, ratio=False) -> str:
-    """One panel: rows of (label, value, low, high, shown value), the first at the top, each value
-    printed beside its mark; a time axis from 0, a ratio axis (ratio) spanning 1 and its values
-    with a margin, so that differences of a few per cent can be seen."""
+    """One panel: rows of (label, value, low, high, shown value), the first at the top; the shown
+    values in a column right of the box (value_labels); a time axis from 0, a ratio axis (ratio)
+    spanning 1 and its values with a margin, so that differences of a few per cent can be
+    seen."""
     if not rows:
         return ""
     n = len(rows)
     labels = ",".join("{" + x[0] + "}" for x in rows)
     ticks = ",".join(str(n - 1 - i) for i in range(n))
     pts = []
-    for i, (_, v, lo, hi, shown) in enumerate(rows):
+    for i, (_, v, lo, hi, _shown) in enumerate(rows):
         lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
-        pts.append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0) [{shown}]")
+        pts.append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)")
     highs = [max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows]
-    xmin, xmax = 0.0, max(highs) * 1.3
+    xmin, xmax, ymin = 0.0, max(highs) * 1.1, -0.6
     if ratio:
         lows = [min(x[2] if math.isfinite(x[2]) else x[1], x[1]) for x in rows]
         lo, hi = min(*lows, 1.0), max(*highs, 1.0)
-        pad = max(hi - lo, 0.02) * 0.25
-        xmin, xmax = lo - pad, hi + 2.5 * pad  # room on the right for the printed values
+        pad = max(hi - lo, 0.02) * 0.15
+        xmin, xmax, ymin = lo - pad, hi + pad, -0.6 - HYBRID_ROOM
     bars = "error bars/.cd, x dir=both, x explicit, error bar style={line width=1pt}"
+    height = BOX_CM[0] + BOX_CM[1] * (n + (HYBRID_ROOM if ratio else 0))
     return "\n".join(
         [
             r"\begin{axis}[",
             rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.5\textwidth,",
-            rf"  scale only axis, anchor=north west, at={{(0,{-top:.2f}cm)}},",
-            rf"  height={BOX_CM[0] + BOX_CM[1] * n:.2f}cm, ymin=-0.6, ymax={n - 0.4:.1f},",
-            rf"  xmin={xmin:.3g}, xmax={xmax:.3g}, ytick={{{ticks}}}, yticklabels={{{labels}}},",
+            rf"  scale only axis, anchor=north west, at={{(0,{-top:.2f}cm)}}, clip=false,",
+            rf"  height={height:.2f}cm, ymin={ymin:.1f}, ymax={n - 0.4:.1f},",
+            rf"  xmin={xmin:.4g}, xmax={xmax:.4g}, ytick={{{ticks}}}, yticklabels={{{labels}}},",
             r"  yticklabel style={font=\small}, xmajorgrids, title style={font=\small\bfseries},",
-            r"  label style={font=\small}, scaled x ticks=false, point meta=explicit symbolic,",
-            r"  nodes near coords, nodes near coords style={font=\small, anchor=west,"
-            r" xshift=4pt}" + extra + "]",
+            r"  label style={font=\small}, scaled x ticks=false" + extra + "]",
             rf"\addplot[only marks, mark=*, black, {bars}] coordinates {{{' '.join(pts)}}};",
+            *value_labels(rows, float(f"{xmax:.4g}")),
             r"\end{axis}",
         ]
     )
@@ -263,9 +277,10 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     """Figure 1: two panels, one above the other: the extra time per call into another library
     (ABI and switch together), and the time of code that calls no other library against hybrid.
     Contrasts that differ in more than ABI and compartments are left out of both (the appendix's
-    table lists them), so every mark is a contrast the text can name; each value is printed
-    beside its mark, the time axis starts at 0 and the ratio axis spans 1 and the values, and a bar
-    is the interval the tables print (the timer's bound where it limits)."""
+    table lists them), so every mark is a contrast the text can name; each value is printed in a
+    column right of its panel, clear of every bar; the time axis starts at 0 and the ratio axis
+    spans 1 and the values; a bar is the interval the tables print (the timer's bound where it
+    limits)."""
     board = t[t.e10_per_call_ns.notna()].assign(
         per_call_ns=lambda x: x.e10_per_call_ns,
         per_call_low_ns=lambda x: x.e10_low_ns,
@@ -288,20 +303,17 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), ratio_point(_f(r.ratio)))
         for r in own.itertuples()
     ]
-    top = _axis(
-        top_rows,
-        "Calls into another library",
-        r"extra time per call (\si{\nano\second}), ABI and switch together",
-    )
+    top = _axis(top_rows, "Calls into another library", r"extra time per call (\si{\nano\second})")
+    # the line at 1 named at its foot, in the room below the last row (HYBRID_ROOM)
     hybrid = (
         r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin})"
-        r" -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax}) node[pos=1, anchor=north east,"
+        r" -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax}) node[pos=0, anchor=south west,"
         r" font=\scriptsize] {hybrid};}"
     )
     below = _axis(
         own_rows,
         "Code that calls no other library",
-        f"{_cpu_or_time(own)}, ratio to hybrid (mean)",
+        f"mean {_cpu_or_time(own)}, ratio to hybrid",
         extra=hybrid,
         ratio=True,
         top=BOX_CM[0] + BOX_CM[1] * len(top_rows) + GAP_CM + 0.4 if top_rows else 0.0,
