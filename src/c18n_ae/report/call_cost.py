@@ -20,12 +20,11 @@ from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     amount,
-    amount_interval,
     escape,
+    listed,
     newcommand,
     ratio_point,
     shown_ends,
-    timer_bound,
 )
 from c18n_ae.report.files import PER_CALL
 
@@ -208,11 +207,6 @@ def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> st
     return f"{escape(release)}, {escape(abi)} + c18n, {work}"
 
 
-def _row_label(r, releases=None, abis=None) -> str:
-    mark = r"$^\S$" if _s(r.confounded_by) else ""
-    return plain_label(r, releases, abis) + mark
-
-
 BOX_CM = (0.25, 0.45)  # an axis box's height: a margin and each row
 GAP_CM = 1.6  # from one box's bottom to the next box's top: tick labels, x label, next title
 HYBRID_ROOM = 0.6  # extra room below a ratio axis's last row, in rows, for the 'hybrid' label
@@ -323,53 +317,93 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     return "\n".join(parts) + "\n"
 
 
+def _num(x: float) -> str:
+    """A number of the table's ns column: the one amount formatter's figures, without the unit
+    (the column's heading gives it)."""
+    return amount(_f(x)).rsplit(" ", 1)[0]
+
+
+def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
+    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike, the half-width
+    alone ('0.70 ⟨±0.2⟩')."""
+    lo, hi = _num(low), _num(high)
+    if lo == hi:
+        inner = r"$\pm$" + _num(max(high - x, x - low)).replace("$-$", "")
+    else:
+        inner = f"{lo}, {hi}"
+    return f"{_num(x)} {brackets[0]}{inner}{brackets[1]}"
+
+
+SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
+
+
+def cost_cell(r) -> str:
+    """The estimate with one interval: the spread within the run in square brackets where it is
+    wider than the timer's bound, else a tick either way in angle brackets."""
+    half = max(r.per_call_high_ns - r.per_call_ns, r.per_call_ns - r.per_call_low_ns)
+    bound = _f(r.timer_bound_ns)
+    if math.isfinite(bound) and bound >= half:
+        return _ends_cell(r.per_call_ns, r.per_call_ns - bound, r.per_call_ns + bound, TICK)
+    if math.isfinite(half):
+        return _ends_cell(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns, SPREAD)
+    return _num(r.per_call_ns)
+
+
 def _cycles(r) -> str:
     if math.isfinite(_f(r.per_call_cycles)):
-        return amount(_f(r.per_call_cycles), "cycles", tex=True)
+        return _num(r.per_call_cycles)
     return "not recorded"
 
 
 def _e10(r) -> str:
     if math.isfinite(_f(r.e10_per_call_ns)):
-        return amount_interval(r.e10_per_call_ns, r.e10_low_ns, r.e10_high_ns)
+        return _ends_cell(r.e10_per_call_ns, _f(r.e10_low_ns), _f(r.e10_high_ns), SPREAD)
     return escape(_s(r.e10_note) or "not run")
 
 
+def _calls(r) -> str:
+    n = int(r.calls_per_iteration)
+    names = escape(_s(r.calls)).replace(" x", r"\,$\times$")  # 'rand x1023'
+    return f"{n} ({names})" if n else "0"
+
+
 def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = None) -> str:
-    """One row per source, contrast and workload: its calls per iteration (with where they come
-    from in the footnote), the estimate from the data with its spread and the timer's bound, in
-    cycles where the clock is recorded, and E10's direct estimate beside it."""
-    rag = r">{\raggedright\arraybackslash}p"
-    widths = (0.2, 0.17, 0.17, 0.11, 0.08, 0.14)  # of the text width, with the gaps: within it
-    spec = "".join(f"{rag}{{{w}\\textwidth}}" for w in widths)
-    lines = [
-        rf"\begin{{tabular}}{{{spec}}}",
-        r"\toprule",
-        r"Source, variant: workload & Calls / iteration & Extra per call (per iteration "
-        r"without a call), \si{\nano\second} & Timer bound & Cycles & E10 direct, "
-        r"\si{\nano\second} \\",
-        r"\midrule",
+    """One row per source, contrast and workload: its calls per iteration (the evidence in the
+    data sets' facts), the estimate from the data with one interval, in cycles where a clock
+    frequency is recorded, and E10's direct estimate beside it. A column no row fills (no
+    frequency, no E10) becomes one line below the table."""
+    releases, abis = releases or {}, abis or {}
+    cycles = t.per_call_cycles.notna().any() if len(t) else False
+    e10 = t.e10_per_call_ns.notna().any() if len(t) else False
+    heads = [
+        "Data",
+        "Variant",
+        "Workload",
+        "Calls per iteration",
+        r"Extra time, \si{\nano\second}",
     ]
+    heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
+    n = len(heads)
+    spec = r"lll>{\raggedright\arraybackslash}p{0.3\textwidth}l" + "l" * (n - 5)
+    lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(heads) + r" \\", r"\midrule"]
     if t.empty:
-        lines.append(r"\multicolumn{6}{l}{No source in this run has calls per iteration.} \\")
+        lines.append(
+            rf"\multicolumn{{{n}}}{{l}}{{No source in this run has calls per iteration.}} \\"
+        )
     for r in t.itertuples():
-        label = _row_label(r, releases, abis)
+        release = _s(releases.get(r.source, "")) or r.source
+        abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
+        lib = _s(getattr(r, "library", ""))
+        work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
+        work += r"$^\S$" if _s(r.confounded_by) else ""
+        cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
         if r.kind == "target":
-            cells = [label, "1 (E10)", "--", "--", _cycles(r), _e10(r)]
+            cells += ["1 (E10)", "--"]
         else:
-            n = int(r.calls_per_iteration)
-            names = escape(_s(r.calls)).replace(" x", r"\,$\times$")  # 'rand x1023'
-            calls = f"{n} ({names})" if n else "0"
-            half = max(r.per_call_high_ns - r.per_call_ns, r.per_call_ns - r.per_call_low_ns)
-            # the spread within the run where it is wider than the timer's bound; else the
-            # bound limits, and the point stands alone beside it
-            cost = (
-                amount(r.per_call_ns)
-                if _f(r.timer_bound_ns) >= half
-                else amount_interval(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns)
-            )
-            cells = [label, calls, cost, timer_bound(r.timer_bound_ns), _cycles(r), _e10(r)]
+            cells += [_calls(r), cost_cell(r)]
+        cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
         lines.append(" & ".join(cells) + r" \\")
+    notes = []
     confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
         plain_label(rows.iloc[0], releases, abis).rsplit(", ", 1)[0]
@@ -381,12 +415,18 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         )
     ]
     if mixed:
-        lines += [
-            r"\midrule",
-            r"\multicolumn{6}{p{0.95\textwidth}}{$^\S$ the contrast also differs in: "
-            + "; ".join(mixed)
-            + r".} \\",
-        ]
+        notes.append(r"$^\S$ The contrast also differs in: " + "; ".join(mixed) + ".")
+    if len(t) and not cycles:
+        notes.append("Cycles: no source recorded its clock frequency.")
+    if len(t) and not e10:
+        why = [escape(_s(x).removeprefix("not run").strip(": ")) for x in t.e10_note]
+        said = listed([x for x in dict.fromkeys(why) if x])
+        notes.append(
+            "E10, which times a crossing directly, did not run" + (f": {said}." if said else ".")
+        )
+    if notes:
+        width = r">{\raggedright\arraybackslash}p{0.95\textwidth}"
+        lines += [r"\midrule"] + [rf"\multicolumn{{{n}}}{{{width}}}{{{x}}} \\" for x in notes]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
