@@ -47,6 +47,10 @@ def test_a_free_whose_extra_time_grows_with_the_block_is_said_with_both_sides_re
         part = said.split(f"\\texttt{{{v}}}")[0].rsplit("by ", 1)[1]
         small, large = microseconds(part)
         assert large > 5 * small > 0
+    # three significant figures at most, no trailing zero ('20 µs', never '20.0 µs')
+    times = re.findall(r"([\d.]+)\\,\\si\{", said)
+    assert times and all(len(x.replace(".", "").lstrip("0")) <= 3 for x in times), times
+    assert not [x for x in times if x.endswith(".0")], times
     # malloc's extra time does not grow with the block: nothing said of it
     assert "malloc" not in said
     # 22.12 records no revocation: the growth is said, no revocation claimed

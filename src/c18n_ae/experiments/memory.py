@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from c18n_ae.common.frames import concat_frames
-from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.latex import escape, fmt, gen_name, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
 from c18n_ae.experiments import Experiment, Headline
 from c18n_ae.experiments.layouts import TIMES, TRIAL, Layout
@@ -188,11 +188,13 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             if len(extra) < 3 or not extra.iloc[0] > 0 or extra.iloc[-1] < GROWS * extra.iloc[0]:
                 continue
             revocation = f", heap revocation {runs[v]}" if v in runs else ""
-            parts.append(
-                f"by {fmt(extra.iloc[0] / 1e3)}\\,\\si{{\\micro\\second}} at "
-                f"{extra.index[0]:.0f}\\,MiB and {fmt(extra.iloc[-1] / 1e3)}\\,"
-                f"\\si{{\\micro\\second}} at {extra.index[-1]:.0f}\\,MiB in "
-                f"\\texttt{{{escape(v)}}}{revocation}"
+            first, last = (
+                quantity(x, "ns", tex=True).replace(" ", "\\,")
+                for x in (extra.iloc[0], extra.iloc[-1])
+            )
+            parts.append(  # '20 µs', never '20.0 µs': three figures at most, no trailing zero
+                f"by {first} at {extra.index[0]:.0f}\\,MiB and {last} at "
+                f"{extra.index[-1]:.0f}\\,MiB in \\texttt{{{escape(v)}}}{revocation}"
             )
         if parts:
             own = f" (heap revocation {runs[reference]})" if reference in runs else ""

@@ -21,6 +21,7 @@ UNIT_TEX = {
     "MiB": r"\si{\mebi\byte}",
     "B": r"\si{\byte}",
     "ops/s": r"ops/\si{\second}",
+    "M ops/s": r"M ops/\si{\second}",  # millions a second: a rate of eight figures reads short
     "%": r"\si{\percent}",
 }
 

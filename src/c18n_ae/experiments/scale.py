@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from c18n_ae.common.latex import escape, fmt, gen_name, newcommand
+from c18n_ae.common.latex import amount, escape, fmt, gen_name, newcommand
 from c18n_ae.common.lazy import np, pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
@@ -175,13 +175,25 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
     }
 
 
+def memory(mib: float) -> str:
+    """Memory in prose: three significant figures, in GiB from 1 GiB on ('13.1\\,GiB', never
+    '13386\\,MiB')."""
+    if abs(mib) >= 1024:
+        return amount(mib / 1024, "GiB").replace(" ", "\\,")
+    return amount(mib, "MiB").replace(" ", "\\,")
+
+
+def milliseconds(ms: float) -> str:
+    return amount(ms, "ms").replace(" ", "\\,")
+
+
 def slope_change(f: dict) -> str:
     """Where the rise of memory in use changes: '2621, then flat at 13400' (MiB), '241, then 26.4
     each' (MiB per instance), or '--' where one line fits."""
     if np.isnan(f["knee"]):
         return "--"
     if f["saturated"]:
-        return f"{int(f['knee'])}, then flat at {fmt(f['plateau_mib'])}"
+        return f"{int(f['knee'])}, then flat at {memory(f['plateau_mib'])}"
     return f"{int(f['knee'])}, then {fmt(f['mib_after'])} each"
 
 
@@ -200,8 +212,8 @@ def ms_cell(f: dict, unit: str = "") -> str:
 def interval(f: dict) -> str:
     """The memory slope's interval, or why it has none."""
     if np.isnan(f["mib_low"]):
-        if f["mib_r1"] > AUTOCORRELATED:
-            return f"residuals autocorrelated, lag-1 r = {fmt(f['mib_r1'])}: no interval"
+        if f["mib_r1"] > AUTOCORRELATED:  # the correlation itself is in the HTML report's table
+            return "no interval: neighbouring points' errors go together"
         return "no interval"
     return f"95\\,\\% interval [{fmt(f['mib_low'])}, {fmt(f['mib_high'])}]"
 
@@ -307,21 +319,20 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             continue
         text = (
             f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
-            f"{f['instances']} instances; memory in use rose by {fmt(f['mib_per_instance'])}\\,MiB "
+            f"{f['instances']} instances; memory in use rose by {memory(f['mib_per_instance'])} "
             "per instance"
         )
         if f["saturated"]:
-            text += (
-                f" up to instance {int(f['knee'])}, then stayed near {fmt(f['plateau_mib'])}\\,MiB"
-            )
+            text += f" up to instance {int(f['knee'])}, then stayed near {memory(f['plateau_mib'])}"
         elif not np.isnan(f["knee"]):
-            text += f" up to instance {int(f['knee'])}, then by {fmt(f['mib_after'])}\\,MiB each"
+            text += f" up to instance {int(f['knee'])}, then by {memory(f['mib_after'])} each"
         if study:  # the elapsed time's slope: mostly the script's own pause after each start
-            per = fmt(f["ms_per_instance"])
-            text += f" ({interval(f)}); elapsed time rose by {per}\\,ms per instance"
+            per = milliseconds(f["ms_per_instance"])
+            text += f" ({interval(f)}); elapsed time rose by {per} per instance"
             if not np.isnan(f["ms_knee"]):
                 text += (
-                    f" up to instance {int(f['ms_knee'])}, then by {fmt(f['ms_after'])}\\,ms each"
+                    f" up to instance {int(f['ms_knee'])}, then by "
+                    f"{milliseconds(f['ms_after'])} each"
                 )
             if not out:  # said once a source
                 text += ", the script's 0.5\\,s sleep after each start included"
