@@ -662,3 +662,19 @@ def test_a_claim_without_a_published_value_prints_no_nan(tmp_path):
     claim_tables.main(["--claims", str(csv), "--tex", str(tex), "--markdown", str(md)])
     for path in (tex, md):
         assert not re.search(r"\bnan\b", path.read_text(), re.I), path.name
+
+
+def test_the_claims_table_prints_each_threshold_in_three_figures_at_most():
+    """A verdict's detail carries the claim's threshold as the package holds it ('needs 1.5133
+    ± 0.15'); the paper's table prints each of its numbers in three significant figures at most,
+    and leaves shorter ones as written."""
+    claims = load(ROOT / "config" / "claims.yaml")
+    res = evaluate(claims, {}, {"local": {"O2": False}})
+    detail = "1.51×, 95 % CI; n = 100 and 100; needs 1.5133 ± 0.15"
+    res = res.assign(result="holds", detail=detail, measured="")
+    table = latex_table(res)
+    needs = {x.strip() for x in re.findall(r"needs ([^;,()\\\n]+)", table)}
+    assert needs == {"1.51 ± 0.15"}, needs
+    assert claim_tables.short_needs("needs 1.0 ± 0.1 at every setting") == (
+        "needs 1.0 ± 0.1 at every setting"
+    )

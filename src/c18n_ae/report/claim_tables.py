@@ -301,6 +301,27 @@ def _folded(mine: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(out) if out else mine
 
 
+def short_needs(text: str) -> str:
+    """A threshold as the table prints it: each number of a 'needs ...' clause in at most three
+    significant figures ('needs 1.5133 ± 0.15' -> 'needs 1.51 ± 0.15'); the rest as it is."""
+
+    def figures(m: re.Match) -> str:
+        return re.sub(r"\d+\.\d+", lambda x: _three(x[0]), m[0])
+
+    return _NEEDS_CLAUSE.sub(figures, text)
+
+
+_NEEDS_CLAUSE = re.compile(r"needs [^;,()]+")
+
+
+def _three(number: str) -> str:
+    """A decimal with more than three significant figures in three ('1.5133' -> '1.51'); one
+    with three or fewer as written ('1.0')."""
+    if len(number.replace(".", "").lstrip("0")) <= 3:
+        return number
+    return f"{float(number):.3g}"
+
+
 def latex_table(results: pd.DataFrame) -> str:
     """A long table that breaks across pages (the appendix is one column): one block per whose
     claims they are, each claim's words once, with what its source printed, in a row of their own
@@ -341,7 +362,7 @@ def latex_table(results: pd.DataFrame) -> str:
             # possibly also is in the result cell already
             r = r._replace(detail=_text(r.detail).split("; possibly also: ")[0])
             # long metric names may break after an underscore
-            measured = escape(_measured(r)).replace(r"\_", r"\_\allowbreak{}")
+            measured = escape(short_needs(_measured(r))).replace(r"\_", r"\_\allowbreak{}")
             kind = _kind_note(r).strip(" ()")
             result = escape(result_text(r)) + (f" [{escape(kind)}]" if kind else "")
             cells = [escape(r.source), escape(r.statistic), result, measured]
