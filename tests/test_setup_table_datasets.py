@@ -26,3 +26,20 @@ def test_the_data_sets_launch_compartments_and_revocation_facts():
         "not recorded in the data set",
         "not recorded in the data set \\\\",
     ]
+
+
+def test_the_setup_table_reads_down_its_columns():
+    """Ragged-right columns (a justified narrow one stretches its spaces), and each variant of a
+    data set, and each experiment's clock, on a line of its own; a launcher's note keeps its
+    parenthesis whole."""
+    metas = [datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")]
+    tex = setup_table([], [], metas)
+    spec = next(x for x in tex.splitlines() if x.startswith(r"\begin{tabular}"))
+    assert spec.count(r"\raggedright") == spec.count("p{") == 2
+    row = {x.split(" & ")[0]: x.split(" & ")[1:] for x in tex.splitlines() if " & " in x}
+    for meta, cell in zip(metas, row["Variants (flags, ABI, launcher)"]):
+        lines = cell.removesuffix(r" \\").split(r"\newline ")
+        assert [x.split(":")[0] for x in lines] == list(meta["variants"]), lines
+        assert all(x.count("(") == x.count(")") for x in lines), lines
+    for meta, cell in zip(metas, row["Timer resolution or clock"]):
+        assert cell.count(r"\newline") == len(meta["timing"]) - 1, cell

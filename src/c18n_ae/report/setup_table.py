@@ -266,6 +266,25 @@ def kernel_note(boards: dict[str, dict], datasets=()) -> str:
     return " ".join(out)
 
 
+def stacked(text: str) -> str:
+    """A list cell ('hybrid: ...; purecap-c18n: ...') escaped, one item a line: split at each
+    '; ' outside parentheses (a launcher's note keeps its own), so that each variant or clock
+    starts a line of its own and reads down the column."""
+    if not isinstance(text, str):
+        return escape(text)
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += (c == "(") - (c == ")")
+        if depth == 0 and text.startswith("; ", i):
+            items.append(text[start:i])
+            start = i + 2
+    items.append(text[start:])
+    return r"\newline ".join(escape(x) for x in items)
+
+
+STACKED = ("Variants (flags, ABI, launcher)", "Timer resolution or clock")  # one item a line
+
+
 def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
     """One column per target that ran and per data set, from the description collected from each
     target (or the data set's dataset.yaml); a board's checked state below its machine."""
@@ -316,7 +335,8 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         ("Source", lambda p: p.get("source_text") or "this run"),
     ]
     width = f"{0.7 / max(1, len(columns)):.2f}"  # with the label column, within the text width
-    spec = "l" + f"p{{{width}\\textwidth}}" * len(columns)
+    # ragged right: a justified narrow column stretches its spaces until no line lines up
+    spec = "l" + f">{{\\raggedright\\arraybackslash}}p{{{width}\\textwidth}}" * len(columns)
     lines = [
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
@@ -327,7 +347,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
         vals = []
         for p in columns:
             try:
-                vals.append(escape(get(p)))
+                vals.append((stacked if label in STACKED else escape)(get(p)))
             except (KeyError, TypeError):
                 vals.append("unknown")
         lines.append(" & ".join([label] + vals) + r" \\")
