@@ -280,4 +280,6 @@ def test_the_pipe_rows_are_no_cost_per_call_in_figure_or_abstract():
     rows = pd.concat([morello_rows(), pipe], ignore_index=True)
     assert "pipe message" not in call_cost.figure(rows, RELEASES, ABIS)
     assert "73" not in call_cost.finding(rows, RELEASES, ABIS)
-    assert "pipe message (libm)$^\\S$" in call_cost.latex_table(rows, RELEASES, ABIS)
+    table = call_cost.latex_table(rows, RELEASES, ABIS).splitlines()
+    cells = [x.split(" & ")[2] for x in table if x.count(" & ") >= 4]
+    assert any(x.startswith("pipe message (libm)") and "$^\\S$" in x for x in cells)

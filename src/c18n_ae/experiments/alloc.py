@@ -112,7 +112,7 @@ def figure(data: Inputs) -> Figure:
     summary, pub = data.valid, data.published[PUBLISHED]
     ns = sorted(pd.to_numeric(summary.parameter_value).unique())
     published = [
-        Series(f"SGX {mode}, published (other CPU)", list(p.workers), list(p.value), style="dashed")
+        Series(f"SGX {mode} (published)", list(p.workers), list(p.value), style="dashed")
         for mode in ("normal", "enclave")
         for p in [pub[(pub["mode"] == mode) & (pub.metric == "throughput")]]
     ]

@@ -395,7 +395,8 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
         lib = _s(getattr(r, "library", ""))
         work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
-        work += r"$^\S$" if _s(r.confounded_by) else ""
+        # smashed: a raised mark would make its row taller than the rest
+        work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
         cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
         if r.kind == "target":
             cells += ["1 (E10)", "--"]
