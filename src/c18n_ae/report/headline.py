@@ -354,52 +354,51 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
     return "\n".join(lines) + "\n"
 
 
+LEGEND_CHARS = 450  # three lines of the table's small type across the text width
+
+
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
-    """At most three short lines under Table 1, each mark defined once and only where a cell
-    uses it: the notation, the marks, what the intervals cover."""
+    """One short paragraph under Table 1 (at most three lines, LEGEND_CHARS), each form and mark
+    defined once and only where a cell uses it: the notation, the marks, what the intervals
+    cover."""
     rows = [x for _, g in shown for x in g.itertuples()]
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
     said = " ".join(printed)
-    forms = [r"$r\times$ [$a$, $b$]: the ratio first / second variant, and its interval"]
+    forms = [r"$r\times$ [$a$, $b$]: ratio first/second with its interval"]
     if "[±" in said:
-        forms.append(r"[$\pm h$]: an interval within $\pm h$")
+        forms.append(r"[$\pm h$]: within $\pm h$")
     if "⟨" in said:
-        forms.append(r"$\langle a, b\rangle$: a timer tick either way (too coarse for an interval)")
+        forms.append(r"$\langle a, b\rangle$: a timer tick either way")
     if "–" in said:
         forms.append(r"$a$--$b\times$: too uncertain for a point")
     few = [x for x in rows if "→" in cell(x, tex=False)]
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
         forms.append(
-            r"$x \rightarrow y$ (${r}\times$): second $\rightarrow$ first, a few ticks of "
-            + ticks
+            rf"$x \rightarrow y$ ($r\times$): second, then first, a few {ticks} ticks long"
         )
     if "--" in printed or _gaps(shown, table):
         forms.append("--: not measured")
     marks = []
     if "†" in said:
-        marks.append("$^\\dagger$ median: the mean rests on a few trials")
+        marks.append(r"$^\dagger$ median: the mean rests on a few trials")
     if "invalid" in said:
+        marks.append(r"$^\ddagger$ not what its name says (its experiment's section)")
+    hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
+    if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         marks.append(
-            "$^\\ddagger$ not a measurement of what its name says (its experiment's "
-            "section says why)"
-        )
-    if any(is_confounded(x) and not _text(x.invalid) for x in rows) or len(shown) < len(
-        list(table.groupby(["pair", "experiment", "metric"], sort=False))
-    ):
-        marks.append(
-            "$\\S$ confounded: the variants differ in more than ABI and compartments "
-            "(Table~\\ref{tab:confounded}, with differences of name alone)"
+            r"$\S$ confounded: the variants differ in more than ABI and compartments "
+            r"(Table~\ref{tab:confounded}, with differences of name alone)"
         )
     elif possibly_notes(table):
-        marks.append("differences of name alone: Table~\\ref{tab:confounded}")
-    out = [_first_upper("; ".join(forms)) + ".\\\\"]
+        marks.append(r"differences of name alone: Table~\ref{tab:confounded}")
+    out = [_first_upper("; ".join(forms)) + "."]
     if marks:
-        out.append("; ".join(marks) + ".\\\\")
+        out.append("; ".join(marks) + ".")
     covers = covers_line(table)
     if covers:
         out.append(covers)
-    return out
+    return [" ".join(out)]
 
 
 def _gaps(shown: list, table: pd.DataFrame) -> bool:
@@ -426,7 +425,8 @@ def covers_line(table: pd.DataFrame) -> str:
     for c, names in alike.items():
         data = "source_kind" in kinds and all(kinds.source_kind[s] == "dataset" for s in names)
         who = "the study's data" if data else listed([escape(heads[s]) for s in names])
-        said.append(f"on {who} every interval is {covers_words(c)}")
+        words = covers_words(c)
+        said.append(f"on {who} every interval is {'' if words.startswith('the ') else 'a '}{words}")
     return _first_upper("; ".join(said)) + "." if said else ""
 
 
