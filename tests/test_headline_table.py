@@ -52,7 +52,7 @@ def test_table_1_caption_and_legend_stay_short():
 def test_no_cell_holds_more_than_one_number_with_its_interval():
     tex = headline.latex_table(TABLE)
     found = cells(tex, 1)
-    assert len(found) >= 8
+    assert len(found) >= 7  # E2 to E4 on 24.05, its malloc and free left out (confounded)
     for c in found:
         assert CELL.fullmatch(c), c
     # one statistic per metric: the mean, or the median marked † (never both)
