@@ -145,7 +145,7 @@ def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
     )
     assert r.loc[("alloc", "board"), "result"] == "holds"
     assert r.loc[("alloc", "board"), "measured"].startswith(
-        "15.0×, interval within ±0.05"
+        "15.0× [±0.05]"
     )  # the block nearest the threshold
     assert r.loc[("alloc", "b2"), "result"] == "fails" and r.loc[
         ("alloc", "b2"), "measured"

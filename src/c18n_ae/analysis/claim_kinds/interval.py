@@ -150,7 +150,8 @@ def decide(claim: Claim, bound: Bound, base: dict, rows: pd.DataFrame, what: Cal
         **base,
         "decided_at": at(row, rows).removeprefix(" at "),
         "evidence": RAW,
-        "measured": comparison_text(row, statistic, tex=False),
+        # a claim's row stands alone (claims.csv): it says what its interval covers
+        "measured": comparison_text(row, statistic, tex=False, covers=True),
         "ratio": row.ratio,
         "ci95_low": row.ci95_low,
         "ci95_high": row.ci95_high,
