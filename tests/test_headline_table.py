@@ -17,7 +17,7 @@ CELL = re.compile(
     rf"|\$\\langle\${N}, (?:{N}|\$\\infty)\$?\\rangle\$|\$\\langle\\pm\${N}\$\\rangle\$)"
     rf"|{N}--{N}\$\\times\$"
     rf"|{N} \$\\rightarrow\$ {N} \\si\{{[^}}]+\}} \((?:{N}|{N}--{N})\$\\times\$\))"
-    r"(?:\$\^\\dagger\$)?|\$\\S\$|--|invalid\$\^\\ddagger\$"
+    r"(?:\$\^\\dagger\$)?|\$\\S\$|not measured|invalid\$\^\\ddagger\$"
 )
 CAPTION_CHARS = 390  # three lines of a table*'s caption
 TEX = re.compile(r"\\[a-zA-Z]+\*?(\{[^}]*\})?|[{}$~^]")

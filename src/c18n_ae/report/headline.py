@@ -278,7 +278,7 @@ def _first_upper(text: str) -> str:
 
 def _calls(crosses: str) -> str:
     return (
-        r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}" if crosses else "--"
+        r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}" if crosses else "---"
     )
 
 
@@ -295,10 +295,10 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
     n = len(sources)
-    width = min(0.2, 0.6 / n)
+    width = min(0.16, 0.56 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.08\\textwidth}}{rag}p{{0.2\\textwidth}}l"
+        f"{rag}p{{0.12\\textwidth}}{rag}p{{0.2\\textwidth}}l"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
     cols = 3 + n
@@ -335,7 +335,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
         for s in sources:
             r = mine[mine.source == s]
             if not len(r):
-                cells.append("--")
+                cells.append("not measured")
             elif is_confounded(r.iloc[0]) and not _text(r.iloc[0].invalid):
                 cells.append(r"$\S$")
             else:
@@ -377,8 +377,6 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         forms.append(
             rf"$x \rightarrow y$ ($r\times$): second, then first, a few {ticks} ticks long"
         )
-    if "--" in printed or _gaps(shown, table):
-        forms.append("--: not measured")
     marks = []
     if "†" in said:
         marks.append(r"$^\dagger$ median: the mean rests on a few trials")
@@ -399,11 +397,6 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if covers:
         out.append(covers)
     return [" ".join(out)]
-
-
-def _gaps(shown: list, table: pd.DataFrame) -> bool:
-    """Whether a row shown lacks a source (its cell prints '--')."""
-    return any(g.source.nunique() < table.source.nunique() for _, g in shown)
 
 
 def covers_line(table: pd.DataFrame) -> str:
@@ -448,14 +441,13 @@ def confounded_table(table: pd.DataFrame) -> str:
     lines = [
         r"\begin{table*}[!htbp]",
         r"\caption{Confounded contrasts: the headline ratios that Table~\ref{tab:headline} "
-        r"marks \S{} or leaves out, because the two variants differ in more than ABI and "
-        r"compartments, with what else differs (notation of Table~\ref{tab:headline}).}",
+        r"marks \S{} or leaves out, and what else their variants differ in (its notation).}",
         r"\label{tab:confounded}",
         r"\scriptsize\setlength{\tabcolsep}{4pt}",
     ]
     if len(mixed):
         lines += [
-            rf"\begin{{tabular}}{{l{rag}p{{0.2\textwidth}}{rag}p{{0.2\textwidth}}l"
+            rf"\begin{{tabular}}{{l{rag}p{{0.25\textwidth}}{rag}p{{0.19\textwidth}}l"
             rf"{rag}p{{0.3\textwidth}}}}",
             r"\toprule",
             r"Source & Contrast & Metric (largest setting) & Ratio & Also differs \\",
@@ -465,8 +457,6 @@ def confounded_table(table: pd.DataFrame) -> str:
         for r in mixed.itertuples():
             here = (r.source, r.pair)
             lead = ["", ""] if here == last else [escape(sources[r.source]), escape(r.pair)]
-            if last is not None and here != last:
-                lines.append(r"\addlinespace")
             last = here
             differs = ", ".join(x.strip() for x in r.confounded_by.split(";") if x.strip())
             lines.append(
