@@ -381,7 +381,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if "†" in said:
         marks.append(r"$^\dagger$ median: the mean rests on a few trials")
     if "invalid" in said:
-        marks.append(r"$^\ddagger$ not what its name says (its experiment's section)")
+        marks.append(r"$^\ddagger$ invalid: not what its name says (its experiment's section)")
     hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         marks.append(
@@ -430,7 +430,8 @@ def confounded_table(table: pd.DataFrame) -> str:
     alone (possibly also: the ratios stand)."""
     sources = _sources(table)
     table = table.assign(pair=[_pair(r) for r in table.itertuples()])
-    mixed = table[[is_confounded(r) for r in table.itertuples()]]
+    # an invalid measurement has no ratio to list (its experiment's section says why)
+    mixed = table[[is_confounded(r) and not _text(r.invalid) for r in table.itertuples()]]
     first = {k: i for i, k in enumerate(dict.fromkeys(mixed.source + "\0" + mixed.pair))}
     mixed = mixed.assign(_order=(mixed.source + "\0" + mixed.pair).map(first))
     mixed = mixed.sort_values("_order", kind="stable")  # each contrast's rows together
@@ -440,8 +441,8 @@ def confounded_table(table: pd.DataFrame) -> str:
     rag = r">{\raggedright\arraybackslash}"
     lines = [
         r"\begin{table*}[!htbp]",
-        r"\caption{Confounded contrasts: the headline ratios that Table~\ref{tab:headline} "
-        r"marks \S{} or leaves out, and what else their variants differ in (its notation).}",
+        r"\caption{Confounded contrasts: the ratios Table~\ref{tab:headline} marks \S{} or "
+        r"leaves out, and what else differs.}",
         r"\label{tab:confounded}",
         r"\scriptsize\setlength{\tabcolsep}{4pt}",
     ]
@@ -467,7 +468,7 @@ def confounded_table(table: pd.DataFrame) -> str:
     if maybe:
         lines += [
             r"\par\smallskip\raggedright",
-            "Differences of name alone, so the ratios stand: " + "; ".join(maybe) + ".",
+            "Name alone differs, the ratios stand: " + "; ".join(maybe) + ".",
         ]
     lines.append(r"\end{table*}")
     return "\n".join(lines) + "\n"
