@@ -51,6 +51,7 @@ COLUMNS = [
     "claims",
 ]
 TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
+BREAK = r"-\allowbreak{}"  # a name may break after its hyphens in a narrow column
 CONFOUNDED = "tab-headline-confounded.tex"  # the appendix's table, beside Table 1's file
 
 
@@ -295,7 +296,8 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
     n = len(sources)
-    width = min(0.16, 0.56 / n)
+    # the p columns, the Calls into column and the gaps (4pt each side) within the text width
+    width = min(0.16, 0.44 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
         f"{rag}p{{0.12\\textwidth}}{rag}p{{0.2\\textwidth}}l"
@@ -307,7 +309,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
         " & ".join(["Experiment", "Metric (largest setting)", "Calls into"])
-        + "".join(f" & {escape(h)}" for h in sources.values())
+        + "".join(" & " + escape(h).replace("-", BREAK) for h in sources.values())
         + r" \\",
     ]
     table = table.assign(pair=[_pair(r) for r in table.itertuples()])
