@@ -47,6 +47,11 @@ def test_table_1_caption_and_legend_stay_short():
     assert legend.count("every interval is the spread within one run") == 1
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert tex.count("not run with compartments") == 1  # E10's line, short
+    # what else differs, and differences of name alone, live in the appendix's table
+    assert "ossibly also" not in tex and "morello-camb" not in tex
+    apart = headline.confounded_table(TABLE)
+    assert "Name alone differs, the ratios stand: 24.05 data" in apart
+    assert "heap revocation on against off" in apart and r"\label{tab:confounded}" in apart
 
 
 def test_no_cell_holds_more_than_one_number_with_its_interval():
