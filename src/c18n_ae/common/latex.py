@@ -229,7 +229,9 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     mark = notation(tex)
     # the point, or the range where no point is printed: what precedes a bracket or a comma
     point = full.split(" [")[0].split(f" {mark['open']}")[0].split(",")[0].split(" (")[0]
-    return f"{few_ticks(*sides, resolution, grid.get('unit', '') or 'ns', tex)} ({point})"
+    covers = grid.get("covers", "")
+    after = f", {covers_words(covers, tex)}" if covers else ""  # as the other forms say it
+    return f"{few_ticks(*sides, resolution, grid.get('unit', '') or 'ns', tex)} ({point}){after}"
 
 
 def _ratio_text(
