@@ -249,9 +249,8 @@ def cell(r, tex: bool = True) -> str:
     median marked † where the mean rests on a few trials; 'invalid‡' for an invalid measurement."""
     if _text(r.invalid):
         return r"invalid$^\ddagger$" if tex else "invalid‡"
-    few = rests_on_few(r)
-    text = comparison_text(r, "median" if few else "mean", tex=tex)
-    return text + ((r"$^\dagger$" if tex else "†") if few else "")
+    text = comparison_text(r, statistic(r), tex=tex)
+    return text + ((r"$^\dagger$" if tex else "†") if rests_on_few(r) else "")
 
 
 def statistic(r) -> str:
