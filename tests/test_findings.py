@@ -85,9 +85,10 @@ def test_a_contrast_that_mixes_the_build_is_set_apart_and_never_quoted_as_a_cost
     verdict = VERDICTS.set_index("claim").loc["int-gain-benchmark"]
     assert verdict.result == "confounded" and "-O2 against -O0" in verdict.confounded_by
     tex = headline.latex_table(TABLE)
-    apart = tex.split("Confounded contrasts")
-    assert len(apart) == 2 and "benchmark-c18n" not in apart[0] and "benchmark-c18n" in apart[1]
-    assert "what else differs" in apart[1] and "optimisation -O2 against -O0" in apart[1]
+    apart = headline.confounded_table(TABLE)
+    assert "purecap-benchmark" not in tex and "purecap-benchmark in compartments / hybrid" in apart
+    assert "Also differs" in apart and "optimisation -O2 against -O0" in apart
+    assert r"\label{tab:confounded}" in apart and r"tab:confounded" in tex
     text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}))
     # the confounded ratios said once for the data set, with the kinds of fact they mix, its two
     # pairs of variants counted once each (a contrast's name may differ by metric)
@@ -105,14 +106,22 @@ def fmt_ratio(r) -> str:
     return ratio_text(r.ratio, r.ci95_low, r.ci95_high)
 
 
-def test_headline_table_marks_tails_invalid_rows_and_claims():
+def test_headline_table_marks_tails_invalid_rows_and_leaves_confounded_numbers_out():
+    """Table 1: one column per source, one statistic per cell (no median or claims column); an
+    invalid measurement reads invalid‡; a confounded cell prints § and no number, its ratio in
+    the appendix's table, marked † there where a few trials carry the mean (E2's malloc)."""
     tex = headline.latex_table(TABLE)
-    assert r"\texttt{morello-2024}" in tex and "Mean ratio & Median ratio & Claims" in tex
-    main, apart = tex.split("Confounded contrasts")
-    # the few slow allocations carry the malloc's mean, a contrast confounded by heap revocation
-    assert r"$^\dagger$" not in main and r"invalid measurement$^\ddagger$" in main
-    assert "too uncertain for a point estimate" in apart and "heap revocation on against" in apart
-    assert tex.count(r"\\") >= 18
+    assert "24.05 data" in tex and "Median" not in tex and "Claims" not in tex
+    body = tex.split(r"\end{tabular}")[0]
+    assert r"invalid$^\ddagger$" in body
+    # confounded on its only source: the row leaves Table 1, the legend says where it is
+    assert "A malloc" not in body and "A free" not in body
+    assert r"$\S$ confounded" in tex.split(r"\end{tabular}")[1]
+    apart = headline.confounded_table(TABLE)
+    assert (
+        r"A malloc of the largest block & 2.0$\times$ $\langle$1.5, 2.8$\rangle$$^\dagger$" in apart
+    )
+    assert "heap revocation on against off" in apart
     assert headline.latex_table(TABLE.iloc[0:0]).count("No target or data set") == 1
 
 
@@ -196,8 +205,10 @@ def test_the_conclusion_is_short_sentences_with_the_points_table_1_prints():
     # a row Table 1 prints with no point estimate gives none here
     for r in TABLE.itertuples():
         cell = comparison_text(r, "median" if headline.rests_on_few(r) else "mean")
-        if "too uncertain" in cell or cell.startswith("no detect"):
+        if re.search(r"[0-9.]+--[0-9.]+\$\\times\$", cell):  # a range, too uncertain for a point
             assert point(r) == ""
+        else:
+            assert point(r) and point(r) in cell
     assert "1.51$\\times$ (the math workload's CPU time)" in said
 
 
@@ -237,20 +248,20 @@ def test_a_target_with_purecap_without_compartments_splits_the_shares():
     assert pd.notna(TABLE.ratio).all()
 
 
-# an interval in any printed form, and what it covers when said right after it
+# an interval in any printed form (READ31's notation), and what it covers if said right after it
 INTERVAL = re.compile(
-    r"((?:\[[-0-9.]+, [-0-9.]+\]|ratio between [-0-9.]+ and [-0-9.]+|within ±[0-9.]+)"
-    r"(?: by the timer's resolution)?|[-0-9.]+ to [-0-9.]+ by the timer's resolution"
-    r"|limited by the timer's resolution)"
+    r"((?:\[[-0-9.]+, [-0-9.]+\]|\[\$\\pm\$[0-9.]+\]|\$\\langle\$[-0-9.]+, [-0-9.]+\$\\rangle\$"
+    r"|\$\\langle\\pm\$[0-9.]+\$\\rangle\$|[0-9.]+--[0-9.]+\$\\times\$"
+    r"|\$\\rightarrow\$ [0-9.]+ \\si\{[^}]*\} \([0-9.]+\$\\times\$\)))"
     r"(, the spread within one run|, 95\\,\\% interval between runs)?"
 )
 
 
-def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_path):
+def test_every_interval_the_generated_findings_print_stands_bare(tmp_path):
     """The findings tex the paper inputs, made by the command from both shipped data sets (each
-    one build, boot and process per variant): every interval the abstract and the experiment
-    lists print, in every form (bounds, half-width, range, limited by the timer's resolution),
-    says "within one run", read from the comparisons' interval_covers."""
+    one build, boot and process per variant): the abstract and the experiment lists print their
+    intervals in the one notation, and none is followed by what it covers: that is said once
+    (Table 1's legend, Section 3), never after each number (READ31)."""
     from c18n_ae.report import findings
 
     metas = [datasets.load("morello-2024"), datasets.load("cheribsd-22.12")]
@@ -263,23 +274,14 @@ def test_every_interval_the_generated_findings_print_says_what_it_covers(tmp_pat
         ["--config", str(ROOT / "config" / "config.yaml"), "--out", str(out)]
         + ["--headline", str(tmp_path / "headline.csv"), "--verdicts", str(tmp_path / "claims.csv")]
     )
-    tex = out.read_text()
-    said = intervals(tex)
-    abstract = said["HeadlineFindings"]
-    assert r"\texttt{cheribsd-22.12}" in tex and len(abstract) >= 2, abstract
+    said = intervals(out.read_text())
     printed = [x for found in said.values() for x in found]
-    # the unconfounded contrasts' intervals (a confounded one's ratios stay in the table)
-    assert len(printed) >= 7 and {c for _, c in printed} == {", the spread within one run"}, printed
-    # the wording comes from the comparisons: rows of repeated runs say so
-    table.assign(interval_covers="between runs").to_csv(tmp_path / "headline.csv", index=False)
-    findings.main(
-        ["--config", str(ROOT / "config" / "config.yaml"), "--out", str(out)]
-        + ["--headline", str(tmp_path / "headline.csv"), "--verdicts", str(tmp_path / "claims.csv")]
-    )
-    again = [x for found in intervals(out.read_text()).values() for x in found]
-    assert len(again) == len(printed) and {c for _, c in again} == {
-        ", 95\\,\\% interval between runs"
-    }
+    assert len(printed) >= 7 and {c for _, c in printed} == {""}, printed
+    # Table 1 says it once, from the comparisons' interval_covers
+    legend = headline.latex_table(table).split(r"\end{tabular}")[1]
+    assert legend.count("every interval is the spread within one run") == 1
+    runs = headline.latex_table(table.assign(interval_covers="between runs"))
+    assert "every interval is a 95\\,\\% interval between runs" in runs
 
 
 def intervals(tex: str) -> dict[str, list]:

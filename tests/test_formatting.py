@@ -34,65 +34,70 @@ def test_one_ratio_format_with_three_significant_digits():
 def test_an_interval_that_rounding_collapses_prints_within_its_last_figure():
     """No interval prints with equal bounds, and no ratio with more than three figures, in prose
     or tables alike (issue 31: '0.96861 ± 0.00002' is false precision): an interval narrower than
-    the point's last figure says so, and the point's rounding then holds the estimate."""
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51×, interval within ±0.005"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143×, interval within ±0.0005"
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, covers="within one run") == (
-        "1.51×, interval within ±0.005, the spread within one run"
-    )
-    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == (
-        "no detectable difference (1.00×, interval within ±0.005)"
-    )
+    the point's last figure prints as its half-width in the interval's brackets, and the point's
+    rounding then holds the estimate."""
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51× [±0.005]"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143× [±0.0005]"
+    assert ratio_text(1.5137, 1.5136, 1.5138) == r"1.51$\times$ [$\pm$0.005]"
+    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "1.00× [±0.005]"
     rng = np.random.default_rng(0)
     for ratio, width in zip(rng.lognormal(0, 2, 500), rng.lognormal(-8, 3, 500)):
         text = ratio_text(ratio, ratio - width / 2, ratio + width / 2, tex=False)
-        bounds = re.search(r"\[(.*), (.*)\]", text) or re.search(r"between (\S+) and (\S+)", text)
+        assert NOTATION.fullmatch(text), text
+        bounds = re.search(r"\[([-0-9.]+), ([-0-9.]+)\]", text)
         assert bounds is None or bounds[1] != bounds[2], text
-        point = re.match(r"([0-9.]+)×, interval within ±([0-9.]+)", text)
+        point = re.match(r"([0-9.]+)× \[±([0-9.]+)\]", text)
         if point:
             assert abs(float(point[1]) - ratio) <= float(point[2]) * 1.0001, text
         point = re.match(r"([0-9.]+)×", text)
         assert point is None or len(point[1].replace(".", "").lstrip("0")) <= 3, text
 
 
+# every form a ratio prints in (READ31's notation), plain text: interval, half-width, the timer's
+# range in angle brackets, a range too uncertain for a point, a few ticks first
+NUMBER = r"-?[0-9.]+"
+NOTATION = re.compile(
+    rf"{NUMBER}× (\[{NUMBER}, {NUMBER}\]|\[±{NUMBER}\]|⟨{NUMBER}, ({NUMBER}|∞)⟩|⟨±{NUMBER}⟩)"
+    rf"|{NUMBER}–{NUMBER}×"
+    rf"|-?{NUMBER} → -?{NUMBER} \S+ \(({NUMBER}×|{NUMBER}–{NUMBER}×)\)"
+)
+
+
 def test_a_ratio_near_the_timers_grid_says_so():
-    """Values a few ticks of the clock apart print in time first ('1 → 3 µs, +2 µs at one tick of 1
-    µs'), then the ratio; no more figures than the grid carries, nor than three; the timer's bound
-    reads 'a to b by the timer's resolution', never in an interval's brackets."""
+    """Values a few ticks of the clock apart print in time first, baseline then subject, then
+    the ratio's point ('1.6 → 3.0 µs (1.9×)'); no more figures than the grid carries, nor than
+    three; the timer's range prints in its own angle brackets, never an interval's."""
     one_us = dict(resolution=1000.0, unit="ns")
     assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
-        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's resolution"
+        "1.0 → 3.0 µs (3×)"
     )
-    assert ratio_text(
-        13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us
-    ) == ("10×, interval limited by the timer's resolution (13 ticks against 1 tick of 1 µs)")
+    assert (
+        ratio_text(13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us)
+        == "10× ⟨6.2, ∞⟩"  # the divisor within a tick of zero: no upper end
+    )
     assert (
         ratio_text(1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us)
-        == "1 → 1.85 µs, +0.85 µs at one tick of 1 µs, ratio 1.9× [1.2, 2.7]"
+        == "1.0 → 1.9 µs (1.9×)"
     )
     # 5,985 ticks of 7.8 ms on the smaller side, but prose carries three figures: the ends of
     # the grid's bound (1.513, 1.514) print alike, so the point's rounding holds them
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == (
-        "1.51×, within ±0.005 by the timer's resolution"
-    )
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51× ⟨±0.005⟩"
+    assert ratio_text(1.5137, 1.5136, 1.5138, **cpu) == r"1.51$\times$ $\langle\pm$0.005$\rangle$"
     # the study's int workload: about 127 and 118 ticks, each mean's rounding at most a tick
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
     assert ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu) == (
-        "1.08×, 1.06 to 1.09 by the timer's resolution"
+        "1.08× ⟨1.06, 1.09⟩"
     )
-    # a tick either way reaches 1: no detectable difference, as any interval that contains 1
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
-    assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
-        "5 → 4.6 µs, -0.4 µs at one tick of 1 µs, no detectable difference (ratio between "
-        "0.60 and 1.4 by the timer's resolution)"
+    assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == "5.0 → 4.6 µs (0.92×)"
+    assert ratio_text(0.92, 0.92, 0.92, **few) == (
+        r"5.0 $\rightarrow$ 4.6 \si{\micro\second} (0.92$\times$)"
     )
-    assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×, the same in every resample"
-    # every resample's median on the same grid point: the grid's bound, never '± 0'
+    assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02× [±0]"
+    # every resample's median on the same grid point: the grid's range, never '± 0'
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))
-    assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == (
-        "1.02×, within ±0.005 by the timer's resolution"
-    )
+    assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == "1.02× ⟨±0.005⟩"
     assert ratio_text(
         1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"
     ) == ("1.25× [1.20, 1.30]")
@@ -103,6 +108,8 @@ def test_a_ratio_near_the_timers_grid_says_so():
 
 
 def test_a_comparison_row_prints_with_what_it_carries():
+    """One number and its interval, nothing after it: what the interval covers is said once (a
+    legend, a paragraph), unless a caller asks for it."""
     row = {
         "ratio": 3.0,
         "ci95_low": 3.0,
@@ -120,38 +127,37 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "unit": "ns",
         "interval_covers": "within one run",
     }
-    assert comparison_text(row, tex=False) == (
-        "1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, interval limited by the timer's "
-        "resolution, the spread within one run"
+    assert comparison_text(row, tex=False) == "1.0 → 3.0 µs (3×)"
+    assert comparison_text(row, tex=False, covers=True) == (
+        "1.0 → 3.0 µs (3×), the spread within one run"
     )
-    assert comparison_text(pd.Series(row), "median", tex=False) == (
-        "1 → 2 µs, +1 µs at one tick of 1 µs, no detectable difference (ratio between 1.0 "
-        "and 3.0, the spread within one run)"
-    )
+    assert comparison_text(pd.Series(row), "median", tex=False) == "1.0 → 2.0 µs (2.0×)"
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
-    assert comparison_text(bare, tex=False) == "1.51×, interval within ±0.005"
+    assert comparison_text(bare, tex=False) == "1.51× [±0.005]"
+    wide = {**row, "mean": 3e6, "reference_mean": 1e6, "ci95_low": 1.1, "ci95_high": 40.0}
+    assert comparison_text(wide, tex=False) == "1.1–40×"
+    assert comparison_text(wide, tex=False, covers=True) == "1.1–40×, the spread within one run"
 
 
-def test_every_form_of_an_interval_says_what_it_covers():
-    """Bounds, a range without a point, no detectable difference, limited by the timer's
-    resolution: each says what it covers right after the interval, in the same words everywhere
-    (over one run's trials, the spread within one run; over runs, a 95 % interval); a ratio
-    without an interval says nothing about one."""
+def test_every_form_of_an_interval_says_what_it_covers_where_asked():
+    """Bounds, a range without a point, the timer's range: each says what it covers right after
+    the interval when a caller asks (covers), in the same words everywhere (over one run's
+    trials, the spread within one run; over runs, a 95 % interval); a ratio without an interval
+    says nothing about one."""
     runs = dict(tex=False, covers="between runs")
     grid = dict(sides=(30000, 10000), spreads=(0, 0), resolution=1000.0, unit="ns")
     assert (
         ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53], 95 % interval between runs"
     )
     assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == (
-        "1.51×, interval within ±0.005, 95 % interval between runs"
+        "1.51× [±0.005], 95 % interval between runs"
     )
-    assert ratio_text(45.9, 5.56, 98.2, **runs).startswith("ratio between 5.56 and 98.2, 95 %")
+    assert ratio_text(45.9, 5.56, 98.2, **runs) == "5.6–98×, 95 % interval between runs"
     assert ratio_text(0.989, 0.5, 1.6, **runs) == (
-        "no detectable difference (ratio between 0.500 and 1.60, 95 % interval between runs)"
+        "0.989× [0.500, 1.60], 95 % interval between runs"
     )
-    assert ratio_text(3.0, 3.0, 3.0, **runs, **grid) == (
-        "3.0×, 2.6 to 3.4 by the timer's resolution, 95 % interval between runs "
-        "(30 ticks against 10 ticks of 1 µs)"
+    assert (
+        ratio_text(3.0, 3.0, 3.0, **runs, **grid) == "3.0× ⟨2.6, 3.4⟩, 95 % interval between runs"
     )
     assert ratio_text(1.5, math.nan, math.nan, **runs) == "1.50× (no interval)"
     within = ratio_text(1.5137, 1.49, 1.53, tex=False, covers="within one run")
@@ -159,6 +165,7 @@ def test_every_form_of_an_interval_says_what_it_covers():
     assert amount_interval(60.054, 60.044, 60.064, covers="within one run", tex=False) == (
         "60.1 ns [60.0, 60.1], the spread within one run"
     )
+    assert amount_interval(60.054, 60.052, 60.056, tex=False) == "60.1 ns [±0.05]"
 
 
 def test_amounts_bounds_and_few_ticks_have_one_form_each():
@@ -168,20 +175,19 @@ def test_amounts_bounds_and_few_ticks_have_one_form_each():
     assert amount(1234.5, tex=False) == "1230 ns"
     assert timer_bound(0.0390625, tex=False) == "timer step ±0.0391 ns"
     assert "[" not in timer_bound(0.0390625) and "]" not in timer_bound(0.0390625)
-    assert few_ticks(3000, 1000, 1000, tex=False) == "1 → 3 µs, +2 µs at one tick of 1 µs"
-    assert few_ticks(3010.1, 900, 1000, tex=False) == "0.9 → 3.01 µs, +2.11 µs at one tick of 1 µs"
+    assert few_ticks(3000, 1000, 1000, tex=False) == "1.0 → 3.0 µs"
+    assert few_ticks(3010.1, 1630, 1000, tex=False) == "1.6 → 3.0 µs"
     assert covers_words("within one run", tex=False) == "the spread within one run"
 
 
 def test_intervals_that_say_nothing_read_as_ranges():
-    # straddles 1: no detectable difference
-    assert ratio_text(0.989, 0.053, 16.25, tex=False) == (
-        "no detectable difference (ratio between 0.0530 and 16.2)"
-    )
-    # wider than a factor of ten without straddling 1: no point estimate
-    assert ratio_text(45.9, 5.56, 98.2, tex=False) == (
-        "ratio between 5.56 and 98.2, too uncertain for a point estimate"
-    )
+    """An interval wider than a factor of ten prints as a range with no point (READ31's
+    '4.2–130×'), whether or not it holds 1; a narrower one that holds 1 prints as any other, its
+    ends either side of 1."""
+    assert ratio_text(0.989, 0.053, 16.25, tex=False) == "0.053–16×"
+    assert ratio_text(45.9, 5.56, 98.2, tex=False) == "5.6–98×"
+    assert ratio_text(45.9, 4.24, 130.4) == r"4.2--130$\times$"
+    assert ratio_text(0.99, 0.95, 1.03, tex=False) == "0.990× [0.950, 1.03]"
     assert "%" not in ratio_text(0.011, 0.0005, 15.25)
 
 
@@ -238,7 +244,7 @@ def test_a_figure_and_a_within_read_the_ends_the_tables_print():
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
     low, high = shown_ends(1.0763, 1.0752, 1.0773, **int_cpu)
     assert round(low, 2) == 1.06 and round(high, 2) == 1.09
-    assert "1.06 to 1.09" in ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu)
+    assert "⟨1.06, 1.09⟩" in ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu)
     float_cpu = dict(sides=(804.16e6, 829.96e6), spreads=(3e6, 3e6), resolution=7.8125e6)
     assert shown_ends(0.9689, 0.96807, 0.96975, **float_cpu) == (0.96807, 0.96975)
     assert shown_ends(1.5, 1.4, 1.6) == (1.4, 1.6)  # no grid: the interval

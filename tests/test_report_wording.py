@@ -32,9 +32,9 @@ def test_a_headline_experiment_without_a_row_says_so():
     with_rows = TABLE.experiment.iloc[0]  # an experiment of the table's rows, beside E10 without
     tex = headline.latex_table(TABLE, [with_rows, "crossing"])
     title = registry.get("crossing").title
-    assert f"{title}}}: not run on a target or data set with a compartment variant" in tex
-    assert tex.count("not run on a target") == 1  # the other has its rows
-    assert "not run on a target" not in headline.latex_table(TABLE)
+    assert f"{{{title}: not run with compartments}} \\\\" in tex  # one short line
+    assert tex.count("not run with") == 1  # the other has its rows
+    assert "not run with" not in headline.latex_table(TABLE)
 
 
 def test_long_bar_labels_are_slanted_and_the_legend_sits_below_them():

@@ -15,6 +15,7 @@ rule paper:
             "paper/generated/tab-setup.tex",
             "paper/generated/tab-claims.tex",
             "paper/generated/tab-headline.tex",
+            "paper/generated/tab-headline-confounded.tex",
             "paper/generated/tab-releases.tex",
             "paper/generated/releases.tex",
             "paper/generated/tab-published.tex",

@@ -56,10 +56,13 @@ def from_file(path) -> str:
 
 
 def _sig(x: float, digits: int) -> str:
-    """Significant figures with trailing zeros kept and never an exponent."""
-    if abs(x) >= 10**digits:  # 1234.5 -> 1230: no more figures than asked, and no exponent
-        return f"{round(x, digits - 1 - math.floor(math.log10(abs(x)))):.0f}"
-    return f"{x:#.{digits}g}".rstrip(".")
+    """Significant figures with trailing zeros kept and never an exponent (1234.5 -> 1230 in
+    three: no more figures than asked; -4.94e-05 -> -0.0000494)."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:#.{digits}g}".rstrip(".")
+    rounded = float(f"{x:.{digits - 1}e}")  # 9.996 -> 10.0: the magnitude after rounding
+    decimals = digits - 1 - math.floor(math.log10(abs(rounded)))
+    return f"{rounded:.{max(decimals, 0)}f}"
 
 
 def _one_figure(x: float) -> str:
@@ -179,14 +182,38 @@ def _rounding(shown: str) -> str:
     return f"±{5 * 10.0 ** -(last + 1):.{last + 1}f}"
 
 
-FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in ticks and time first
+FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time first
+
+
+def notation(tex: bool = True) -> dict[str, str]:
+    """The marks of the one ratio notation (ratio_text), for a legend that defines them once:
+    times, the timer's brackets, a range's dash, the few ticks' arrow."""
+    if tex:
+        return {
+            "times": r"$\times$",
+            "open": r"$\langle$",
+            "close": r"$\rangle$",
+            "dash": "--",
+            "arrow": r"$\rightarrow$",
+            "pm": r"$\pm$",
+            "infinity": r"$\infty$",
+        }
+    return {
+        "times": "×",
+        "open": "⟨",
+        "close": "⟩",
+        "dash": "–",
+        "arrow": "→",
+        "pm": "±",
+        "infinity": "∞",
+    }
 
 
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
-    """_ratio_text, but a metric only a few ticks long (both sides under FEW_TICKS steps of its
-    timer) prints its two values and their difference in time first, then the tick, then the
-    ratio: '1 → 3 µs, +2 µs at one tick of 1 µs, ratio 3×, ...' (one clause: a template
-    repeated as a sentence of its own would read as boilerplate)."""
+    """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
+    sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
+    subject, and the ratio's point after them: '1.6 → 3.0 µs (1.9×)' (the ticks tell its
+    uncertainty; a range with no point prints as the range, '1 → 9 µs (1.2–40×)')."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -196,12 +223,15 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         and ratio is not None
         and math.isfinite(ratio)
     )
+    full = _ratio_text(ratio, low, high, tex, *args, **grid).replace("$$", "")  # $\langle\pm$
     if not few:
-        return _ratio_text(ratio, low, high, tex, *args, **grid)
-    first = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
-    rest = _ratio_text(ratio, low, high, tex, *args, **grid, counted=False)
-    said = rest.startswith(("no detectable difference", "ratio between"))  # names it already
-    return f"{first}, {rest}" if said else f"{first}, ratio {rest}"
+        return full
+    mark = notation(tex)
+    # the point, or the range where no point is printed: what precedes a bracket or a comma
+    point = full.split(" [")[0].split(f" {mark['open']}")[0].split(",")[0].split(" (")[0]
+    covers = grid.get("covers", "")
+    after = f", {covers_words(covers, tex)}" if covers else ""  # as the other forms say it
+    return f"{few_ticks(*sides, resolution, grid.get('unit', '') or 'ns', tex)} ({point}){after}"
 
 
 def _ratio_text(
@@ -211,31 +241,33 @@ def _ratio_text(
     tex: bool = True,
     digits: int | None = MAX_DIGITS,
     *,
-    counted: bool = True,
+    counted: bool = True,  # kept for callers; the ticks print in the few-ticks form only
     sides: tuple[float, float] | None = None,
     spreads: tuple[float, float] | None = None,
     resolution: float = math.nan,
     unit: str = "",
     covers: str = "",
 ) -> str:
-    """The one format of a ratio with its 95 % interval: '1.51× [1.49, 1.53]'.
+    """The one format of a ratio with its interval (READ31's notation, defined once in Table 1's
+    legend and Section 3, then used bare):
+
+    - '1.51× [1.49, 1.53]': the interval (an interval that contains 1 prints alike);
+    - '1.51× [±0.005]': an interval narrower than the point's last figure;
+    - '1.08× ⟨1.06, 1.09⟩': the range a tick of the timer either way allows (tick_bounds), in
+      place of an interval the grid makes meaningless (values on one or two grid points, or
+      finer than the grid lets a ratio be printed); '1.51× ⟨±0.005⟩' where that range rounds to
+      the point; '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
+    - '4.2–130×': an interval wider than a factor of WIDE_FACTOR, too uncertain for a point.
 
     At most MAX_DIGITS significant figures (digits: fewer; an interval's ends at least two), and
     no more than the timer's resolution allows (sides: the two statistics the ratio divides, in
-    `unit`; resolution: the grid their values sit on). Where the rounded ends would print alike,
-    the interval prints as its half-width, the point to the half-width's last decimal
-    ('1.5137× ± 0.0001'), or, when a side's values sit on one or two grid points (spreads: their
-    sds below one step) or the point would need more figures than the grid carries, as 'limited
-    by the timer's resolution': '1.08× [1.06, 1.09] by the timer's resolution', what a tick either
-    way allows (tick_bounds), where the divisor is more than a tick. A side within
-    TICKS_SHOWN steps adds the step counts ('3 ticks against 1 tick of 1 µs'). covers: what the
-    interval covers ('within one run', 'between runs'), said after every form of it (bounds,
-    half-width, range, or limited by the resolution). An interval that contains 1 reads as 'no
-    detectable difference', one wider than a factor of WIDE_FACTOR as a range with no point
-    estimate."""
+    `unit`; resolution: the grid their values sit on). covers: what the interval covers
+    ('within one run', 'between runs'), said after it only where a caller asks (a legend says
+    it once)."""
     if ratio is None or math.isnan(ratio):
         return "--"
-    times = r"$\times$" if tex else "×"
+    m = notation(tex)
+    times = m["times"]
     digits = min(MAX_DIGITS, digits or MAX_DIGITS)
     gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
     if gridded:
@@ -245,53 +277,40 @@ def _ratio_text(
     # as an interval that reaches 1
     g = lambda x: _sig(x, max(digits, 2))  # noqa: E731
     after = f", {covers_words(covers, tex)}" if covers else ""
-    counts = ""
-    if counted and gridded and min(abs(s) for s in sides) < TICKS_SHOWN * resolution:
-        a, b = (ticks(s, resolution) for s in sides)
-        counts = f" ({a} against {b} of {quantity(resolution, unit, tex)})"
+    pm = m["pm"]
     if math.isnan(low) or math.isnan(high):
-        return f"{f(ratio)}{times} (no interval){counts}"
+        return f"{f(ratio)}{times} (no interval)"
     if f(low) == f(high):
-        # the half-width form prints the point to the half-width's last decimal (1.5137 ± 0.0001,
-        # never 1.51 ± 0.0001, which leaves the estimate out), as far as the grid allows
+        if _on_grid(ratio, low, high, sides, spreads, resolution, digits):
+            return _timer_text(ratio, sides, resolution, f, m) + after
+        if high == low:  # no grid known: an interval of no width, never equal bounds
+            return f"{f(ratio)}{times} [{pm}0]{after}"
+        # the interval within the last figure: the point carries it
         half = _one_figure(max(high - ratio, ratio - low))
         decimals = len(half.partition(".")[2])
         figures = decimals + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
-        if _on_grid(ratio, low, high, sides, spreads, resolution, digits):
-            bounds, figures = tick_bounds(sides, resolution)
-            if bounds and _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
-                # ends apart only beyond three figures, which prose does not carry: the point
-                # in three, both ends within its rounding
-                return (
-                    f"{f(ratio)}{times}, within {_rounding(f(ratio))} by the timer's resolution"
-                    + (f"{after}{counts}")
-                )
-            figures = min(figures, MAX_DIGITS)
-            if bounds and bounds[0] <= 1 <= bounds[1]:
-                lo, hi = (_sig(x, figures) for x in bounds)
-                return (
-                    f"no detectable difference (ratio between {lo} and {hi} by the timer's "
-                    f"resolution{after}){counts}"
-                )
-            if bounds:  # the grid's own interval, the point in as many figures as its ends
-                lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
-                return f"{point}{times}, {lo} to {hi} by the timer's resolution{after}{counts}"
-            return f"{f(ratio)}{times}, interval limited by the timer's resolution{after}{counts}"
-        if high == low:  # no grid known: say so rather than print '± 0'
-            return f"{f(ratio)}{times}, the same in every resample{after}{counts}"
-        if figures > MAX_DIGITS:  # prose carries three figures: the interval is within their last
-            point = f"{f(ratio)}{times}, interval within {_rounding(f(ratio))}{after}{counts}"
-        else:
-            point = f"{ratio:.{decimals}f}{times} ± {half}{after}{counts}"
-        return f"no detectable difference ({point})" if low <= 1 <= high else point
-    if low <= 1 <= high:
-        return f"no detectable difference (ratio between {g(low)} and {g(high)}{after}){counts}"
+        if figures > MAX_DIGITS:
+            return f"{f(ratio)}{times} [{_rounding(f(ratio)).replace('±', pm)}]{after}"
+        return f"{ratio:.{decimals}f}{times} [{pm}{half}]{after}"
     if low > 0 and high / low > WIDE_FACTOR:
-        return (
-            f"ratio between {g(low)} and {g(high)}{after}, too uncertain for a point estimate"
-            + counts
-        )
-    return f"{g(ratio)}{times} [{g(low)}, {g(high)}]{after}{counts}"  # as many figures as its ends
+        return f"{_sig(low, 2)}{m['dash']}{_sig(high, 2)}{times}{after}"
+    return f"{g(ratio)}{times} [{g(low)}, {g(high)}]{after}"  # as many figures as its ends
+
+
+def _timer_text(ratio, sides, resolution, f, m) -> str:
+    """The timer's range in its own brackets: '1.08× ⟨1.06, 1.09⟩', '1.51× ⟨±0.005⟩'."""
+    times, a, b = m["times"], m["open"], m["close"]
+    bounds, figures = tick_bounds(sides, resolution)
+    if not bounds:  # the divisor within a tick of zero: no upper end
+        low = max(sides[0] - resolution, 0.0) / (sides[1] + resolution)
+        return f"{f(ratio)}{times} {a}{_sig(low, 2)}, {m['infinity']}{b}"
+    if _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
+        # ends apart only beyond three figures, which prose does not carry: the point in three,
+        # both ends within its rounding
+        return f"{f(ratio)}{times} {a}{_rounding(f(ratio)).replace('±', m['pm'])}{b}"
+    figures = min(figures, MAX_DIGITS)
+    lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
+    return f"{point}{times} {a}{lo}, {hi}{b}"
 
 
 def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS) -> bool:
@@ -325,10 +344,11 @@ def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
     return low, high
 
 
-def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = True) -> str:
+def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = False) -> str:
     """ratio_text of a row of results/comparisons.csv (a namedtuple, Series or dict): its ratio
-    of means or of medians (statistic), with the sides, spreads, resolution and coverage the row
-    carries (a row without them prints as ratio_text alone)."""
+    of means or of medians (statistic), with the sides, spreads and resolution the row carries
+    (a row without them prints as ratio_text alone); covers: also what its interval covers, which
+    a legend or a paragraph otherwise says once (interval_words)."""
     get = row.get if hasattr(row, "get") else lambda k, d=None: getattr(row, k, d)
     pre = "median_" if statistic == "median" else ""
     side, ref = ("median", "reference_median") if pre else ("mean", "reference_mean")
@@ -405,8 +425,7 @@ def amount_interval(
     if ends[0] == ends[1]:  # narrower than the last figure prose carries: no equal bounds
         shown = amount(x, unit, tex)
         within = _rounding(shown.rsplit(" ", 1)[0].replace("$-$", ""))
-        pm = r"$\pm$" if tex else "±"
-        return f"{shown}, interval within {within.replace('±', pm)}{said}"
+        return f"{shown} [{within.replace('±', notation(tex)['pm'])}]{said}"
     return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"
 
 
@@ -420,22 +439,12 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
 
 
 def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
-    """A metric only a few ticks long, in its unit first: the baseline's value, the subject's and
-    their difference, then the tick: '1 → 3 µs, +2 µs at one tick of 1 µs' (a, b: subject and
-    baseline in `unit`, resolution the tick)."""
-    arrow = r"$\rightarrow$" if tex else "→"
+    """A metric only a few ticks long, in its unit: the baseline's value, then the subject's,
+    two significant figures (a few ticks carry no more): '1.6 → 3.0 µs' (a, b: subject and
+    baseline in `unit`; resolution, the tick, is the legend's to say)."""
+    arrow = notation(tex)["arrow"]
     scale = 1.0
     if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
         unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
     shown = _SI.get(unit, escape(unit)) if tex else unit
-
-    def num(v: float) -> str:
-        text = _sig(v / scale, MAX_DIGITS)
-        return text.rstrip("0").rstrip(".") if "." in text else text
-
-    d = a - b
-    sign = "+" if d >= 0 else ("$-$" if tex else "-")
-    return (
-        f"{num(b)} {arrow} {num(a)} {shown}, {sign}{num(abs(d))} {shown} at one tick of "
-        f"{quantity(resolution, 'ns' if scale != 1 or unit == 'ns' else unit, tex)}"
-    )
+    return f"{_sig(b / scale, 2)} {arrow} {_sig(a / scale, 2)} {shown}"

@@ -16,9 +16,9 @@ from c18n_ae.report.claim_tables import tally_sentence
 from c18n_ae.report.headline import is_confounded, rests_on_few
 from c18n_ae.report.provenance import covers
 
-# the point estimate at the start of Table 1's cell ('1.08×, 1.06 to 1.09 by ...'), or after
-# 'ratio' where a few ticks print first ('1.63 → 3.01 µs, +1.38 µs ..., ratio 1.9× [1.2, 2.7]')
-POINT = re.compile(r"(?:^|ratio )([^\s,]+\$\\times\$)")
+# the point estimate at the start of Table 1's cell ('1.08× ⟨1.06, 1.09⟩'), or in parentheses
+# where a few ticks print first ('1.6 → 3.0 µs (1.9×)'); a range ('4.2–130×') has none
+POINT = re.compile(r"(?:^|ratio |\()([0-9.]+\$\\times\$)")
 
 
 def _table_cell(r) -> str:

@@ -27,6 +27,7 @@ VERDICTS = {
     "markdown": "results/claims.md",
     "headline": "results/headline.csv",
     "tab_headline": f"{GENERATED}/tab-headline.tex",
+    "tab_confounded": f"{GENERATED}/tab-headline-confounded.tex",  # written beside tab_headline
     "tab_releases": f"{GENERATED}/tab-releases.tex",
     "releases": f"{GENERATED}/releases.tex",
     "findings": f"{GENERATED}/findings.tex",

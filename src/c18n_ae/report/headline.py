@@ -1,8 +1,9 @@
-"""The headline table, "What a compartment costs": one row per experiment, headline metric and
-contrast (a variant with compartments against one without), one column group per target or data
-set that has a compartment variant. Every number is read from the comparisons, summaries and
-claims the workflow already computed; nothing is recomputed here. Writes results/headline.csv
-(every field, read by the findings' prose) and the paper's table."""
+"""The headline table, "What a compartment costs" (Table 1): one row per headline metric at its
+largest setting, grouped by contrast (a variant with compartments against one without), one
+column per target or data set that has a compartment variant, each cell one number with its
+interval. Every number is read from the comparisons, summaries and claims the workflow already
+computed; nothing is recomputed here. Writes results/headline.csv (every field, read by the
+findings' prose), Table 1 and the appendix's table of confounded contrasts."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from c18n_ae.analysis.comparisons import PRINTED, lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, covers_words, escape, listed
+from c18n_ae.common.latex import comparison_text, covers_words, escape, listed, quantity
 from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
@@ -29,6 +30,8 @@ FROM_COMPARISONS = ["parameter", "parameter_value"] + [
 ]
 COLUMNS = [
     "source",
+    "source_kind",  # target or dataset
+    "heading",  # the source's column heading in Table 1 ('24.05 data')
     "experiment",
     "metric",
     "label",
@@ -36,6 +39,7 @@ COLUMNS = [
     "subject",
     "baseline",
     "contrast",
+    "pair",  # the contrast in a few plain words, alike for every source (pair_name)
     "confounded_by",
     "possibly_also",  # a difference of name alone: the ratio stands (analysis.contrasts)
     "share",
@@ -47,6 +51,8 @@ COLUMNS = [
     "claims",
 ]
 TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
+BREAK = r"-\allowbreak{}"  # a name may break after its hyphens in a narrow column
+CONFOUNDED = "tab-headline-confounded.tex"  # the appendix's table, beside Table 1's file
 
 
 def sources_of(config: dict) -> list[dict]:
@@ -148,7 +154,8 @@ def rows(
     invalid = invalid_metrics(cfg.datasets(config))
     known = named.variants_of(config)
     out = []
-    for source in sources_of(config):
+    every = sources_of(config)
+    for source in every:
         name = source["name"]
         for e, comp in comparisons.items():
             summary = summaries.get(e, pd.DataFrame(columns=["source"]))
@@ -162,6 +169,8 @@ def rows(
                     out.append(
                         {
                             "source": name,
+                            "source_kind": source["kind"],
+                            "heading": heading(source, every),
                             "experiment": e,
                             "metric": h.metric,
                             "label": h.label,
@@ -171,6 +180,7 @@ def rows(
                             "contrast": named.contrast_name(
                                 known, name, subject, baseline, e, h.metric
                             ),
+                            "pair": pair_name(source, subject, baseline, share),
                             "confounded_by": _text(r.get("confounded_by", "")),
                             "possibly_also": _text(r.get("possibly_also", "")),
                             "share": share,
@@ -208,183 +218,278 @@ def tail_text(r) -> str:
     )
 
 
-def _cells(r) -> list[str]:
-    if r.invalid:
-        return [r"\multicolumn{2}{p{\hw}}{invalid measurement$^\ddagger$}", escape(r.claims)]
-    mean = comparison_text(r, covers=False)  # what the intervals cover: the table's last row
-    if rests_on_few(r):
-        mean += r"$^\dagger$"
-    if is_confounded(r):
-        mean += r"$^\S$"  # what it mixes: listed once below the table
-    median = comparison_text(r, "median", covers=False)
-    return [mean, median, escape(r.claims) or "--"]
+def heading(source: dict, sources: list[dict]) -> str:
+    """A source's column heading: a data set by its release ('24.05 data'), where no other source
+    has that release; else its name."""
+
+    def short(s: dict) -> str:
+        words = str(s.get("release") or "").split()
+        return f"{words[-1]} data" if s["kind"] == "dataset" and words else s["name"]
+
+    mine = short(source)
+    return mine if [short(s) for s in sources].count(mine) == 1 else source["name"]
+
+
+SHARES = {"ABI share": " (the ABI's share)", "compartment share": " (the compartments' share)"}
+
+
+def pair_name(source: dict, subject: str, baseline: str, share: str) -> str:
+    """A contrast in a few plain words, the same for every source that has it: 'purecap in
+    compartments / hybrid', and which share of a split total it is."""
+    v = source["variants"]
+
+    def one(name: str) -> str:
+        return v[name]["abi"] + (" in compartments" if v[name]["c18n"] else "")
+
+    return f"{one(subject)} / {one(baseline)}{SHARES.get(share, '')}"
+
+
+def cell(r, tex: bool = True) -> str:
+    """One number with its interval, in the one notation (latex.ratio_text): the mean, or the
+    median marked † where the mean rests on a few trials; 'invalid‡' for an invalid measurement."""
+    if _text(r.invalid):
+        return r"invalid$^\ddagger$" if tex else "invalid‡"
+    text = comparison_text(r, statistic(r), tex=tex)
+    return text + ((r"$^\dagger$" if tex else "†") if rests_on_few(r) else "")
+
+
+def statistic(r) -> str:
+    """The statistic Table 1 quotes for the row (READ31: one statistic per metric)."""
+    return "median" if rests_on_few(r) else "mean"
+
+
+def _sources(table: pd.DataFrame) -> dict[str, str]:
+    """Each source of the table and its heading, in the table's order."""
+    names = list(dict.fromkeys(table.source))
+    if "heading" not in table:
+        return {s: s for s in names}
+    first = table.groupby("source", sort=False).heading.first()
+    return {s: str(first[s]) if isinstance(first[s], str) and first[s] else s for s in names}
+
+
+def _pair(r) -> str:
+    name = _text(getattr(r, "pair", ""))
+    return name or f"{r.subject} / {r.baseline}"
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _calls(crosses: str) -> str:
+    return (
+        r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}" if crosses else "---"
+    )
 
 
 def latex_table(table: pd.DataFrame, expected=()) -> str:
-    """Rows: experiment, metric, contrast; a column group (mean, median, claims) per source;
-    an experiment of expected (those with headline metrics that ran) without a row says why."""
-    sources = list(dict.fromkeys(table.source))
+    """Table 1: one row per headline metric at its largest setting, grouped by contrast, one
+    column per source, each cell one number with its interval (cell). A row whose every cell is
+    confounded is left out (confounded_table lists it); a confounded cell in a row kept shows §
+    only. An experiment of expected (those with headline metrics that ran) without a row says
+    so in one line. A legend of at most three lines defines the notation once."""
+    sources = _sources(table)
     if not sources:
         return (
             "\\begin{tabular}{l}\\toprule\nNo target or data set with a compartment variant "
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
-    # p columns take 0.83 of the text width; the Crosses column and the gaps between columns
-    # (3pt each side) the rest, so the table stays within the text width
-    width = 0.6 / len(sources)
+    n = len(sources)
+    # the p columns, the Calls into column and the gaps (4pt each side) within the text width
+    width = min(0.16, 0.44 / n)
+    rag = r">{\raggedright\arraybackslash}"
     spec = (
-        r">{\raggedright\arraybackslash}p{0.13\textwidth}l>{\raggedright\arraybackslash}"
-        r"p{0.1\textwidth}"
-        + "".join(
-            rf">{{\raggedright\arraybackslash}}p{{{width * 0.36:.3f}\textwidth}}" * 2
-            + rf">{{\raggedright\arraybackslash}}p{{{width * 0.28:.3f}\textwidth}}"
-            for _ in sources
-        )
+        f"{rag}p{{0.12\\textwidth}}{rag}p{{0.2\\textwidth}}l"
+        + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
-    half = f"{width * 0.7:.3f}"
+    cols = 3 + n
     lines = [
-        rf"\newlength{{\hw}}\setlength{{\hw}}{{{half}\textwidth}}\setlength{{\tabcolsep}}{{3pt}}",
+        r"\setlength{\tabcolsep}{4pt}",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
-        " & ".join(
-            ["", "", ""] + [rf"\multicolumn{{3}}{{c}}{{\texttt{{{escape(s)}}}}}" for s in sources]
-        )
-        + r" \\",
-        "".join(rf"\cmidrule(lr){{{4 + 3 * i}-{6 + 3 * i}}}" for i in range(len(sources))),
-        " & ".join(
-            ["Metric (largest setting)", "Crosses", "Contrast"]
-            + ["Mean ratio", "Median ratio", "Claims"] * len(sources)
-        )
+        " & ".join(["Experiment", "Metric (largest setting)", "Calls into"])
+        + "".join(" & " + escape(h).replace("-", BREAK) for h in sources.values())
         + r" \\",
     ]
-    last_e = None
-    keys = ["experiment", "metric", "subject", "baseline"]
-    groups = list(table.groupby(keys, sort=False))
-    # a row whose every cell is confounded goes apart, condensed below; a confounded cell in a
-    # row kept is marked
-    mixed = {k for k, g in groups if all(is_confounded(x) for x in g.itertuples())}
-    width_all = 3 + 3 * len(sources)
-    for (e, _, subject, baseline), mine in [x for x in groups if x[0] not in mixed]:
-        if e != last_e:
-            lines.append(r"\midrule")
-            title = escape(exp.get(e).title)
-            lines.append(rf"\multicolumn{{{width_all}}}{{l}}{{\textbf{{{title}}}}} \\")
-            last_e = e
+    table = table.assign(pair=[_pair(r) for r in table.itertuples()])
+    keys = ["pair", "experiment", "metric"]
+    groups = [
+        (k, g)
+        for k, g in table.groupby(keys, sort=False)
+        if not all(is_confounded(x) for x in g.itertuples())
+    ]
+    last_pair, last_e = None, None
+    for (pair, e, _), mine in groups:
+        if pair != last_pair:
+            lines += [
+                r"\midrule",
+                rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(_first_upper(pair))}}}}} \\",
+            ]
+            last_pair, last_e = pair, None
         first = mine.iloc[0]
         cells = [
-            escape(first.label),
-            escape(first.crosses) if first.crosses else "no",
-            rf"\texttt{{{escape(subject)}}} / \texttt{{{escape(baseline)}}}",
+            escape(exp.get(e).title) if e != last_e else "",
+            escape(_first_upper(first.label)),
+            _calls(_text(first.crosses)),
         ]
+        last_e = e
         for s in sources:
             r = mine[mine.source == s]
-            cells += _cells(r.iloc[0]) if len(r) else ["not measured", "", ""]
+            if not len(r):
+                cells.append("not measured")
+            elif is_confounded(r.iloc[0]) and not _text(r.iloc[0].invalid):
+                cells.append(r"$\S$")
+            else:
+                cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
-    for e in [e for e in expected if e not in set(table.experiment)]:
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{l}}{{\textbf{{{escape(exp.get(e).title)}}}: not run "
-            r"on a target or data set with a compartment variant} \\",
-        ]
-    apart = table[[tuple(x) in mixed for x in table[keys].itertuples(index=False)]]
-    if len(apart):
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{\textbf{{Confounded "
-            r"contrasts$^\S$:} the two variants differ in more than ABI and compartments, so "
-            r"these mean ratios are not compartment costs.} \\",
-        ]
-        for (source, e, subject, baseline), rows in apart.groupby(
-            ["source", "experiment", "subject", "baseline"], sort=False
-        ):
-            valid = rows[rows.invalid.fillna("") == ""]
-            said = "; ".join(_apart_text(x) for x in valid.itertuples())
-            claims = "; ".join(c for c in dict.fromkeys(rows.claims.fillna("")) if c)
-            lines.append(
-                rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{"
-                rf"{escape(exp.get(e).title)}, \texttt{{{escape(subject)}}} / "
-                rf"\texttt{{{escape(baseline)}}} on \texttt{{{escape(source)}}}: "
-                + (said or "no valid measurement")
-                + (f"; claims: {escape(claims)}" if claims else "")
-                + r".} \\"
-            )
-    # what the intervals cover, once: sources alike said together ('the spread within one run
-    # on morello-2024 and cheribsd-22.12')
-    by_source = table.dropna(subset=["interval_covers"]).groupby("source", sort=False)
-    alike: dict[str, list[str]] = {}
-    for s, c in by_source.interval_covers.first().items():
-        alike.setdefault(c, []).append(rf"\texttt{{{escape(s)}}}")
-    covers = "; ".join(f"{covers_words(c)} on {listed(s)}" for c, s in alike.items())
-    if covers:
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Intervals: {covers}.}} \\",
-        ]
-    maybe = possibly_notes(table)
-    if maybe:
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{Possibly also, a name alone or "
-            "a board recorded on one side only; the ratios stand: " + "; ".join(maybe) + r".} \\",
-        ]
-    mixes = confound_notes(table)
-    if mixes:
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{width_all}}}{{p{{0.95\textwidth}}}}{{$^\S$ what else differs: "
-            + "; ".join(mixes)
-            + r".} \\",
-        ]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    missing = [e for e in expected if e not in set(table.experiment)]
+    if missing:
+        lines.append(r"\midrule")
+    for e in missing:
+        lines.append(
+            rf"\multicolumn{{{cols}}}{{@{{}}l}}{{{escape(exp.get(e).title)}: not run with "
+            r"compartments} \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    lines += [r"\par\smallskip\raggedright", *legend(table, groups)]
     return "\n".join(lines) + "\n"
 
 
-def _apart_text(x) -> str:
-    """A confounded row below the table: its mean ratio, or, where a few trials carry the mean,
-    its median ratio first, marked as the table marks such a mean."""
-    mean = comparison_text(x, covers=False)
-    if not rests_on_few(x):
-        return f"{escape(x.label)} {mean}"
-    median = comparison_text(x, "median", covers=False)
-    return f"{escape(x.label)} {median} (median$^\\dagger$; mean {mean})"
+LEGEND_CHARS = 450  # three lines of the table's small type across the text width
 
 
-def confound_notes(table: pd.DataFrame) -> list[str]:
-    """Per source and contrast, once: each fact that also differs, and where it differs for some
-    of the contrast's rows only (heap revocation: the metrics whose timed region frees or
-    allocates), for which ('heap revocation on against off, for a malloc of the largest block
-    and a free of the largest block')."""
-    out = []
-    for (source, subject, baseline), rows in table.groupby(
-        ["source", "subject", "baseline"], sort=False
-    ):
-        said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.confounded_by]
-        if not any(said):
-            continue
-        facts = scoped(said, list(rows.label), len(rows))
-        out.append(
-            rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
-            rf"\texttt{{{escape(baseline)}}}: " + ", ".join(map(escape, facts))
+def legend(table: pd.DataFrame, shown: list) -> list[str]:
+    """One short paragraph under Table 1 (at most three lines, LEGEND_CHARS), each form and mark
+    defined once and only where a cell uses it: the notation, the marks, what the intervals
+    cover."""
+    rows = [x for _, g in shown for x in g.itertuples()]
+    printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
+    said = " ".join(printed)
+    forms = [r"$r\times$ [$a$, $b$]: ratio first/second with its interval"]
+    if "[±" in said:
+        forms.append(r"[$\pm h$]: within $\pm h$")
+    if "⟨" in said:
+        forms.append(r"$\langle a, b\rangle$: a timer tick either way")
+    if "–" in said:
+        forms.append(r"$a$--$b\times$: too uncertain for a point")
+    few = [x for x in rows if "→" in cell(x, tex=False)]
+    if few:
+        ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
+        forms.append(
+            rf"$x \rightarrow y$ ($r\times$): second, then first, a few {ticks} ticks long"
         )
-    return out
+    marks = []
+    if "†" in said:
+        marks.append(r"$^\dagger$ median: the mean rests on a few trials")
+    if "invalid" in said:
+        marks.append(r"$^\ddagger$ invalid: not what its name says (its experiment's section)")
+    hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
+    if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
+        marks.append(
+            r"$\S$ confounded: the variants differ in more than ABI and compartments "
+            r"(Table~\ref{tab:confounded}, with differences of name alone)"
+        )
+    elif possibly_notes(table):
+        marks.append(r"differences of name alone: Table~\ref{tab:confounded}")
+    out = [_first_upper("; ".join(forms)) + "."]
+    if marks:
+        out.append("; ".join(marks) + ".")
+    covers = covers_line(table)
+    if covers:
+        out.append(covers)
+    return [" ".join(out)]
 
 
-def possibly_notes(table: pd.DataFrame) -> list[str]:
+def covers_line(table: pd.DataFrame) -> str:
+    """What the intervals cover, said once: 'On the study's data every interval is the spread
+    within one run.' (sources alike said together; the study's data sets by that name)."""
+    if "interval_covers" not in table:
+        return ""
+    heads = _sources(table)
+    alike: dict[str, list[str]] = {}
+    kinds = table.groupby("source", sort=False).first()
+    for s, c in (
+        table.dropna(subset=["interval_covers"])
+        .groupby("source", sort=False)
+        .interval_covers.first()
+        .items()
+    ):
+        alike.setdefault(c, []).append(s)
+    said = []
+    for c, names in alike.items():
+        data = "source_kind" in kinds and all(kinds.source_kind[s] == "dataset" for s in names)
+        who = "the study's data" if data else listed([escape(heads[s]) for s in names])
+        words = covers_words(c)
+        said.append(f"on {who} every interval is {'' if words.startswith('the ') else 'a '}{words}")
+    return _first_upper("; ".join(said)) + "." if said else ""
+
+
+def confounded_table(table: pd.DataFrame) -> str:
+    """The appendix's table of the contrasts Table 1 does not quote: one row per source,
+    contrast and metric whose variants differ in more than ABI and compartments, its ratio in
+    Table 1's notation and what else differs; below it, each contrast's differences of name
+    alone (possibly also: the ratios stand)."""
+    sources = _sources(table)
+    table = table.assign(pair=[_pair(r) for r in table.itertuples()])
+    # an invalid measurement has no ratio to list (its experiment's section says why)
+    mixed = table[[is_confounded(r) and not _text(r.invalid) for r in table.itertuples()]]
+    first = {k: i for i, k in enumerate(dict.fromkeys(mixed.source + "\0" + mixed.pair))}
+    mixed = mixed.assign(_order=(mixed.source + "\0" + mixed.pair).map(first))
+    mixed = mixed.sort_values("_order", kind="stable")  # each contrast's rows together
+    maybe = possibly_notes(table, sources)
+    if mixed.empty and not maybe:
+        return "% no confounded contrast and no difference of name alone\n"
+    rag = r">{\raggedright\arraybackslash}"
+    lines = [
+        r"\begin{table*}[!htbp]",
+        r"\caption{Confounded contrasts: the ratios Table~\ref{tab:headline} marks \S{} or "
+        r"leaves out, and what else differs.}",
+        r"\label{tab:confounded}",
+        r"\scriptsize\setlength{\tabcolsep}{4pt}",
+    ]
+    if len(mixed):
+        lines += [
+            rf"\begin{{tabular}}{{l{rag}p{{0.25\textwidth}}{rag}p{{0.19\textwidth}}l"
+            rf"{rag}p{{0.3\textwidth}}}}",
+            r"\toprule",
+            r"Source & Contrast & Metric (largest setting) & Ratio & Also differs \\",
+            r"\midrule",
+        ]
+        last = None
+        for r in mixed.itertuples():
+            here = (r.source, r.pair)
+            lead = ["", ""] if here == last else [escape(sources[r.source]), escape(r.pair)]
+            last = here
+            differs = ", ".join(x.strip() for x in r.confounded_by.split(";") if x.strip())
+            lines.append(
+                " & ".join([*lead, escape(_first_upper(r.label)), cell(r), escape(differs)])
+                + r" \\"
+            )
+        lines += [r"\bottomrule", r"\end{tabular}"]
+    if maybe:
+        lines += [
+            r"\par\smallskip\raggedright",
+            "Name alone differs, the ratios stand: " + "; ".join(maybe) + ".",
+        ]
+    lines.append(r"\end{table*}")
+    return "\n".join(lines) + "\n"
+
+
+def possibly_notes(table: pd.DataFrame, headings: dict[str, str] | None = None) -> list[str]:
     """Per source and contrast, once: what else differs in name alone (possibly_also)."""
     if "possibly_also" not in table:
         return []
+    headings = headings or _sources(table)
+    table = table.assign(pair=[_pair(r) for r in table.itertuples()])
     out = []
-    for (source, subject, baseline), rows in table.groupby(
-        ["source", "subject", "baseline"], sort=False
-    ):
+    for (source, pair), rows in table.groupby(["source", "pair"], sort=False):
         said = [[x.strip() for x in _text(c).split(";") if x.strip()] for c in rows.possibly_also]
         if any(said):  # each difference once, with the experiments it is about
             out.append(
-                rf"\texttt{{{escape(source)}}}, \texttt{{{escape(subject)}}} / "
-                rf"\texttt{{{escape(baseline)}}}: "
+                f"{escape(headings.get(source, source))}, {escape(pair)}: "
                 # scoped by experiment: a board or a compiler is the program's, not a metric's
                 + escape(
-                    "; ".join(
+                    ", ".join(
                         scoped(
                             said,
                             [exp.get(e).title for e in rows.experiment],
@@ -398,7 +503,7 @@ def possibly_notes(table: pd.DataFrame) -> list[str]:
 
 def scoped(said: list[list[str]], labels: list[str], total: int) -> list[str]:
     """Each fact of the rows' lists (said, one list a row, labels beside) once, with 'for A and B
-    only' where fewer than total rows carry it (confound_notes; releases.mixes)."""
+    only' where fewer than total rows carry it (possibly_notes; releases.mixes)."""
     out = []
     for fact in dict.fromkeys(x for items in said for x in items):
         where = list(dict.fromkeys(lab for lab, items in zip(labels, said) if fact in items))
@@ -414,6 +519,9 @@ def main(argv=None) -> None:
     ap.add_argument("--verdicts", required=True, type=Path, help="results/claims.csv")
     ap.add_argument("--csv", required=True, type=Path)
     ap.add_argument("--tex", required=True, type=Path)
+    ap.add_argument(
+        "--confounded", type=Path, help=f"default: {CONFOUNDED} beside --tex (the appendix's)"
+    )
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
     comps = {k: pd.read_csv(v) for k, v in cfg.experiment_files(a, "comparisons").items()}
@@ -422,6 +530,7 @@ def main(argv=None) -> None:
     table = rows(config, comps, summaries, load(a.claims), pd.read_csv(a.verdicts))
     write_text_atomic(a.csv, table.to_csv(index=False))
     write_text_atomic(a.tex, latex_table(table, expected=list(comps)))
+    write_text_atomic(a.confounded or a.tex.with_name(CONFOUNDED), confounded_table(table))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,10 @@ _UNIT_WORDS = {
     "percent": "%",
 }
 _SYMBOLS = {
+    r"\langle": "⟨",  # the timer's range (latex.ratio_text)
+    r"\rangle": "⟩",
+    r"\rightarrow": "→",  # a few ticks: second, then first
+    r"\infty": "∞",
     r"\pm": "±",
     r"\times": "×",
     r"\dagger": "†",

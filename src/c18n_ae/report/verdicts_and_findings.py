@@ -24,9 +24,9 @@ def main(argv=None) -> None:
     ap.add_argument("--summaries", nargs="*", help="E=path for the findings (default: E's summary)")
     ap.add_argument("--release", action="append", help="default: the config's data sets")
     ap.add_argument("--claims", required=True)
-    ap.add_argument("--out", nargs=8, default=list(files.VERDICTS.values()), metavar="PATH", help=(
-        "claims.csv tab-claims.tex claims.md headline.csv tab-headline.tex tab-releases.tex "
-        "releases.tex findings.tex"))  # fmt: skip
+    ap.add_argument("--out", nargs=9, default=list(files.VERDICTS.values()), metavar="PATH", help=(
+        "claims.csv tab-claims.tex claims.md headline.csv tab-headline.tex "
+        "tab-headline-confounded.tex tab-releases.tex releases.tex findings.tex"))  # fmt: skip
     a = ap.parse_args(argv)
     loaded = exp.load_config(*map(Path, a.config))
     if a.experiments is None:
@@ -37,14 +37,14 @@ def main(argv=None) -> None:
         a.summaries = [f"{e}=results/summary/{e}.csv" for e in a.experiments if exp.get(e).findings]
     if a.release is None:
         a.release = list(loaded.get("datasets", []))
-    csv, tab_claims, md, head_csv, tab_head, tab_rel, rel_tex, found = a.out
+    csv, tab_claims, md, head_csv, tab_head, tab_mixed, tab_rel, rel_tex, found = a.out
     config = ["--config", *a.config]
     claims.main([*config, "--claims", a.claims, "--experiments", *a.experiments, "--csv", csv])
     releases_args = [f"--release={r}" for r in a.release]
     claim_tables.main(["--claims", csv, "--tex", tab_claims, "--markdown", md, *releases_args])
     chosen = ["--experiments", *a.headline_experiments] if a.headline_experiments else []
     headline.main([*config, *chosen, "--claims", a.claims, "--verdicts", csv,
-                   "--csv", head_csv, "--tex", tab_head])  # fmt: skip
+                   "--csv", head_csv, "--tex", tab_head, "--confounded", tab_mixed])  # fmt: skip
     releases.main([*config, *chosen, "--tex", tab_rel, "--macros", rel_tex])
     summaries = [f"--summary={s}" for s in a.summaries]
     findings.main([*config, "--headline", head_csv, "--verdicts", csv, *summaries, "--out", found])

@@ -14,7 +14,7 @@ import pandas as pd
 
 from c18n_ae.analysis.claim_kinds.verdict import CONFOUNDED, RAW, TOO_FEW, not_applicable
 from c18n_ae.analysis.claim_type import Claim
-from c18n_ae.common.latex import comparison_text, setting
+from c18n_ae.common.latex import comparison_text, covers_words, setting
 
 OPS = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
 OPPOSITE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
@@ -164,7 +164,10 @@ def decide(claim: Claim, bound: Bound, base: dict, rows: pd.DataFrame, what: Cal
             "detail": f"{what(row)}; {trials}: at least {claim.min_trials} trials per side "
             f"are needed (claim minimum), {claim.min_trials - fewest} more on the smaller side",
         }
-    detail = f"{statistic} ratio {what(row)}, 95 % CI; {trials}; {bound.need}{note}"
+    # what the interval covers, said once per claim (over one run's trials never a 95 % CI)
+    covers = row.get("interval_covers") if hasattr(row, "get") else None
+    interval = covers_words(covers, tex=False) if isinstance(covers, str) and covers else "95 % CI"
+    detail = f"{statistic} ratio {what(row)}, {interval}; {trials}; {bound.need}{note}"
     if verdicts[other] is not None:
         o_result, o_row, _ = verdicts[other]
         out[f"{other}_result"] = o_result

@@ -1,0 +1,117 @@
+"""Table 1 reads at a glance (issue 31, READ31): a caption of at most three lines, a legend of at
+most three lines that defines the notation once, one number with its interval per cell in the one
+notation of c18n_ae.common.latex, any number of sources, and the shares of a board's split."""
+
+import re
+
+import pandas as pd
+
+from c18n_ae.report import headline
+from conftest import ROOT
+from test_findings import TABLE  # the study's 24.05 files: memory, CPU and pipe rows
+
+N = r"[0-9.]+"
+# one number with its interval, in each form the formatter prints (TeX), or a mark alone
+CELL = re.compile(
+    rf"(?:{N}\$\\times\$ (?:\[{N}, {N}\]|\[\$\\pm\${N}\]"
+    rf"|\$\\langle\${N}, (?:{N}|\$\\infty)\$?\\rangle\$|\$\\langle\\pm\${N}\$\\rangle\$)"
+    rf"|{N}--{N}\$\\times\$"
+    rf"|{N} \$\\rightarrow\$ {N} \\si\{{[^}}]+\}} \((?:{N}|{N}--{N})\$\\times\$\))"
+    r"(?:\$\^\\dagger\$)?|\$\\S\$|not measured|invalid\$\^\\ddagger\$"
+)
+CAPTION_CHARS = 390  # three lines of a table*'s caption
+TEX = re.compile(r"\\[a-zA-Z]+\*?(\{[^}]*\})?|[{}$~^]")
+
+
+def rendered(tex: str) -> str:
+    """About the characters a reader sees: commands and braces out."""
+    return re.sub(r"\s+", " ", TEX.sub(lambda m: m.group(1) or "", tex)).strip()
+
+
+def cells(tex: str, sources: int) -> list[str]:
+    """The source columns' cells of a generated Table 1."""
+    body = tex.split(r"\end{tabular}")[0].split(r"\toprule", 1)[1].splitlines()[2:]
+    rows = [x.removesuffix(r" \\") for x in body if x.count(" & ") == 2 + sources]
+    return [c.strip() for x in rows for c in x.split(" & ")[3:]]
+
+
+def test_table_1_caption_and_legend_stay_short():
+    intro = (ROOT / "paper" / "sections" / "introduction.tex").read_text()
+    float_ = intro[: intro.index(r"\label{tab:headline}")].rsplit(r"\begin{table*}", 1)[1]
+    caption = float_.split(r"\caption{", 1)[1]
+    assert len(rendered(caption)) <= CAPTION_CHARS, rendered(caption)
+    tex = headline.latex_table(TABLE, [*dict.fromkeys(TABLE.experiment), "crossing"])
+    legend = rendered(tex.split(r"\end{tabular}")[1])
+    assert len(legend) <= headline.LEGEND_CHARS, legend
+    # each form defined once, and what the intervals cover said once, here
+    assert legend.count("every interval is the spread within one run") == 1
+    assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
+    assert tex.count("not run with compartments") == 1  # E10's line, short
+    # what else differs, and differences of name alone, live in the appendix's table
+    assert "ossibly also" not in tex and "morello-camb" not in tex
+    apart = headline.confounded_table(TABLE)
+    assert "Name alone differs, the ratios stand: 24.05 data" in apart
+    assert "heap revocation on against off" in apart and r"\label{tab:confounded}" in apart
+
+
+def test_no_cell_holds_more_than_one_number_with_its_interval():
+    tex = headline.latex_table(TABLE)
+    found = cells(tex, 1)
+    assert len(found) >= 7  # E2 to E4 on 24.05, its malloc and free left out (confounded)
+    for c in found:
+        assert CELL.fullmatch(c), c
+    # one statistic per metric: the mean, or the median marked † (never both)
+    assert "Mean" not in tex and "Median" not in tex
+    for r in TABLE.itertuples():
+        assert headline.statistic(r) == ("median" if headline.rests_on_few(r) else "mean")
+
+
+def test_a_board_that_splits_the_abi_s_share_and_a_third_data_set_fit_the_same_columns():
+    """A board target with purecap without compartments adds the ABI's and the compartments'
+    shares as contrasts of their own; a third data set of the same release is headed by its
+    name; every cell keeps the one notation."""
+    source = {
+        "name": "board",
+        "kind": "target",
+        "variants": {
+            "hybrid": {"c18n": False, "abi": "hybrid"},
+            "purecap": {"c18n": False, "abi": "purecap"},
+            "purecap-c18n": {"c18n": True, "abi": "purecap"},
+        },
+    }
+    shares = headline.contrasts({**source, "reference": "hybrid"})
+    names = [headline.pair_name(source, *c) for c in shares]
+    assert names == [
+        "purecap in compartments / hybrid",
+        "purecap / hybrid (the ABI's share)",
+        "purecap in compartments / purecap (the compartments' share)",
+    ]
+    same = {"name": "copy", "kind": "dataset", "release": "CheriBSD 24.05"}
+    first = {"name": "morello-2024", "kind": "dataset", "release": "CheriBSD 24.05"}
+    assert headline.heading(first, [first, same]) == "morello-2024"
+    assert headline.heading(first, [first]) == "24.05 data"
+    mine = TABLE[(TABLE.subject == "purecap-c18n") & (TABLE.confounded_by == "")]
+    board = [
+        mine.assign(source="board", heading="board", source_kind="target", pair=name)
+        for name in names
+    ]
+    copy = TABLE.assign(source="copy", heading="copy", confounded_by="")  # nothing else differs
+    third = TABLE.assign(source="third", heading="third")
+    table = pd.concat([TABLE, copy, third, *board], ignore_index=True)
+    tex = headline.latex_table(table)
+    assert r"\emph{Purecap / hybrid (the ABI's share)}" in tex
+    assert r"\emph{Purecap in compartments / purecap (the compartments' share)}" in tex
+    found = cells(tex, 4)
+    assert len(found) >= 4 * 8
+    for c in found:
+        assert CELL.fullmatch(c), c
+    # E2's malloc: confounded on 24.05 (§, no number), a ratio on the copy
+    malloc = next(x for x in tex.splitlines() if x.startswith("E2 memory & A malloc"))
+    assert malloc.split(" & ")[3:5] == [r"$\S$", cell_of(copy, "malloc_ns")], malloc
+    assert tex.count("every interval is") == 1  # sources alike said together
+
+
+def cell_of(table: pd.DataFrame, metric: str) -> str:
+    return headline.cell(
+        table[(table.metric == metric) & (table.subject == "purecap-c18n")].iloc[0]
+    )
