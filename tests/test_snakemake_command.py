@@ -78,3 +78,26 @@ def test_the_command_uses_the_fix_in_snakemakes_scheduler():
         text=True,
     )
     assert done.stdout.split()[-1] == "True", done.stderr[-2000:]
+
+
+def test_params_are_compared_without_importing_pandas(tmp_path):
+    """A no-op loads no pandas for snakemake's comparison of params, and a changed param still
+    re-runs its job."""
+    rule = 'rule a:\n    output: "a"\n    params: x="{x}"\n    shell: "touch {{output}}"\n'
+    (tmp_path / "Snakefile").write_text(rule.format(x="1"))
+    assert subprocess.run([*SNAKEMAKE, "--cores", "1"], cwd=tmp_path).returncode == 0
+    check = (
+        "import sys; sys.argv = ['snakemake', *sys.argv[1:]]\n"
+        "import atexit; atexit.register(lambda: print('pandas', 'pandas' in sys.modules))\n"
+        "from c18n_ae.snakemake_command import main; main()"
+    )
+    again = subprocess.run(
+        [sys.executable, "-c", check, "--cores", "1"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert "Nothing to be done" in again.stdout + again.stderr
+    assert again.stdout.split()[-2:] == ["pandas", "False"]
+    (tmp_path / "Snakefile").write_text(rule.format(x="2"))
+    changed = subprocess.run(
+        [*SNAKEMAKE, "-n", "--cores", "1"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert "Params have changed" in changed.stdout + changed.stderr
