@@ -126,9 +126,10 @@ def _state(d: Path) -> tuple:
             entries.append(
                 (f, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
             )
-    schema = SCHEMA.stat()
-    yaml_text = (d / "dataset.yaml").read_bytes()
-    return (yaml_text, tuple(sorted(entries)), schema.st_mtime_ns, schema.st_size)
+    schema, meta = SCHEMA.stat(), d / "dataset.yaml"
+    # its text (a rewrite within the clock's tick keeps the times), unless read_yaml refuses it
+    text = meta.read_bytes() if meta.stat().st_size <= schemas.MAX_BYTES else None
+    return (text, tuple(sorted(entries)), schema.st_mtime_ns, schema.st_size)
 
 
 def load(name: str, root: Path = ROOT) -> dict:
