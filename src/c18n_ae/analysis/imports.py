@@ -16,11 +16,9 @@ import warnings
 from array import array
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from c18n_ae import experiments as exp
 from c18n_ae.common import datasets
+from c18n_ae.common.lazy import np, pd  # on first use: the workflow imports this while it loads
 from c18n_ae.common.rawcsv import RawDataError, number, text_lines
 from c18n_ae.experiments.layouts import Columns, Layout, LayoutCheck
 

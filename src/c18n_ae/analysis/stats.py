@@ -5,10 +5,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import stdtrit  # Student's t quantile (scipy.stats takes 0.5 s more to import)
 
 from c18n_ae.analysis.clocks import NS, in_unit
 from c18n_ae.common.latex import quantity
+
+
+def stdtrit(df, p):
+    """Student's t quantile, scipy.special's (scipy.stats takes 0.5 s more to import), imported on
+    first use: most processes that import the analysis (the tables, figures, claims and macros)
+    only print what the analyse job computed, and should not pay for scipy."""
+    from scipy.special import stdtrit as quantile
+
+    return quantile(df, p)
+
 
 SUMMARY_FIELDS = [
     "n",

@@ -8,12 +8,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.special import stdtrit  # Student's t quantile
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.clocks import clock_steps, run_programs
 from c18n_ae.analysis.collect import check_tidy
-from c18n_ae.analysis.stats import GRID_COLUMNS, SUMMARY_FIELDS, TAIL_FACTOR, grid_steps
+from c18n_ae.analysis.stats import (
+    GRID_COLUMNS,
+    SUMMARY_FIELDS,
+    TAIL_FACTOR,
+    grid_steps,
+    stdtrit,
+)
 from c18n_ae.common.fsutil import write_text_atomic
 
 KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metric", "unit"]

@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from elftools.elf.elffile import ELFFile
+if TYPE_CHECKING:
+    from elftools.elf.elffile import ELFFile
 
 PLT_HEADER, PLT_ENTRY = 32, 16
 BL, BL_MASK = 0b100101, 26  # bits 31..26 of BL <imm26>
@@ -38,6 +40,8 @@ def _plt(elf: ELFFile) -> dict[int, str]:
 def sequence(path: Path, function: str) -> list[str]:
     """The functions `function` calls (by name, a call to an address outside the PLT by its
     address) and its inline square roots ('fsqrt'), in the order of its machine code."""
+    from elftools.elf.elffile import ELFFile  # here: every process that loads a data set imports us
+
     with open(path, "rb") as f:
         elf = ELFFile(f)
         plt = _plt(elf)

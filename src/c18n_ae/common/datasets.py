@@ -3,6 +3,8 @@ metadata (dataset.yaml), which every stage treats as one more target named after
 
 from __future__ import annotations
 
+import copy
+import os
 from pathlib import Path
 
 from c18n_ae import PROJECT_ROOT
@@ -104,9 +106,36 @@ def directory(name: str, root: Path = ROOT) -> Path:
     return Path(name) if "/" in name else root / name
 
 
+# (working directory, folder as named) -> (the folder's state, its checked metadata): the workflow
+# loads each data set about ten times while it parses, and every job several times; its checks
+# (schema, evidence lines, the binaries' machine code) take a tenth of a second each time.
+_CHECKED: dict[tuple[str, str], tuple[tuple, dict]] = {}
+
+
+def _state(d: Path) -> tuple:
+    """All that the checks of a data set read, as the file system has it now: dataset.yaml's text,
+    and each entry below the folder (the checks refuse a path or link leading out of it) with its
+    kind, inode, size, change times and a link's target; the schema's file too. Any edit, added,
+    removed or replaced file changes it."""
+    entries = []
+    for top, dirs, files in os.walk(d):
+        for name in (*dirs, *files):
+            f = os.path.join(top, name)
+            st = os.lstat(f)
+            link = os.readlink(f) if os.path.islink(f) else None
+            entries.append(
+                (f, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
+            )
+    schema, meta = SCHEMA.stat(), d / "dataset.yaml"
+    # its text (a rewrite within the clock's tick keeps the times), unless read_yaml refuses it
+    text = meta.read_bytes() if meta.stat().st_size <= schemas.MAX_BYTES else None
+    return (text, tuple(sorted(entries)), schema.st_mtime_ns, schema.st_size)
+
+
 def load(name: str, root: Path = ROOT) -> dict:
     """The data set's metadata, checked: every key the stages read, every file present, every
-    file's variant declared and its layout recognised."""
+    file's variant declared and its layout recognised. Checked once while the folder stays as it
+    was (_state); a copy each time, so that a caller's changes stay its own."""
     d = directory(name, root)
     path = d / "dataset.yaml"
     if paths.too_long(path):
@@ -115,6 +144,16 @@ def load(name: str, root: Path = ROOT) -> dict:
         raise RawDataError(f"data set {name!r}: {path} not found")
     if paths.escape(d, "dataset.yaml"):
         raise RawDataError(f"{path}: a symlink leading outside {paths.shown(d)}")
+    key, state = (os.getcwd(), str(d)), _state(d)
+    if key in _CHECKED and _CHECKED[key][0] == state:
+        return copy.deepcopy(_CHECKED[key][1])
+    meta = _checked(d, path)
+    _CHECKED[key] = (state, copy.deepcopy(meta))
+    return meta
+
+
+def _checked(d: Path, path: Path) -> dict:
+    """The checks of load, on the data set's folder d and its dataset.yaml path."""
     try:
         meta = schemas.read_yaml(path)
     except schemas.YamlFileError as e:

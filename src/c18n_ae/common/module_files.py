@@ -47,23 +47,33 @@ def _is_module(name: str, src: Path) -> bool:
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
+def _statements(tree: ast.Module):
+    """Every statement of the tree at any depth (imports are statements, so expressions are not
+    walked), without the bodies of `if TYPE_CHECKING:` blocks (their else branches count)."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for field, value in ast.iter_fields(node):
+            if not isinstance(value, list) or not value or not isinstance(value[0], ast.AST):
+                continue
+            if field == "body" and isinstance(node, ast.If):
+                if ast.unparse(node.test) == "TYPE_CHECKING":
+                    continue
+            todo += [v for v in value if isinstance(v, _BLOCKS)]
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
 @functools.cache
 def _imports(path: Path, name: str, src: Path) -> tuple[str, ...]:
     """The package's modules one file imports (a name imported from a package is its submodule
     when there is one, else the package)."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    typing_only = {
-        id(n)
-        for block in ast.walk(tree)
-        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
-        for stmt in block.body
-        for n in ast.walk(stmt)
-    }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[str] = []
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
