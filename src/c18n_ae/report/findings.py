@@ -226,7 +226,7 @@ def experiment_paragraph(
             ]
             if len(staying):
                 parts.append(_own_code(staying))
-            out.append(f"On {where}: " + "; ".join(parts) + ".")
+            out += sentences(f"On {where}:", parts)  # at most MAX_WORDS words each
         elif len(valid):
             labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
             out.append(f"On {where}, {labels} rest on confounded contrasts only.")
