@@ -227,13 +227,18 @@ def experiment_paragraph(
             if len(staying):
                 parts.append(_own_code(staying))
             out += sentences(f"On {where}:", parts)  # at most MAX_WORDS words each
-        elif len(valid):
+        # what the source gives no ratio for: confounded, or not valid (its place named once)
+        if clean.empty and len(valid):
             labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
             out.append(f"On {where}, {labels} rest on confounded contrasts only.")
         if len(bad):
             labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
             what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
-            out.append(f"On {where}, {labels} {what} (the data set's own limits).")
+            if out and where in out[-1]:  # the sentence before names the data set
+                said = f"{labels[:1].upper()}{labels[1:]} {what} there"
+            else:
+                said = f"On {where}, {labels} {what}"
+            out.append(f"{said}, by the data set's own limits.")
     return " ".join(out)
 
 
