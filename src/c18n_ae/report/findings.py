@@ -174,7 +174,7 @@ def cell(r) -> str:
     return text + ("$^\\dagger$" if few else "")
 
 
-NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
+NUMBER_WORDS = provenance.NUMBER_WORDS  # 'three metrics'
 
 
 def _own_code(rows: pd.DataFrame) -> str:

@@ -69,6 +69,9 @@ def boards_text(meta: dict) -> str:
     return "".join(f" {x}" for x in out)
 
 
+NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
+
+
 def summary_text(metas: list[dict]) -> str:
     """The body's two sentences on the data sets: which releases, whose, measured on what, and
     that this package measured none of them; then what their provenance leaves open (the
@@ -94,7 +97,9 @@ def summary_text(metas: list[dict]) -> str:
         open_.append("the study's documents disagree on how many boards it used")
     hosts = {h["host"] for m in metas for h in m.get("hosts", [])}
     if hosts:
-        open_.append(f"its files name {len(hosts)} host{'s' if len(hosts) > 1 else ''}")
+        n = len(hosts)
+        count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+        open_.append(f"its files name {count} host{'s' if n > 1 else ''}")
     kernels = [m["kernel"] for m in metas if (m.get("kernel") or {}).get("debug_options")]
     for k in kernels[:1]:
         where = "only one host's log" if k.get("host") else "the logs"
