@@ -130,7 +130,7 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
         r"into libm took about 60 \si{\nano\second} longer with compartments and the purecap ABI "
         "than in hybrid."
     ), sentence
-    assert "cannot split that time between the ABI and the compartment switch" in sentence
+    assert "cannot split it between the ABI and the compartment switch" in sentence
     assert "15" not in sentence and "benchmark" not in sentence
     assert sentence.endswith(r"Code that calls no other library ran within 9\,\% of hybrid.")
     assert "upper bound" not in sentence and "[" not in sentence and "7.73" not in sentence

@@ -156,7 +156,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat
-        out.append("These data cannot split that time between the ABI and the compartment switch.")
+        out.append("The data cannot split it between the ABI and the compartment switch.")
     spread = own_spread(t, r.source, r.subject)
     if spread is not None:
         out.append(f"Code that calls no other library ran within {_pct_whole(spread)} of hybrid.")
