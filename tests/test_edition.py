@@ -39,7 +39,9 @@ def test_without_a_board_run_the_paper_is_a_reanalysis_and_e7_to_e9_a_functional
         assert "PaperSubtitle" not in said  # provenance is the introduction's, not a subtitle
         assert "BoardRan" not in said and "BesideOnBoard" not in said
     assert boards(local + simulated, KINDS) == []
-    assert "none of them a Morello board" in run_scope(local + simulated, KINDS)
+    scope = run_scope(local + simulated, KINDS)
+    assert scope == "this edition ran it on 2 machines, none of them a Morello board", scope
+    assert "texttt" not in scope  # plain words: the set-up table names the hosts
 
 
 def test_a_board_run_asks_the_question_and_e7_to_e9_join_it_only_when_they_ran_there():

@@ -36,7 +36,7 @@ def test_three_copies_of_a_data_set_reach_the_pdf_with_bounded_sentences(tmp_pat
     generated = project / "paper" / "generated"
     releases = sentences((generated / "releases.tex").read_text())["ReleaseFindings"]
     for name in COPIES:  # each copy compared with the first data set, in sentences of its own
-        assert any(f"on \\texttt{{{name}}}" in s for s in releases), name
+        assert any(f"On \\texttt{{{name}}}" in s for s in releases), name
     too_long = [
         (macro, s)
         for f in ("releases.tex", "findings.tex")

@@ -218,19 +218,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
         out.append(
             f"In this two-library program, not E4's, the child's pipe write took {writes}; the "
             f"parent waited {waits}{', respectively,' if len(pipes) > 1 else ''} for each message "
-            f"the child built and wrote (means of {trials} trials, from "
-            "\\texttt{results/summary/isolation.csv})."
+            f"the child built and wrote (means of {trials} trials)."
         )
-    decided = verdicts[
-        (verdicts.source == source)
-        & (verdicts.experiment == "isolation")
-        & (verdicts.result != "not applicable")
-    ]
-    if len(decided):  # the source named: another source's verdicts may read alike
-        said = listed(
-            [f"\\texttt{{{escape(r.claim)}}} {escape(r.result)}" for r in decided.itertuples()]
-        )
-        out.append(f"Claims on \\texttt{{{escape(source)}}}: {said}.")
     return out
 
 

@@ -307,39 +307,63 @@ def _study_script(source: str) -> bool:
     return (datasets.directory(source) / "dataset.yaml").exists()
 
 
+def _about(x: float, unit: str) -> str:
+    """A slope with no interval (one run, autocorrelated residuals) in prose: two significant
+    figures after 'about', milliseconds of a second or more in seconds ('about 2.6\\,s')."""
+    if unit == "ms" and abs(x) >= 1000:
+        x, unit = x / 1000, "s"
+    if unit == "MiB" and abs(x) >= 1024:
+        x, unit = x / 1024, "GiB"
+    text = (
+        f"{x:#.2g}".rstrip(".") if abs(x) < 100 else f"{round(x, -int(np.log10(abs(x))) + 1):.0f}"
+    )
+    return f"about {text}\\,{unit}"
+
+
+def _where(source: str, study: bool) -> str:
+    """A data set by its release ('the 24.05 data'), a target by its name."""
+    if study:
+        from c18n_ae.common import datasets
+
+        release = datasets.load(source).get("release", "")
+        if release:
+            return f"the {escape(release.removeprefix('CheriBSD '))} data"
+    return f"\\texttt{{{escape(source)}}}"
+
+
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """Instances reached and memory per instance: the slope of the rise, where it changes or
-    stops (segments), and its interval only where the residuals allow one. For the study's
-    script: the time per instance is mostly its own pause, and its count is of processes started,
-    not of processes found running."""
+    stops (segments), with its interval where the residuals allow one and in two figures after
+    'about' where they do not. For the study's script: the time per instance is mostly its own
+    pause, and its count is of processes started, not of processes found running."""
     out = []
     study = _study_script(source)
+    where = _where(source, study)
     for variant in dict.fromkeys(summary[summary.source == source].variant):
         f = fit(summary, source, variant)
         if f["instances"] < 3 or np.isnan(f["mib_per_instance"]):
             continue
+        loose = np.isnan(f["mib_low"])  # no interval: two figures after 'about'
+        mib = (lambda x: _about(x, "MiB")) if loose else memory  # noqa: E731
         text = (
-            f"On \\texttt{{{escape(source)}}}, \\texttt{{{escape(variant)}}} reached "
-            f"{f['instances']} instances; memory in use rose by {memory(f['mib_per_instance'])} "
-            "per instance"
+            f"On {where}, \\texttt{{{escape(variant)}}} reached {f['instances']} instances; "
+            f"memory in use rose by {mib(f['mib_per_instance'])} per instance"
         )
         if f["saturated"]:
-            text += f" up to instance {int(f['knee'])}, then stayed near {memory(f['plateau_mib'])}"
+            level = mib(f["plateau_mib"]).removeprefix("about ")
+            text += f" up to instance {int(f['knee'])}, then stayed near {level}"
         elif not np.isnan(f["knee"]):
-            text += f" up to instance {int(f['knee'])}, then by {memory(f['mib_after'])} each"
+            text += f" up to instance {int(f['knee'])}, then by {mib(f['mib_after'])} each"
+        if not loose:
+            text += f" ({interval(f)})"
         if study:  # the elapsed time's slope: mostly the script's own pause after each start
-            per = milliseconds(f["ms_per_instance"])
-            text += f" ({interval(f)}); elapsed time rose by {per} per instance"
-            if not np.isnan(f["ms_knee"]):
-                text += (
-                    f" up to instance {int(f['ms_knee'])}, then by "
-                    f"{milliseconds(f['ms_after'])} each"
-                )
+            text += f"; elapsed time rose by {_about(f['ms_per_instance'], 'ms')} per instance"
+            after = f["ms_after"]
+            if not np.isnan(f["ms_knee"]) and abs(after / f["ms_per_instance"] - 1) > 0.1:
+                text += f" up to instance {int(f['ms_knee'])}, then by {_about(after, 'ms')} each"
             if not out:  # said once a source
                 text += ", the script's 0.5\\,s sleep after each start included"
-            out.append(f"{text} (least-squares slopes of the rise).")
-        else:
-            out.append(f"{text} (least-squares slope of the rise; {interval(f)}).")
+        out.append(text + ".")
         if study and f["saturated"]:
             out.append(
                 f"Past instance {int(f['knee'])} the script's count of processes started rose "

@@ -146,21 +146,19 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
             f"about {_about(r.e10_per_call_ns)} more with compartments and the {abi} ABI."
         ]
     else:
-        once = "in one run per variant, " if _s(r.interval_covers) == "within one run" else ""
+        study = _s(r.interval_covers) == "within one run"  # a data set: one run per variant
+        where = f"In the study's {where} data (one run per variant)" if study else f"On {where}"
         out = [
-            f"On {where}, {once}each call from the study's {_workload(r)} loop into {library} "
-            f"took about {_about(r.per_call_ns)} more with compartments and the {abi} ABI than "
-            "in hybrid."
+            f"{where}, each call from its {_workload(r)} loop into "
+            f"{library} took about {_about(r.per_call_ns)} longer with compartments and the "
+            f"{abi} ABI than in hybrid."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat
-        out.append(
-            f"That is the {abi} ABI, {library} included, and the compartment switch together: "
-            "these data cannot separate them."
-        )
+        out.append("The data cannot split it between the ABI and the compartment switch.")
     spread = own_spread(t, r.source, r.subject)
     if spread is not None:
-        out.append(f"Code calling no other library ran within {_pct_whole(spread)} of hybrid.")
+        out.append(f"Code that calls no other library ran within {_pct_whole(spread)} of hybrid.")
     return " ".join(out)
 
 

@@ -102,12 +102,16 @@ RELEASE_NOTE = (
 
 
 def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
-    """The paper's sentence on the claims whose tested verdicts differ between releases."""
+    """The paper's sentence on the claims whose tested verdicts differ between releases, counted
+    (the claims table names them)."""
     differ = release_disagreements(results, sources)
     if not differ:
         return "No claim was tested on two releases, so no verdict shows a change between them."
-    said = "; ".join(f"\\texttt{{{escape(c)}}} {escape(t)}" for c, t in differ)
-    return f"Tested on more than one release, these claims' verdicts differ: {said}."
+    n = len(differ)
+    claims = "claim's verdict differs" if n == 1 else "claims' verdicts differ"
+    return (
+        f"Tested on more than one release, {n} {claims} between them (Table~\\ref{{tab:claims}})."
+    )
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
@@ -460,3 +464,58 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# why a study's claim could not be tested, in plain words, by the best kind it reached anywhere
+UNTESTED_WORDS = {
+    NOT_ATTRIBUTABLE: "mix compartments with other differences",
+    REPRODUCED: "only repeat the study's numbers",
+    RESTATED: "only repeat the study's numbers",  # a printed value or one recomputed: alike here
+    UNMEASURABLE: "cannot be measured here",
+}
+# a claim's verdicts on several sources: the one that says most about it
+BEST = (TESTED, NOT_ATTRIBUTABLE, REPRODUCED, RESTATED, UNMEASURABLE)
+
+
+def data_name(source: str, releases: dict[str, str]) -> str:
+    """A source as the body names it: a data set by its release ('22.12 data'), a target by its
+    name."""
+    release = releases.get(source, "")
+    return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(source)
+
+
+def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
+    """The abstract's one sentence on the study's claims: how many could be tested with an
+    interval, on which data, and why the others could not, most common reason first ('Only 9 of
+    the study's 24 claims could be tested with an interval, all on 22.12 data; the others ...').
+    The tallies by kind and source stay in the claims table. sources: those whose verdicts count
+    (the data sets and boards with compartments; default every source)."""
+    study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+    if sources is not None:
+        study = study[study.source.isin(list(sources))]
+    if study.empty or "verdict_kind" not in study:
+        return ""
+    best = {}
+    for claim, g in study.groupby("claim", sort=False):
+        kinds = set(g.verdict_kind.fillna(""))
+        best[claim] = next((k for k in BEST if k in kinds), UNMEASURABLE)
+    n = len(best)
+    tested = [c for c, k in best.items() if k == TESTED]
+    where = study[study.claim.isin(tested) & (study.verdict_kind == TESTED)].source
+    names = listed([data_name(s, releases) for s in dict.fromkeys(where)]) if tested else ""
+    on = f", all on {names}" if tested and where.nunique() == 1 else f", on {names}"
+    counts: dict[str, int] = {}
+    for c, k in best.items():
+        if k != TESTED:
+            counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
+    reasons = [w for w, _ in sorted(counts.items(), key=lambda x: -x[1])]
+    if not tested:
+        return f"None of the study's {n} claims could be tested with an interval: they " + (
+            listed(reasons).replace(" and ", " or ") + "."
+        )
+    head = "All" if len(tested) == n else "Only"
+    said = f"{head} {len(tested)} of the study's {n} claims could be tested with an interval{on}"
+    if not reasons:
+        return said + "."
+    joined = ", ".join(reasons[:-1]) + (" or " if len(reasons) > 1 else "") + reasons[-1]
+    return f"{said}; the others {joined}."

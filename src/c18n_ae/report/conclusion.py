@@ -1,24 +1,31 @@
-"""The conclusion's findings: per data set or target, short sentences with the range of what a
-compartment costs (calls into another library, work in the program's own code), what the contrast
-differs in, and the claims' tally (claim_tables.tally_sentence, as in the abstract and the claims
-table). A summary of the headline table (results/headline.csv) and the verdicts
-(results/claims.csv): each point estimate as Table 1 prints it, none that Table 1 withholds, each
-range's ends named."""
+"""The conclusion's finding beside the first one (call_cost.finding): one sentence with the range
+of what work that calls into another library took against hybrid, over every data set and board,
+each end as Table 1 prints it; no tally (the claims table has them) and no caveat (Section 3 and
+the threats have them). Read from the headline table (results/headline.csv); helpers for the
+body's paragraphs (has_point, point) and the appendix's findings (abi_too, shared_optimisation,
+debug_kernel)."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
 
-from c18n_ae.common.latex import comparison_text, covers_words, escape, listed
-from c18n_ae.report.claim_tables import tally_sentence
+from c18n_ae.common.latex import (
+    WIDE_FACTOR,
+    comparison_text,
+    escape,
+    listed,
+    ratio_point,
+    shown_ends,
+)
 from c18n_ae.report.headline import is_confounded, rests_on_few
 from c18n_ae.report.provenance import covers
 
 # the point estimate at the start of Table 1's cell ('1.08× ⟨1.06, 1.09⟩'), or in parentheses
 # where a few ticks print first ('1.6 → 3.0 µs (1.9×)'); a range ('4.2–130×') has none
-POINT = re.compile(r"(?:^|ratio |\()([0-9.]+\$\\times\$)")
+POINT = re.compile(r"(?:^|ratio |\()([0-9.]+)\$\\times\$")
 
 
 def _table_cell(r) -> str:
@@ -29,38 +36,37 @@ def _table_cell(r) -> str:
 
 def point(r) -> str:
     """The row's ratio as Table 1 prints it, without its interval ('1.08×'); '' where Table 1
-    gives no point estimate ('no detectable difference', 'ratio between 4.2 and 130')."""
+    gives no point estimate (an interval that contains 1, or one wider than WIDE_FACTOR)."""
+    if not has_point(r):
+        return ""
     found = POINT.search(_table_cell(r))
-    return found.group(1) if found else ""
-
-
-def _no_point(r) -> str:
-    """What Table 1 says of a row it gives no point estimate."""
-    text = _table_cell(r)
-    return "no detectable difference" if "no detectable" in text else "no point estimate"
+    return f"{found.group(1)}$\\times$" if found else ratio_point(_quoted(r))
 
 
 def _quoted(r) -> float:
     return r.median_ratio if rests_on_few(r) else r.ratio
 
 
-def ranged(rows: pd.DataFrame, what: str, baseline: str) -> list[str]:
-    """'{what} ran 1.51× (the math workload's CPU time) to 1.9× (a pipe write ...) as long as in
-    hybrid.', and one sentence for the rows Table 1 gives no point estimate."""
-    ordered = sorted(rows.itertuples(), key=_quoted)
-    shown = [r for r in ordered if point(r)]
-    out = []
-    if shown:
-        low, high = shown[0], shown[-1]
-        said = f"{point(low)} ({escape(low.label)})"
-        if len(shown) > 1:
-            said += f" to {point(high)} ({escape(high.label)})"
-        out.append(f"{what} ran {said} as long as in {escape(baseline)}.")
-    rest = [r for r in ordered if not point(r)]
-    for kind in dict.fromkeys(_no_point(r) for r in rest):
-        labels = listed([escape(r.label) for r in rest if _no_point(r) == kind])
-        out.append(f"For {labels}, Table~\\ref{{tab:headline}} shows {kind}.")
-    return out
+def has_point(r) -> bool:
+    """Whether the tables give the row's quoted statistic a point estimate: not where its ends
+    (the timer's bound where it limits) contain 1 or lie more than a factor of WIDE_FACTOR
+    apart. Read from the numbers, not from their printed form."""
+    pre = "median_" if rests_on_few(r) else ""
+    side, ref = ("median", "reference_median") if pre else ("mean", "reference_mean")
+    num = lambda k: float(getattr(r, k, math.nan))  # noqa: E731
+    sides = (num(side), num(ref))
+    spreads = (num("sd"), num("reference_sd"))
+    low, high = shown_ends(
+        num(f"{pre}ratio"),
+        num(f"{pre}ci95_low"),
+        num(f"{pre}ci95_high"),
+        sides if all(math.isfinite(x) for x in sides) else None,
+        spreads if all(math.isfinite(x) for x in spreads) else None,
+        num("resolution"),
+    )
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return math.isfinite(num(f"{pre}ratio"))
+    return not (low <= 1 <= high) and not (low > 0 and high / low > WIDE_FACTOR)
 
 
 def abi_too(mine: pd.DataFrame) -> bool:
@@ -91,70 +97,33 @@ def debug_kernel(meta: dict | None, experiments=None) -> str:
     return f"a debug kernel with {listed(debug)}" if debug else ""
 
 
-def cost_sentences(table: pd.DataFrame, metas: dict[str, dict] | None = None) -> list[str]:
-    """Per source: the first contrast of compartments against none that is not confounded, the
-    ranges of its valid ratios that cross into another library and that stay, then what the
-    contrast changes besides the compartments; a source whose contrasts are all confounded says it
-    gives no compartment cost. A data set (metas: name -> its dataset.yaml) adds its debug kernel
-    and the optimisation its rows' builds share."""
+def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) -> str:
+    """One sentence: over every data set and board, the range of what work that calls into
+    another library took against the baseline, on the first contrast of each source that is
+    not confounded, each end named by its metric and data (metas: name -> dataset.yaml)."""
     metas = metas or {}
-    out, spreads = [], []
-    for source, mine in table.groupby("source", sort=False):
+    rows = []
+    for _, mine in table.groupby("source", sort=False):
         valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
         clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
-        name = f"\\texttt{{{escape(source)}}}"
         if clean.empty:
-            out.append(
-                f"On {name} every contrast is confounded (Table~\\ref{{tab:headline}}), so it "
-                "gives no compartment cost."
-            )
             continue
         one = (clean.subject == clean.subject.iloc[0]) & (clean.baseline == clean.baseline.iloc[0])
         first = clean[one]
-        baseline = first.baseline.iloc[0]
-        crossing = first[first.crosses.fillna("") != ""]
-        staying = first[first.crosses.fillna("") == ""]
-        said = []
-        if len(crossing):
-            said += ranged(crossing, "work that calls into another library", baseline)
-        if len(staying):
-            own = "work in the program's own code"
-            said += ranged(staying, own if not said else own[:1].upper() + own[1:], baseline)
-        said[0] = f"On {name}, {said[0]}"
-        out += said
-        # what else the contrast changes: the ABI (no purecap variant without compartments), the
-        # optimisation every build shares, a debug kernel, a compiler's name
-        together = ", the ABI changing with the compartments" if abi_too(mine) else ""
-        meta = metas.get(source)
-        levels = {
-            shared_optimisation(meta, r.experiment, r.subject, r.baseline)
-            for r in first.itertuples()
-        }
-        level = levels.pop() if len(levels) == 1 else None
-        built = f", every program built {level}" if level else ""
-        kernel = debug_kernel(meta, set(first.experiment))
-        kernel = f", on {kernel}" if kernel else ""
-        contrast = escape(first.contrast.iloc[0])
-        out.append(f"These ratios compare {contrast}{together}{built}{kernel}.")
-        maybe = first.get("possibly_also", pd.Series(dtype=object)).fillna("")
-        maybe = "; ".join(dict.fromkeys(x for c in maybe for x in str(c).split("; ") if x))
-        if maybe:
-            # 'board morello-camb-3 against not recorded' -> 'their board (morello-camb-3 ...)'
-            said = [
-                re.sub(r"^(\w+) (.+ against .+)$", r"their \1 (\2)", x) for x in maybe.split("; ")
-            ]
-            out.append(f"The two sides possibly also differ in {escape(listed(said))}.")
-        spreads.append(covers_words(str(first.interval_covers.iloc[0])))
-    if spreads:
-        spread = listed(list(dict.fromkeys(spreads)))
-        out.append(f"Table~\\ref{{tab:headline}} gives each ratio's interval, {spread}.")
-    return out
+        rows += [r for r in first[first.crosses.fillna("") != ""].itertuples() if has_point(r)]
+    if not rows:
+        return (
+            "No data set or board in this edition gives a ratio for work that calls into another "
+            "library without a confound."
+        )
+    rows.sort(key=_quoted)
 
+    def where(r) -> str:
+        release = (metas.get(r.source) or {}).get("release", "")
+        return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(r.source)
 
-def conclusion(table: pd.DataFrame, verdicts: pd.DataFrame, metas: dict | None = None) -> str:
-    """The cost sentences, then one tally sentence per source."""
-    sources = list(dict.fromkeys(table.source))
-    said = cost_sentences(table, metas) + [tally_sentence(verdicts, s) for s in sources]
-    return " ".join(x for x in said if x) or (
-        "No data set or board target measured a compartment in this run."
-    )
+    low, high = rows[0], rows[-1]
+    said = f"{point(low)} ({escape(low.label)}, {where(low)})"
+    if len(rows) > 1:
+        said += f" to {point(high)} ({escape(high.label)}, {where(high)})"
+    return f"Work that calls into another library took {said} as long as in {escape(low.baseline)}."

@@ -13,14 +13,20 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.claim_kinds.verdict import REPRODUCED, RESTATED
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape, listed, newcommand
+from c18n_ae.common.latex import (
+    comparison_text,
+    escape,
+    listed,
+    newcommand,
+)
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
+    claims_summary,
+    data_name,
     departures,
     package_thresholds,
     release_sentence,
@@ -28,8 +34,16 @@ from c18n_ae.report.claim_tables import (
     tally_sentence,
     tex_quotes,
 )
-from c18n_ae.report.conclusion import abi_too, conclusion, debug_kernel, shared_optimisation
-from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of, tail_text
+from c18n_ae.report.conclusion import (
+    _quoted,
+    abi_too,
+    conclusion,
+    debug_kernel,
+    has_point,
+    point,
+    shared_optimisation,
+)
+from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
 
 MAX_WORDS = 60
 
@@ -152,110 +166,80 @@ def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:
     return f"On \\texttt{{{escape(source)}}} the mean and the median disagree on {names}."
 
 
-# a verdict that checks the study's arithmetic, said by its kind: never "holds" in the prose
-CHECKS_ARITHMETIC = {RESTATED: "restated", REPRODUCED: "reproduced from its files"}
+def cell(r) -> str:
+    """The row's ratio as Table 1 prints it: one statistic (the mean, the median where a few
+    trials carry it, marked †), in the notation Section 3 defines once (no 'within one run')."""
+    few = rests_on_few(r)
+    text = comparison_text(r, "median" if few else "mean", covers=False)
+    return text + ("$^\\dagger$" if few else "")
 
 
-def by_kind(claims: str, kinds: dict[str, str]) -> str:
-    """'math-cost-purecap: holds; ...' with each restated or reproduced verdict said by its kind
-    ('math-cost-purecap: reproduced from its files'); kinds: claim -> its verdict's kind."""
-    out = []
-    for entry in claims.split("; "):
-        claim, _, result = entry.partition(": ")
-        kind = CHECKS_ARITHMETIC.get(kinds.get(claim, ""))
-        out.append(f"{claim}: {kind}" if kind and result.startswith(("holds", "fails")) else entry)
-    return "; ".join(out)
+NUMBER_WORDS = provenance.NUMBER_WORDS  # 'three metrics'
 
 
-def _entry(r: pd.DataFrame, limit: str, said: set[str], kinds: dict | None = None) -> str:
-    """One contrast on one source as a list entry of short labelled parts: calls into another
-    library, work in the program's own code, the tails, the invalid metrics, the claims decided
-    on the rows, the source's limits."""
-    first = r.iloc[0]
-    parts = []
-    valid = r[r.invalid.fillna("") == ""]
-    # a confounded metric's ratio is no compartment cost: named with what it mixes, its ratio
-    # left to the headline table
-    mixed = valid[[is_confounded(x) for x in valid.itertuples()]]
-    valid = valid.drop(mixed.index)
-    crossing = valid[valid.crosses.fillna("") != ""]
-    staying = valid[valid.crosses.fillna("") == ""]
-    if len(mixed):
-        facts = "; ".join(dict.fromkeys(f for c in mixed.confounded_by for f in c.split("; ")))
-        labels = " and ".join(dict.fromkeys(escape(x) for x in mixed.label))
-        parts.append(
-            f"Confounded by {escape(facts)}: {labels} (Table~\\ref{{tab:headline}}; no "
-            "compartment cost)"
-        )
-    if len(crossing):
-        libs = ", ".join(dict.fromkeys(crossing.crosses))
-        calls = "; ".join(item(x) for x in crossing.itertuples())
-        # both kinds carry whatever else the contrast changes (the ABI, as a rule); only the
-        # first crosses
-        parts.append(f"Calls into {escape(libs)} (these cross under c18n): {calls}")
-    if len(staying):
-        staying_items = "; ".join(item(x) for x in staying.itertuples())
-        parts.append(f"Own code (no call crosses): {staying_items}")
-    for x in valid.itertuples():
-        if rests_on_few(x):
-            mean = comparison_text(x)
-            parts.append(f"The mean for {escape(x.label)}, {mean}, rests on {tail_text(x)}")
-    invalid = r[r.invalid.fillna("") != ""]
-    if len(invalid):
-        labels = " and ".join(dict.fromkeys(escape(x) for x in invalid.label))
-        why = invalid.invalid.iloc[0]
-        parts.append(f"Not valid: {labels}, " + ("as above" if why in said else escape(why)))
-        said.add(why)  # a reason is given once a paragraph
-    maybe = possibly(valid)
-    if maybe:  # said in full once, like a limit
-        full = f"{escape(maybe)} (a name alone; the ratios stand)"
-        parts.append("Possibly also: " + ("as above" if maybe in said else full))
-        said.add(maybe)
-    claims = [c for c in dict.fromkeys(r.claims.fillna("")) if c]
-    if claims:
-        parts.append("Claims: " + escape(by_kind("; ".join(claims), kinds or {})))
-    if limit:
-        limit = " ".join(limit.split())
-        parts.append("Limits: " + ("as above" if limit in said else escape(limit)))
-        said.add(limit)
-    # the contrast opens the entry's first part: an entry of its own would print the same
-    # sentence for every experiment of the source
-    said = [p.rstrip(".") for p in parts]
-    if said:
-        said[0] = f"{escape(first.contrast)}---{said[0][:1].lower()}{said[0][1:]}"
-    return ". ".join(said or [escape(first.contrast)]) + "."
+def _own_code(rows: pd.DataFrame) -> str:
+    """Work in the program's own code: its one row in full, or the range of its point estimates
+    ('the three metrics in the program's own code 0.969× to 1.08×'); the rows without a point
+    estimate are counted."""
+    shown = sorted((r for r in rows.itertuples() if has_point(r)), key=_quoted)
+    if len(rows) == 1 or len(shown) < 2:
+        return "; ".join(f"{escape(r.label)} (own code) {cell(r)}" for r in rows.itertuples())
+    n = len(rows)
+    many = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    out = f"the {many} metrics in the program's own code {point(shown[0])} to {point(shown[-1])}"
+    rest = n - len(shown)
+    return out + (f", {rest} of them without a point estimate" if rest else "")
 
 
 def experiment_paragraph(
     experiment: str,
     table: pd.DataFrame,
     releases: dict,
-    limits: dict[str, dict],
+    limits: dict[str, dict] | None = None,
     said: set[str] | None = None,
     verdicts: pd.DataFrame | None = None,
 ) -> str:
-    """Each source's part of the headline table for one experiment, as a list (one entry per
-    source and contrast, not a sentence template repeated): calls into another library, work in
-    the program's own code, tails, invalid metrics and the claims resting on these rows."""
-    mine = table[table.experiment == experiment]
+    """The body's short paragraph on one experiment: per source, the first contrast of
+    compartments against none that is not confounded, its calls into another library each with
+    its ratio (as Table 1 prints it) and its work in the program's own code as a range. Confounded
+    contrasts, claims, limits and what a contrast differs in by name alone are the tables' and
+    Section 3's to say (once); an invalid metric is named in a few words."""
+    mine = table[(table.experiment == experiment) & (table.get("share", "total") == "total")]
     if mine.empty:
-        return (
-            "No target or data set with a compartment variant measured this experiment in this "
-            "run (Section~\\ref{sec:setup})."
-        )
-    # what the paragraphs have said in full (said: shared by every experiment's paragraph)
-    kinds: dict[str, dict[str, str]] = {}
-    if verdicts is not None and "verdict_kind" in verdicts:
-        for v in verdicts.itertuples():
-            kinds.setdefault(v.source, {})[v.claim] = v.verdict_kind
-    items, said = [], set() if said is None else said
+        return "No data set or board with a compartment variant measured it in this edition."
+    out = []
     for source, rows in mine.groupby("source", sort=False):
-        limit = limits.get(source, {}).get(experiment, "")
-        for _, r in rows.groupby(["subject", "baseline"], sort=False):
-            entry = _entry(r, limit, said, kinds.get(source, {}))
-            items.append(f"\\item {source_name(source, releases)}, {entry}")
-            limit = ""  # said once per source
-    return "\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
+        where = data_name(source, releases)
+        where = f"the {where}" if where.endswith(" data") else f"\\texttt{{{where}}}"
+        bad = rows[rows.invalid.fillna("") != ""].drop_duplicates("metric")
+        valid = rows[rows.invalid.fillna("") == ""]
+        clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
+        parts = []
+        if len(clean):
+            one = clean.subject == clean.subject.iloc[0]
+            first = clean[one & (clean.baseline == clean.baseline.iloc[0])]
+            crossing = first[first.crosses.fillna("") != ""]
+            staying = first[first.crosses.fillna("") == ""]
+            parts += [
+                f"{escape(r.label)} (calls into {escape(r.crosses)}) {cell(r)}"
+                for r in crossing.itertuples()
+            ]
+            if len(staying):
+                parts.append(_own_code(staying))
+            out += sentences(f"On {where}:", parts)  # at most MAX_WORDS words each
+        # what the source gives no ratio for: confounded, or not valid (its place named once)
+        if clean.empty and len(valid):
+            labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
+            out.append(f"On {where}, {labels} rest on confounded contrasts only.")
+        if len(bad):
+            labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
+            what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
+            if out and where in out[-1]:  # the sentence before names the data set
+                said = f"{labels[:1].upper()}{labels[1:]} {what} there"
+            else:
+                said = f"On {where}, {labels} {what}"
+            out.append(f"{said}, by the data set's own limits.")
+    return " ".join(out)
 
 
 def attribution(meta: dict, earlier: list[dict] = ()) -> str:
@@ -323,6 +307,9 @@ def main(argv=None) -> None:
     ]
     # one tally sentence per source, the same in the abstract, the conclusion and the claims table
     text += newcommand("ClaimsFindings", " ".join(tally_sentence(verdicts, s) for s in sources))
+    # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
+    # table): how many could be tested with an interval, and why the others could not
+    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
@@ -348,7 +335,10 @@ def main(argv=None) -> None:
         if exp.get(e).headline:
             name = "".join(w.title() for w in e.split("_"))
             paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
-            text += newcommand(f"Findings{name}", " ".join([paragraph, *own(exp.get(e))]))
+            text += newcommand(f"Findings{name}", paragraph)
+            # the experiment's own sentences (a confounded free's growth, the pipe's wait): the
+            # body keeps to the headline ratios; these are for the experiment's own section
+            text += newcommand(f"Findings{name}Detail", " ".join(own(exp.get(e))))
     for e in exp.registry().values():
         if e.findings is None or e.headline:
             continue
@@ -358,6 +348,8 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
+    # the body's two sentences on the data sets; the full account is the appendix's
+    text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(
         "DatasetAttributions",
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))

@@ -85,18 +85,22 @@ def boards(metas: list[dict], kinds: dict[str, str]) -> list[str]:
 
 
 def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
-    """Where this edition's runs happened, for the sentence that says the workflow can also run
-    over SSH and on boards: 'in this edition ran on local only, which is not a Morello board'."""
+    """Where this edition's runs happened, in plain words, as the end of the abstract's sentence
+    on the workflow ('..., and this edition ran it on one machine, not a Morello board'): no
+    host name, which the set-up table gives."""
     targets = sorted({m["target"] for m in metas})
     if not targets:
-        return "in this edition ran on no target: only the data sets were re-analysed"
+        return "this edition ran no experiment of its own: it re-analysed the data sets only"
     found = boards(metas, kinds)
-    names = ", ".join(rf"\texttt{{{escape(t)}}}" for t in targets)
+    machines = "one machine" if len(targets) == 1 else f"{len(targets)} machines"
     if not found:
-        which = "which is not" if len(targets) == 1 else "none of them"
-        return f"in this edition ran on {names} only, {which} a Morello board"
+        which = "not a Morello board" if len(targets) == 1 else "none of them a Morello board"
+        return f"this edition ran it on {machines}, {which}"
     said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in found)
-    return f"in this edition ran on {names}; the Morello boards among them: {said}"
+    board = "board" if len(found) == 1 else "boards"
+    if len(found) == len(targets):
+        return f"this edition ran it on the Morello {board} {said}"
+    return f"this edition ran it on {machines}, among them the Morello {board} {said}"
 
 
 # The title by what ran: an edition with a board run asks the question; one without is a
@@ -121,26 +125,43 @@ def edition_macros(metas: list[dict], kinds: dict[str, str]) -> str:
     return out
 
 
+def _variant_words(spec: dict, name: str) -> str:
+    """A data set's variant in plain words: 'purecap with c18n', 'hybrid' (its ABI and whether
+    it runs in compartments), its name where the data set records no ABI."""
+    abi = spec.get("abi") or name
+    return escape(abi + (" with c18n" if spec.get("c18n") else ""))
+
+
+def _experiments_words(names: list[str]) -> str:
+    """'E2, E3 and E4' for experiment names (the registry's numbers)."""
+    known = {e.name: e.number for e in exp.registry().values()}
+    numbers = sorted({known[n] for n in names if n in known})
+    return listed([f"E{n}" for n in numbers]) if numbers else escape(", ".join(names))
+
+
 def dataset_macros(sets: list[dict]) -> str:
     """What each data set records about its board's kernel (dataset.yaml kernel) and the
-    optimisation level of each variant's builds (variants.<v>.builds), for the threats."""
+    optimisation level of each variant's builds (variants.<v>.builds), for the threats: in plain
+    words, each data set by its release ('the 24.05 data'), no host name (the appendix's
+    provenance names the host whose log it is)."""
     if not sets:
         return ""
     kernels, levels = [], []
     for d in sets:
-        name = rf"\texttt{{{escape(d['name'])}}}"
+        release = d.get("release", "").removeprefix("CheriBSD ")
+        name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
         k = d.get("kernel")
         if k:
             # one host's log covers that host only (kernel.host)
-            log = f"E6 log, of host {escape(k['host'])} only," if k.get("host") else "own log"
-            said = f"{name}'s {log} shows a {escape(k['config'])} kernel"
+            log = "only the log of one host" if k.get("host") else "its own log"
+            said = f"on {name}, {log} records the kernel, a {escape(k['config'])} kernel"
             if k.get("debug_options"):
-                said += f" with {listed([escape(o) for o in k['debug_options']])} compiled in"
+                said += f" with {listed([escape(o) for o in k['debug_options']])}"
             if k.get("revocation_default"):
                 said += f" and heap revocation {escape(k['revocation_default'])} by default"
             kernels.append(said)
         else:
-            kernels.append(f"{name} records no kernel")
+            kernels.append(f"{name} record no kernel")
         # variants built alike said together; a build whose level is not recorded left out
         alike: dict[str, list[str]] = {}
         for v, spec in d["variants"].items():
@@ -148,11 +169,14 @@ def dataset_macros(sets: list[dict]) -> str:
             for b in spec.get("builds", []):
                 if b["optimisation"].startswith("-O"):
                     by.setdefault(b["optimisation"], []).extend(b["experiments"])
-            said = ", ".join(f"{escape(o)} ({', '.join(e)})" for o, e in by.items())
+            said = listed([f"{escape(o)} ({_experiments_words(e)})" for o, e in by.items()])
             if said:
-                alike.setdefault(said, []).append(escape(v))
+                alike.setdefault(said, []).append(_variant_words(spec, v))
         if alike:
-            levels.append(f"{name}: " + "; ".join(f"{listed(v)} {o}" for o, v in alike.items()))
+            said = listed([f"{listed(v)} at {o}" for o, v in alike.items()])
+            levels.append(f"for {name} the study built {said}")
+    kernel_text = "; ".join(kernels)
+    level_text = "; ".join(levels)  # "for the 24.05 data it built hybrid ... at -O0 (E2)"
     folders = listed(
         [
             rf"\texttt{{datasets/{escape(d['name'])}/}} ({escape(d.get('release', d['name']))}, "
@@ -163,8 +187,12 @@ def dataset_macros(sets: list[dict]) -> str:
     return (
         from_file("datasets/<name>/dataset.yaml")
         + newcommand("DatasetFolders", folders, "name; release; source.license")
-        + newcommand("DatasetKernels", "; ".join(kernels) + ".", "kernel")
-        + newcommand("DatasetOptimisation", ". ".join(levels) + ".", "variants.<v>.builds")
+        + newcommand("DatasetKernels", kernel_text[:1].upper() + kernel_text[1:] + ".", "kernel")
+        + newcommand(
+            "DatasetOptimisation",
+            level_text[:1].upper() + level_text[1:] + "." if level_text else "",
+            "variants.<v>.builds",
+        )
     )
 
 

@@ -67,3 +67,46 @@ def boards_text(meta: dict) -> str:
             "recorded."
         )
     return "".join(f" {x}" for x in out)
+
+
+NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
+
+
+def summary_text(metas: list[dict]) -> str:
+    """The body's two sentences on the data sets: which releases, whose, measured on what, and
+    that this package measured none of them; then what their provenance leaves open (the
+    documents' boards, the hosts the files name, the one host whose log records the kernel). The
+    full account, with its quotations and files, is the appendix's (boards_text, attribution)."""
+    if not metas:
+        return "This edition included no data set."
+    names = listed([escape(m.get("release", m["name"]).removeprefix("CheriBSD ")) for m in metas])
+    data = f"The {names} data" if len(metas) > 1 else f"The {names} data set"
+    # the board model without what a release leaves unrecorded (the appendix says it)
+    models = list(dict.fromkeys(escape(m["host"]["model"].split(" (")[0]) for m in metas))
+    on = f"{listed(models)}s" if len(metas) > 1 else f"a {models[0]}"
+    # one study's: its files and people alike (findings.attribution says it in full)
+    study = any(m.get("study_data") for m in metas) and len({m["measured_by"] for m in metas}) == 1
+    whose = "the study's raw files" if study else "shipped measurements"
+    verb = "are" if len(metas) > 1 else "is"
+    out = [
+        f"{data} {verb} {whose}, measured by their authors on {on}; we re-analysed them and "
+        "measured none of them."
+    ]
+    open_ = []
+    if any(len({b["document"] for b in m.get("boards", [])}) > 1 for m in metas):
+        open_.append("the study's documents disagree on how many boards it used")
+    hosts = {h["host"] for m in metas for h in m.get("hosts", [])}
+    if hosts:
+        n = len(hosts)
+        count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+        open_.append(f"its files name {count} host{'s' if n > 1 else ''}")
+    kernels = [m["kernel"] for m in metas if (m.get("kernel") or {}).get("debug_options")]
+    for k in kernels[:1]:
+        where = "only one host's log" if k.get("host") else "the logs"
+        open_.append(
+            f"{where} records the kernel, a debug kernel with {escape(listed(k['debug_options']))}"
+        )
+    if open_:
+        said = listed(open_)
+        out.append(f"{said[:1].upper()}{said[1:]} (Appendix~\\ref{{sec:provenance}}).")
+    return " ".join(out)

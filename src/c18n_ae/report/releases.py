@@ -14,8 +14,15 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, escape, listed, newcommand, ratio_text
-from c18n_ae.report.findings import sentences
+from c18n_ae.common.latex import (
+    WIDE_FACTOR,
+    comparison_text,
+    escape,
+    listed,
+    newcommand,
+    ratio_point,
+    ratio_text,
+)
 from c18n_ae.report.headline import largest_setting, scoped
 
 COLUMNS = [
@@ -183,36 +190,49 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _data(source: str, names: dict[str, str]) -> str:
+    """A data set as the body names it: 'the 22.12 data' by its release, or its short name where
+    another data set shares the release (copies of one release)."""
+    release = names.get(source, "").removeprefix("CheriBSD ")
+    shared = sum(1 for r in names.values() if r.removeprefix("CheriBSD ") == release) > 1
+    if release and not shared:
+        return f"the {escape(release)} data"
+    return f"\\texttt{{{escape(source)}}}"
+
+
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
-    """Per later release and contrast: how it moved against the first release; sentences of at
-    most MAX_WORDS words (findings.sentences) however many data sets there are."""
+    """Per later release and contrast, one sentence: the range of how large its contrast is
+    against the first release's, over the metrics that mix nothing else and have a point estimate,
+    and how many others mix something else (the appendix's table gives every ratio)."""
     out = []
     later = table[table.release != table["first"]]
     for _, g in later.groupby(["release", "contrast"], sort=False):
-        release = g.release.iloc[0]
-        first = g["first"].iloc[0]
-        items = []
-        for x in g.itertuples():
-            if pd.isna(x.ratio):
-                continue
-            items.append(f"{ratio_text(x.ratio, x.ci95_low, x.ci95_high)} for {escape(x.label)}")
-        if items:
-            out += sentences(
-                f"The contrast \\texttt{{{escape(g.contrast.iloc[0])}}} on "
-                f"\\texttt{{{escape(release)}}} ({escape(names.get(release, ''))}) against "
-                f"\\texttt{{{escape(first)}}} ({escape(names.get(first, ''))}) gives",
-                items,
+        rows = g[g.ratio.notna()]
+        if rows.empty:
+            continue
+        mixed = rows[rows.confounded_by.fillna("") != ""]
+        clean = rows.drop(mixed.index)
+        wide = (clean.ci95_high / clean.ci95_low > WIDE_FACTOR) | clean.ci95_low.isna()
+        shown = clean[~wide].sort_values("ratio")
+        release, first = _data(g.release.iloc[0], names), _data(g["first"].iloc[0], names)
+        subject, baseline = (escape(x) for x in g.contrast.iloc[0].split("/", 1))
+        head = f"On {release}, the contrast of {subject} against {baseline}"
+        if len(shown) > 1:
+            low, high = shown.iloc[0], shown.iloc[-1]
+            said = (
+                f"{head} was {ratio_point(low.ratio)} ({escape(low.label)}) to "
+                f"{ratio_point(high.ratio)} ({escape(high.label)}) as large as on {first}"
             )
-    if mixes(table):
-        out += sentences(
-            "These ratios compare the builds each data set records too:",
-            [escape(part) for part in mixes(table).split("; ")],
-        )
-    if possibly(table):  # one sentence of at most MAX_WORDS words per few data sets
-        out += sentences(
-            "Possibly also, a difference of name alone (the ratios stand):",
-            [escape(part) for part in possibly(table).split("; ")],
-        )
+        elif len(shown):
+            said = f"{head} was {ratio_point(shown.ratio.iloc[0])} as large as on {first}"
+            said += f" for {escape(shown.label.iloc[0])}"
+        else:
+            said = f"{head} gives no ratio to {first} with a point estimate"
+        if len(mixed):
+            n = len(mixed)
+            said += f"; {n} other metric{'s' if n > 1 else ''} also mix{'es' if n == 1 else ''}"
+            said += " in other differences (Table~\\ref{tab:releases}, $^\\S$)"
+        out.append(said + ".")
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
 
