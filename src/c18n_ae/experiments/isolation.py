@@ -248,6 +248,7 @@ LAYOUTS = (
 
 
 EXPERIMENT = Experiment(
+    reads_tidy=True,  # its table or figure reads single trials
     layouts=LAYOUTS,
     name="isolation",
     measures=(

@@ -247,6 +247,7 @@ LAYOUT = Layout(  # the study's files: trial, message size and three times
 
 
 EXPERIMENT = Experiment(
+    reads_tidy=True,  # its table or figure reads single trials
     layouts=(LAYOUT,),
     name="pipe",
     means_over_calls=("roundtrip*_ns",),  # one clock interval over the batch
