@@ -27,12 +27,13 @@ KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metr
 SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS + ["runs", "run_sd", *GRID_COLUMNS]
 
 
-def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
-    """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...)."""
+def with_derived(tidy: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
+    """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...). consume:
+    the caller does not use `tidy` again, so its columns may be dropped as they are joined."""
     if len(tidy):
         derive = exp.get(tidy["experiment"].iloc[0]).derive
         if derive:
-            return derive(tidy)
+            return derive(tidy, consume=consume)
     return tidy
 
 

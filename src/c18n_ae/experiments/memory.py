@@ -28,7 +28,7 @@ def tidy_rows(raw, rows):
     return wide_tidy(raw, rows, "block_mib", METRICS, statuses=("ok", "alloc_failed"))
 
 
-def derive(df: pd.DataFrame) -> pd.DataFrame:
+def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
     """Adds per-trial bandwidth: bytes per ns is GB/s (10^9 bytes per second)."""
     extra = []
     for phase in ("write", "read"):
@@ -38,7 +38,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
         part["metric"] = pd.Categorical.from_codes(np.zeros(len(part), "i1"), [f"{phase}_GBps"])
         part["unit"] = pd.Categorical.from_codes(np.zeros(len(part), "i1"), ["GB/s"])
         extra.append(part)
-    return concat_frames([df, *extra], owned=len(extra))
+    return concat_frames([df, *extra], owned=len(extra) + consume)
 
 
 COLUMNS = [
