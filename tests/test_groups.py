@@ -51,6 +51,7 @@ def test_groups_are_pandas_groups_in_its_order(scattered):
     for b in batches:
         rows = g.rows_of(b[0], b[-1])
         assert (np.isin(g.code[rows], b)).all() and len(rows) == g.size[b].sum()
+        assert (np.diff(rows) > 0).all()  # in table order
 
 
 def test_an_empty_table_has_no_groups():

@@ -124,8 +124,14 @@ class Groups:
         return self._order[self._bounds[g] : self._bounds[g + 1]]
 
     def rows_of(self, first: int, last: int) -> np.ndarray:
-        """The rows of groups first .. last, in table order (a pass over the codes)."""
-        return np.flatnonzero((self.code >= first) & (self.code <= last))
+        """The rows of groups first .. last, in table order (from their runs or their part of
+        the sort order: no pass over the whole table)."""
+        if self._slices is not None:
+            runs = sorted(
+                (s.start, s.stop) for g in range(first, last + 1) for s in self._slices[g]
+            )
+            return np.concatenate([np.arange(a, b) for a, b in runs] or [np.zeros(0, np.int64)])
+        return np.sort(self._order[self._bounds[first] : self._bounds[last + 1]])
 
     def in_order_of_appearance(self) -> np.ndarray:
         """The group numbers by their first row (pandas' groupby with sort=False)."""

@@ -41,12 +41,12 @@ def summary_table(
     tidy: pd.DataFrame, derived: bool = False, steps: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """The statistics of c18n_ae.analysis.stats.summarise for every group: the groups found once
-    (c18n_ae.analysis.groups: a code per row, no copy of the table), then each group's values
-    taken, sorted and summarised on their own, so time stays linear in the rows (up to each
-    group's sort) and memory within the table plus a few bytes a row (a board's 10^7 trials,
-    10^5 E1 instances). derived: the experiment's derived metrics are already in the table;
-    steps: its grid_steps (by default checked against the clocks of the shipped data sets it
-    holds)."""
+    (c18n_ae.analysis.groups: a code per row, no copy of the table), then a batch of groups at a
+    time (at most BATCH rows, in table order) summarised by grouped aggregations over their
+    codes (batch_stats), so time stays linear in the rows and memory within the table plus a
+    few bytes a row and one batch (a board's 10^7 trials, 10^5 E1 instances). derived: the
+    experiment's derived metrics are already in the table; steps: its grid_steps (by default
+    checked against the clocks of the shipped data sets it holds)."""
     check_tidy(tidy)
     if not derived:
         tidy = with_derived(tidy)
