@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,14 +33,31 @@ BLOCKS = list(range(100, 1100, 100))
 
 def run(cmd: list[str], cwd: Path) -> tuple[float, float]:
     """Wall seconds and peak resident MiB of one stage's process."""
+    return run_usage(cmd, cwd)[:2]
+
+
+def run_usage(cmd: list[str], cwd: Path, limit: int = 0) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MiB and CPU seconds (user + system) of one stage's process;
+    limit: its address space in bytes (0: none), so a stage that would take the shared machine's
+    memory fails instead."""
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=cap if limit else None,
+    )
+    err = proc.stderr.read().decode(errors="replace")  # before waiting: a full pipe blocks
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def memory_data_set(folder: Path, trials_per_variant: int) -> None:
@@ -126,7 +144,8 @@ def outputs(work: Path, experiment: str, references: list[str]) -> list[str]:
         *references, *(f"--{k}={work / k}.csv" for k in ("tidy", "summary", "comparisons")),
         "--table", str(work / "tab.tex"), "--pdf", str(work / "fig.pdf"),
         "--png", str(work / "fig.png"), "--pgfplots", str(work / "paper" / "fig.tex"),
-        "--series", str(work / "paper" / "series.csv"),
+        "--series", str(work / "paper" / "series.csv"), "--html", str(work / "page.html"),
+        "--claims", str(ROOT / "config" / "claims.yaml"),
     ]  # fmt: skip
 
 

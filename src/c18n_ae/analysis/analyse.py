@@ -56,7 +56,7 @@ def main(argv=None) -> None:
     # stay within a few bytes per value
     for column in CATEGORICAL:
         tidy[column] = tidy[column].astype("category")
-    tidy = with_derived(tidy)
+    tidy = with_derived(tidy, consume=True)  # written: the table is not held twice
     for column in CATEGORICAL:
         tidy[column] = tidy[column].astype("category")
     # each metric's grid, checked against the clock step its source declares (a run's

@@ -56,8 +56,11 @@ def clock_steps(tidy, programs: dict | None = None, sets: dict | None = None) ->
     source's variants), for every source and metric of the tidy table that has one. programs:
     run_programs of the runs; sets: data set name -> its dataset.yaml, by default each source
     that names a shipped data set. One pass over the table's distinct keys."""
+    from c18n_ae.analysis.groups import Groups  # its codes: no copy of a board's table
+
     programs = programs or {}
-    keys = tidy.groupby(["source", "variant", "experiment", "metric"], observed=True).size().index
+    found = Groups(tidy, ["source", "variant", "experiment", "metric"]).keys
+    keys = found.itertuples(index=False, name=None)
     by_set: dict[str, dict[str, float]] = {}
     out: dict[tuple[str, str], float] = {}
     for source, variant, experiment, metric in keys:

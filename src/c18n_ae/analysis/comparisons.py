@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from c18n_ae.analysis.clocks import clock_steps
+from c18n_ae.analysis.groups import Groups
 from c18n_ae.analysis.stats import grid_steps, stdtrit
 from c18n_ae.analysis.summarise import with_derived
 from c18n_ae.common import config
@@ -453,9 +454,9 @@ def release_rows(groups: dict, references: dict[str, str], releases: list[str]) 
     return rows
 
 
-def _pairs(tidy: pd.DataFrame, references: dict[str, str]) -> list[tuple[str, str, str, str]]:
-    """(target, variant, reference target, reference variant), in the order described above."""
-    series = list(dict.fromkeys(zip(tidy.source, tidy.variant)))
+def _pairs(series: list[tuple], references: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    """(target, variant, reference target, reference variant), in the order described above;
+    series: the table's (target, variant) pairs in order of appearance."""
     pairs = []
     for target in dict.fromkeys(t for t, _ in series):
         variants = [v for t, v in series if t == target]
@@ -482,6 +483,38 @@ def side_stats(a: np.ndarray, b: np.ndarray) -> dict:
     return out
 
 
+def sides(tidy: pd.DataFrame) -> tuple[dict, list[tuple], dict]:
+    """Each side's successful values and their runs, in table order, by (target, variant,
+    *GROUP), in order of their first successful row (as pandas' groupby without sort); the
+    (target, variant) pairs in order of their first row; each metric's unit. The groups are
+    found once (c18n_ae.analysis.groups), with no copy of the table."""
+    found = Groups(tidy, ["source", "variant", *GROUP, "unit"])
+    value = tidy.value.to_numpy(dtype=float)
+    ok = (tidy.status == "ok").to_numpy()
+    run = tidy.run.to_numpy()
+    keys = found.keys.itertuples(index=False, name=None)
+    taken, first = {}, {}
+    for g, key in enumerate(keys):
+        keep = found.take(ok, g) & ~np.isnan(found.take(value, g))
+        side = key[:-1]
+        if keep.any():
+            at = int(found.take_index(g)[keep][0])
+            parts = (found.take(value, g)[keep], found.take(run, g)[keep])
+            if side in taken:  # a metric in two units: one side, as pandas groups it
+                first[side] = min(first[side], at)
+                parts = tuple(np.concatenate(p) for p in zip(taken[side], parts))
+            else:
+                first[side] = at
+            taken[side] = parts
+    groups = {k: taken[k] for k in sorted(taken, key=first.get)}
+    earliest: dict[tuple, int] = {}
+    for (source, variant, *_), at in zip(found.keys.itertuples(index=False), found.first):
+        earliest[(source, variant)] = min(earliest.get((source, variant), at), int(at))
+    series = sorted(earliest, key=earliest.get)
+    units = {k[-2]: k[-1] for k in found.keys.itertuples(index=False, name=None)}
+    return groups, series, units
+
+
 def compare(
     tidy: pd.DataFrame,
     references: dict[str, str],
@@ -497,13 +530,7 @@ def compare(
         return pd.DataFrame(columns=COLUMNS)
     if not derived:
         tidy = with_derived(tidy)
-    keys = ["source", "variant", *GROUP]
-    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*keys, "run", "value", "unit"]]
-    groups = {
-        k: (g["value"].to_numpy(), g["run"].to_numpy())
-        for k, g in ok.groupby(keys, sort=False, observed=True)[["value", "run"]]
-    }
-    units = dict(ok[["metric", "unit"]].drop_duplicates().itertuples(index=False))
+    groups, series, units = sides(tidy)
     if steps is None:
         steps = grid_steps(tidy, clocks=clock_steps(tidy))
     step = dict(zip(zip(steps.source, steps.metric), steps.resolution))
@@ -511,7 +538,7 @@ def compare(
     for k in groups:
         keys_by_series.setdefault(k[:2], []).append(k[2:])
     rows = []
-    for target, variant, rtarget, rvariant in _pairs(tidy, references):
+    for target, variant, rtarget, rvariant in _pairs(series, references):
         for g in keys_by_series.get((target, variant), []):
             b = groups.get((rtarget, rvariant, *g))
             if b is None:
@@ -538,7 +565,7 @@ def compare(
                 | {"unit": units.get(metric, ""), "resolution": float(grid)}
                 | {"comparison": "variant" if target == rtarget else "target"}
             )
-    rows += release_rows(groups, references, [r for r in releases if r in set(tidy.source)])
+    rows += release_rows(groups, references, [r for r in releases if r in {t for t, _ in series}])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -113,17 +113,20 @@ def written_step(values) -> float:
     return written if written >= NO_GRID * float(np.abs(x).max()) else math.nan
 
 
-def grid_step(values, written: float | None = None) -> float:
+def grid_step(values, written: float | None = None, count: int | None = None) -> float:
     """The step of the grid the values fall on, in their unit; NaN where the data show none.
     written: the step the values are written with (written_step; by default of these values).
     Where the smallest difference between distinct values spans several written steps (a clock
     ticking at 7.8125 ms written in whole ms: differences of 7 and 8 ms), the step is the tick
     that the small differences are near-multiples of, each within one written step, fitted by
-    least squares; otherwise the written step is the resolution."""
+    least squares; otherwise the written step is the resolution. count: the number of values
+    where `values` holds only the distinct ones (its grid is theirs; whether values repeat is
+    seen from the count)."""
     x = np.asarray(values, dtype=float)
     x = x[np.isfinite(x)]
+    count = len(x) if count is None else count
     written = written_step(x) if written is None else written
-    if len(x) < 2 or not written > 0 or not np.abs(x).max() > 0:
+    if count < 2 or not written > 0 or not np.abs(x).max() > 0:
         return math.nan
     q, eps = _on_eps(x)
     if len(q) < 2:
@@ -140,7 +143,7 @@ def grid_step(values, written: float | None = None) -> float:
     off = np.abs(small - np.round(small / step) * step)
     # evidence of a tick: values that repeat (a few distinct values among many) or many small
     # differences that fit it; a handful of distinct values far apart show no grid of their own
-    evident = len(x) >= 2 * len(q) or len(small) >= MIN_EVIDENCE
+    evident = count >= 2 * len(q) or len(small) >= MIN_EVIDENCE
     return _clean(step * eps) if evident and (off <= w * 1.000001).mean() >= ON_GRID else written
 
 
@@ -186,22 +189,33 @@ def grid_steps(tidy, by=("source", "metric"), clocks: dict | None = None):
     gets no note: its grid is finer than the clock's by design."""
     import pandas as pd
 
+    from c18n_ae.analysis.groups import Groups
+
     clocks = clocks or {}
     means = means_over_calls(tidy)
-    ok = tidy.loc[(tidy.status == "ok") & tidy.value.notna(), [*by, "unit", "value"]]
-    written = {
-        key: written_step(g.to_numpy())
-        for key, g in ok.groupby(["source", "unit"], sort=True, observed=True)["value"]
-    }
+    found = Groups(tidy, [*by, "unit"])
+    value = tidy.value.to_numpy(dtype=float)
+    ok = (tidy.status == "ok").to_numpy()
+    distinct, count = {}, {}  # each group's distinct successful values and their number
+    for g, key in enumerate(found.keys.itertuples(index=False, name=None)):
+        x = found.take(value, g)
+        x = x[found.take(ok, g) & ~np.isnan(x)]
+        if len(x):
+            distinct[key], count[key] = np.unique(x), int(np.isfinite(x).sum())
+    # the written step of a source and unit from the union of its groups' distinct values:
+    # the same integers on the same grid as all the values, at the size of the distinct ones
+    union: dict[tuple, list] = {}
+    for key, d in distinct.items():
+        union.setdefault((key[0], key[-1]), []).append(d)
+    written = {k: written_step(np.unique(np.concatenate(v))) for k, v in union.items()}
     rows = []
-    for key, g in ok.groupby([*by, "unit"], sort=True, observed=True)["value"]:
+    for key, values in distinct.items():
         source, metric, unit = key[0], key[-2], key[-1]
-        values = g.to_numpy()
         step = written[(source, unit)]
-        grid = grid_step(values, step)
+        grid = grid_step(values, step, count[key])
         clock = in_unit(clocks.get((source, metric), math.nan), str(unit))
         if clock > 0:
-            distinct = 2 if grid > 0 else len(np.unique(values))  # the rare case: a sort
+            distinct = 2 if grid > 0 else len(values)
             resolution, note = checked_resolution(grid, clock, step, distinct)
             if metric in means:
                 note = ""
@@ -223,6 +237,8 @@ def means_over_calls(tidy) -> set[str]:
 
     if "experiment" not in tidy.columns:
         return set()
-    pairs = tidy.groupby(["experiment", "metric"], observed=True).size().index
+    from c18n_ae.analysis.groups import Groups
+
+    pairs = Groups(tidy, ["experiment", "metric"]).keys.itertuples(index=False, name=None)
     known = exp.registry()
     return {m for e, m in pairs if e in known and known[e].mean_over_calls(m)}

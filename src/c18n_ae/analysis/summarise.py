@@ -12,6 +12,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.clocks import clock_steps, run_programs
 from c18n_ae.analysis.collect import check_tidy
+from c18n_ae.analysis.groups import Groups
 from c18n_ae.analysis.stats import (
     GRID_COLUMNS,
     SUMMARY_FIELDS,
@@ -31,32 +32,65 @@ KEYS = ["source", "variant", "experiment", "parameter", "parameter_value", "metr
 SUMMARY_COLUMNS = KEYS + ["n_excluded"] + SUMMARY_FIELDS + ["runs", "run_sd", *GRID_COLUMNS]
 
 
-def with_derived(tidy: pd.DataFrame) -> pd.DataFrame:
-    """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...)."""
+def with_derived(tidy: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
+    """The tidy table plus the experiment's derived per-trial metrics (bandwidth, ...). consume:
+    the caller does not use `tidy` again, so its columns may be dropped as they are joined."""
     if len(tidy):
         derive = exp.get(tidy["experiment"].iloc[0]).derive
         if derive:
-            return derive(tidy)
+            return derive(tidy, consume=consume)
     return tidy
 
 
 def summary_table(
     tidy: pd.DataFrame, derived: bool = False, steps: pd.DataFrame | None = None
 ) -> pd.DataFrame:
-    """The statistics of c18n_ae.analysis.stats.summarise for every group at once: one group code
-    per row and grouped aggregations over it, no Python loop over groups and no copy of the
-    table, so time and memory stay linear in the rows (a board's 10^6 trials, 10^5 E1
-    instances). derived: the experiment's derived metrics are already in the table; steps:
-    its grid_steps (by default checked against the clocks of the shipped data sets it holds)."""
+    """The statistics of c18n_ae.analysis.stats.summarise for every group: the groups found once
+    (c18n_ae.analysis.groups: a code per row, no copy of the table), then a batch of groups at a
+    time (at most BATCH rows, in table order) summarised by grouped aggregations over their
+    codes (batch_stats), so time stays linear in the rows and memory within the table plus a
+    few bytes a row and one batch (a board's 10^7 trials, 10^5 E1 instances). derived: the
+    experiment's derived metrics are already in the table; steps: its grid_steps (by default
+    checked against the clocks of the shipped data sets it holds)."""
     check_tidy(tidy)
     if not derived:
         tidy = with_derived(tidy)
-    groups = tidy.groupby(KEYS, sort=True, dropna=False, observed=True)
-    code = groups.ngroup().to_numpy()
-    keys = groups.size().index
-    count = len(keys)
-    ok = (tidy.status == "ok").to_numpy() & tidy.value.notna().to_numpy()
-    value = np.where(ok, tidy.value.to_numpy(dtype=float), np.nan)
+    groups = Groups(tidy, KEYS)
+    value = tidy.value.to_numpy(dtype=float)
+    ok = (tidy.status == "ok").to_numpy()
+    run = tidy.run.to_numpy()
+    parts = []
+    for batch in groups.batches(BATCH):  # a few groups' rows at a time: bounded memory
+        rows = groups.rows_of(batch[0], batch[-1])  # in table order, as pandas sums them
+        taken = [value[rows], ok[rows], run[rows], groups.code[rows] - batch[0]]
+        count = len(batch)
+        if count == 1 < groups.count:  # pandas sums a lone group another way: keep it company
+            taken = [np.append(c, x) for c, x in zip(taken, (0.0, True, 1, 1))]
+            count = 2
+        parts.append(batch_stats(*taken, count).iloc[: len(batch)])
+    stats = (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else batch_stats(value, ok, run, np.zeros(0, int), 0)
+    )
+    out = pd.concat([groups.keys, stats], axis=1)
+    steps = grid_steps(tidy, clocks=clock_steps(tidy)) if steps is None else steps
+    out = out.merge(steps, on=["source", "metric"], how="left", sort=False)
+    for k in KEYS:  # plain values in the CSV whatever the table's column types
+        out[k] = out[k].astype(object)
+    return out[SUMMARY_COLUMNS]
+
+
+BATCH = 1 << 21  # rows summarised at once (a larger group alone): about 200 MB at most
+
+
+def batch_stats(
+    value: np.ndarray, status_ok: np.ndarray, run: np.ndarray, code: np.ndarray, count: int
+) -> pd.DataFrame:
+    """The statistics of groups 0 .. count-1 (code: each row's group): grouped aggregations over
+    the codes, no Python loop over groups."""
+    ok = status_ok & ~np.isnan(value)
+    value = np.where(ok, value, np.nan)
     g = pd.Series(value).groupby(code, sort=True)
     stats = pd.DataFrame(
         {
@@ -72,7 +106,7 @@ def summary_table(
             "sum": g.sum(),
         }
     ).reindex(range(count))
-    stats["n_excluded"] = np.bincount(code, (tidy.status != "ok").to_numpy(), count)
+    stats["n_excluded"] = np.bincount(code, ~status_ok, count)
     # per row: its group's quartiles and median, for the outlier and tail counts
     iqr = (stats.q3 - stats.q1).to_numpy()
     low, high = (stats.q1.to_numpy() - 1.5 * iqr)[code], (stats.q3.to_numpy() + 1.5 * iqr)[code]
@@ -93,16 +127,8 @@ def summary_table(
     stats["ci95_low"], stats["ci95_high"] = stats["mean"] - half, stats["mean"] + half
     stats["n"] = stats["n"].fillna(0).astype(int)
     stats["n_excluded"] = stats["n_excluded"].astype(int)
-    stats["runs"], stats["run_sd"] = between_runs(
-        code[ok], tidy.run.to_numpy()[ok], value[ok], count
-    )
-    stats.index = keys
-    out = stats.reset_index()
-    steps = grid_steps(tidy, clocks=clock_steps(tidy)) if steps is None else steps
-    out = out.merge(steps, on=["source", "metric"], how="left", sort=False)
-    for k in KEYS:  # plain values in the CSV whatever the table's column types
-        out[k] = out[k].astype(object)
-    return out[SUMMARY_COLUMNS]
+    stats["runs"], stats["run_sd"] = between_runs(code[ok], run[ok], value[ok], count)
+    return stats.reset_index(drop=True)
 
 
 def between_runs(code: np.ndarray, run: np.ndarray, value: np.ndarray, count: int):

@@ -4,19 +4,24 @@ into text objects (a pointer a row)."""
 
 from __future__ import annotations
 
-from c18n_ae.common.lazy import pd
+from c18n_ae.common.lazy import np, pd
 
 
 def _categories(column: pd.Series) -> pd.Categorical:
+    """A column as a category of its values' text: made from its distinct values, so a text
+    column of 10^7 rows is never one array of fixed-width strings."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column.array
-    return pd.Categorical(column.to_numpy(dtype=object).astype(str))
+    codes, distinct = pd.factorize(column.to_numpy(dtype=object), use_na_sentinel=False)
+    names, at = np.unique(np.asarray(distinct, dtype=object).astype(str), return_inverse=True)
+    return pd.Categorical.from_codes(at.astype(np.int32)[codes], names)
 
 
-def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
+def concat_frames(frames: list[pd.DataFrame], owned: int = 0) -> pd.DataFrame:
     """Frames with the same columns, one below the other. A column that is a category in any of
     them stays one (the union of their categories); the others are joined as pd.concat joins
-    them."""
+    them. owned: the last `owned` frames are the caller's temporaries: each column is dropped
+    from them once joined, so they are not held beside the whole result."""
     columns = list(frames[0].columns)
     out = {}
     for c in columns:
@@ -26,4 +31,6 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
             )
         else:
             out[c] = pd.concat([f[c] for f in frames], ignore_index=True)
-    return pd.DataFrame(out)[columns]
+        for f in frames[len(frames) - owned :] if owned else ():
+            del f[c]
+    return pd.DataFrame(out, copy=False)  # the joined columns as they are: no second copy

@@ -72,7 +72,13 @@ class Experiment:
     table: Callable | None = None  # Inputs -> outputs.Table (rendered by report.render_table)
     figure: Callable | None = None  # Inputs -> outputs.Figure (rendered by report.render_figure)
     macros: Callable | None = None  # (summary of this package's runs, references) -> \newcommand
-    derive: Callable | None = None  # tidy -> tidy with derived per-trial metrics (optional)
+    # (tidy, consume=False) -> tidy with derived per-trial metrics (optional); consume: the table
+    # is the caller's last use of it, its columns dropped as they are joined (a board's table
+    # is not held beside the joined one)
+    derive: Callable | None = None
+    # its table or figure reads the tidy table (outputs.Inputs.tidy, else None): the report job
+    # reads a board's 4 x 10^7 tidy rows only where they are shown
+    reads_tidy: bool = False
     headline: tuple[Headline, ...] = ()  # the metrics of the headline table, in its order
     part: str = "cost"  # where its section sits: one of PARTS
     claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)

@@ -41,7 +41,7 @@ def tidy_rows(raw, rows):
     return out
 
 
-def derive(df: pd.DataFrame) -> pd.DataFrame:
+def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
     """The extra time of a call into another library over a plain call, paired by trial (both
     loops run in the same trial, in its random order)."""
     keys = ["source", "variant", "experiment", "run", "trial", "parameter", "parameter_value"]
@@ -49,7 +49,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
     library = df[df.metric == "library_call_ns"].set_index(keys)["value"]
     extra = (library - plain).dropna().rename("value").reset_index()
     extra = extra.assign(metric=EXTRA, unit="ns", status="ok")[df.columns]
-    return concat_frames([df, extra])
+    return concat_frames([df, extra], owned=2 if consume else 0)
 
 
 def _interval(row) -> str:

@@ -77,12 +77,12 @@ def tidy_rows(raw, rows):
     return out
 
 
-def derive(df: pd.DataFrame) -> pd.DataFrame:
+def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
     """Adds strings_visible: 1 when a reader found at least one of the strings in the process."""
     found = df[df.metric == "strings_found_distinct"].copy()
     found["value"] = (found["value"] > 0).astype(float)
     found["metric"], found["unit"] = "strings_visible", "flag"
-    return concat_frames([df, found])
+    return concat_frames([df, found], owned=2 if consume else 0)
 
 
 def per_role(tidy: pd.DataFrame) -> list[dict]:
@@ -237,6 +237,7 @@ LAYOUTS = (
 
 
 EXPERIMENT = Experiment(
+    reads_tidy=True,  # its table or figure reads single trials
     layouts=LAYOUTS,
     name="isolation",
     measures=(

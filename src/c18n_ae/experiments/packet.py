@@ -83,7 +83,7 @@ def tidy_rows(raw, rows):
     return out
 
 
-def derive(df: pd.DataFrame) -> pd.DataFrame:
+def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
     """Adjusted latency: each mode's latency minus that of 'none' in the same run and repeat."""
     lat = df[df.metric.str.endswith("_latency_us")]
     keys = ["source", "variant", "run", "trial", "parameter", "parameter_value"]
@@ -96,7 +96,7 @@ def derive(df: pd.DataFrame) -> pd.DataFrame:
         )
         part["metric"] = f"{m}_adjusted_latency_us"
         extra.append(part)
-    return concat_frames([df, *extra])
+    return concat_frames([df, *extra], owned=len(extra) + 1 if consume else 0)
 
 
 def published() -> pd.DataFrame:

@@ -64,13 +64,13 @@ def tidy_rows(raw, rows):
     return out
 
 
-def derive(df: pd.DataFrame) -> pd.DataFrame:
+def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
     """Adds each metric again over all trials, warm-up included (named *_incl_warmup_ns); the
     study's invalid sum is left out."""
     extra = df[df.metric.isin((*METRICS, "message_wait_ns"))].copy()
     extra["metric"] = extra["metric"].str.replace("_ns", "_incl_warmup_ns", regex=False)
     extra["status"] = "ok"
-    return concat_frames([df, extra])
+    return concat_frames([df, extra], owned=2 if consume else 0)
 
 
 CAPTION = (
@@ -247,6 +247,7 @@ LAYOUT = Layout(  # the study's files: trial, message size and three times
 
 
 EXPERIMENT = Experiment(
+    reads_tidy=True,  # its table or figure reads single trials
     layouts=(LAYOUT,),
     name="pipe",
     means_over_calls=("roundtrip*_ns",),  # one clock interval over the batch

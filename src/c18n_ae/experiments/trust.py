@@ -162,6 +162,7 @@ figure = sent_found(("root", "ordinary"), ("records_sent", "records_found"), "re
 
 
 EXPERIMENT = Experiment(
+    reads_tidy=True,  # its table or figure reads single trials
     name="trust",
     measures=("a memory scraper against an OpenSSL workload, as root and as an ordinary user"),
     part="compartments",

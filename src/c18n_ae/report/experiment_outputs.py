@@ -14,6 +14,7 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import min_trials
+from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.experiments.outputs import Inputs
@@ -21,10 +22,14 @@ from c18n_ae.experiments.rows import mark_invalid
 from c18n_ae.report import files, render_figure, render_html, render_table
 
 
-def inputs(a, cfg) -> Inputs:
+def inputs(a, cfg, reads_tidy: bool = True) -> Inputs:
     """The rule's files; the references and invalid metrics from the config (--reference adds or
-    overrides a target's reference variant, for a call outside the workflow)."""
-    tidy = pd.read_csv(a.tidy)
+    overrides a target's reference variant, for a call outside the workflow). reads_tidy: the
+    experiment's table or figure reads the tidy table (Experiment.reads_tidy); otherwise it is
+    not read (a board's 4 x 10^7 rows), and Inputs.tidy is None."""
+    # the names as categories: a board's tidy rows at a byte a name, not a string each
+    tidy = pd.read_csv(a.tidy, dtype={c: "category" for c in CATEGORICAL}) if reads_tidy else None
+    measured = len(tidy) if tidy is not None else has_rows(a.tidy)
     references = {
         **(config.references(cfg) if cfg else {}),
         **dict(r.split("=", 1) for r in a.reference),
@@ -32,11 +37,17 @@ def inputs(a, cfg) -> Inputs:
     return Inputs(
         summary=mark_invalid(pd.read_csv(a.summary), config.invalid_metrics(cfg) if cfg else {}),
         tidy=tidy,
-        comparisons=pd.read_csv(a.comparisons) if len(tidy) else None,
+        comparisons=pd.read_csv(a.comparisons) if measured else None,
         references=references,
         published={Path(p).stem: pd.read_csv(p) for p in a.published},
         boards=boards(a.results, cfg, a.experiment) if cfg else {},
     )
+
+
+def has_rows(path: Path) -> bool:
+    """Whether a CSV file holds a row below its header (read no further)."""
+    with open(path) as f:
+        return bool(f.readline()) and bool(f.readline().strip())
 
 
 def boards(results: Path, cfg: dict, experiment: str) -> dict:
@@ -75,7 +86,7 @@ def main(argv=None) -> None:
         setattr(a, kind, getattr(a, kind) or Path(path))
     if a.published is None:
         a.published = [Path(p) for p in e.published_files()]
-    data = inputs(a, exp.config_from_arguments(a))
+    data = inputs(a, exp.config_from_arguments(a), e.reads_tidy)
     table = e.table(data)
     # the rows on the HTML report's page, the PDF's appendix a line naming it (issue 31)
     write_text_atomic(a.html, render_html.page(e.number, e.name, table, min_trials(a.claims)))
