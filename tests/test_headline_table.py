@@ -24,8 +24,11 @@ TEX = re.compile(r"\\[a-zA-Z]+\*?(\{[^}]*\})?|[{}$~^]")
 
 
 def rendered(tex: str) -> str:
-    """About the characters a reader sees: commands and braces out."""
-    return re.sub(r"\s+", " ", TEX.sub(lambda m: m.group(1) or "", tex)).strip()
+    """About the characters a reader sees: commands and braces out, those inside a command's
+    argument too (\\si{\\micro\\second} is two characters, not fifteen)."""
+    while TEX.search(tex):
+        tex = TEX.sub(lambda m: (m.group(1) or "")[1:-1], tex)
+    return re.sub(r"\s+", " ", tex).strip()
 
 
 def cells(tex: str, sources: int) -> list[str]:

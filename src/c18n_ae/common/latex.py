@@ -176,10 +176,11 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-def _rounding(shown: str) -> str:
-    """What a printed number's last figure leaves open: '±0.005' for '1.51'."""
-    last = len(shown.partition(".")[2])
-    return f"±{5 * 10.0 ** -(last + 1):.{last + 1}f}"
+def _half(x: float, low: float, high: float) -> str:
+    """An interval's or a range's half-width about x, in one significant figure: '±0.0004' for
+    1.5137 in [1.5133, 1.5141]; what a point that carries it prints beside it, never the
+    rounding of the point's last figure."""
+    return f"±{_one_figure(max(high - x, x - low))}"
 
 
 FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time first
@@ -252,11 +253,11 @@ def _ratio_text(
     legend and Section 3, then used bare):
 
     - '1.51× [1.49, 1.53]': the interval (an interval that contains 1 prints alike);
-    - '1.51× [±0.005]': an interval narrower than the point's last figure;
+    - '1.51× [±0.0004]': an interval narrower than the point's last figure, by its half-width;
     - '1.08× ⟨1.06, 1.09⟩': the range a tick of the timer either way allows (tick_bounds), in
       place of an interval the grid makes meaningless (values on one or two grid points, or
-      finer than the grid lets a ratio be printed); '1.51× ⟨±0.005⟩' where that range rounds to
-      the point; '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
+      finer than the grid lets a ratio be printed); '1.51× ⟨±0.0004⟩' where that range rounds
+      to the point (its half-width); '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
     - '4.2–130×': an interval wider than a factor of WIDE_FACTOR, too uncertain for a point.
 
     At most MAX_DIGITS significant figures (digits: fewer; an interval's ends at least two), and
@@ -289,8 +290,8 @@ def _ratio_text(
         half = _one_figure(max(high - ratio, ratio - low))
         decimals = len(half.partition(".")[2])
         figures = decimals + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
-        if figures > MAX_DIGITS:
-            return f"{f(ratio)}{times} [{_rounding(f(ratio)).replace('±', pm)}]{after}"
+        if figures > MAX_DIGITS:  # the point in three figures, the interval's own half-width
+            return f"{f(ratio)}{times} [{_half(ratio, low, high).replace('±', pm)}]{after}"
         return f"{ratio:.{decimals}f}{times} [{pm}{half}]{after}"
     if low > 0 and high / low > WIDE_FACTOR:
         return f"{_sig(low, 2)}{m['dash']}{_sig(high, 2)}{times}{after}"
@@ -298,7 +299,7 @@ def _ratio_text(
 
 
 def _timer_text(ratio, sides, resolution, f, m) -> str:
-    """The timer's range in its own brackets: '1.08× ⟨1.06, 1.09⟩', '1.51× ⟨±0.005⟩'."""
+    """The timer's range in its own brackets: '1.08× ⟨1.06, 1.09⟩', '1.51× ⟨±0.0004⟩'."""
     times, a, b = m["times"], m["open"], m["close"]
     bounds, figures = tick_bounds(sides, resolution)
     if not bounds:  # the divisor within a tick of zero: no upper end
@@ -306,8 +307,8 @@ def _timer_text(ratio, sides, resolution, f, m) -> str:
         return f"{f(ratio)}{times} {a}{_sig(low, 2)}, {m['infinity']}{b}"
     if _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
         # ends apart only beyond three figures, which prose does not carry: the point in three,
-        # both ends within its rounding
-        return f"{f(ratio)}{times} {a}{_rounding(f(ratio)).replace('±', m['pm'])}{b}"
+        # the range's own half-width
+        return f"{f(ratio)}{times} {a}{_half(ratio, *bounds).replace('±', m['pm'])}{b}"
     figures = min(figures, MAX_DIGITS)
     lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
     return f"{point}{times} {a}{lo}, {hi}{b}"
@@ -333,15 +334,20 @@ def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS) ->
     )
 
 
-def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
-    """The two ends ratio_text prints for a ratio: the timer's bound where it takes the
-    interval's place (_on_grid), else the interval's; what a figure draws and a 'within N %'
-    reads, so that neither says more than the tables."""
+def timer_range(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
+    """The timer's range (a tick either way) where ratio_text prints it in the interval's place,
+    in angle brackets (_on_grid); None where it prints the interval."""
     if _on_grid(ratio, low, high, sides, spreads, resolution):
         bounds, _ = tick_bounds(sides, resolution)
-        if bounds:
-            return bounds
-    return low, high
+        return bounds
+    return None
+
+
+def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
+    """The two ends ratio_text prints for a ratio: the timer's bound where it takes the
+    interval's place (timer_range), else the interval's; what a figure draws and a 'within N %'
+    reads, so that neither says more than the tables."""
+    return timer_range(ratio, low, high, sides, spreads, resolution) or (low, high)
 
 
 def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = False) -> str:
@@ -424,8 +430,7 @@ def amount_interval(
     ends = [amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high)]
     if ends[0] == ends[1]:  # narrower than the last figure prose carries: no equal bounds
         shown = amount(x, unit, tex)
-        within = _rounding(shown.rsplit(" ", 1)[0].replace("$-$", ""))
-        return f"{shown} [{within.replace('±', notation(tex)['pm'])}]{said}"
+        return f"{shown} [{_half(x, low, high).replace('±', notation(tex)['pm'])}]{said}"
     return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"
 
 

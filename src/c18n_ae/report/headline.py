@@ -1,9 +1,10 @@
-"""The headline table, "What a compartment costs" (Table 1): one row per headline metric at its
-largest setting, grouped by contrast (a variant with compartments against one without), one
-column per target or data set that has a compartment variant, each cell one number with its
-interval. Every number is read from the comparisons, summaries and claims the workflow already
-computed; nothing is recomputed here. Writes results/headline.csv (every field, read by the
-findings' prose), Table 1 and the appendix's table of confounded contrasts."""
+"""The headline table, "What purecap with compartments costs against hybrid" (Table 1): one
+row per headline metric at its largest setting, grouped by contrast (a variant with
+compartments against one without), one column per target or data set that has a compartment
+variant, each cell one number with its interval. Every number is read from the comparisons,
+summaries and claims the workflow already computed; nothing is recomputed here. Writes
+results/headline.csv (every field, read by the findings' prose), Table 1 and the appendix's
+table of confounded contrasts."""
 
 from __future__ import annotations
 
@@ -356,6 +357,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
 
 
 LEGEND_CHARS = 450  # three lines of the table's small type across the text width
+HALVES = ((r"[$\pm h$]", "[±"), (r"$\langle\pm h\rangle$", "⟨±"))  # a half-width, each bracket
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
@@ -366,17 +368,23 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
     said = " ".join(printed)
     forms = [r"$r\times$ [$a$, $b$]: ratio first/second with its interval"]
-    if "[±" in said:
-        forms.append(r"[$\pm h$]: within $\pm h$")
-    if "⟨" in said:
+    if "⟨" in said.replace("⟨±", ""):
         forms.append(r"$\langle a, b\rangle$: a timer tick either way")
+    halves = [tex for tex, mark in HALVES if mark in said]
+    if halves:  # the interval's or range's own half-width, never the point's rounding
+        forms.append(" or ".join(halves) + r": half-width $h$")
     if "–" in said:
         forms.append(r"$a$--$b\times$: too uncertain for a point")
     few = [x for x in rows if "→" in cell(x, tex=False)]
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
+        # one of the table's own cells as the example; a split's ABI share has no compartments
+        sides = "without $\\rightarrow$ with compartments"
+        if any(getattr(x, "share", "") == "ABI share" for x in few):
+            sides = "second $\\rightarrow$ first of the pair"
         forms.append(
-            rf"$x \rightarrow y$ ($r\times$): second, then first, a few {ticks} ticks long"
+            f"{comparison_text(few[0], statistic(few[0]))}: {sides}, for times only a few "
+            f"{ticks} timer ticks long"
         )
     marks = []
     if "†" in said:
