@@ -198,3 +198,43 @@ def test_a_malformed_dataset_yaml_gives_one_message_and_no_jobs(project_copy):
     assert done.returncode != 0
     assert "cheribsd-22.12/dataset.yaml: files[2].layout: 'cpus' is not allowed" in out
     assert "Job stats" not in out
+
+
+def test_a_release_quotes_the_statistic_table_1_quotes():
+    """One statistic per metric (READ31): a release's own contrast prints as Table 1 and the
+    appendix's Table 7 print the same row, the median marked † where a few trials carry the mean
+    (24.05's malloc), and the ratio between releases is then of medians too; each table says
+    what † means."""
+    from c18n_ae.analysis import contrasts
+    from c18n_ae.report import headline
+    from c18n_ae.report import releases as release_report
+
+    memory = tidy("memory")
+    known = {m["name"]: contrasts.dataset_variants(m) for m in METAS}
+    comps = {"memory": contrasts.annotate(compare(memory, REFS, NAMES), known)}
+    config = {"targets": [], "datasets": NAMES}
+    head = headline.rows(config, comps, {"memory": summary_table(memory)}, [], pd.DataFrame())
+    invalid = datasets.invalid_metrics(METAS)
+    tex = release_report.latex_table(release_report.rows(comps, invalid, head), NAMES_RELEASES)
+    malloc = head[
+        (head.metric == "malloc_ns")
+        & (head.subject == "purecap-c18n")
+        & (head.source == "morello-2024")
+    ].iloc[0]
+    quoted = headline.cell(malloc)
+    assert headline.rests_on_few(malloc) and quoted.endswith(headline.DAGGER)
+    line = next(x for x in tex.splitlines() if x.startswith("a malloc of the largest block"))
+    cells = line.removesuffix(r" \\").split(" & ")
+    assert cells[2] == quoted, line
+    rel = comps["memory"]
+    rel = rel[(rel.comparison == "release") & (rel.metric == "malloc_ns")]
+    rel = rel[rel.parameter_value == rel.parameter_value.max()].iloc[0]  # one contrast here
+    medians = rel[["median_ratio", "median_ci95_low", "median_ci95_high"]]
+    assert cells[4].startswith(release_report.ratio_text(*medians) + headline.DAGGER), line
+    assert f"{headline.DAGGER} {headline.MEDIAN_WORDS}." in tex
+    # the appendix's table of confounded contrasts quotes the same cell and says what † means
+    apart = headline.confounded_table(head)
+    assert quoted in apart and f"{headline.DAGGER} {headline.MEDIAN_WORDS}." in apart
+    # without Table 1's rows a release's contrast is quoted by its mean, which a few trials carry
+    plain = release_report.latex_table(release_report.rows(comps, invalid), NAMES_RELEASES)
+    assert headline.DAGGER not in plain

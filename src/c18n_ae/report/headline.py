@@ -52,6 +52,8 @@ COLUMNS = [
     "claims",
 ]
 TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
+DAGGER = r"$^\dagger$"  # beside a median quoted in the mean's place (rests_on_few)
+MEDIAN_WORDS = "median: the mean rests on a few trials"  # what the mark says, under each table
 BREAK = r"-\allowbreak{}"  # a name may break after its hyphens in a narrow column
 CONFOUNDED = "tab-headline-confounded.tex"  # the appendix's table, beside Table 1's file
 
@@ -251,7 +253,7 @@ def cell(r, tex: bool = True) -> str:
     if _text(r.invalid):
         return r"invalid$^\ddagger$" if tex else "invalid‡"
     text = comparison_text(r, statistic(r), tex=tex)
-    return text + ((r"$^\dagger$" if tex else "†") if rests_on_few(r) else "")
+    return text + ((DAGGER if tex else "†") if rests_on_few(r) else "")
 
 
 def statistic(r) -> str:
@@ -388,7 +390,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         )
     marks = []
     if "†" in said:
-        marks.append(r"$^\dagger$ median: the mean rests on a few trials")
+        marks.append(f"{DAGGER} {MEDIAN_WORDS}")
     if "invalid" in said:
         marks.append(r"$^\ddagger$ invalid: not what its name says (its experiment's section)")
     hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
@@ -474,11 +476,11 @@ def confounded_table(table: pd.DataFrame) -> str:
                 + r" \\"
             )
         lines += [r"\bottomrule", r"\end{tabular}"]
+    notes = [f"{DAGGER} {MEDIAN_WORDS}."] if any(DAGGER in x for x in lines) else []
     if maybe:
-        lines += [
-            r"\par\smallskip\raggedright",
-            "Name alone differs, the ratios stand: " + "; ".join(maybe) + ".",
-        ]
+        notes.append("Name alone differs, the ratios stand: " + "; ".join(maybe) + ".")
+    if notes:
+        lines += [r"\par\smallskip\raggedright", " ".join(notes)]
     lines.append(r"\end{table*}")
     return "\n".join(lines) + "\n"
 

@@ -23,8 +23,10 @@ from c18n_ae.common.latex import (
     ratio_point,
     ratio_text,
 )
-from c18n_ae.report.headline import largest_setting, scoped
+from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 
+# a ratio's two statistics with their intervals, as the comparisons name them
+OWN = ["ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high"]
 COLUMNS = [
     "experiment",
     "metric",
@@ -32,23 +34,35 @@ COLUMNS = [
     "contrast",
     "release",
     "first",
-    "contrast_ratio",
-    "contrast_low",
-    "contrast_high",
+    *(f"contrast_{k}" for k in OWN),  # the release's own contrast
     "ratio",
     "ci95_low",
     "ci95_high",
+    "median_ratio",  # between releases, as ratio to ci95_high but of medians
+    "median_ci95_low",
+    "median_ci95_high",
     "confounded_by",
     "possibly_also",  # a difference of name alone: the ratio stands (analysis.contrasts)
+    "tail_trials",  # the release's own contrast: whether its mean rests on a few trials, as
+    "tail_share",  # Table 1 says it (headline.rests_on_few; 0 where Table 1 has no such row)
 ]
 # what a release's own contrast prints with, as the headline prints it (comparison_text)
-PRINTED = ["mean", "reference_mean", "sd", "reference_sd", "resolution", "unit"]
+PRINTED = ["mean", "reference_mean", "median", "reference_median", "sd", "reference_sd"]
+PRINTED += ["resolution", "unit"]
 
 
-def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataFrame:
+def rows(
+    comparisons: dict[str, pd.DataFrame], invalid: dict = None, headline: pd.DataFrame = None
+) -> pd.DataFrame:
     """One row per headline metric, contrast and release (the first release's own row has no
-    ratio between releases). A metric that a release's own limits call invalid is left out."""
+    ratio between releases). A metric that a release's own limits call invalid is left out.
+    headline: Table 1's rows (results/headline.csv), whose statistic a release's own contrast
+    quotes (the mean, or the median where the mean rests on a few trials)."""
     invalid = invalid or {}
+    tails = {}
+    if headline is not None:
+        for h in headline.itertuples():
+            tails[(h.source, h.subject, h.baseline, h.metric)] = (h.tail_trials, h.tail_share)
     out = []
     for e, comp in comparisons.items():
         rel = comp[comp.get("comparison", pd.Series(dtype=str)) == "release"]
@@ -75,14 +89,16 @@ def rows(comparisons: dict[str, pd.DataFrame], invalid: dict = None) -> pd.DataF
                             "contrast": contrast,
                             "release": release,
                             "first": first,
-                            "contrast_ratio": r.ratio,
-                            "contrast_low": r.ci95_low,
-                            "contrast_high": r.ci95_high,
-                            "ratio": b.ratio if b is not None else float("nan"),
-                            "ci95_low": b.ci95_low if b is not None else float("nan"),
-                            "ci95_high": b.ci95_high if b is not None else float("nan"),
+                            **{f"contrast_{k}": r.get(k) for k in OWN},
+                            **{k: b.get(k) if b is not None else float("nan") for k in OWN},
                             "confounded_by": _text(b.get("confounded_by")) if b is not None else "",
                             "possibly_also": _text(b.get("possibly_also")) if b is not None else "",
+                            **dict(
+                                zip(
+                                    ["tail_trials", "tail_share"],
+                                    tails.get((release, subject, baseline, h.metric), (0, 0.0)),
+                                )
+                            ),
                             **{k: r.get(k) for k in PRINTED},
                         }
                     )
@@ -95,11 +111,20 @@ def _text(value) -> str:
 
 
 def _contrast_text(x: pd.Series) -> str:
-    """A release's own contrast as the headline table prints it: its sides, spreads and timer
-    step decide the figures and whether the interval is limited by the resolution."""
-    row = {k: x.get(k) for k in PRINTED}
-    row.update(ratio=x.contrast_ratio, ci95_low=x.contrast_low, ci95_high=x.contrast_high)
-    return comparison_text(row, covers=False)
+    """A release's own contrast as Table 1 prints it: the same statistic (the median, marked †,
+    where the mean rests on a few trials), and its sides, spreads and timer step decide the
+    figures and whether the interval is limited by the resolution."""
+    row = {k: x.get(k) for k in PRINTED} | {k: x.get(f"contrast_{k}") for k in OWN}
+    median = rests_on_few(x)
+    return comparison_text(row, "median" if median else "mean") + (DAGGER if median else "")
+
+
+def _between_text(x: pd.Series, median: bool) -> str:
+    """The ratio of a release's contrast to the first release's, of medians (marked †) where
+    either release's own contrast quotes its median."""
+    pre = "median_" if median else ""
+    ends = x[[f"{pre}ratio", f"{pre}ci95_low", f"{pre}ci95_high"]]
+    return ratio_text(*map(float, ends)) + (DAGGER if median else "")
 
 
 def mixes(table: pd.DataFrame) -> str:
@@ -165,12 +190,16 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         for r in later:
             x = g[g.release == r]
             mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
-            cells.append(
-                ratio_text(*x[["ratio", "ci95_low", "ci95_high"]].iloc[0]) + mark
-                if len(x)
-                else "--"
-            )
+            pair = g[g.release.isin([r, g["first"].iloc[0]])]
+            median = any(rests_on_few(y) for _, y in pair.iterrows())
+            cells.append(_between_text(x.iloc[0], median) + mark if len(x) else "--")
         lines.append(" & ".join(cells) + r" \\")
+    if any(DAGGER in x for x in lines):
+        lines += [
+            r"\midrule",
+            rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}"
+            rf"{{{DAGGER} {MEDIAN_WORDS}.}} \\",
+        ]
     if mixes(table):
         lines += [
             r"\midrule",
@@ -242,6 +271,7 @@ def main(argv=None) -> None:
     cfg.add_experiment_arguments(ap, "comparisons")
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--macros", required=True, type=Path)
+    ap.add_argument("--headline", type=Path, help="results/headline.csv: Table 1's statistics")
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
     names = {d["name"]: d.get("release", "") for d in cfg.datasets(config)}
@@ -250,7 +280,8 @@ def main(argv=None) -> None:
         for k, v in cfg.experiment_files(a, "comparisons").items()
         if exp.get(k).headline
     }
-    table = rows(comps, cfg.invalid_metrics(config))
+    head = pd.read_csv(a.headline) if a.headline else None
+    table = rows(comps, cfg.invalid_metrics(config), head)
     write_text_atomic(a.tex, latex_table(table, names))
     write_text_atomic(
         a.macros,

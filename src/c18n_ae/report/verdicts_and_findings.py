@@ -45,7 +45,7 @@ def main(argv=None) -> None:
     chosen = ["--experiments", *a.headline_experiments] if a.headline_experiments else []
     headline.main([*config, *chosen, "--claims", a.claims, "--verdicts", csv,
                    "--csv", head_csv, "--tex", tab_head, "--confounded", tab_mixed])  # fmt: skip
-    releases.main([*config, *chosen, "--tex", tab_rel, "--macros", rel_tex])
+    releases.main([*config, *chosen, "--tex", tab_rel, "--macros", rel_tex, "--headline", head_csv])
     summaries = [f"--summary={s}" for s in a.summaries]
     findings.main([*config, "--headline", head_csv, "--verdicts", csv, *summaries, "--out", found])
 
