@@ -245,7 +245,11 @@ def test_figure_one_leaves_confounded_contrasts_out_starts_at_zero_and_labels_va
     assert "Calls into another library" in top
     assert "purecap-benchmark" not in fig and "$^\\S$" not in fig  # -O2 against -O0: left out
     assert "24.05, purecap + c18n, math (libm)" in top
-    assert r"{60 \si{\nano\second}};" in top  # the value printed
+    # the value printed as Table 5 prints it (one quantity, one form): 60.1, not 60
+    table = call_cost.latex_table(rows, RELEASES, ABIS)
+    cell = next(x for x in table.splitlines() if x.startswith("24.05 & purecap + c18n & math"))
+    shown = cell.split(" & ")[4].split(" ")[0]
+    assert shown == "60.1" and rf"{{{shown} \si{{\nano\second}}}};" in top, (shown, top)
     # the time axis from 0; the ratio axis spans 1 and every value (0.97 to 1.08) with a margin
     assert fig.count("xmin=0,") == 1
     ratio_axis = fig.split("Code that calls no other library", 1)[1]
@@ -257,6 +261,17 @@ def test_figure_one_leaves_confounded_contrasts_out_starts_at_zero_and_labels_va
     # int's bar is the timer's bound the tables print (1.06 to 1.09), not the narrower spread
     int_point = re.search(r"\((1\.07626),2\) \+= \(([\d.]+),0\) -= \(([\d.]+),0\)", below)
     assert int_point and float(int_point[2]) > 0.015 and float(int_point[3]) > 0.015, below
+    # and drawn apart from an interval: an open mark and a dashed bar (the caption says so),
+    # float's and array's intervals filled and solid; the math call's a tick either way too
+    plots = {p.split("]")[0]: p for p in below.split(r"\addplot[")[1:]}
+    timer = next(v for k, v in plots.items() if "mark=o" in k and "densely dashed" in k)
+    solid = next(v for k, v in plots.items() if "mark=*" in k and "solid" in k)
+    assert "(1.07626,2)" in timer and "(1.07626,2)" not in solid
+    assert solid.count("+= (") == 2
+    assert "mark=o" in top and "densely dashed" in top and "mark=*" not in top
+    caption = (ROOT / "paper" / "sections" / "introduction.tex").read_text()
+    caption = caption.split(r"\label{fig:per-call}")[0].rsplit(r"\caption{", 1)[1]
+    assert "open mark" in caption and "dashed" in caption
 
 
 @pytest.mark.parametrize("copies", [1, 3])

@@ -25,6 +25,7 @@ from c18n_ae.common.latex import (
     newcommand,
     ratio_point,
     shown_ends,
+    timer_range,
 )
 from c18n_ae.report.files import PER_CALL
 
@@ -76,12 +77,11 @@ def answer(t: pd.DataFrame):
     return rows.loc[width.idxmin()], "data"
 
 
-def _ends(r) -> tuple[float, float]:
-    """The ends Table 1 prints for a row's ratio: the timer's bound where it limits, else the
-    spread within the run (latex.shown_ends)."""
+def _grid(r) -> tuple:
+    """A row's ratio, interval, sides, spreads and timer step, as latex.shown_ends reads them."""
     sides = (_f(r.mean_ns), _f(r.reference_mean_ns))
     sds = (_f(getattr(r, "sd_ns", math.nan)), _f(getattr(r, "reference_sd_ns", math.nan)))
-    return shown_ends(
+    return (
         _f(r.ratio),
         _f(r.ci95_low),
         _f(r.ci95_high),
@@ -89,6 +89,25 @@ def _ends(r) -> tuple[float, float]:
         sds if all(math.isfinite(x) for x in sds) else None,
         _f(r.resolution_ns),
     )
+
+
+def _ends(r) -> tuple[float, float]:
+    """The ends Table 1 prints for a row's ratio: the timer's bound where it limits, else the
+    spread within the run (latex.shown_ends)."""
+    return shown_ends(*_grid(r))
+
+
+def _on_timer(r) -> bool:
+    """Whether Table 1 prints the row's ratio with the timer's range, ⟨a, b⟩ (latex.timer_range),
+    which Figure 1 draws apart from an interval."""
+    return timer_range(*_grid(r)) is not None
+
+
+def _timer_limits(r, x: float, low: float, high: float) -> bool:
+    """Whether a cost per call prints with the timer's bound (a tick either way, ⟨⟩) in place of
+    the spread within the run: the bound is at least as wide (Table 5 and Figure 1 alike)."""
+    bound = _f(getattr(r, "timer_bound_ns", math.nan))
+    return math.isfinite(bound) and bound >= max(high - x, x - low)
 
 
 def own_spread(t: pd.DataFrame, source: str, subject: str) -> float | None:
@@ -217,25 +236,30 @@ def value_labels(rows: list[tuple], xmax: float) -> list[str]:
     n = len(rows)
     return [
         rf"\node[anchor=west, font=\small, xshift=3pt] at (axis cs:{xmax:.6g},{n - 1 - i}) "
-        f"{{{shown}}};"
-        for i, (*_, shown) in enumerate(rows)
+        f"{{{row[4]}}};"
+        for i, row in enumerate(rows)
     ]
 
 
+# an interval [a, b]: a filled mark and a solid bar; the timer's range ⟨a, b⟩ (a tick either way,
+# no interval): an open mark and a dashed bar (Figure 1's caption says so)
+MARKS = {False: ("mark=*", "solid"), True: ("mark=o", "densely dashed")}
+
+
 def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, ratio=False) -> str:
-    """One panel: rows of (label, value, low, high, shown value), the first at the top; the shown
-    values in a column right of the box (value_labels); a time axis from 0, a ratio axis (ratio)
-    spanning 1 and its values with a margin, so that differences of a few per cent can be
-    seen."""
+    """One panel: rows of (label, value, low, high, shown value, timer), the first at the top;
+    the shown values in a column right of the box (value_labels); a time axis from 0, a ratio
+    axis (ratio) spanning 1 and its values with a margin, so that differences of a few per cent
+    can be seen; a timer's range (timer) drawn apart from an interval (MARKS)."""
     if not rows:
         return ""
     n = len(rows)
     labels = ",".join("{" + x[0] + "}" for x in rows)
     ticks = ",".join(str(n - 1 - i) for i in range(n))
-    pts = []
-    for i, (_, v, lo, hi, _shown) in enumerate(rows):
+    pts: dict[bool, list[str]] = {False: [], True: []}
+    for i, (_, v, lo, hi, _shown, timer) in enumerate(rows):
         lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
-        pts.append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)")
+        pts[timer].append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)")
     highs = [max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows]
     xmin, xmax, ymin = 0.0, max(highs) * 1.1, -0.6
     if ratio:
@@ -243,7 +267,13 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
         lo, hi = min(*lows, 1.0), max(*highs, 1.0)
         pad = max(hi - lo, 0.02) * 0.15
         xmin, xmax, ymin = lo - pad, hi + pad, -0.6 - HYBRID_ROOM
-    bars = "error bars/.cd, x dir=both, x explicit, error bar style={line width=1pt}"
+    bars = "error bars/.cd, x dir=both, x explicit, error bar style={line width=1pt, %s}"
+    plots = [
+        rf"\addplot[only marks, {MARKS[t][0]}, black, {bars % MARKS[t][1]}] coordinates "
+        f"{{{' '.join(pts[t])}}};"
+        for t in (False, True)
+        if pts[t]
+    ]
     height = BOX_CM[0] + BOX_CM[1] * (n + (HYBRID_ROOM if ratio else 0))
     return "\n".join(
         [
@@ -254,7 +284,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
             rf"  xmin={xmin:.4g}, xmax={xmax:.4g}, ytick={{{ticks}}}, yticklabels={{{labels}}},",
             r"  yticklabel style={font=\small}, xmajorgrids, title style={font=\small\bfseries},",
             r"  label style={font=\small}, scaled x ticks=false" + extra + "]",
-            rf"\addplot[only marks, mark=*, black, {bars}] coordinates {{{' '.join(pts)}}};",
+            *plots,
             *value_labels(rows, float(f"{xmax:.4g}")),
             r"\end{axis}",
         ]
@@ -272,7 +302,8 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     table lists them), so every mark is a contrast the text can name; each value is printed in a
     column right of its panel, clear of every bar; the time axis starts at 0 and the ratio axis
     spans 1 and the values; a bar is the interval the tables print (the timer's bound where it
-    limits)."""
+    limits, drawn apart: MARKS); each value in the tables' form (Table 5's amount, Table 1's
+    ratio)."""
     board = t[t.e10_per_call_ns.notna()].assign(
         per_call_ns=lambda x: x.e10_per_call_ns,
         per_call_low_ns=lambda x: x.e10_low_ns,
@@ -284,15 +315,16 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         return "No source in this run has workloads whose calls per iteration are known.\n"
     top_rows = []
     for r in calls.itertuples():
-        lo, hi = _f(r.per_call_low_ns), _f(r.per_call_high_ns)
-        bound = _f(getattr(r, "timer_bound_ns", math.nan))
-        if math.isfinite(bound) and bound > max(hi - r.per_call_ns, r.per_call_ns - lo):
-            lo, hi = r.per_call_ns - bound, r.per_call_ns + bound  # the timer limits
-        top_rows.append(
-            (plain_label(r, releases, abis), r.per_call_ns, lo, hi, _about(r.per_call_ns))
-        )
+        x, lo, hi = r.per_call_ns, _f(r.per_call_low_ns), _f(r.per_call_high_ns)
+        timer = _timer_limits(r, x, lo, hi)
+        if timer:
+            bound = _f(r.timer_bound_ns)
+            lo, hi = x - bound, x + bound
+        # the value as Table 5 prints it: the one amount formatter, its digits
+        top_rows.append((plain_label(r, releases, abis), x, lo, hi, amount(_f(x)), timer))
     own_rows = [
         (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), ratio_point(_f(r.ratio)))
+        + (_on_timer(r),)
         for r in own.itertuples()
     ]
     top = _axis(top_rows, "Calls into another library", r"extra time per call (\si{\nano\second})")
@@ -340,7 +372,7 @@ def cost_cell(r) -> str:
     wider than the timer's bound, else a tick either way in angle brackets."""
     half = max(r.per_call_high_ns - r.per_call_ns, r.per_call_ns - r.per_call_low_ns)
     bound = _f(r.timer_bound_ns)
-    if math.isfinite(bound) and bound >= half:
+    if _timer_limits(r, r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns):
         return _ends_cell(r.per_call_ns, r.per_call_ns - bound, r.per_call_ns + bound, TICK)
     if math.isfinite(half):
         return _ends_cell(r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns, SPREAD)
