@@ -22,6 +22,7 @@ from c18n_ae.common.latex import (
     newcommand,
     ratio_point,
     ratio_text,
+    resolution_digits,
 )
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 
@@ -119,12 +120,20 @@ def _contrast_text(x: pd.Series) -> str:
     return comparison_text(row, "median" if median else "mean") + (DAGGER if median else "")
 
 
-def _between_text(x: pd.Series, median: bool) -> str:
+def _between_text(x: pd.Series, pair: pd.DataFrame, median: bool) -> str:
     """The ratio of a release's contrast to the first release's, of medians (marked †) where
-    either release's own contrast quotes its median."""
+    either release's own contrast quotes its median; no more figures than the four statistics'
+    timer steps carry (pair: the two releases' own rows, resolution_digits)."""
     pre = "median_" if median else ""
     ends = x[[f"{pre}ratio", f"{pre}ci95_low", f"{pre}ci95_high"]]
-    return ratio_text(*map(float, ends)) + (DAGGER if median else "")
+    side, ref = ("median", "reference_median") if median else ("mean", "reference_mean")
+    digits = [
+        resolution_digits((float(y[side]), float(y[ref])), float(y.resolution))
+        for _, y in pair.iterrows()
+        if all(pd.notna(y[k]) for k in (side, ref, "resolution"))
+    ]
+    shown = ratio_text(*map(float, ends), True, min(digits, default=None))
+    return shown + (DAGGER if median else "")
 
 
 def mixes(table: pd.DataFrame) -> str:
@@ -192,7 +201,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
             pair = g[g.release.isin([r, g["first"].iloc[0]])]
             median = any(rests_on_few(y) for _, y in pair.iterrows())
-            cells.append(_between_text(x.iloc[0], median) + mark if len(x) else "--")
+            cells.append(_between_text(x.iloc[0], pair, median) + mark if len(x) else "--")
         lines.append(" & ".join(cells) + r" \\")
     if any(DAGGER in x for x in lines):
         lines += [
