@@ -324,11 +324,11 @@ def main(argv=None) -> None:
     summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
     names = [s["name"] for s in sources_of(config)]
 
-    def own(e) -> list[str]:
-        summary = summaries.get(e.name)
-        if e.findings is None or summary is None:
+    def own(e, kind: str = "findings") -> list[str]:
+        summary, said = summaries.get(e.name), getattr(e, kind)
+        if said is None or summary is None:
             return []
-        return [x for n in names for x in e.findings(n, summary, verdicts)]
+        return [x for n in names for x in said(n, summary, verdicts)]
 
     said: set[str] = set()  # a reason, limit or name difference in full once, then "as above"
     for e in cfg.enabled_experiments(config):
@@ -348,6 +348,8 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
+        # what its appendix section adds (numbers the body leaves out)
+        text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(
