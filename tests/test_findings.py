@@ -247,7 +247,7 @@ def test_experiment_paragraphs():
     # E2's malloc and free mix heap revocation with the compartments: named, ratios left out
     assert para.startswith(
         "On the 24.05 data, a malloc of the largest block and a free of the largest block rest "
-        "on confounded contrasts only. Writing the largest block and reading the largest block "
+        "on confounded comparisons only. Writing the largest block and reading the largest block "
         "are not valid measurements there, by the data set's own limits."
     ), para
     assert "$\\times$" not in para and "not valid measurements" in para

@@ -135,7 +135,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
     r, kind = answer(t)
     if r is None:
         return (
-            "No contrast in this run differs in ABI and compartments alone, so this edition "
+            "No comparison in this run differs in ABI and compartments alone, so this paper "
             "gives no cost of a call into another library."
         )
     where = escape(releases.get(r.source, r.source))

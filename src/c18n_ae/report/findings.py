@@ -206,7 +206,7 @@ def experiment_paragraph(
     Section 3's to say (once); an invalid metric is named in a few words."""
     mine = table[(table.experiment == experiment) & (table.get("share", "total") == "total")]
     if mine.empty:
-        return "No data set or board with a compartment variant measured it in this edition."
+        return "No data set or board with a compartment variant measured it here."
     out = []
     for source, rows in mine.groupby("source", sort=False):
         where = data_name(source, releases)
@@ -230,7 +230,7 @@ def experiment_paragraph(
         # what the source gives no ratio for: confounded, or not valid (its place named once)
         if clean.empty and len(valid):
             labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
-            out.append(f"On {where}, {labels} rest on confounded contrasts only.")
+            out.append(f"On {where}, {labels} rest on confounded comparisons only.")
         if len(bad):
             labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
             what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
@@ -300,7 +300,7 @@ def main(argv=None) -> None:
         "HeadlineFindings",
         " ".join(found)
         or "No target or data set with a compartment variant was included in this run, so this "
-        "edition states no finding about compartments.",
+        "paper states no finding about compartments.",
     )
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
