@@ -84,6 +84,8 @@ class Experiment:
     claims: tuple[dict, ...] = ()  # its own claims, as in config/claims.yaml (no experiment key)
     # (source, summary, verdicts) -> sentences of \Findings<Name>: what a data set or board says
     findings: Callable | None = None  # (optional)
+    # the same, for its appendix section only (\Findings<Name>Detail): numbers the body leaves out
+    details: Callable | None = None
     published: tuple[str, ...] = ()  # published/<name>.csv its table or figure reads
     study: StudyRows | None = None  # how the original study's printed rows read into ours
     related: Related | None = None  # the first published table, set beside ours in the appendix

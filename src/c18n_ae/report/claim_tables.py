@@ -495,38 +495,72 @@ def data_name(source: str, releases: dict[str, str]) -> str:
     return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(source)
 
 
-def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
-    """The abstract's one sentence on the study's claims: how many could be tested with an
-    interval, on which data, and why the others could not, most common reason first ('Only 9 of
-    the study's 24 claims could be tested with an interval, all on 22.12 data; the others ...').
-    The tallies by kind and source stay in the claims table. sources: those whose verdicts count
-    (the data sets and boards with compartments; default every source)."""
+def _study_claims(results: pd.DataFrame, sources=None):
+    """(each study claim's best verdict kind, the tested verdicts of the claims tested): the study's
+    claims on the sources (default every source), each by the verdict that says most (BEST)."""
     study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
     if sources is not None:
         study = study[study.source.isin(list(sources))]
     if study.empty or "verdict_kind" not in study:
-        return ""
+        return {}, study.iloc[:0]
     best = {}
     for claim, g in study.groupby("claim", sort=False):
         kinds = set(g.verdict_kind.fillna(""))
         best[claim] = next((k for k in BEST if k in kinds), UNMEASURABLE)
-    n = len(best)
     tested = [c for c, k in best.items() if k == TESTED]
-    where = study[study.claim.isin(tested) & (study.verdict_kind == TESTED)].source
-    names = listed([data_name(s, releases) for s in dict.fromkeys(where)]) if tested else ""
-    on = f", all on {names}" if tested and where.nunique() == 1 else f", on {names}"
-    counts: dict[str, int] = {}
-    for c, k in best.items():
-        if k != TESTED:
-            counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
-    reasons = [w for w, _ in sorted(counts.items(), key=lambda x: -x[1])]
+    return best, study[study.claim.isin(tested) & (study.verdict_kind == TESTED)]
+
+
+def outcome_words(rows: pd.DataFrame) -> str:
+    """'4 hold, 4 fail and 1 is inconclusive': what tested verdicts decided; a claim tested on
+    several sources has a verdict on each, counted then as 'of their 10 verdicts, ...'."""
+    counts = [(int(rows.result.fillna("").str.startswith(k).sum()), w) for k, w in TESTED_WORDS]
+    said = [f"{c} {w}" for c, w in counts if c]
+    if said and said[-1].endswith(" inconclusive"):
+        c = counts[-1][0]
+        said[-1] = f"{c} {'is' if c == 1 else 'are'} inconclusive"
+    of = "" if rows.claim.nunique() == len(rows) else f"of their {len(rows)} verdicts, "
+    return of + listed(said) if said else ""
+
+
+def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
+    """The abstract's one sentence on the study's claims: how many could be tested, on which
+    data, against what noise, and how they came out ('Only 9 of the study's 24 claims could be
+    tested, all on 22.12 data and only against the noise within one run: 4 hold, 4 fail and 1 is
+    inconclusive.'). Where none could be, why not, most common reason first. The tallies by kind
+    and source stay in the claims table. sources: those whose verdicts count (the data sets and
+    boards with compartments; default every source); a source in releases is a data set, whose
+    intervals cover one run's trials only."""
+    best, rows = _study_claims(results, sources)
+    if not best:
+        return ""
+    n = len(best)
+    tested = list(dict.fromkeys(rows.claim))
     if not tested:
+        counts: dict[str, int] = {}
+        for k in best.values():
+            counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
+        reasons = [w for w, _ in sorted(counts.items(), key=lambda x: -x[1])]
         return f"None of the study's {n} claims could be tested with an interval: they " + (
             listed(reasons).replace(" and ", " or ") + "."
         )
+    where = list(dict.fromkeys(rows.source))
+    names = listed([data_name(s, releases) for s in where])
+    on = f"all on {names}" if len(where) == 1 else f"on {names}"
+    if all(s in releases for s in where):  # data sets: one run per variant
+        on += " and only against the noise within one run"
     head = "All" if len(tested) == n else "Only"
-    said = f"{head} {len(tested)} of the study's {n} claims could be tested with an interval{on}"
-    if not reasons:
-        return said + "."
-    joined = ", ".join(reasons[:-1]) + (" or " if len(reasons) > 1 else "") + reasons[-1]
-    return f"{said}; the others {joined}."
+    opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
+    said = outcome_words(rows)
+    return f"{opening}: {said}." if said else f"{opening}."
+
+
+def claims_outcome(results: pd.DataFrame, sources=None) -> str:
+    """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
+    could test, 4 hold, 4 fail and 1 is inconclusive.'; '' where none could be tested (the
+    abstract and Section 2 say why)."""
+    _, rows = _study_claims(results, sources)
+    said = outcome_words(rows) if len(rows) else ""
+    n = rows.claim.nunique()
+    claims = "claims" if n != 1 else "claim"
+    return f"Of the {n} {claims} of the study that the data could test, {said}." if said else ""

@@ -1,9 +1,8 @@
-"""The conclusion's finding beside the first one (call_cost.finding): one sentence with the range
-of what work that calls into another library took against hybrid, over every data set and board,
-each end as Table 1 prints it; no tally (the claims table has them) and no caveat (Section 3 and
-the threats have them). Read from the headline table (results/headline.csv); helpers for the
-body's paragraphs (has_point, point) and the appendix's findings (abi_too, shared_optimisation,
-debug_kernel)."""
+"""The conclusion's finding beside the first one (call_cost.finding): how the study's claims that
+the data could test came out, in one short sentence; no tally by kind (the claims table has them)
+and no caveat (Section 3 and the threats have them). Read from results/claims.csv; helpers for
+the body's paragraphs (has_point, point) and the appendix's findings (abi_too,
+shared_optimisation, debug_kernel)."""
 
 from __future__ import annotations
 
@@ -15,12 +14,12 @@ import pandas as pd
 from c18n_ae.common.latex import (
     WIDE_FACTOR,
     comparison_text,
-    escape,
     listed,
     ratio_point,
     shown_ends,
 )
-from c18n_ae.report.headline import is_confounded, rests_on_few
+from c18n_ae.report.claim_tables import claims_outcome
+from c18n_ae.report.headline import rests_on_few
 from c18n_ae.report.provenance import covers
 
 # the point estimate at the start of Table 1's cell ('1.08× ⟨1.06, 1.09⟩'), or in parentheses
@@ -98,32 +97,12 @@ def debug_kernel(meta: dict | None, experiments=None) -> str:
 
 
 def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) -> str:
-    """One sentence: over every data set and board, the range of what work that calls into
-    another library took against the baseline, on the first contrast of each source that is
-    not confounded, each end named by its metric and data (metas: name -> dataset.yaml)."""
-    metas = metas or {}
-    rows = []
-    for _, mine in table.groupby("source", sort=False):
-        valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
-        clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
-        if clean.empty:
-            continue
-        one = (clean.subject == clean.subject.iloc[0]) & (clean.baseline == clean.baseline.iloc[0])
-        first = clean[one]
-        rows += [r for r in first[first.crosses.fillna("") != ""].itertuples() if has_point(r)]
-    if not rows:
-        return (
-            "No data set or board in this edition gives a ratio for work that calls into another "
-            "library without a confound."
-        )
-    rows.sort(key=_quoted)
-
-    def where(r) -> str:
-        release = (metas.get(r.source) or {}).get("release", "")
-        return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(r.source)
-
-    low, high = rows[0], rows[-1]
-    said = f"{point(low)} ({escape(low.label)}, {where(low)})"
-    if len(rows) > 1:
-        said += f" to {point(high)} ({escape(high.label)}, {where(high)})"
-    return f"Work that calls into another library took {said} as long as in {escape(low.baseline)}."
+    """The conclusion's sentence beside the first finding (call_cost.finding): how the study's
+    claims that the data could test came out, on the sources of the headline table (the short
+    form of the abstract's claims_summary); '' where none could be tested. No range of ratios:
+    one across releases and workloads mixes what the text keeps apart (metas: unused, kept for
+    callers)."""
+    if verdicts is None or verdicts.empty:
+        return ""
+    sources = list(dict.fromkeys(table.source)) if len(table) else None
+    return claims_outcome(verdicts, sources)

@@ -206,7 +206,7 @@ def experiment_paragraph(
     Section 3's to say (once); an invalid metric is named in a few words."""
     mine = table[(table.experiment == experiment) & (table.get("share", "total") == "total")]
     if mine.empty:
-        return "No data set or board with a compartment variant measured it in this edition."
+        return "No data set or board with a compartment variant measured it here."
     out = []
     for source, rows in mine.groupby("source", sort=False):
         where = data_name(source, releases)
@@ -230,7 +230,7 @@ def experiment_paragraph(
         # what the source gives no ratio for: confounded, or not valid (its place named once)
         if clean.empty and len(valid):
             labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
-            out.append(f"On {where}, {labels} rest on confounded contrasts only.")
+            out.append(f"On {where}, {labels} rest on confounded comparisons only.")
         if len(bad):
             labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
             what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
@@ -300,7 +300,7 @@ def main(argv=None) -> None:
         "HeadlineFindings",
         " ".join(found)
         or "No target or data set with a compartment variant was included in this run, so this "
-        "edition states no finding about compartments.",
+        "paper states no finding about compartments.",
     )
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
@@ -324,11 +324,11 @@ def main(argv=None) -> None:
     summaries = {k: pd.read_csv(v) for k, v in (x.split("=", 1) for x in a.summary)}
     names = [s["name"] for s in sources_of(config)]
 
-    def own(e) -> list[str]:
-        summary = summaries.get(e.name)
-        if e.findings is None or summary is None:
+    def own(e, kind: str = "findings") -> list[str]:
+        summary, said = summaries.get(e.name), getattr(e, kind)
+        if said is None or summary is None:
             return []
-        return [x for n in names for x in e.findings(n, summary, verdicts)]
+        return [x for n in names for x in said(n, summary, verdicts)]
 
     said: set[str] = set()  # a reason, limit or name difference in full once, then "as above"
     for e in cfg.enabled_experiments(config):
@@ -348,6 +348,8 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
+        # what its appendix section adds (numbers the body leaves out)
+        text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(

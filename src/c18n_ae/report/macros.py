@@ -85,22 +85,22 @@ def boards(metas: list[dict], kinds: dict[str, str]) -> list[str]:
 
 
 def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
-    """Where this edition's runs happened, in plain words, as the end of the abstract's sentence
-    on the workflow ('..., and this edition ran it on one machine, not a Morello board'): no
-    host name, which the set-up table gives."""
+    """Where the runs behind this paper happened, in plain words, as the end of the abstract's
+    sentence on the workflow ('...; for this paper it ran on one machine, not a Morello board'):
+    no host name, which the set-up table gives."""
     targets = sorted({m["target"] for m in metas})
     if not targets:
-        return "this edition ran no experiment of its own: it re-analysed the data sets only"
+        return "for this paper it ran no experiment of its own, only re-analysed the data sets"
     found = boards(metas, kinds)
     machines = "one machine" if len(targets) == 1 else f"{len(targets)} machines"
     if not found:
         which = "not a Morello board" if len(targets) == 1 else "none of them a Morello board"
-        return f"this edition ran it on {machines}, {which}"
+        return f"for this paper it ran on {machines}, {which}"
     said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in found)
     board = "board" if len(found) == 1 else "boards"
     if len(found) == len(targets):
-        return f"this edition ran it on the Morello {board} {said}"
-    return f"this edition ran it on {machines}, among them the Morello {board} {said}"
+        return f"for this paper it ran on the Morello {board} {said}"
+    return f"for this paper it ran on {machines}, among them the Morello {board} {said}"
 
 
 # The title by what ran: an edition with a board run asks the question; one without is a

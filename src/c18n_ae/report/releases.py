@@ -6,6 +6,7 @@ third data set joins every row and column without code."""
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -238,10 +239,18 @@ def _data(source: str, names: dict[str, str]) -> str:
     return f"\\texttt{{{escape(source)}}}"
 
 
+def _within(ratios) -> str:
+    """How far ratios between releases reach from 1, in whole per cent rounded up so that
+    'within' stays true (0.929 -> '8 %')."""
+    reach = max(abs(float(x) - 1) for x in ratios) * 100
+    return f"{math.ceil(round(reach, 6))}" + r"\,\%"
+
+
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
-    """Per later release and contrast, one sentence: the range of how large its contrast is
-    against the first release's, over the metrics that mix nothing else and have a point estimate,
-    and how many others mix something else (the appendix's table gives every ratio)."""
+    """Per later release and contrast, one plain sentence: the metric whose ratio moved most
+    between releases, with its ratio on each release, and how close the other metrics' ratios
+    stayed (over the metrics that mix nothing else and have a point estimate); how many others
+    mix something else (the appendix's table gives every ratio)."""
     out = []
     later = table[table.release != table["first"]]
     for _, g in later.groupby(["release", "contrast"], sort=False):
@@ -251,26 +260,39 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
         mixed = rows[rows.confounded_by.fillna("") != ""]
         clean = rows.drop(mixed.index)
         wide = (clean.ci95_high / clean.ci95_low > WIDE_FACTOR) | clean.ci95_low.isna()
-        shown = clean[~wide].sort_values("ratio")
+        shown = clean[~wide]
+        shown = shown.iloc[shown.ratio.map(lambda x: -abs(math.log(x))).argsort(kind="stable")]
         release, first = _data(g.release.iloc[0], names), _data(g["first"].iloc[0], names)
         subject, baseline = (escape(x) for x in g.contrast.iloc[0].split("/", 1))
-        head = f"On {release}, the contrast of {subject} against {baseline}"
-        if len(shown) > 1:
-            low, high = shown.iloc[0], shown.iloc[-1]
+        if len(shown):
+            top = shown.iloc[0]
+            own = table[
+                (table.release == top["first"])
+                & (table.metric == top.metric)
+                & (table.contrast == top.contrast)
+            ]
             said = (
-                f"{head} was {ratio_point(low.ratio)} ({escape(low.label)}) to "
-                f"{ratio_point(high.ratio)} ({escape(high.label)}) as large as on {first}"
+                f"On {release}, {subject} against {baseline} gave "
+                f"{ratio_point(top.contrast_ratio)} for {escape(top.label)}"
             )
-        elif len(shown):
-            said = f"{head} was {ratio_point(shown.ratio.iloc[0])} as large as on {first}"
-            said += f" for {escape(shown.label.iloc[0])}"
+            if len(own):
+                said += f", against {ratio_point(own.contrast_ratio.iloc[0])} on {first}"
+            rest = []
+            if len(shown) > 1:
+                n = len(shown) - 1
+                rest.append(
+                    f"For the other {n} metric{'s' if n > 1 else ''} the two releases' ratios "
+                    f"agreed within {_within(shown.ratio.iloc[1:])}"
+                )
         else:
-            said = f"{head} gives no ratio to {first} with a point estimate"
+            said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
         if len(mixed):
             n = len(mixed)
-            said += f"; {n} other metric{'s' if n > 1 else ''} also mix{'es' if n == 1 else ''}"
-            said += " in other differences (Table~\\ref{tab:releases}, $^\\S$)"
-        out.append(said + ".")
+            more = f"{n} more metric{'s' if n > 1 else ''} mix{'es' if n == 1 else ''}"
+            more += " in other differences (Table~\\ref{tab:releases}, $^\\S$)"
+            rest.append(more if rest else more[:1].upper() + more[1:])
+        said += "." + (" " + ", and ".join(rest) + "." if rest else "")
+        out.append(said)
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
 
