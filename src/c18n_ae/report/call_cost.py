@@ -592,7 +592,7 @@ def direct(t: pd.DataFrame) -> str:
     ran = t[t.e10_per_call_ns.notna()]
     if ran.empty:
         return (
-            "E10, which measures a crossing directly on a board, did not run in this edition, so "
+            "E10, which measures a crossing directly on a board, did not run here, so "
             "there is no direct measurement to set beside these estimates."
         )
     return (
