@@ -3,6 +3,8 @@ quick-profile runs the slow tests share."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -67,24 +69,51 @@ def snakemake(project: Path, *args: str, configs=("config/quick.yaml",), timeout
     )
 
 
-# The quick-profile runs the slow tests share, each made once per session: the tests that read
-# one sit in one file (test_end_to_end.py, test_everywhere.py), which --dist loadfile gives to one
-# worker (pyproject.toml); they carry the `slow` marker.
+# The quick-profile runs the slow tests share. A session fixture is made once per pytest-xdist
+# worker (a process), so a run more than one test file reads (quick_run) is made through made_once:
+# by the first worker that asks, under a lock the others wait on; they carry the `slow` marker.
 SHARED_RUNS = ("quick_run", "quick_run_everywhere")
+
+
+# The files with the longest set-up, longest first: pyproject.toml's --no-loadscope-reorder keeps
+# this order, so pytest-xdist starts both shared runs at once, one on each worker, and hands out
+# the short files around them (by default it would start the files with most tests first, and
+# test_everywhere.py's three would come last, alone). The files that copy quick_run follow.
+FIRST = ("test_everywhere.py", "test_end_to_end.py", "test_template_experiments.py")
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if any(run in item.fixturenames for run in SHARED_RUNS):
             item.add_marker(pytest.mark.slow)
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: the rest in order
 
 
-@pytest.fixture(scope="session")
-def quick_run(tmp_path_factory):
-    """The quick profile as a user starts it: a fresh clone (a git repository) with no results/
-    or paper/generated/ beside an old PDF that must not survive, run to the PDF; after it, git
-    status is clean. Tests read it; one that changes it works on a copy_run."""
-    project = copy_project(tmp_path_factory.mktemp("quick") / "project")
+def made_once(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
+    """(folder, what make returned): make(folder) fills a folder of this session's that every
+    xdist worker sees; the first worker to ask makes it under a lock file the others wait on,
+    and they reuse it (make's return value goes through JSON). A failed make fails each asker."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # workers' common base
+    folder, record = root / name, root / f"{name}.json"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
+        if not record.exists():
+            folder.mkdir()
+            try:
+                record.write_text(json.dumps({"made": make(folder)}))
+            except BaseException as failed:
+                record.write_text(json.dumps({"failed": f"{type(failed).__name__}: {failed}"}))
+                raise
+    said = json.loads(record.read_text())
+    if "failed" in said:
+        pytest.fail(f"{name}, made by another worker, failed: {said['failed'][:4000]}")
+    return folder, said["made"]
+
+
+def make_quick_run(folder: Path) -> dict:
+    project = copy_project(folder / "project")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project)]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
@@ -100,7 +129,17 @@ def quick_run(tmp_path_factory):
         [*git, "status", "--porcelain"], capture_output=True, text=True, check=True
     ).stdout
     assert status == "", f"a workflow run left git status unclean:\n{status}"
-    return project, done
+    return {"args": done.args, "returncode": 0, "stdout": done.stdout, "stderr": done.stderr}
+
+
+@pytest.fixture(scope="session")
+def quick_run(tmp_path_factory):
+    """The quick profile as a user starts it: a fresh clone (a git repository) with no results/
+    or paper/generated/ beside an old PDF that must not survive, run to the PDF; after it, git
+    status is clean. Made once per session (made_once), whichever worker asks first. Tests read
+    it; one that changes it works on a copy_run."""
+    folder, done = made_once(tmp_path_factory, "quick", make_quick_run)
+    return folder / "project", subprocess.CompletedProcess(**done)
 
 
 BIG_E1 = 100_000  # instances of the generated E1 data set in quick_run_everywhere

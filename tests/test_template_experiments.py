@@ -1,8 +1,9 @@
 """A newcomer's experiments from templates/experiment/: three added with its script (E11, E12 and
-E13 under distinct names) to a fresh clone, run on the quick profile with every other experiment
-to the PDF, in one Snakemake run that this file's tests share. Each new experiment's table, claim
-and section reach the paper, none touching another experiment's text, and the body still ends
-by page 10 (issue 31: the body must not grow with experiments)."""
+E13 under distinct names) to a clone after its first quick-profile run (a copy of conftest's
+quick_run), run on the quick profile to the PDF with every other experiment, in one Snakemake run
+that this file's tests share (the new experiments measured, the others' runs kept). Each new
+experiment's table, claim and section reach the paper, none touching another experiment's text, and
+the body still ends by page 10 (issue 31: the body must not grow with experiments)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import copy_project, snakemake
+from conftest import copy_run, snakemake
 from test_end_to_end import pages
 
 ADDED = {  # name -> title, in the order they are added (E11, E12, E13)
@@ -32,10 +33,11 @@ def run(project: Path, *command: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def grown(tmp_path_factory):
-    """(project, the run): a fresh clone with the three experiments added and committed (the
-    README's generated blocks refreshed as the README says), then the quick profile."""
-    project = copy_project(tmp_path_factory.mktemp("template") / "project")
+def grown(tmp_path_factory, quick_run):
+    """(project, the run): a clone after a quick-profile run with the three experiments added and
+    committed (the README's generated blocks refreshed as the README says), then the quick
+    profile again."""
+    project = copy_run(quick_run[0], tmp_path_factory.mktemp("template") / "project")
     for name, title in ADDED.items():
         done = run(project, sys.executable, "templates/experiment/add.py", name, title)
         assert done.returncode == 0, done.stderr
