@@ -40,7 +40,13 @@ def test_without_a_board_run_the_paper_is_a_reanalysis_and_e7_to_e9_a_functional
         assert "BoardRan" not in said and "BesideOnBoard" not in said
     assert boards(local + simulated, KINDS) == []
     scope = run_scope(local + simulated, KINDS)
+    # no purecap build ran (the simulated board's tools stand in for one): no capabilities
+    assert scope == "for this paper it ran on 2 machines, none of them with capabilities", scope
+    purecap = [{**m, "abi": "purecap"} for m in simulated]
+    scope = run_scope(local + purecap, KINDS)
     assert scope == "for this paper it ran on 2 machines, none of them a Morello board", scope
+    one = run_scope(local[:1], KINDS)
+    assert one == "for this paper it ran on one machine without capabilities", one
     assert "edition" not in scope  # package jargon: the reader has a paper
     assert "texttt" not in scope  # plain words: the set-up table names the hosts
 

@@ -221,8 +221,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     releases = {"cheribsd-22.12": "CheriBSD 22.12", "morello-2024": "CheriBSD 24.05"}
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
-        "Only 9 of the study's 12 claims could be tested, all on 22.12 data and only against the "
-        "noise within one run: 4 hold, 4 fail and 1 is inconclusive."
+        "On the study's data, only 9 of its 12 claims could be tested, all on 22.12 and only "
+        "against the noise within one run: 4 hold, 4 fail and 1 is inconclusive."
     ), full
     assert said.split(", ", 1)[1] in full
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims

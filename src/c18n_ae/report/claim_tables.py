@@ -18,7 +18,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
     VERDICT_KINDS,
 )
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, listed
+from c18n_ae.common.latex import escape, listed, ratio_point
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -525,12 +525,12 @@ def outcome_words(rows: pd.DataFrame) -> str:
 
 def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
     """The abstract's one sentence on the study's claims: how many could be tested, on which
-    data, against what noise, and how they came out ('Only 9 of the study's 24 claims could be
-    tested, all on 22.12 data and only against the noise within one run: 4 hold, 4 fail and 1 is
-    inconclusive.'). Where none could be, why not, most common reason first. The tallies by kind
-    and source stay in the claims table. sources: those whose verdicts count (the data sets and
-    boards with compartments; default every source); a source in releases is a data set, whose
-    intervals cover one run's trials only."""
+    data, against what noise, and how they came out ('On the study's data, only 9 of its 24
+    claims could be tested, all on 22.12 and only against the noise within one run: 4 hold, 4
+    fail and 1 is inconclusive.'). Where none could be, why not, most common reason first. The
+    tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
+    data sets and boards with compartments; default every source); a source in releases is a data
+    set, whose intervals cover one run's trials only."""
     best, rows = _study_claims(results, sources)
     if not best:
         return ""
@@ -545,12 +545,19 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
             listed(reasons).replace(" and ", " or ") + "."
         )
     where = list(dict.fromkeys(rows.source))
-    names = listed([data_name(s, releases) for s in where])
-    on = f"all on {names}" if len(where) == 1 else f"on {names}"
-    if all(s in releases for s in where):  # data sets: one run per variant
-        on += " and only against the noise within one run"
     head = "All" if len(tested) == n else "Only"
-    opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
+    if all(s in releases for s in where):  # the study's data sets: one run per variant
+        # 'on the study's data': Table 4 also counts claims tested on the machines that ran
+        names = listed([escape(releases[s].removeprefix("CheriBSD ")) for s in where])
+        on = f"all on {names}" if len(where) == 1 else f"on {names}"
+        opening = (
+            f"On the study's data, {head.lower()} {len(tested)} of its {n} claims could be "
+            f"tested, {on} and only against the noise within one run"
+        )
+    else:
+        names = listed([data_name(s, releases) for s in where])
+        on = f"all on {names}" if len(where) == 1 else f"on {names}"
+        opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
     return f"{opening}: {said}." if said else f"{opening}."
 
@@ -564,3 +571,67 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     n = rows.claim.nunique()
     claims = "claims" if n != 1 else "claim"
     return f"Of the {n} {claims} of the study that the data could test, {said}." if said else ""
+
+
+# a memory metric as the verb Section 2 names its claim by ('allocating takes longer')
+DOING = {
+    "malloc_ns": "allocating",
+    "write_ns": "writing",
+    "read_ns": "reading",
+    "free_ns": "freeing",
+}
+TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times", 10: "ten times"}
+
+
+def _failed_words(claim, row) -> tuple[str, str]:
+    """(how the claim is said, its words): 'longer' and 'allocating' for a claim that an operation
+    takes longer in compartments, 'more' and 'allocating takes more than ten times longer' for a
+    factor, 'own' and a whole clause otherwise (a workload's cost short of the study's)."""
+    doing = DOING.get(claim.metric)
+    if claim.kind == "ratio" and claim.op in (">", ">=") and doing and claim.threshold is not None:
+        if claim.threshold == 1:
+            return "longer", doing
+        factor = TIMES.get(claim.threshold, f"{claim.threshold:g} times")
+        return "more", f"{doing} takes more than {factor} longer"
+    if claim.kind == "ratio_near" and claim.expected and claim.metric.endswith("_cpu_ns"):
+        ratio = float(row.ratio)
+        side = "short of" if ratio < claim.expected else "beyond"
+        expected = float(f"{claim.expected:.2g}")  # an 'about' figure: two significant figures
+        workload = escape(claim.metric.removesuffix("_cpu_ns"))
+        return "own", (
+            f"the {workload} workload's cost is {ratio_point(ratio)}, {side} the study's "
+            f"{expected:g}$\\times$"
+        )
+    text = claim.text.rstrip(".")
+    return "own", f"the claim that {escape(text[:1].lower() + text[1:])} fails"
+
+
+def failures_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
+    """Section 2's sentence on which of the study's tested claims fail on each data set, in a few
+    plain words each, no claim ID ('On 22.12, the claims that allocating, writing and reading take
+    longer in compartments fail, and the math workload's cost is 1.33×, short of the study's
+    1.5×.'); '' where none fails. claims: each claim by its ID (analysis.claims.load)."""
+    out = []
+    failed = results[
+        (results.get("origin", pd.Series("", index=results.index)) == "study")
+        & (results.verdict_kind == TESTED)
+        & results.result.fillna("").str.startswith("fails")
+        & results.source.isin(list(releases))
+        & results.claim.isin(list(claims))
+    ]
+    for source, g in failed.groupby("source", sort=False):
+        said = [_failed_words(claims[r.claim], r) for r in g.itertuples()]
+        longer = [w for k, w in said if k == "longer"]
+        that = [w for k, w in said if k == "more"]
+        if longer:
+            take = "takes" if len(longer) == 1 else "take"
+            that.append(f"{listed(longer)} {take} longer in compartments")
+        parts = []
+        if that:
+            claim = "claim" if len(that) == 1 else "claims"
+            verb = "fails" if len(that) == 1 else "fail"
+            parts.append(f"the {claim} that {' and that '.join(that)} {verb}")
+        parts += [w for k, w in said if k == "own"]
+        where = escape(releases[source].removeprefix("CheriBSD "))
+        out.append(f"On {where}, {', and '.join(parts)}.")
+    return " ".join(out)

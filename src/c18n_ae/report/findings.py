@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis import claims as claim_file
 from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
@@ -28,6 +29,7 @@ from c18n_ae.report.claim_tables import (
     claims_summary,
     data_name,
     departures,
+    failures_sentence,
     package_thresholds,
     release_sentence,
     single_trial_claims,
@@ -283,6 +285,7 @@ def main(argv=None) -> None:
         default=[],
         help="EXPERIMENT=path (experiments with findings)",
     )
+    ap.add_argument("--claims", type=Path, help="config/claims.yaml (the failed claims' words)")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
@@ -310,6 +313,9 @@ def main(argv=None) -> None:
     # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
     # table): how many could be tested with an interval, and why the others could not
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
+    # Section 2's sentence on which tested claims fail on the study's data, in plain words
+    by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
+    text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]

@@ -84,9 +84,12 @@ def boards(metas: list[dict], kinds: dict[str, str]) -> list[str]:
     return [t for t in ran if kinds.get(t) == "morello" and t not in simulated]
 
 
+CAPABILITY_ABIS = ("purecap", "purecap-benchmark")  # builds that need a CHERI machine
+
+
 def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
     """Where the runs behind this paper happened, in plain words, as the end of the abstract's
-    sentence on the workflow ('...; for this paper it ran on one machine, not a Morello board'):
+    sentence on the workflow ('...; for this paper it ran on one machine without capabilities'):
     no host name, which the set-up table gives."""
     targets = sorted({m["target"] for m in metas})
     if not targets:
@@ -94,6 +97,11 @@ def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
     found = boards(metas, kinds)
     machines = "one machine" if len(targets) == 1 else f"{len(targets)} machines"
     if not found:
+        # no purecap build ran: the machines have no capabilities (a simulated board's tools
+        # are stand-ins), which is what the abstract's reader needs to know
+        if not any(m.get("abi") in CAPABILITY_ABIS for m in metas):
+            which = " without" if len(targets) == 1 else ", none of them with"
+            return f"for this paper it ran on {machines}{which} capabilities"
         which = "not a Morello board" if len(targets) == 1 else "none of them a Morello board"
         return f"for this paper it ran on {machines}, {which}"
     said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in found)

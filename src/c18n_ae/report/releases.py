@@ -13,6 +13,7 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import lookup
+from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -246,11 +247,20 @@ def _within(ratios) -> str:
     return f"{math.ceil(round(reach, 6))}" + r"\,\%"
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _words(n: int) -> str:
+    """A count in words up to nine, in figures above."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
     """Per later release and contrast, one plain sentence: the metric whose ratio moved most
     between releases, with its ratio on each release, and how close the other metrics' ratios
     stayed (over the metrics that mix nothing else and have a point estimate); how many others
-    mix something else (the appendix's table gives every ratio)."""
+    mix something else, and what by kind ('heap revocation'; the appendix's table gives every
+    ratio)."""
     out = []
     later = table[table.release != table["first"]]
     for _, g in later.groupby(["release", "contrast"], sort=False):
@@ -280,19 +290,19 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             rest = []
             if len(shown) > 1:
                 n = len(shown) - 1
+                which = f"other {_words(n)} metrics' ratios" if n > 1 else "other metric's ratio"
                 rest.append(
-                    f"For the other {n} metric{'s' if n > 1 else ''} the two releases' ratios "
-                    f"agreed within {_within(shown.ratio.iloc[1:])}"
+                    f"The {which} agreed within {_within(shown.ratio.iloc[1:])} between releases."
                 )
         else:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
-        if len(mixed):
+        if len(mixed):  # what else differs, by kind ('heap revocation'), not by source
+            facts = [x.split(": ", 1)[-1] for c in mixed.confounded_by for x in str(c).split(";")]
+            kinds = listed(list(dict.fromkeys(confound_kinds("; ".join(facts)))))
             n = len(mixed)
-            more = f"{n} more metric{'s' if n > 1 else ''} mix{'es' if n == 1 else ''}"
-            more += " in other differences (Table~\\ref{tab:releases}, $^\\S$)"
-            rest.append(more if rest else more[:1].upper() + more[1:])
-        said += "." + (" " + ", and ".join(rest) + "." if rest else "")
-        out.append(said)
+            more = f"{_words(n)} more metrics" if n > 1 else "one more metric"
+            rest.append(f"For {more}, the variants also differ in {escape(kinds)}.")
+        out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
 

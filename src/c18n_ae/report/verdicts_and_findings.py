@@ -47,7 +47,8 @@ def main(argv=None) -> None:
                    "--csv", head_csv, "--tex", tab_head, "--confounded", tab_mixed])  # fmt: skip
     releases.main([*config, *chosen, "--tex", tab_rel, "--macros", rel_tex, "--headline", head_csv])
     summaries = [f"--summary={s}" for s in a.summaries]
-    findings.main([*config, "--headline", head_csv, "--verdicts", csv, *summaries, "--out", found])
+    findings.main([*config, "--headline", head_csv, "--verdicts", csv, *summaries,
+                   "--claims", a.claims, "--out", found])  # fmt: skip
 
 
 if __name__ == "__main__":
