@@ -411,14 +411,12 @@ def _num(x: float) -> str:
 
 
 def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
-    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike, the half-width
-    alone ('0.70 ⟨±0.2⟩')."""
+    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike (the interval or
+    range within the last digit), the amount alone ('60.1')."""
     lo, hi = _num(low), _num(high)
     if lo == hi:
-        inner = r"$\pm$" + _num(max(high - x, x - low)).replace("$-$", "")
-    else:
-        inner = f"{lo}, {hi}"
-    return f"{_num(x)} {brackets[0]}{inner}{brackets[1]}"
+        return _num(x)
+    return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
