@@ -214,6 +214,17 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
             assert len(figure.replace(".", "").lstrip("0")) <= 3, (figure, row)
     assert all("$^\\S$" in x.split(" & ")[2] for x in body if "purecap-benchmark" in x)
     assert "optimisation -O2 against -O0" in tex
+    # a workload that calls no other library sits under its own heading, per iteration, never
+    # under one call's: array's -13.1 ns is not read as a cost per call
+    lines = tex.splitlines()
+    calls, none = (
+        lines.index(rf"\multicolumn{{5}}{{@{{}}l}}{{\emph{{{h}}}}} \\")
+        for h in (call_cost.CALLS, call_cost.NO_CALL)
+    )
+    assert "extra time per iteration (no call)" in call_cost.NO_CALL and calls < none
+    assert all(x.split(" & ")[3] != "0" for x in lines[calls + 1 : none] if " & " in x)
+    array = next(x for x in body if "array" in x and "benchmark" in x)
+    assert lines.index(array) > none and r"$-$13.1" in array
 
 
 def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():

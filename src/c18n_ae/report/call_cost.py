@@ -419,6 +419,8 @@ def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> 
     return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
+CALLS = "Calls into another library: extra time of one call"
+NO_CALL = "No call into another library: extra time per iteration (no call)"
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
 
 
@@ -475,20 +477,30 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         lines.append(
             rf"\multicolumn{{{n}}}{{l}}{{No source in this run has calls per iteration.}} \\"
         )
-    for r in t.itertuples():
-        release = _s(releases.get(r.source, "")) or r.source
-        abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
-        lib = _s(getattr(r, "library", ""))
-        work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
-        # smashed: a raised mark would make its row taller than the rest
-        work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
-        cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
-        if r.kind == "target":
-            cells += ["1 (E10)", "--"]
-        else:
-            cells += [_calls(r), cost_cell(r)]
-        cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
-        lines.append(" & ".join(cells) + r" \\")
+    # a workload that calls no other library has no cost per call: its rows apart, under their
+    # own heading, so that its extra time per iteration is never read as one call's
+    for heading, rows in (
+        (CALLS, t[t.calls_per_iteration > 0]),
+        (NO_CALL, t[t.calls_per_iteration == 0]),
+    ):
+        if rows.empty:
+            continue
+        lines += [r"\midrule"] * (heading == NO_CALL and len(lines) > 4)  # after the calls
+        lines += [rf"\multicolumn{{{n}}}{{@{{}}l}}{{\emph{{{heading}}}}} \\"]
+        for r in rows.itertuples():
+            release = _s(releases.get(r.source, "")) or r.source
+            abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
+            lib = _s(getattr(r, "library", ""))
+            work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
+            # smashed: a raised mark would make its row taller than the rest
+            work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
+            cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
+            if r.kind == "target":
+                cells += ["1 (E10)", "--"]
+            else:
+                cells += [_calls(r), cost_cell(r)]
+            cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
+            lines.append(" & ".join(cells) + r" \\")
     notes = []
     confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
