@@ -15,7 +15,6 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.contrasts import UNKNOWN as UNKNOWN_HOST
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -580,20 +579,18 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
 def confounds(t: pd.DataFrame) -> str:
     """What else the first finding's contrast may differ in, said once beside it: what is
     recorded on one side only, or differs in a name alone (possibly_also), each side named
-    ('the board, morello-camb-3 for purecap-c18n against not recorded for hybrid')."""
+    ('the compiler, cc for purecap-c18n against clang for hybrid'; a host named by one side's
+    files only, in analysis.contrasts' words)."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""
     said = []
     for part in r.possibly_also.split("; "):
-        m = re.fullmatch(r"(board|compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
+        m = re.fullmatch(r"(compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
         said.append(
             f"the {m[1]}, {m[2]} for {r.subject} against {m[3]} for {r.baseline}" if m else part
         )
-    two = any(UNKNOWN_HOST in x for x in said if x.startswith("the board"))
-    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}" + (
-        ", so the two may have run on two boards." if two else "."
-    )
+    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}."
 
 
 def direct(t: pd.DataFrame) -> str:

@@ -484,7 +484,7 @@ def confounded_table(table: pd.DataFrame) -> str:
         lines += [r"\bottomrule", r"\end{tabular}"]
     notes = [f"{DAGGER} {MEDIAN_WORDS}."] if any(DAGGER in x for x in lines) else []
     if maybe:
-        notes.append("Name alone differs, the ratios stand: " + "; ".join(maybe) + ".")
+        notes.append("Possibly also (the ratios stand): " + "; ".join(maybe) + ".")
     if notes:
         lines += [r"\par\smallskip\raggedright", " ".join(notes)]
     lines.append(r"\end{table*}")
