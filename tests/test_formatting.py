@@ -70,6 +70,15 @@ NOTATION = re.compile(
 )
 
 
+def test_a_point_or_an_end_never_prints_in_fewer_than_two_figures():
+    """A cold read: '0.50× [0.40, 0.50]' read as 0.46 rounded onto its interval's end. However
+    few figures the timer lets a ratio carry (digits), its point and ends print in two."""
+    assert ratio_text(0.46, 0.40, 0.50, False, 1) == "0.46× [0.40, 0.50]"
+    assert ratio_text(0.5, 0.40, 0.50, True, 1) == r"0.50$\times$ [0.40, 0.50]"
+    assert ratio_text(3.0, 2.96, 3.04, False, 1) == "3.0×"  # within its last digit: alone
+    assert ratio_text(1.5, math.nan, math.nan, False, 1) == "1.5× (no interval)"
+
+
 def test_a_ratio_near_the_timers_grid_says_so():
     """Values a few ticks of the clock apart print in time first, baseline then subject, then
     the ratio's point ('1.6 → 3.0 µs (1.9×)'); no more figures than the grid carries, nor than
