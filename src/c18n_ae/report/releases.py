@@ -230,7 +230,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         lines += [
             r"\midrule",
             rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{Possibly "
-            r"also, a difference of name alone (the ratios stand): "
+            r"also (the ratios stand): "
             rf"{escape(possibly(table))}.}} \\",
         ]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}"]
