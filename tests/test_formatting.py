@@ -10,6 +10,7 @@ import pandas as pd
 from c18n_ae.common.latex import (
     amount,
     amount_interval,
+    bare,
     comparison_text,
     covers_words,
     few_ticks,
@@ -31,39 +32,51 @@ def test_one_ratio_format_with_three_significant_digits():
     assert ratio_text(math.nan, 1, 2) == "--"
 
 
-def test_an_interval_that_rounding_collapses_prints_within_its_last_figure():
+def test_an_interval_that_rounding_collapses_prints_the_point_alone():
     """No interval prints with equal bounds, and no ratio with more than three figures, in prose
     or tables alike (issue 31: '0.96861 ± 0.00002' is false precision): an interval narrower than
-    the point's last figure prints as its own half-width, one significant figure, in the
-    interval's brackets: never the rounding of the point's last figure (a cold read: '1.51×
-    [±0.005]' is a rounding step dressed up as an interval)."""
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51× [±0.0001]"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143× [±0.00006]"
-    assert ratio_text(1.5137, 1.5136, 1.5138) == r"1.51$\times$ [$\pm$0.0001]"
-    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "1.00× [±0.0001]"
-    assert ratio_text(0.96871, 0.96851, 0.96891, tex=False) == "0.969× [±0.0002]"
+    the point's last printed digit prints no brackets at all, the point alone (a cold read:
+    '[±0.00002]' beside '0.969×' is notation that says nothing the point does not)."""
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51×"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143×"
+    assert ratio_text(1.5137, 1.5136, 1.5138) == r"1.51$\times$"
+    assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "1.00×"
+    assert ratio_text(0.96871, 0.96851, 0.96891, tex=False) == "0.969×"
+    assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×"  # an interval of no width
+    assert bare("1.51×") and bare("0.969×†") and not bare("1.51× [1.49, 1.53]")
+    assert not bare("1.0 → 3.0 µs (3.0×)") and not bare("4.2–130×")
     rng = np.random.default_rng(0)
     for ratio, width in zip(rng.lognormal(0, 2, 500), rng.lognormal(-8, 3, 500)):
         text = ratio_text(ratio, ratio - width / 2, ratio + width / 2, tex=False)
         assert NOTATION.fullmatch(text), text
         bounds = re.search(r"\[([-0-9.]+), ([-0-9.]+)\]", text)
         assert bounds is None or bounds[1] != bounds[2], text
-        point = re.match(r"([0-9.]+)× \[±([0-9.]+)\]", text)
-        if point:  # the interval's half-width in one figure, whatever the point's last figure
-            tick = 0.5 * 10 ** math.floor(math.log10(width / 2))
-            assert abs(float(point[2]) - width / 2) <= tick * 1.0001, text
+        assert "±" not in text, text
         point = re.match(r"([0-9.]+)×", text)
-        assert point is None or len(point[1].replace(".", "").lstrip("0")) <= 3, text
+        assert point is None or 2 <= len(point[1].replace(".", "").lstrip("0")) <= 3, text
+        if bare(text):  # the interval within the point's last digit
+            figures = len(point[1].replace(".", "").lstrip("0"))
+            last = 10 ** (math.floor(math.log10(float(point[1]))) - figures + 1)
+            assert width <= last * 1.0001, text
 
 
-# every form a ratio prints in (READ31's notation), plain text: interval, half-width, the timer's
-# range in angle brackets, a range too uncertain for a point, a few ticks first
+# every form a ratio prints in (READ31's notation), plain text: interval, the timer's range in
+# angle brackets, the point alone, a range too uncertain for a point, a few ticks first
 NUMBER = r"-?[0-9.]+"
 NOTATION = re.compile(
-    rf"{NUMBER}× (\[{NUMBER}, {NUMBER}\]|\[±{NUMBER}\]|⟨{NUMBER}, ({NUMBER}|∞)⟩|⟨±{NUMBER}⟩)"
+    rf"{NUMBER}×( \[{NUMBER}, {NUMBER}\]| ⟨{NUMBER}, ({NUMBER}|∞)⟩)?"
     rf"|{NUMBER}–{NUMBER}×"
     rf"|-?{NUMBER} → -?{NUMBER} \S+ \(({NUMBER}×|{NUMBER}–{NUMBER}×)\)"
 )
+
+
+def test_a_point_or_an_end_never_prints_in_fewer_than_two_figures():
+    """A cold read: '0.50× [0.40, 0.50]' read as 0.46 rounded onto its interval's end. However
+    few figures the timer lets a ratio carry (digits), its point and ends print in two."""
+    assert ratio_text(0.46, 0.40, 0.50, False, 1) == "0.46× [0.40, 0.50]"
+    assert ratio_text(0.5, 0.40, 0.50, True, 1) == r"0.50$\times$ [0.40, 0.50]"
+    assert ratio_text(3.0, 2.96, 3.04, False, 1) == "3.0×"  # within its last digit: alone
+    assert ratio_text(1.5, math.nan, math.nan, False, 1) == "1.5× (no interval)"
 
 
 def test_a_ratio_near_the_timers_grid_says_so():
@@ -72,24 +85,21 @@ def test_a_ratio_near_the_timers_grid_says_so():
     three; the timer's range prints in its own angle brackets, never an interval's."""
     one_us = dict(resolution=1000.0, unit="ns")
     assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
-        "1.0 → 3.0 µs (3×)"
+        "1.0 → 3.0 µs (3.0×)"
     )
     assert (
         ratio_text(13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us)
-        == "10× ⟨6.2, ∞⟩"  # the divisor within a tick of zero: no upper end
+        == "13× ⟨6.2, ∞⟩"  # the divisor within a tick of zero: no upper end
     )
     assert (
         ratio_text(1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us)
         == "1.0 → 1.9 µs (1.9×)"
     )
     # 5,985 ticks of 7.8 ms on the smaller side, but prose carries three figures: the ends of
-    # the grid's bound (1.513, 1.514) print alike, so the point prints with the bound's own
-    # half-width (a tick either way of each side: 1.5137 × (1/9060 + 1/5985) = 0.0004)
+    # the grid's bound (1.513, 1.514) print alike, so the point prints alone
     cpu = dict(sides=(70.78e9, 46.76e9), spreads=(3e7, 3e7), resolution=7.8125e6, unit="ns")
-    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51× ⟨±0.0004⟩"
-    assert ratio_text(1.5137, 1.5136, 1.5138, **cpu) == (
-        r"1.51$\times$ $\langle\pm$0.0004$\rangle$"
-    )
+    assert ratio_text(1.5137, 1.5136, 1.5138, tex=False, **cpu) == "1.51×"
+    assert ratio_text(1.5137, 1.5136, 1.5138, **cpu) == r"1.51$\times$"
     # the study's int workload: about 127 and 118 ticks, each mean's rounding at most a tick
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
     assert ratio_text(1.0763, 1.0752, 1.0773, tex=False, unit="ns", **int_cpu) == (
@@ -100,10 +110,9 @@ def test_a_ratio_near_the_timers_grid_says_so():
     assert ratio_text(0.92, 0.92, 0.92, **few) == (
         r"5.0 $\rightarrow$ 4.6 \si{\micro\second} (0.92$\times$)"
     )
-    assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02× [±0]"
-    # every resample's median on the same grid point: the grid's range, never '± 0'
+    # every resample's median on the same grid point, the grid's range within the last digit
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))
-    assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == "1.02× ⟨±0.0003⟩"
+    assert ratio_text(1.02, 1.02, 1.02, tex=False, **medians) == "1.02×"
     assert ratio_text(
         1.25, 1.2, 1.3, tex=False, sides=(250e3, 200e3), resolution=1e3, unit="ns"
     ) == ("1.25× [1.20, 1.30]")
@@ -133,13 +142,13 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "unit": "ns",
         "interval_covers": "within one run",
     }
-    assert comparison_text(row, tex=False) == "1.0 → 3.0 µs (3×)"
+    assert comparison_text(row, tex=False) == "1.0 → 3.0 µs (3.0×)"
     assert comparison_text(row, tex=False, covers=True) == (
-        "1.0 → 3.0 µs (3×), the spread within one run"
+        "1.0 → 3.0 µs (3.0×), the spread within one run"
     )
     assert comparison_text(pd.Series(row), "median", tex=False) == "1.0 → 2.0 µs (2.0×)"
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
-    assert comparison_text(bare, tex=False) == "1.51× [±0.0001]"
+    assert comparison_text(bare, tex=False) == "1.51×"
     wide = {**row, "mean": 3e6, "reference_mean": 1e6, "ci95_low": 1.1, "ci95_high": 40.0}
     assert comparison_text(wide, tex=False) == "1.1–40×"
     assert comparison_text(wide, tex=False, covers=True) == "1.1–40×, the spread within one run"
@@ -155,9 +164,8 @@ def test_every_form_of_an_interval_says_what_it_covers_where_asked():
     assert (
         ratio_text(1.5137, 1.49, 1.53, **runs) == "1.51× [1.49, 1.53], 95 % interval between runs"
     )
-    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == (
-        "1.51× [±0.0001], 95 % interval between runs"
-    )
+    # no interval printed, nothing said of one
+    assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.51×"
     assert ratio_text(45.9, 5.56, 98.2, **runs) == "5.6–98×, 95 % interval between runs"
     assert ratio_text(0.989, 0.5, 1.6, **runs) == (
         "0.989× [0.500, 1.60], 95 % interval between runs"
@@ -171,7 +179,7 @@ def test_every_form_of_an_interval_says_what_it_covers_where_asked():
     assert amount_interval(60.054, 60.044, 60.064, covers="within one run", tex=False) == (
         "60.1 ns [60.0, 60.1], the spread within one run"
     )
-    assert amount_interval(60.054, 60.052, 60.056, tex=False) == "60.1 ns [±0.002]"
+    assert amount_interval(60.054, 60.052, 60.056, tex=False) == "60.1 ns"
 
 
 def test_amounts_bounds_and_few_ticks_have_one_form_each():

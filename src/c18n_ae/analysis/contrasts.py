@@ -26,8 +26,9 @@ memory (restricted to the metrics whose timed region holds a malloc or free):
             evidence: [...]
 
 A fact recorded on one side only, or "not recorded", is not a confound: nothing is claimed that
-was not recorded; a board recorded on one side only is said beside the verdict ("possibly also:
-board morello-camb-3 against not recorded"), for the two may have run on two boards.
+was not recorded; a board recorded on one side only is said beside the verdict, in words ("the
+purecap-c18n files name host morello-camb-3 but the hybrid files name no host, so the two may come
+from different boards"), for the two may have run on two boards.
 Differences are graded: a contrast is confounded only by what is known to change the quantity (an
 optimisation level; heap revocation or the allocator where the metric's timed region allocates or
 frees; a different board, where the data set records each file's host; a board run's recorded
@@ -207,14 +208,22 @@ def confounds(a: dict, b: dict) -> list[str]:
     return [_confound(*d) for d in differences(a, b) if d[0] not in NAME_ONLY]
 
 
-def possibly(a: dict, b: dict) -> list[str]:
+def possibly(a: dict, b: dict, subject: str = "", baseline: str = "") -> list[str]:
     """What else differs in name alone when a contrast is about ABI or compartments ('compiler
-    clang against clang-morello'): said beside its verdict, which stands."""
+    clang against clang-morello'), and a host named by one side's files only, in words (subject
+    and baseline: the two variants' names): said beside its verdict, which stands."""
     if not _treated(a, b):
         return []
     out = [_confound(*d) for d in differences(a, b) if d[0] in NAME_ONLY]
     if bool(a["host"]) != bool(b["host"]):  # one side's board recorded, the other's not
-        out.append(_confound("host", a["host"] or UNKNOWN, b["host"] or UNKNOWN))
+        (named, host), other = (subject, a["host"]), baseline
+        if not host:
+            (named, host), other = (baseline, b["host"]), subject
+        # no semicolon: a row's differences are '; '-joined
+        out.append(
+            f"the {named or 'one'} files name host {host} but the {other or 'other'} files name "
+            "no host, so the two may come from different boards"
+        )
     return out
 
 
@@ -287,7 +296,7 @@ def possibly_also(
     """'; '-joined differences of name alone of subject against baseline on source ('' when
     none)."""
     p = pair(config_variants, source, subject, baseline, experiment, metric)
-    return "; ".join(possibly(*p)) if p else ""
+    return "; ".join(possibly(*p, subject, baseline)) if p else ""
 
 
 def contrast_name(

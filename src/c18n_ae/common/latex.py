@@ -176,11 +176,14 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-def _half(x: float, low: float, high: float) -> str:
-    """An interval's or a range's half-width about x, in one significant figure: '±0.0004' for
-    1.5137 in [1.5133, 1.5141]; what a point that carries it prints beside it, never the
-    rounding of the point's last figure."""
-    return f"±{_one_figure(max(high - x, x - low))}"
+BARE_WORDS = "a ratio without brackets: its interval lies within its last digit"
+
+
+def bare(text: str) -> bool:
+    """Whether a printed ratio is its point alone ('1.51×', '0.969×†'): an interval or a timer
+    range narrower than the point's last digit prints no brackets (_ratio_text); a legend
+    defines that form (BARE_WORDS) only where a cell uses it."""
+    return "×" in text and not any(c in text for c in "[⟨→–(")
 
 
 FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time first
@@ -253,14 +256,16 @@ def _ratio_text(
     legend and Section 3, then used bare):
 
     - '1.51× [1.49, 1.53]': the interval (an interval that contains 1 prints alike);
-    - '1.51× [±0.0004]': an interval narrower than the point's last figure, by its half-width;
     - '1.08× ⟨1.06, 1.09⟩': the range a tick of the timer either way allows (tick_bounds), in
       place of an interval the grid makes meaningless (values on one or two grid points, or
-      finer than the grid lets a ratio be printed); '1.51× ⟨±0.0004⟩' where that range rounds
-      to the point (its half-width); '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
+      finer than the grid lets a ratio be printed); '13× ⟨6.2, ∞⟩' where the divisor is within
+      a tick of zero;
+    - '1.51×': the point alone, where the interval or the timer's range is narrower than its
+      last digit (brackets would only repeat the point, BARE_WORDS);
     - '4.2–130×': an interval wider than a factor of WIDE_FACTOR, too uncertain for a point.
 
-    At most MAX_DIGITS significant figures (digits: fewer; an interval's ends at least two), and
+    At most MAX_DIGITS significant figures (digits: fewer), never fewer than two for a point or
+    an end (one figure would move 0.46 to 0.5, onto or past an end), and
     no more than the timer's resolution allows (sides: the two statistics the ratio divides, in
     `unit`; resolution: the grid their values sit on). covers: what the interval covers
     ('within one run', 'between runs'), said after it only where a caller asks (a legend says
@@ -273,42 +278,37 @@ def _ratio_text(
     gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
     if gridded:
         digits = min(digits, resolution_digits(sides, resolution))
-    f = lambda x: _sig(x, digits)  # noqa: E731
-    # an interval's ends keep two figures where the point has one: 1.17 printed as 1 would read
-    # as an interval that reaches 1
-    g = lambda x: _sig(x, max(digits, 2))  # noqa: E731
+    # the figures the ratio carries decide the form; it prints in two at least: 1.17 printed as
+    # 1 would read as an interval that reaches 1, 0.46 as 0.5 as a point on its interval's end
+    carried = lambda x: _sig(x, digits)  # noqa: E731
+    f = lambda x: _sig(x, max(digits, 2))  # noqa: E731
     after = f", {covers_words(covers, tex)}" if covers else ""
-    pm = m["pm"]
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval)"
+    if carried(low) == carried(high) and _on_grid(
+        ratio, low, high, sides, spreads, resolution, digits
+    ):
+        return _timer_text(ratio, sides, resolution, f, m) + after
     if f(low) == f(high):
-        if _on_grid(ratio, low, high, sides, spreads, resolution, digits):
-            return _timer_text(ratio, sides, resolution, f, m) + after
-        if high == low:  # no grid known: an interval of no width, never equal bounds
-            return f"{f(ratio)}{times} [{pm}0]{after}"
-        # the interval within the last figure: the point carries it
-        half = _one_figure(max(high - ratio, ratio - low))
-        decimals = len(half.partition(".")[2])
-        figures = decimals + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
-        if figures > MAX_DIGITS:  # the point in three figures, the interval's own half-width
-            return f"{f(ratio)}{times} [{_half(ratio, low, high).replace('±', pm)}]{after}"
-        return f"{ratio:.{decimals}f}{times} [{pm}{half}]{after}"
+        # the interval within the point's last digit: the point alone, never '[±0.00002]', and
+        # nothing said of an interval that is not printed
+        return f"{f(ratio)}{times}"
     if low > 0 and high / low > WIDE_FACTOR:
         return f"{_sig(low, 2)}{m['dash']}{_sig(high, 2)}{times}{after}"
-    return f"{g(ratio)}{times} [{g(low)}, {g(high)}]{after}"  # as many figures as its ends
+    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}"  # as many figures as its ends
 
 
 def _timer_text(ratio, sides, resolution, f, m) -> str:
-    """The timer's range in its own brackets: '1.08× ⟨1.06, 1.09⟩', '1.51× ⟨±0.0004⟩'."""
+    """The timer's range in its own brackets, '1.08× ⟨1.06, 1.09⟩'; the point alone, '1.51×',
+    where the range is narrower than the point's last digit."""
     times, a, b = m["times"], m["open"], m["close"]
     bounds, figures = tick_bounds(sides, resolution)
     if not bounds:  # the divisor within a tick of zero: no upper end
         low = max(sides[0] - resolution, 0.0) / (sides[1] + resolution)
         return f"{f(ratio)}{times} {a}{_sig(low, 2)}, {m['infinity']}{b}"
     if _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
-        # ends apart only beyond three figures, which prose does not carry: the point in three,
-        # the range's own half-width
-        return f"{f(ratio)}{times} {a}{_half(ratio, *bounds).replace('±', m['pm'])}{b}"
+        # ends apart only beyond three figures, which prose does not carry: the point alone
+        return f"{f(ratio)}{times}"
     figures = min(figures, MAX_DIGITS)
     lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
     return f"{point}{times} {a}{lo}, {hi}{b}"
@@ -423,14 +423,14 @@ def amount_interval(
     x: float, low: float, high: float, unit: str = "ns", covers: str = "", tex: bool = True
 ) -> str:
     """The one form of an amount with its interval: '60.1 ns [60.0, 60.1], the spread within one
-    run' (covers: what the interval covers, COVERS_WORDS)."""
+    run' (covers: what the interval covers, COVERS_WORDS); '60.1 ns' alone where the interval
+    is narrower than its last digit."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return amount(x, unit, tex)
     said = f", {covers_words(covers, tex)}" if covers else ""
     ends = [amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high)]
-    if ends[0] == ends[1]:  # narrower than the last figure prose carries: no equal bounds
-        shown = amount(x, unit, tex)
-        return f"{shown} [{_half(x, low, high).replace('±', notation(tex)['pm'])}]{said}"
+    if ends[0] == ends[1]:  # narrower than the last figure prose carries: the amount alone
+        return amount(x, unit, tex)
     return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"
 
 

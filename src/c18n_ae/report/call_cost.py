@@ -15,7 +15,6 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.contrasts import UNKNOWN as UNKNOWN_HOST
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -427,16 +426,16 @@ def _num(x: float) -> str:
 
 
 def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
-    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike, the half-width
-    alone ('0.70 ⟨±0.2⟩')."""
+    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike (the interval or
+    range within the last digit), the amount alone ('60.1')."""
     lo, hi = _num(low), _num(high)
     if lo == hi:
-        inner = r"$\pm$" + _num(max(high - x, x - low)).replace("$-$", "")
-    else:
-        inner = f"{lo}, {hi}"
-    return f"{_num(x)} {brackets[0]}{inner}{brackets[1]}"
+        return _num(x)
+    return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
+CALLS = "Calls into another library: extra time of one call"
+NO_CALL = "No call into another library: extra time per iteration (no call)"
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
 
 
@@ -493,20 +492,30 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         lines.append(
             rf"\multicolumn{{{n}}}{{l}}{{No source in this run has calls per iteration.}} \\"
         )
-    for r in t.itertuples():
-        release = _s(releases.get(r.source, "")) or r.source
-        abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
-        lib = _s(getattr(r, "library", ""))
-        work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
-        # smashed: a raised mark would make its row taller than the rest
-        work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
-        cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
-        if r.kind == "target":
-            cells += ["1 (E10)", "--"]
-        else:
-            cells += [_calls(r), cost_cell(r)]
-        cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
-        lines.append(" & ".join(cells) + r" \\")
+    # a workload that calls no other library has no cost per call: its rows apart, under their
+    # own heading, so that its extra time per iteration is never read as one call's
+    for heading, rows in (
+        (CALLS, t[t.calls_per_iteration > 0]),
+        (NO_CALL, t[t.calls_per_iteration == 0]),
+    ):
+        if rows.empty:
+            continue
+        lines += [r"\midrule"] * (heading == NO_CALL and len(lines) > 4)  # after the calls
+        lines += [rf"\multicolumn{{{n}}}{{@{{}}l}}{{\emph{{{heading}}}}} \\"]
+        for r in rows.itertuples():
+            release = _s(releases.get(r.source, "")) or r.source
+            abi = abis.get((r.source, r.subject), _abi(_s(r.subject)))
+            lib = _s(getattr(r, "library", ""))
+            work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
+            # smashed: a raised mark would make its row taller than the rest
+            work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
+            cells = [escape(release.removeprefix("CheriBSD ")), f"{escape(abi)} + c18n", work]
+            if r.kind == "target":
+                cells += ["1 (E10)", "--"]
+            else:
+                cells += [_calls(r), cost_cell(r)]
+            cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
+            lines.append(" & ".join(cells) + r" \\")
     notes = []
     confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
@@ -586,20 +595,18 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
 def confounds(t: pd.DataFrame) -> str:
     """What else the first finding's contrast may differ in, said once beside it: what is
     recorded on one side only, or differs in a name alone (possibly_also), each side named
-    ('the board, morello-camb-3 for purecap-c18n against not recorded for hybrid')."""
+    ('the compiler, cc for purecap-c18n against clang for hybrid'; a host named by one side's
+    files only, in analysis.contrasts' words)."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""
     said = []
     for part in r.possibly_also.split("; "):
-        m = re.fullmatch(r"(board|compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
+        m = re.fullmatch(r"(compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
         said.append(
             f"the {m[1]}, {m[2]} for {r.subject} against {m[3]} for {r.baseline}" if m else part
         )
-    two = any(UNKNOWN_HOST in x for x in said if x.startswith("the board"))
-    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}" + (
-        ", so the two may have run on two boards." if two else "."
-    )
+    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}."
 
 
 def direct(t: pd.DataFrame) -> str:

@@ -22,7 +22,15 @@ from c18n_ae.analysis.comparisons import PRINTED, lookup
 from c18n_ae.common import config as cfg
 from c18n_ae.common.datasets import invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import comparison_text, covers_words, escape, listed, quantity
+from c18n_ae.common.latex import (
+    BARE_WORDS,
+    bare,
+    comparison_text,
+    covers_words,
+    escape,
+    listed,
+    quantity,
+)
 from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
@@ -359,7 +367,6 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
 
 
 LEGEND_CHARS = 450  # three lines of the table's small type across the text width
-HALVES = ((r"[$\pm h$]", "[±"), (r"$\langle\pm h\rangle$", "⟨±"))  # a half-width, each bracket
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
@@ -370,11 +377,10 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
     said = " ".join(printed)
     forms = [r"$r\times$ [$a$, $b$]: ratio first/second with its interval"]
-    if "⟨" in said.replace("⟨±", ""):
+    if "⟨" in said:
         forms.append(r"$\langle a, b\rangle$: a timer tick either way")
-    halves = [tex for tex, mark in HALVES if mark in said]
-    if halves:  # the interval's or range's own half-width, never the point's rounding
-        forms.append(" or ".join(halves) + r": half-width $h$")
+    if any(bare(x) for x in printed):  # the point alone: brackets would only repeat it
+        forms.append(BARE_WORDS)
     if "–" in said:
         forms.append(r"$a$--$b\times$: too uncertain for a point")
     few = [x for x in rows if "→" in cell(x, tex=False)]
@@ -397,7 +403,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         marks.append(
             r"$\S$ confounded: the variants differ in more than ABI and compartments "
-            r"(Table~\ref{tab:confounded}, with differences of name alone)"
+            r"(Table~\ref{tab:confounded})"
         )
     elif possibly_notes(table):
         marks.append(r"differences of name alone: Table~\ref{tab:confounded}")
@@ -478,7 +484,7 @@ def confounded_table(table: pd.DataFrame) -> str:
         lines += [r"\bottomrule", r"\end{tabular}"]
     notes = [f"{DAGGER} {MEDIAN_WORDS}."] if any(DAGGER in x for x in lines) else []
     if maybe:
-        notes.append("Name alone differs, the ratios stand: " + "; ".join(maybe) + ".")
+        notes.append("Possibly also (the ratios stand): " + "; ".join(maybe) + ".")
     if notes:
         lines += [r"\par\smallskip\raggedright", " ".join(notes)]
     lines.append(r"\end{table*}")

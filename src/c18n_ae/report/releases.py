@@ -171,6 +171,9 @@ def possibly(table: pd.DataFrame) -> str:
     return "; ".join(dict.fromkeys(x for c in said for x in str(c).split("; ") if x))
 
 
+BETWEEN_MEDIANS = "; a ratio between releases so marked divides the two releases' medians"
+
+
 def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
     if table.empty:
         return "% Fewer than two data sets share a contrast: no release comparison.\n"
@@ -193,6 +196,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         " & ".join(head) + r" \\",
         r"\midrule",
     ]
+    betweens = []  # the ratios between releases, as printed
     for (metric, contrast), g in table.groupby(["metric", "contrast"], sort=False):
         cells = [escape(g.label.iloc[0]), f"\\texttt{{{escape(contrast)}}}"]
         for r in releases:
@@ -204,12 +208,16 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             pair = g[g.release.isin([r, g["first"].iloc[0]])]
             median = any(rests_on_few(y) for _, y in pair.iterrows())
             cells.append(_between_text(x.iloc[0], pair, median) + mark if len(x) else "--")
+            betweens.append(cells[-1])
         lines.append(" & ".join(cells) + r" \\")
     if any(DAGGER in x for x in lines):
+        # a ratio between releases of medians (marked) where a release's own cell may quote
+        # its mean: said, so that no reader divides a mean by a median (0.92 / 2.0 is not 0.50)
+        between = BETWEEN_MEDIANS if any(DAGGER in x for x in betweens) else ""
         lines += [
             r"\midrule",
             rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}"
-            rf"{{{DAGGER} {MEDIAN_WORDS}.}} \\",
+            rf"{{{DAGGER} {MEDIAN_WORDS}{between}.}} \\",
         ]
     if mixes(table):
         lines += [
@@ -223,7 +231,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         lines += [
             r"\midrule",
             rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{Possibly "
-            r"also, a difference of name alone (the ratios stand): "
+            r"also (the ratios stand): "
             rf"{escape(possibly(table))}.}} \\",
         ]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}"]
