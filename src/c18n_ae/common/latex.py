@@ -20,6 +20,15 @@ def escape(text: str) -> str:
         "}": r"\}",
         "~": r"\textasciitilde{}",
         "^": r"\textasciicircum{}",
+        # the plain-text number forms (tex=False) in math mode: as text they would come from the
+        # TS1 companion font, which this TeX has only as bitmaps (Type 3 fonts in the PDF)
+        "×": r"$\times$",
+        "±": r"$\pm$",
+        "µ": r"$\mu$",
+        "→": r"$\rightarrow$",
+        "⟨": r"$\langle$",
+        "⟩": r"$\rangle$",
+        "∞": r"$\infty$",
     }
     return "".join(repl.get(c, c) for c in str(text))
 
