@@ -26,9 +26,15 @@ def concat_frames(frames: list[pd.DataFrame], owned: int = 0) -> pd.DataFrame:
     out = {}
     for c in columns:
         if any(isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames):
-            out[c] = pd.api.types.union_categoricals(
-                [_categories(f[c]) for f in frames], sort_categories=True, ignore_order=True
-            )
+            cats = [_categories(f[c]) for f in frames]
+            if len({str(x.categories.dtype) for x in cats}) > 1:
+                # categories as text of two kinds (object and pandas' string), or read as
+                # numbers in one frame (a value such as '-0'): union_categoricals needs one
+                cats = [
+                    pd.Categorical.from_codes(x.codes, x.categories.astype(str).astype(object))
+                    for x in cats
+                ]
+            out[c] = pd.api.types.union_categoricals(cats, sort_categories=True, ignore_order=True)
         else:
             out[c] = pd.concat([f[c] for f in frames], ignore_index=True)
         for f in frames[len(frames) - owned :] if owned else ():

@@ -122,7 +122,9 @@ def resolution_digits(sides, resolution: float) -> int:
 
 
 def listed(items: list[str]) -> str:
-    """'a, b and c' (one item: itself)."""
+    """'a, b and c' (one item: itself; none: '')."""
+    if not items:
+        return ""
     return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
 
 
