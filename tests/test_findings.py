@@ -222,7 +222,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
         "On the study's data, only 9 of its 12 claims could be tested, all on 22.12 and only "
-        "against the noise within one run: 4 hold, 4 fail and 1 is inconclusive."
+        "against the noise within one run: 4 hold, 4 fail and 1 is inconclusive. On 24.05 none "
+        "could: they only repeat the study's numbers."
     ), full
     assert said.split(", ", 1)[1] in full
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims

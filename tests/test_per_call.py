@@ -133,7 +133,7 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
         r"into libm took about 60 \si{\nano\second} longer with compartments and the purecap ABI "
         "than in hybrid."
     ), sentence
-    assert "This upper bound includes the ABI's own cost." in sentence
+    assert "It includes the ABI's own cost, in libm and in the calling loop." in sentence
     assert "15" not in sentence and "benchmark" not in sentence
     own = call_cost.clean(call_cost.own_code(rows))
     own = own[own.subject == "purecap-c18n"]
@@ -173,7 +173,7 @@ def rows_of(name: str) -> pd.DataFrame:
 def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     """abstract.tex as generated, with the first finding, the one sentence on the study's claims
     (how many could be tested and how they came out) and where the workflow ran: short
-    sentences, no nested parentheses, no claim ID or file path, and at most 150 words (the hard
+    sentences, no nested parentheses, no claim ID or file path, and at most 170 words (the hard
     limit is 200)."""
     from c18n_ae.report.claim_tables import claims_summary
     from c18n_ae.report.macros import run_scope
@@ -209,7 +209,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     )
     assert "\\" not in text.replace(r"\si{\nano\second}", "").replace(r"\,\%", ""), text
     assert call_cost.abstract_problems(text) == [], text
-    assert len(text.split()) <= 150, len(text.split())
+    assert len(text.split()) <= 170, len(text.split())
     assert not re.search(r"\b[a-z]+(-[a-z0-9]+)+\b", text.replace("c18n", "")), text  # no IDs
     assert "/" not in text and ".yaml" not in text  # no file paths
 
@@ -296,7 +296,7 @@ def test_the_worked_estimate_lets_a_reader_check_the_cost_per_call():
     printed = float(re.search(r"\\approx\$ ([\d.]+) \\si\{\\nano\\second\}", said)[1])
     assert abs(per_call - printed) / printed < 0.05 and printed == float(f"{r.per_call_ns:.2g}")
     assert f"{a} s" not in said and "sin, cos, tan and log" in said and "libm" in said
-    assert "upper bound on what the ABI and the switch together add" in said
+    assert "counts the caller's extra time as well as what the ABI and the switch add" in said
     assert r"\texttt{-O0}" in said and "caller's own code" in said
     for sentence in re.split(r"(?<=\.) (?=[A-Z])", said):
         assert len(sentence.split()) <= 35, sentence

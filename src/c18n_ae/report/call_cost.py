@@ -174,7 +174,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat
-        out.append("This upper bound includes the ABI's own cost.")
+        out.append("It includes the ABI's own cost, in libm and in the calling loop.")
     spread = own_spread(t, r.source, r.subject)
     if spread is not None:
         out.append(
@@ -249,7 +249,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f" \\approx$ {_about(r.per_call_ns)} longer. "
         "The estimate charges all of the loop's extra time to the calls, the caller's own code "
         f"included (purecap{built}, which spills capabilities to the stack), and any work done "
-        "inline. So it is an upper bound on what the ABI and the switch together add to a call."
+        "inline. So it counts the caller's extra time as well as what the ABI and the switch "
+        "add to a call."
     )
 
 

@@ -559,7 +559,30 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
-    return f"{opening}: {said}." if said else f"{opening}."
+    text = f"{opening}: {said}." if said else f"{opening}."
+    return text + _untested_sources(results, releases, sources, where)
+
+
+def _untested_sources(results, releases, sources, where) -> str:
+    """Why a data set of the study tested none of its claims, most common reason first ('On 24.05
+    none could: they only repeat the study's numbers or mix compartments with other
+    differences.'): a reader meets the headline's data set in the abstract and asks why."""
+    study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+    out = []
+    for s in dict.fromkeys(study.source):
+        if s not in releases or s in where or (sources is not None and s not in sources):
+            continue
+        mine = study[study.source == s].verdict_kind.fillna("")
+        counts: dict[str, int] = {}
+        for k in mine:
+            if k in UNTESTED_WORDS:
+                counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
+        measurable = {w: c for w, c in counts.items() if w != UNTESTED_WORDS[UNMEASURABLE]}
+        reasons = [w for w, _ in sorted((measurable or counts).items(), key=lambda x: -x[1])]
+        if reasons:
+            name = escape(releases[s].removeprefix("CheriBSD "))
+            out.append(f" On {name} none could: they {listed(reasons).replace(' and ', ' or ')}.")
+    return "".join(out)
 
 
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
