@@ -495,10 +495,24 @@ def data_name(source: str, releases: dict[str, str]) -> str:
     return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(source)
 
 
+def _study_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts of the study's own claims (not the package's, nor other studies')."""
+    return results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+
+
+def _reasons(kinds) -> list[str]:
+    """Why claims of these verdict kinds were not tested, in words, most common first."""
+    counts: dict[str, int] = {}
+    for k in kinds:
+        if k in UNTESTED_WORDS:
+            counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
+    return [w for w, _ in sorted(counts.items(), key=lambda x: -x[1])]
+
+
 def _study_claims(results: pd.DataFrame, sources=None):
     """(each study claim's best verdict kind, the tested verdicts of the claims tested): the study's
     claims on the sources (default every source), each by the verdict that says most (BEST)."""
-    study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+    study = _study_rows(results)
     if sources is not None:
         study = study[study.source.isin(list(sources))]
     if study.empty or "verdict_kind" not in study:
@@ -537,10 +551,7 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
     n = len(best)
     tested = list(dict.fromkeys(rows.claim))
     if not tested:
-        counts: dict[str, int] = {}
-        for k in best.values():
-            counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
-        reasons = [w for w, _ in sorted(counts.items(), key=lambda x: -x[1])]
+        reasons = _reasons(best.values())
         return f"None of the study's {n} claims could be tested with an interval: they " + (
             listed(reasons).replace(" and ", " or ") + "."
         )
@@ -567,18 +578,14 @@ def _untested_sources(results, releases, sources, where) -> str:
     """Why a data set of the study tested none of its claims, most common reason first ('On 24.05
     none could: they only repeat the study's numbers or mix compartments with other
     differences.'): a reader meets the headline's data set in the abstract and asks why."""
-    study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+    study = _study_rows(results)
     out = []
     for s in dict.fromkeys(study.source):
         if s not in releases or s in where or (sources is not None and s not in sources):
             continue
-        mine = study[study.source == s].verdict_kind.fillna("")
-        counts: dict[str, int] = {}
-        for k in mine:
-            if k in UNTESTED_WORDS:
-                counts[UNTESTED_WORDS[k]] = counts.get(UNTESTED_WORDS[k], 0) + 1
-        measurable = {w: c for w, c in counts.items() if w != UNTESTED_WORDS[UNMEASURABLE]}
-        reasons = [w for w, _ in sorted((measurable or counts).items(), key=lambda x: -x[1])]
+        reasons = _reasons(study[study.source == s].verdict_kind.fillna(""))
+        # what could be measured but not tested says more than 'cannot be measured here'
+        reasons = [w for w in reasons if w != UNTESTED_WORDS[UNMEASURABLE]] or reasons
         if reasons:
             name = escape(releases[s].removeprefix("CheriBSD "))
             out.append(f" On {name} none could: they {listed(reasons).replace(' and ', ' or ')}.")
