@@ -62,6 +62,8 @@ COLUMNS = [
 TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
 DAGGER = r"$^\dagger$"  # beside a median quoted in the mean's place (rests_on_few)
 MEDIAN_WORDS = "median: the mean rests on a few trials"  # what the mark says, under each table
+# a cell with no ratio says why in words, never with a mark of its own (the legend keeps † only)
+NOT_VALID, CONFOUNDED_CELL = "not valid", "confounded"
 BREAK = r"-\allowbreak{}"  # a name may break after its hyphens in a narrow column
 CONFOUNDED = "tab-headline-confounded.tex"  # the appendix's table, beside Table 1's file
 
@@ -257,9 +259,10 @@ def pair_name(source: dict, subject: str, baseline: str, share: str) -> str:
 
 def cell(r, tex: bool = True) -> str:
     """One number with its interval, in the one notation (latex.ratio_text): the mean, or the
-    median marked † where the mean rests on a few trials; 'invalid‡' for an invalid measurement."""
+    median marked † where the mean rests on a few trials; NOT_VALID in words for an invalid
+    measurement (its experiment's section says why)."""
     if _text(r.invalid):
-        return r"invalid$^\ddagger$" if tex else "invalid‡"
+        return NOT_VALID
     text = comparison_text(r, statistic(r), tex=tex)
     return text + ((DAGGER if tex else "†") if rests_on_few(r) else "")
 
@@ -296,9 +299,10 @@ def _calls(crosses: str) -> str:
 def latex_table(table: pd.DataFrame, expected=()) -> str:
     """Table 1: one row per headline metric at its largest setting, grouped by contrast, one
     column per source, each cell one number with its interval (cell). A row whose every cell is
-    confounded is left out (confounded_table lists it); a confounded cell in a row kept shows §
-    only. An experiment of expected (those with headline metrics that ran) without a row says
-    so in one line. A legend of at most three lines defines the notation once."""
+    confounded is left out (confounded_table lists it); a confounded cell in a row kept says
+    'confounded' only. An experiment of expected (those with headline metrics that ran) without a row says
+    so in one line. A legend of at most three lines defines the notation once; a cell without a
+    ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
     sources = _sources(table)
     if not sources:
         return (
@@ -349,7 +353,7 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             if not len(r):
                 cells.append("not measured")
             elif is_confounded(r.iloc[0]) and not _text(r.iloc[0].invalid):
-                cells.append(r"$\S$")
+                cells.append(CONFOUNDED_CELL)
             else:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
@@ -397,16 +401,17 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     marks = []
     if "†" in said:
         marks.append(f"{DAGGER} {MEDIAN_WORDS}")
-    if "invalid" in said:
-        marks.append(r"$^\ddagger$ invalid: not what its name says (its experiment's section)")
     hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
+        # the cell says 'confounded' in words; why, and where its ratio is, said once
         marks.append(
-            r"$\S$ confounded: the variants differ in more than ABI and compartments "
+            r"confounded: the variants differ in more than ABI and compartments "
             r"(Table~\ref{tab:confounded})"
         )
     elif possibly_notes(table):
         marks.append(r"differences of name alone: Table~\ref{tab:confounded}")
+    if NOT_VALID in said:
+        marks.append(f"{NOT_VALID}: its experiment's section says why")
     out = [_first_upper("; ".join(forms)) + "."]
     if marks:
         out.append("; ".join(marks) + ".")
@@ -458,8 +463,8 @@ def confounded_table(table: pd.DataFrame) -> str:
     rag = r">{\raggedright\arraybackslash}"
     lines = [
         r"\begin{table*}[!htbp]",
-        r"\caption{Confounded contrasts: the ratios Table~\ref{tab:headline} marks \S{} or "
-        r"leaves out, and what else differs.}",
+        r"\caption{Confounded contrasts: the ratios Table~\ref{tab:headline} calls confounded "
+        r"or leaves out, and what else differs.}",
         r"\label{tab:confounded}",
         r"\scriptsize\setlength{\tabcolsep}{4pt}",
     ]
