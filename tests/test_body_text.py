@@ -78,7 +78,9 @@ def test_every_generated_macro_the_body_uses_names_no_claim_and_no_path(generate
     # \PartFindingsCost holds \FindingsMemory, ... (one per experiment of the part)
     used |= {n for n in generated if n.startswith("Findings") and not n.endswith("Detail")}
     checked = {n: generated[n] for n in used if n in generated}
-    for name in ("ClaimsSummary", "ClaimsFailed", "DatasetSummary", "ConclusionFindings"):
+    for name in ("ClaimsSummary", "ClaimsFailed", "ClaimsHeld", "ClaimsCarry"):
+        assert name in checked, name
+    for name in ("DatasetSummary", "ConclusionFindings"):
         assert name in checked, name
     bad = {n: problems(t) for n, t in checked.items() if problems(t)}
     assert not bad, bad
@@ -114,6 +116,37 @@ def test_section_2_says_which_claims_fail_in_plain_words(generated):
     math = r"the math workload's cost is 1\.\d+\$\\times\$, short of the study's 1\.5\$"
     assert re.search(math, said), said
     assert problems(said) == [] and call_cost.abstract_problems(said) == [], said
+
+
+def test_section_2_says_which_claims_hold_and_what_a_verdict_on_22_12_means(generated):
+    """The claims that hold on 22.12 are named in plain words as the failing ones are (the int,
+    float and array workloads within 10 % of hybrid, the float workload faster), and a sentence
+    says once that the claims are worded on 24.05's results, so a verdict on 22.12 says whether
+    a 24.05 finding carries over."""
+    held = generated["ClaimsHeld"]
+    assert held.startswith("On 22.12, the claims that the int, float and array workloads"), held
+    assert "within 10" in held and "the float workload takes less CPU time" in held, held
+    assert held.endswith(" hold."), held
+    carry = generated["ClaimsCarry"]
+    assert "worded its claims on its 24.05 results" in carry, carry
+    assert "one that fails does not" in carry and "22.12 data" in carry, carry
+    for said in (held, carry):
+        assert problems(said) == [] and call_cost.abstract_problems(said) == [], said
+
+
+def test_no_carry_sentence_where_the_claims_were_tested_on_their_own_release():
+    """A test that cannot fail is a defect: the carry sentence needs a tested claim on a release
+    other than the one the study worded its claims on."""
+    import pandas as pd
+
+    from c18n_ae.report.claim_tables import carry_sentence
+
+    rows = pd.DataFrame(
+        {"origin": ["study"], "verdict_kind": ["tested"], "source": ["a"], "result": ["holds"]}
+    )
+    assert carry_sentence(rows, {"a": "CheriBSD 24.05"}, ["CheriBSD 24.05"]) == ""
+    said = carry_sentence(rows, {"a": "CheriBSD 22.12"}, ["CheriBSD 24.05"])
+    assert said.startswith("The study worded its claims on its 24.05 results, so on the 22.12")
 
 
 def test_the_problem_finder_finds_what_it_looks_for():

@@ -665,3 +665,88 @@ def failures_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, s
         where = escape(releases[source].removeprefix("CheriBSD "))
         out.append(f"On {where}, {', and '.join(parts)}.")
     return " ".join(out)
+
+
+def _held_words(claim) -> tuple[str, str]:
+    """(group, words) of a claim that holds, as Section 2 names it: the workloads whose time stays
+    within a bound of their time without compartments ('within 10'), or a clause ('the float
+    workload takes less CPU time in compartments'); the claim's own words otherwise."""
+    metric = str(claim.metric or "")
+    workload = escape(metric.removesuffix("_cpu_ns"))
+    cpu = metric.endswith("_cpu_ns")
+    if claim.kind == "ratio_near" and cpu and claim.expected == 1 and claim.tolerance:
+        return f"within {claim.tolerance * 100:g}", workload
+    doing = DOING.get(metric)
+    if claim.kind == "ratio" and claim.threshold == 1 and claim.op in ("<", "<="):
+        if cpu:
+            return "own", f"the {workload} workload takes less CPU time in compartments"
+        if doing:
+            return "own", f"{doing} takes less time in compartments"
+    if claim.kind == "ratio" and claim.threshold == 1 and claim.op in (">", ">=") and doing:
+        return "own", f"{doing} takes longer in compartments"
+    text = claim.text.rstrip(".")
+    return "own", escape(text[:1].lower() + text[1:])
+
+
+def holds_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
+    """Section 2's sentence on which of the study's tested claims hold on each data set, in a few
+    plain words each, no claim ID, as failures_sentence names those that fail ('On 22.12, the
+    claims that the int, float and array workloads' CPU times stay within 10 % of their time
+    without compartments and that the float workload takes less CPU time in compartments
+    hold.'); '' where none holds."""
+    held = results[
+        (results.get("origin", pd.Series("", index=results.index)) == "study")
+        & (results.verdict_kind == TESTED)
+        & results.result.fillna("").str.startswith("holds")
+        & results.source.isin(list(releases))
+        & results.claim.isin(list(claims))
+    ]
+    out = []
+    for source, g in held.groupby("source", sort=False):
+        groups: dict[str, list[str]] = {}
+        for r in g.itertuples():
+            group, words = _held_words(claims[r.claim])
+            groups.setdefault(group, []).append(words)
+        that = []
+        for group, words in groups.items():
+            if group.startswith("within "):
+                many = len(words) > 1
+                that.append(
+                    f"the {listed(words)} workload{'s' if many else ''}"
+                    f"{chr(39) if many else chr(39) + 's'} CPU time{'s' if many else ''} "
+                    f"stay{'' if many else 's'} {group}\\,\\% of "
+                    f"{'their' if many else 'its'} time without compartments"
+                )
+            else:
+                that += words
+        claim = "claim" if len(g) == 1 else "claims"
+        verb = "holds" if len(g) == 1 else "hold"
+        where = escape(releases[source].removeprefix("CheriBSD "))
+        out.append(f"On {where}, the {claim} that {' and that '.join(that)} {verb}.")
+    return " ".join(out)
+
+
+def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
+    """What a tested verdict means on a release the study did not word its claims on, said once
+    where the tally is given ('The study worded its claims on its 24.05 results, so on the 22.12
+    data a claim that holds carries over to 22.12 and one that fails does not.'); '' where every
+    tested claim was decided on the release its words describe. worded: the releases of the data
+    sets the study's printed numbers come from (dataset.yaml study_data)."""
+    tested = results[
+        (results.get("origin", pd.Series("", index=results.index)) == "study")
+        & (results.verdict_kind == TESTED)
+        & results.source.isin(list(releases))
+    ]
+    said = [escape(w.removeprefix("CheriBSD ")) for w in dict.fromkeys(worded) if w]
+    other = [
+        escape(releases[s].removeprefix("CheriBSD "))
+        for s in dict.fromkeys(tested.source)
+        if releases[s] not in worded
+    ]
+    if not said or not other:
+        return ""
+    on = listed(other)
+    return (
+        f"The study worded its claims on its {listed(said)} results, so on the {on} data a claim "
+        f"that holds carries over to {on} and one that fails does not."
+    )

@@ -26,10 +26,12 @@ from c18n_ae.common.latex import (
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
+    carry_sentence,
     claims_summary,
     data_name,
     departures,
     failures_sentence,
+    holds_sentence,
     package_thresholds,
     release_sentence,
     single_trial_claims,
@@ -316,6 +318,11 @@ def main(argv=None) -> None:
     # Section 2's sentence on which tested claims fail on the study's data, in plain words
     by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
     text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases))
+    # ... and which hold, named alike; and what either means on a release other than the one the
+    # study worded its claims on (the data sets its printed numbers come from)
+    text += newcommand("ClaimsHeld", holds_sentence(verdicts, by_id, releases))
+    worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
+    text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
