@@ -301,8 +301,8 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
     column per source, each cell one number with its interval (cell). A row whose every cell is
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
     'confounded' only. An experiment of expected (those with headline metrics that ran) without a
-    row says so in one line. A legend of at most three lines defines the notation once; a cell without a
-    ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
+    row says so in one line. A legend of at most three lines defines the notation once; a cell
+    without a ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
     sources = _sources(table)
     if not sources:
         return (
