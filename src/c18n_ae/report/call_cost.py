@@ -110,22 +110,57 @@ def _timer_limits(r, x: float, low: float, high: float) -> bool:
     return math.isfinite(bound) and bound >= max(high - x, x - low)
 
 
-def own_spread(t: pd.DataFrame, source: str, subject: str) -> float | None:
-    """How far, in per cent of hybrid's time, the point ratios of the source's own-code workloads
-    of this contrast lie from 1, each as the tables print it (1.08 reads 8 %); None where none was
-    measured without a confound."""
+def own_range(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float] | None:
+    """The lowest and the highest end, as the tables print them (three significant figures), of
+    the intervals or timer ranges of the source's own-code workloads of this contrast: what Table
+    1 and Figure 1's lower panel show (0.968 and 1.09 on 24.05); None where none was measured
+    without a confound."""
     rows = clean(own_code(t))
     rows = rows[(rows.source == source) & (rows.subject == subject)]
-    if rows.empty:
+    ends = []
+    for r in rows.itertuples():
+        ends += [x for x in (*_ends(r), _f(r.ratio)) if math.isfinite(x)]
+    if not ends:
         return None
-    # each point as the tables print it (three figures at most), so '1.08' reads '8 %'
-    reach = [abs(float(ratio_point(r.ratio, tex=False).rstrip("×")) - 1) for r in rows.itertuples()]
-    return max(reach) * 100
+    return float(f"{min(ends):.3g}"), float(f"{max(ends):.3g}")
 
 
-def _pct_whole(x: float) -> str:
-    """A reach in whole per cent, rounded up so that 'within' stays true: 8.6 -> '9 %'."""
-    return f"{math.ceil(round(x, 6))}" + r"\,\%"
+def range_words(low: float, high: float, baseline: str = "hybrid") -> str:
+    """A range of time ratios in whole per cent of the baseline's time, each end rounded to the
+    nearest: 'between 3 % faster and 9 % slower than hybrid' (0.968 to 1.09), 'between 2 % and
+    9 % slower', 'within 1 % of hybrid' where both ends round to it."""
+    faster, slower = round((1 - low) * 100), round((high - 1) * 100)
+    pct = r"\,\%"
+    than = f"than {baseline}"
+    if faster <= 0 and slower <= 0:
+        return f"within 1{pct} of {baseline}"
+    if faster > 0 and slower > 0:
+        return f"between {faster}{pct} faster and {slower}{pct} slower {than}"
+    if slower > 0:  # every end slower, or the fastest within a per cent
+        least = max(0, round((low - 1) * 100))
+        if least == slower:
+            return f"about {slower}{pct} slower {than}"
+        return (
+            f"between {least}{pct} and {slower}{pct} slower {than}"
+            if least
+            else (f"at most {slower}{pct} slower {than}")
+        )
+    most = max(0, round((1 - high) * 100))
+    if most == faster:
+        return f"about {faster}{pct} faster {than}"
+    return (
+        f"between {most}{pct} and {faster}{pct} faster {than}"
+        if most
+        else (f"at most {faster}{pct} faster {than}")
+    )
+
+
+def own_words(t: pd.DataFrame, r) -> str:
+    """'ran between 3 % faster and 9 % slower than hybrid': code calling no other library, from
+    the ends Table 1 prints, alike in the abstract and the conclusion; '' where none was
+    measured without a confound."""
+    ends = own_range(t, r.source, r.subject)
+    return f"ran {range_words(*ends)}" if ends else ""
 
 
 def _about(x: float) -> str:
@@ -175,12 +210,76 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat
         out.append("It includes the ABI's own cost, in libm and in the calling loop.")
-    spread = own_spread(t, r.source, r.subject)
-    if spread is not None:
-        out.append(
-            f"Code calling no other library pays the ABI but no switch: it ran within "
-            f"{_pct_whole(spread)} of hybrid."
+    own = own_words(t, r)
+    if own:
+        out.append(f"Code calling no other library pays the ABI but no switch: it {own}.")
+    return " ".join(out)
+
+
+def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None) -> str:
+    """The conclusion's answer: the abstract's first finding (finding) in other words, then what
+    follows from it; the same figures (two significant) and the same words for code calling no
+    other library (own_words)."""
+    abis = abis or {}
+    r, kind = answer(t)
+    if r is None:
+        return (
+            "No comparison in these data differs in ABI and compartments alone, so they give no "
+            "cost of a call into another library."
         )
+    abi = escape(abis.get((r.source, r.subject), _abi(r.subject)))
+    library = escape(_s(r.library)) or "another library"
+    if kind == "e10":
+        where = escape(releases.get(r.source, r.source))
+        out = [
+            f"Compartments with the {abi} ABI cost about {_about(r.e10_per_call_ns)} on each "
+            f"call into another library, as E10 measured it on the board \\texttt{{{where}}}."
+        ]
+    else:
+        study = _s(r.interval_covers) == "within one run"
+        where = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
+        where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
+        also = _elsewhere(t, r, releases).strip(" ()").replace("; ", " and ")
+        out = [
+            f"Compartments with the {abi} ABI cost time where code calls into another library: "
+            f"about {_about(r.per_call_ns)} a call from the {escape(_workload(r))} loop into "
+            f"{library} on {where}"
+            + (f", and {also}" if also else "")
+            + "."
+        ]
+    own = own_words(t, r)
+    if own:
+        out.append(f"Code that called no other library {own}.")
+    # what follows: the cost grows with the calls; a rate a reader can scale (10^6 calls a
+    # second at x ns a call take x / 10 % of one core's time)
+    x = _f(r.e10_per_call_ns if kind == "e10" else r.per_call_ns)
+    if math.isfinite(x) and x > 0:
+        share = amount(x / 10, "%", digits=1 if x < 100 else 2).replace(" %", r"\,\%")
+        out.append(
+            "What a program pays thus grows with its calls into other libraries: a million "
+            f"such calls a second would take about {share} of one core's time."
+        )
+    return " ".join(out)
+
+
+def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Section 4.1's sentence on the same loop's estimate with another ABI in compartments: what
+    it is and, where its contrast also differs in something that changes the loop's own time
+    (an optimisation level), why it separates nothing; '' where there is none."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    out = []
+    for o in _others(t, r).itertuples():
+        abi = escape((abis or {}).get((o.source, o.subject), _abi(o.subject)))
+        said = f"The same estimate with the {abi} ABI is about {_about(o.per_call_ns)}"
+        also = _s(o.confounded_by)
+        if also:
+            said += (
+                f", but it separates nothing: that contrast also differs in {escape(also)}, "
+                "which changes the loop's own time as well as the calls'"
+            )
+        out.append(said + ".")
     return " ".join(out)
 
 
@@ -393,8 +492,9 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         if timer:
             bound = _f(r.timer_bound_ns)
             lo, hi = x - bound, x + bound
-        # the value as Table 5 prints it: the one amount formatter, its digits
-        top_rows.append((plain_label(r, releases, abis), x, lo, hi, amount(_f(x)), timer))
+        # the value as the text prints it (two significant figures, _about without 'about'):
+        # one quantity, one form in the abstract, Section 4.1, Figure 1 and the conclusion
+        top_rows.append((plain_label(r, releases, abis), x, lo, hi, _about(_f(x)), timer))
     own_rows = [
         (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), ratio_point(_f(r.ratio)))
         + (_on_timer(r),)
@@ -559,22 +659,11 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
 
     ours = "A cost per call splits into the ABI's part and the switch's."
     if r is not None and math.isfinite(_f(r.per_call_ns)):
+        # the other ABI's figure is Section 4.1's to say (other_abis), once
         ours = (
             f"Of the about {_about(r.per_call_ns)} per call that the study's data give, the "
             "ABI's part is unknown."
         )
-        for o in _others(t, r).itertuples():
-            also = _s(o.confounded_by)
-            ours += (
-                f" The {escape(abis.get((o.source, o.subject), _abi(o.subject)))} ABI gives "
-                f"{_about(o.per_call_ns)}"
-                + (
-                    f", but its builds also differ in {escape(also)}, which may bias it either "
-                    "way, so it bounds nothing."
-                    if also
-                    else "."
-                )
-            )
     return (
         f"{ours} Morello's early "
         "performance report~\\cite{morello-early-performance} names one cost of the ABI's "
@@ -657,6 +746,8 @@ def main(argv=None) -> None:
     write_text_atomic(a.figure, figure(t, releases, abis))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
     text += newcommand("PerCallFinding", finding(t, releases, abis))
+    text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis))
+    text += newcommand("PerCallOthers", other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     r, _ = answer(t)  # the build level both sides of the worked estimate share, where recorded
     meta = {m["name"]: m for m in cfg.datasets(config or {})}.get(getattr(r, "source", None))
