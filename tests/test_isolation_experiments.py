@@ -345,11 +345,22 @@ def test_the_study_s_e1_memory_is_mib_its_time_holds_its_sleep_and_its_count_is_
     never checked against the processes running."""
     old = _shipped_scale("cheribsd-22.12")
     assert set(old[old.metric == "memory_used_mib"].unit) == {"MiB"}
-    said = " ".join(scale.findings("cheribsd-22.12", summary_table(old)))
+    said = " ".join(scale.details("cheribsd-22.12", summary_table(old)))
     assert "\\,MiB per instance" in said and "MB" not in said
     assert "the script's 0.5\\,s sleep after each start included" in said
     assert re.search(r"Past instance \d+ the script's count of processes started rose", said)
     new = summary_table(_shipped_scale("morello-2024"))
     cell = scale.ms_cell(scale.fit(new, "morello-2024", "purecap-c18n"))
     assert re.fullmatch(r"\d+ to instance \d+, then \d+", cell), cell
-    assert "Past instance" not in " ".join(scale.findings("morello-2024", new))  # still rising
+    assert "Past instance" not in " ".join(scale.details("morello-2024", new))  # still rising
+    # the body: what E1 shows first, one or two numbers a data set (each variant's slopes, the
+    # instance where they change and the elapsed time are the appendix's, above)
+    body = scale.findings("morello-2024", new)
+    assert body == [
+        "On the 24.05 data, each instance added about 15 to 26\\,MiB of memory in use, so memory, "
+        "not compartments, bounds how many run: the study's runs ended at 586 and 615 instances."
+    ], body
+    (flat,) = scale.findings("cheribsd-22.12", summary_table(old))
+    assert "levelled off near 13\\,GiB at instance" in flat and "processes started" in flat
+    for text in (*body, flat):
+        assert "elapsed" not in text and "texttt" not in text, text  # no variant names, no time

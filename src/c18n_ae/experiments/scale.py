@@ -331,11 +331,65 @@ def _where(source: str, study: bool) -> str:
     return f"\\texttt{{{escape(source)}}}"
 
 
+def _two(x: float) -> str:
+    """A slope in two significant figures, without 'about' or unit ('15', '4.6')."""
+    return _about(x, "MiB").removeprefix("about ").split("\\,")[0]
+
+
+def _fits(source: str, summary: pd.DataFrame) -> list[dict]:
+    """Each variant's fit on the source, where a slope per instance could be fitted."""
+    fits = [
+        fit(summary, source, v) for v in dict.fromkeys(summary[summary.source == source].variant)
+    ]
+    return [f for f in fits if f["instances"] >= 3 and not np.isnan(f["mib_per_instance"])]
+
+
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
+    """The body's E1 sentence on a study's data set: what it shows first (each instance costs
+    memory, and memory, not compartments, bounds how many run), in one or two numbers (the
+    memory per instance, the instances reached); where memory in use levels off, where it does
+    and that the script's later count is of processes started. Each variant's slopes, segments
+    and elapsed time are the appendix's (details). A target's run: details' sentences."""
+    if not _study_script(source):
+        return details(source, summary, verdicts)
+    fits = _fits(source, summary)
+    where = _where(source, True)
+    out = []
+    rising = [f for f in fits if not f["saturated"]]
+    if rising:
+        slopes = [f["mib_per_instance"] for f in rising]
+        slopes += [f["mib_after"] for f in rising if np.isfinite(f.get("mib_after", np.nan))]
+        low, high = _two(min(slopes)), _two(max(slopes))
+        each = f"about {low}\\,MiB" if low == high else f"about {low} to {high}\\,MiB"
+        counts = sorted({int(f["instances"]) for f in rising})
+        reached = (
+            f"{counts[0]}"
+            if len(counts) == 1
+            else f"{counts[0]} and {counts[1]}"
+            if len(counts) == 2
+            else f"{counts[0]} to {counts[-1]}"
+        )
+        out.append(
+            f"On {where}, each instance added {each} of memory in use, so memory, not "
+            f"compartments, bounds how many run: the study's runs ended at {reached} instances."
+        )
+    for f in fits:
+        if f["saturated"]:
+            level = _about(f["plateau_mib"], "MiB").removeprefix("about ")
+            out.append(
+                f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')} until "
+                f"memory in use levelled off near {level} at instance {int(f['knee'])}; the "
+                "script's later count is of processes started, not of processes running."
+            )
+    return out
+
+
+def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """Instances reached and memory per instance: the slope of the rise, where it changes or
     stops (segments), with its interval where the residuals allow one and in two figures after
     'about' where they do not. For the study's script: the time per instance is mostly its own
-    pause, and its count is of processes started, not of processes found running."""
+    pause, and its count is of processes started, not of processes found running (the
+    appendix's account; findings gives the body's)."""
     out = []
     study = _study_script(source)
     where = _where(source, study)
@@ -436,6 +490,7 @@ EXPERIMENT = Experiment(
         time_limit(1800, 120),
     ),
     title="E1 compartments at scale",
+    details=details,
     programs=(INTEGRATION,),
     driver="c18n_ae.experiments.drivers.scale",
     probe_args=("--idle",),

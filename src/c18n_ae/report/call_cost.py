@@ -243,9 +243,7 @@ def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | N
         out = [
             f"Compartments with the {abi} ABI cost time where code calls into another library: "
             f"about {_about(r.per_call_ns)} a call from the {escape(_workload(r))} loop into "
-            f"{library} on {where}"
-            + (f", and {also}" if also else "")
-            + "."
+            f"{library} on {where}" + (f", and {also}" if also else "") + "."
         ]
     own = own_words(t, r)
     if own:
