@@ -349,8 +349,9 @@ def latex_table(results: pd.DataFrame) -> str:
         + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
         + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
         r"data, tested, not attributable to compartments, or not measurable with these data. "
-        r"A claim is decided at the setting least favourable to it, which can differ from "
-        r"Table~\ref{tab:headline}'s largest setting.}"
+        r"Each value opens with the setting that decides its claim, the setting least "
+        r"favourable to it; Table~\ref{tab:headline} quotes the largest, so one metric can "
+        r"print two values.}"
         r"\label{tab:claims}\\",
         r"\toprule",
         head,
