@@ -637,20 +637,28 @@ def _failed_words(claim, row) -> tuple[str, str]:
     return "own", f"the claim that {escape(text[:1].lower() + text[1:])} fails"
 
 
-def failures_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
-    """Section 2's sentence on which of the study's tested claims fail on each data set, in a few
-    plain words each, no claim ID ('On 22.12, the claims that allocating, writing and reading take
-    longer in compartments fail, and the math workload's cost is 1.33×, short of the study's
-    1.5×.'); '' where none fails. claims: each claim by its ID (analysis.claims.load)."""
-    out = []
-    failed = results[
+def decided(results: pd.DataFrame, claims: dict, releases: dict, outcome: str) -> pd.DataFrame:
+    """The study's claims tested on a data set (releases) whose verdict is outcome ('holds',
+    'fails'), among claims (each by its ID)."""
+    return results[
         (results.get("origin", pd.Series("", index=results.index)) == "study")
         & (results.verdict_kind == TESTED)
-        & results.result.fillna("").str.startswith("fails")
+        & results.result.fillna("").str.startswith(outcome)
         & results.source.isin(list(releases))
         & results.claim.isin(list(claims))
     ]
-    for source, g in failed.groupby("source", sort=False):
+
+
+def failures_sentence(
+    results: pd.DataFrame, claims: dict, releases: dict[str, str], named=()
+) -> str:
+    """Section 2's sentence on which of the study's tested claims fail on each data set, in a few
+    plain words each, no claim ID ('On 22.12, the claims that allocating, writing and reading take
+    longer in compartments fail, and the math workload's cost is 1.33×, short of the study's
+    1.5×.'); '' where none fails. claims: each claim by its ID (analysis.claims.load). named: the
+    data sets the sentence before named (holds_sentence), whose sentence opens 'The claims'."""
+    out = []
+    for source, g in decided(results, claims, releases, "fails").groupby("source", sort=False):
         said = [_failed_words(claims[r.claim], r) for r in g.itertuples()]
         longer = [w for k, w in said if k == "longer"]
         that = [w for k, w in said if k == "more"]
@@ -664,7 +672,8 @@ def failures_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, s
             parts.append(f"the {claim} that {' and that '.join(that)} {verb}")
         parts += [w for k, w in said if k == "own"]
         where = escape(releases[source].removeprefix("CheriBSD "))
-        out.append(f"On {where}, {', and '.join(parts)}.")
+        said = ", and ".join(parts)
+        out.append(f"{said[:1].upper()}{said[1:]}." if source in named else f"On {where}, {said}.")
     return " ".join(out)
 
 
@@ -689,41 +698,41 @@ def _held_words(claim) -> tuple[str, str]:
     return "own", escape(text[:1].lower() + text[1:])
 
 
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
 def holds_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
     """Section 2's sentence on which of the study's tested claims hold on each data set, in a few
-    plain words each, no claim ID, as failures_sentence names those that fail ('On 22.12, the
-    claims that the int, float and array workloads' CPU times stay within 10 % of their time
-    without compartments and that the float workload takes less CPU time in compartments
-    hold.'); '' where none holds."""
-    held = results[
-        (results.get("origin", pd.Series("", index=results.index)) == "study")
-        & (results.verdict_kind == TESTED)
-        & results.result.fillna("").str.startswith("holds")
-        & results.source.isin(list(releases))
-        & results.claim.isin(list(claims))
-    ]
+    plain words each, no claim ID, as failures_sentence names those that fail ('On 22.12, four
+    claims hold: the int, float and array workloads' CPU times stay within 10 % of hybrid's, and
+    the float workload takes less CPU time in compartments.'); '' where none holds."""
     out = []
-    for source, g in held.groupby("source", sort=False):
-        groups: dict[str, list[str]] = {}
+    for source, g in decided(results, claims, releases, "holds").groupby("source", sort=False):
+        groups: dict[tuple, list[str]] = {}
         for r in g.itertuples():
             group, words = _held_words(claims[r.claim])
-            groups.setdefault(group, []).append(words)
-        that = []
-        for group, words in groups.items():
+            groups.setdefault((group, escape(claims[r.claim].baseline or "")), []).append(words)
+        said = []
+        for (group, baseline), words in groups.items():
             if group.startswith("within "):
                 many = len(words) > 1
-                that.append(
+                whose = f"{baseline}'s" if baseline else "their time without compartments"
+                said.append(
                     f"the {listed(words)} workload{'s' if many else ''}"
                     f"{chr(39) if many else chr(39) + 's'} CPU time{'s' if many else ''} "
-                    f"stay{'' if many else 's'} {group}\\,\\% of "
-                    f"{'their' if many else 'its'} time without compartments"
+                    f"stay{'' if many else 's'} {group}\\,\\% of {whose}"
                 )
             else:
-                that += words
-        claim = "claim" if len(g) == 1 else "claims"
-        verb = "holds" if len(g) == 1 else "hold"
+                said += words
+        n = len(g)
+        count = COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
+        claim = "claim holds" if n == 1 else "claims hold"
         where = escape(releases[source].removeprefix("CheriBSD "))
-        out.append(f"On {where}, the {claim} that {' and that '.join(that)} {verb}.")
+        # clauses that hold lists of their own are set apart by a comma before the last 'and'
+        joined = listed(said)
+        if len(said) > 1 and any("," in x for x in said):
+            joined = ", ".join(said[:-1]) + ", and " + said[-1]
+        out.append(f"On {where}, {count} {claim}: {joined}.")
     return " ".join(out)
 
 

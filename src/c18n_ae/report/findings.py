@@ -29,6 +29,7 @@ from c18n_ae.report.claim_tables import (
     carry_sentence,
     claims_summary,
     data_name,
+    decided,
     departures,
     failures_sentence,
     holds_sentence,
@@ -315,12 +316,15 @@ def main(argv=None) -> None:
     # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
     # table): how many could be tested with an interval, and why the others could not
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
-    # Section 2's sentence on which tested claims fail on the study's data, in plain words
+    # Section 2's sentences on which tested claims hold and fail on the study's data, in plain
+    # words
     by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
-    text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases))
-    # ... and which hold, named alike; and what either means on a release other than the one the
-    # study worded its claims on (the data sets its printed numbers come from)
+    # ... and which hold, named alike, first (the failures then need not name the data set
+    # again); and what either means on a release other than the one the study worded its claims
+    # on (the data sets its printed numbers come from)
     text += newcommand("ClaimsHeld", holds_sentence(verdicts, by_id, releases))
+    named = set(decided(verdicts, by_id, releases, "holds").source)
+    text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases, named))
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
