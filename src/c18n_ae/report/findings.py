@@ -233,17 +233,23 @@ def experiment_paragraph(
                 parts.append(_own_code(staying))
             out += sentences(f"On {where}:", parts)  # at most MAX_WORDS words each
         # what the source gives no ratio for: confounded, or not valid (its place named once)
+        # in Table 1's words ('confounded', 'not valid'), one sentence for both
+        mixed = ""
         if clean.empty and len(valid):
-            labels = listed([escape(x) for x in dict.fromkeys(valid.label)])
-            out.append(f"On {where}, {labels} rest on confounded comparisons only.")
+            names = list(dict.fromkeys(valid.label))
+            mixed = f"{listed([escape(x) for x in names])} {'are' if len(names) > 1 else 'is'}"
+            mixed += " confounded"
         if len(bad):
             labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
             what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
-            if out and where in out[-1]:  # the sentence before names the data set
-                said = f"{labels[:1].upper()}{labels[1:]} {what} there"
+            if mixed:
+                out.append(f"On {where}, {mixed}, and {labels} {what}.")
+            elif out and where in out[-1]:  # the sentence before names the data set
+                out.append(f"{labels[:1].upper()}{labels[1:]} {what} there.")
             else:
-                said = f"On {where}, {labels} {what}"
-            out.append(f"{said}, by the data set's own limits.")
+                out.append(f"On {where}, {labels} {what}.")
+        elif mixed:
+            out.append(f"On {where}, {mixed}.")
     return " ".join(out)
 
 
