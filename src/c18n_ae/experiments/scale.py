@@ -387,8 +387,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
 def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """Instances reached and memory per instance: the slope of the rise, where it changes or
     stops (segments), with its interval where the residuals allow one and in two figures after
-    'about' where they do not. For the study's script: the time per instance is mostly its own
-    pause, and its count is of processes started, not of processes found running (the
+    'about' where they do not; for the study's script, the elapsed time per instance too (the
     appendix's account; findings gives the body's)."""
     out = []
     study = _study_script(source)
@@ -415,15 +414,9 @@ def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             after = f["ms_after"]
             if not np.isnan(f["ms_knee"]) and abs(after / f["ms_per_instance"] - 1) > 0.1:
                 text += f" up to instance {int(f['ms_knee'])}, then by {_about(after, 'ms')} each"
-            if not out:  # said once a source
-                text += ", the script's 0.5\\,s sleep after each start included"
+        # the script's pause in the elapsed time, and its count of processes started where memory
+        # levels off, are said once: by the appendix's method paragraph and the body (findings)
         out.append(text + ".")
-        if study and f["saturated"]:
-            out.append(
-                f"Past instance {int(f['knee'])} the script's count of processes started rose "
-                "while memory in use stayed flat: later instances may have exited or never "
-                "started."
-            )
     return out
 
 
