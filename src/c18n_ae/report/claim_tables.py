@@ -151,26 +151,6 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
     )
 
 
-def package_thresholds(results: pd.DataFrame) -> str:
-    """'The thresholds of alloc-10x (needs > 10) and ... are this package's reading of the
-    study's words': the study's claims decided somewhere whose threshold the study did not state
-    (threshold_from package), each with the bound its verdict's detail names ('needs > 10')."""
-    study = results[(results.origin == "study") & (results.threshold_from == "package")]
-    decided = study[~study.result.str.startswith("not applicable")]
-    said = {}
-    for r in decided.itertuples():
-        bound = _NEEDS.search(_text(r.detail))
-        if bound and r.claim not in said:
-            said[r.claim] = f"{r.claim} (needs {bound.group(1).strip()})"
-    if not said:
-        return ""
-    names = list(said.values())
-    whose = "thresholds of" if len(names) > 1 else "threshold of"
-    verb = "are" if len(names) > 1 else "is"
-    return f"The {whose} {listed(names)} {verb} this package's reading of the study's words."
-
-
-_NEEDS = re.compile(r"needs ([^;,(]+?)(?:;|,|$| at | in every)")
 _TRIALS = re.compile(r"\d+ of (\d+) (?:printed |logged )?trials?\b")
 
 

@@ -30,10 +30,8 @@ from c18n_ae.report.claim_tables import (
     data_name,
     departures,
     failures_sentence,
-    package_thresholds,
     release_sentence,
     single_trial_claims,
-    tally_sentence,
     tex_quotes,
 )
 from c18n_ae.report.conclusion import (
@@ -308,8 +306,6 @@ def main(argv=None) -> None:
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
     ]
-    # one tally sentence per source, the same in the abstract, the conclusion and the claims table
-    text += newcommand("ClaimsFindings", " ".join(tally_sentence(verdicts, s) for s in sources))
     # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
     # table): how many could be tested with an interval, and why the others could not
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
@@ -321,7 +317,6 @@ def main(argv=None) -> None:
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
     single += [statistics_disagree(verdicts, s) for s in sources]
     text += newcommand("ClaimsEvidence", " ".join(x for x in single if x))
-    text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
     text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     text += newcommand("ReleaseClaims", release_sentence(verdicts, list(releases)))
@@ -342,9 +337,6 @@ def main(argv=None) -> None:
             name = "".join(w.title() for w in e.split("_"))
             paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
             text += newcommand(f"Findings{name}", paragraph)
-            # the experiment's own sentences (a confounded free's growth, the pipe's wait): the
-            # body keeps to the headline ratios; these are for the experiment's own section
-            text += newcommand(f"Findings{name}Detail", " ".join(own(exp.get(e))))
     for e in exp.registry().values():
         if e.findings is None or e.headline:
             continue
@@ -354,8 +346,8 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
-        # what its appendix section adds (numbers the body leaves out)
-        text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
+        if e.details is not None:  # what its appendix section adds (numbers the body leaves out)
+            text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(
