@@ -335,9 +335,10 @@ def test_claims_table_in_pdf_with_data_set_verdicts(quick_run):
     project, _ = quick_run
     plain = pdf_words(project)
     assert (
-        "The paper’s claims evaluated on this edition’s data" in plain
-        or "claims evaluated on this edition" in plain
+        "The paper’s claims evaluated on this run’s data" in plain
+        or "claims evaluated on this run" in plain
     )
+    assert "edition" not in plain.lower()  # package jargon: the reader has a paper, a run
     claims = pd.read_csv(project / "results" / "claims.csv")
     row = claims[(claims.claim == "ordinary-denied-plain") & (claims.source == "local")].iloc[0]
     assert row["result"] == "holds"

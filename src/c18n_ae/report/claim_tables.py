@@ -325,7 +325,7 @@ def latex_table(results: pd.DataFrame) -> str:
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
-        r"\caption{The paper's claims evaluated on this edition's data. "
+        r"\caption{The paper's claims evaluated on this run's data. "
         + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
         + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
         r"data, tested, not attributable to compartments, or not measurable with these data. "

@@ -78,7 +78,7 @@ def summary_text(metas: list[dict]) -> str:
     documents' boards, the hosts the files name, the one host whose log records the kernel). The
     full account, with its quotations and files, is the appendix's (boards_text, attribution)."""
     if not metas:
-        return "This edition included no data set."
+        return "This run included no data set."
     names = listed([escape(m.get("release", m["name"]).removeprefix("CheriBSD ")) for m in metas])
     data = f"The {names} data" if len(metas) > 1 else f"The {names} data set"
     # the board model without what a release leaves unrecorded (the appendix says it)
