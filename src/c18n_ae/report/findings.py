@@ -44,6 +44,7 @@ from c18n_ae.report.conclusion import (
     shared_optimisation,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
+from c18n_ae.report.names import from_config, release
 
 MAX_WORDS = 60
 
@@ -85,8 +86,15 @@ def possibly(rows: pd.DataFrame) -> str:
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
-    release = releases.get(source)
-    return f"\\texttt{{{escape(source)}}}" + (f" ({escape(release)})" if release else "")
+    """A source as the paper names it (names.py): 'the 24.05 data', a machine by its name."""
+    if not releases.get(source):
+        return f"\\texttt{{{escape(source)}}}"
+    return f"the {escape(release({'name': source, 'release': releases[source]}))} data"
+
+
+def the_data(meta: dict, the: str = "The") -> str:
+    """A data set as a sentence's subject: 'The 24.05 data'."""
+    return f"{the} {escape(release(meta))} data"
 
 
 def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
@@ -259,12 +267,12 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     boards = provenance.boards_text(meta)  # the study's boards and hosts, where recorded
     if same is not None:
         return (
-            f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, by the same authors "
-            f"and from the same repository and commit as \\texttt{{{escape(same['name'])}}}, "
+            f"{the_data(meta)} are {escape(meta['title'])}, by the same authors "
+            f"and from the same repository and commit as {the_data(same, 'the')}, "
             f"measured on {where}; when: {escape(meta['measured_when'])}." + boards
         )
     return (
-        f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
+        f"{the_data(meta)} are {escape(meta['title'])}, measured by "
         f"{escape(meta['measured_by'])} on {where}; when: {escape(meta['measured_when'])}. "
         f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
         f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
@@ -355,7 +363,7 @@ def main(argv=None) -> None:
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))
         or "This run included no data set.",
     )
-    write_text_atomic(a.out, text)
+    write_text_atomic(a.out, from_config(config).text(text))  # the paper's names
 
 
 if __name__ == "__main__":

@@ -85,6 +85,17 @@ class Names:
         and a bare id alike, 'morello-2024 (CheriBSD 24.05)' as '24.05' once; never an id inside
         a path ('datasets/morello-2024/', 'pipe/purecap-c18n.csv') or a longer word."""
         names = self._everywhere()
+        # a variant that keeps its own name prints as every variant does, not as code
+        plain = {v for (_, v), n in self.variants.items() if v == n}
+        tex = (
+            re.sub(
+                r"\\texttt\{(" + "|".join(re.escape(escape(v)) for v in plain) + r")\}",
+                lambda m: m.group(1),
+                tex,
+            )
+            if plain
+            else tex
+        )
         if not names:
             return tex
         ids = sorted(names, key=len, reverse=True)
