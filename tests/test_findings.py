@@ -85,7 +85,7 @@ def test_a_contrast_that_mixes_the_build_is_set_apart_and_never_quoted_as_a_cost
     assert verdict.result == "confounded" and "-O2 against -O0" in verdict.confounded_by
     tex = headline.latex_table(TABLE)
     apart = headline.confounded_table(TABLE)
-    assert "purecap-benchmark" not in tex and "purecap-benchmark in compartments / hybrid" in apart
+    assert "purecap-benchmark" not in tex and "benchmark + c18n / hybrid" in apart
     assert "Also differs" in apart and "optimisation -O2 against -O0" in apart
     assert r"\label{tab:confounded}" in apart and r"tab:confounded" in tex
     text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}))

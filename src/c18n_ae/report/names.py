@@ -28,16 +28,26 @@ def abi_word(abi: str) -> str:
     return abi.rsplit("-", 1)[-1]
 
 
+def compartment_name(abi: str) -> str:
+    """A variant in compartments by its ABI: 'purecap + c18n'."""
+    return abi_word(abi) + C18N
+
+
 def variant_names(variants: dict[str, dict]) -> dict[str, str]:
     """One source's variants (name -> {c18n, abi}) -> their names in the paper: '<ABI> + c18n'
     for a variant in compartments, the variant's own name otherwise; two variants that would share
-    a name keep their own (a board's purecap-c18n and purecap-c18n-norevoke)."""
+    a name: the one with the shortest id has it, the others keep their own (a board's
+    purecap-c18n is 'purecap + c18n', its purecap-c18n-norevoke stays so)."""
     said = {
-        v: abi_word(str(spec.get("abi") or v)) + C18N if spec.get("c18n") else v
+        v: compartment_name(str(spec.get("abi") or v)) if spec.get("c18n") else v
         for v, spec in variants.items()
     }
-    taken = list(said.values())
-    return {v: (n if taken.count(n) == 1 else v) for v, n in said.items()}
+    holder: dict[str, list[str]] = {}
+    for v, n in said.items():
+        holder.setdefault(n, []).append(v)
+    first = {n: min(vs, key=len) for n, vs in holder.items()}
+    shortest = {n: [v for v in vs if len(v) == len(first[n])] for n, vs in holder.items()}
+    return {v: n if shortest[n] == [v] else v for v, n in said.items()}
 
 
 @dataclass(frozen=True)
