@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from c18n_ae import experiments as exp
 from c18n_ae.analysis.claim_kinds.verdict import (
     NOT_ATTRIBUTABLE,
     REPRODUCED,
@@ -19,6 +20,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
 )
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed, ratio_point
+from c18n_ae.report.names import from_config
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -447,9 +449,11 @@ def main(argv=None) -> None:
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--markdown", required=True, type=Path)
     ap.add_argument("--release", action="append", default=[], help="a data set (release)")
+    ap.add_argument("--config", nargs="+", help="the paper's names of its sources and variants")
     a = ap.parse_args(argv)
     results = read_verdicts(a.claims)
-    write_text_atomic(a.tex, latex_table(results))
+    config = exp.load_config(*map(Path, a.config)) if a.config else None
+    write_text_atomic(a.tex, from_config(config).text(latex_table(results)))
     write_text_atomic(a.markdown, markdown_table(results, a.release))
 
 
