@@ -666,7 +666,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t))
     text += newcommand("PerCallBeside", beside(t, published, abis))
-    write_text_atomic(a.macros, named(text))
+    write_text_atomic(a.macros, named(text, prose=True))
 
 
 if __name__ == "__main__":

@@ -453,7 +453,10 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     results = read_verdicts(a.claims)
     config = exp.load_config(*map(Path, a.config)) if a.config else None
-    write_text_atomic(a.tex, from_config(config).text(latex_table(results)))
+    named = from_config(config).text  # the paper's names; its caption's sentences as prose
+    lines = latex_table(results).split("\n")
+    tex = "\n".join(named(x, prose=x.startswith(r"\caption{")) for x in lines)
+    write_text_atomic(a.tex, tex)
     write_text_atomic(a.markdown, markdown_table(results, a.release))
 
 

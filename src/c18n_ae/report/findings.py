@@ -363,7 +363,7 @@ def main(argv=None) -> None:
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))
         or "This run included no data set.",
     )
-    write_text_atomic(a.out, from_config(config).text(text))  # the paper's names
+    write_text_atomic(a.out, from_config(config).text(text, prose=True))  # the paper's names
 
 
 if __name__ == "__main__":

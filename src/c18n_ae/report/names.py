@@ -90,10 +90,11 @@ class Names:
         out.update({v: ns.pop() for v, ns in by_variant.items() if len(ns) == 1 and v not in ns})
         return out
 
-    def text(self, tex: str) -> str:
+    def text(self, tex: str, prose: bool = False) -> str:
         """Generated LaTeX or plain text with every id in it replaced by its name: '\\texttt{id}'
         and a bare id alike, 'morello-2024 (CheriBSD 24.05)' as '24.05' once; never an id inside
-        a path ('datasets/morello-2024/', 'pipe/purecap-c18n.csv') or a longer word."""
+        a path ('datasets/morello-2024/', 'pipe/purecap-c18n.csv') or a longer word. prose: a
+        data set as a noun, 'the 24.05 data' (a table's cell says '24.05')."""
         names = self._everywhere()
         # a variant that keeps its own name prints as every variant does, not as code
         plain = {v for (_, v), n in self.variants.items() if v == n}
@@ -124,6 +125,11 @@ class Names:
             # 'morello-2024 (CheriBSD 24.05)': the release said twice; once is enough
             if after and inside in (full.get(found), name):
                 after = ""
+            if prose and unescaped[found] in self.datasets:
+                before = m.string[max(0, m.start() - 4) : m.start()]
+                start = re.search(r"(^|[.!?]\s+|\{)$", before)  # a sentence's or macro's first
+                the = "" if before.lower().endswith("the ") else ("The " if start else "the ")
+                return f"{the}{escape(name)} data" + (after or "")
             return escape(name) + (after or "")
 
         # a contrast 'purecap-c18n/hybrid' first: an id beside a slash that is no path's

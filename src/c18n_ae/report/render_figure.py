@@ -60,6 +60,8 @@ def _plot(figure: Figure, s, names: Names) -> str:
     lying = sideways(figure)
     options, points = "", []
     for i, (x, y) in enumerate(zip(s.x, s.y)):
+        if not _drawn(y):  # no bar, and no category of its own (_categories)
+            continue
         x = _category(names, x)
         point = f"({_number(y)},{x})" if lying else f"({x},{_number(y)})"
         if s.plus is not None:
@@ -79,8 +81,14 @@ def _category(names: Names, x) -> str:
     return escape(names.text(str(x))).replace(",", "{,}")
 
 
+def _drawn(y) -> bool:
+    return y is not None and not (isinstance(y, float) and math.isnan(y))
+
+
 def _categories(panel) -> list[str]:
-    return list(dict.fromkeys(str(x) for s in panel.series for x in s.x))
+    """A panel's categories that have a bar: a metric its target did not measure takes no
+    room (the board's pipe panel has no round trip)."""
+    return list(dict.fromkeys(str(x) for s in panel.series for x, y in zip(s.x, s.y) if _drawn(y)))
 
 
 # bar labels stand side by side under the bars when their characters are fewer than this over
