@@ -331,6 +331,32 @@ def test_metadata_and_progress(quick_run):
     assert meta["runs"] == 2 and meta["trials_per_run"] == [12, 8]
 
 
+def test_the_pdf_names_each_data_set_and_variant_one_way(quick_run):
+    """One name per thing (READ31, names.py): outside Table 2, which says once which id each
+    name stands for, no data set's or renamed variant's id appears in the PDF's text except
+    inside a path (datasets/morello-2024/, pipe/purecap-c18n.csv)."""
+    from c18n_ae.common import config as cfg
+    from c18n_ae.report.names import from_config
+
+    project, _ = quick_run
+    words = pdf_words(project)
+    names = from_config(cfg.merged(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"))
+    ids = {s for s, n in names.sources.items() if s != n}
+    ids |= {v for (_, v), n in names.variants.items() if v != n}
+    assert {"morello-2024", "purecap-c18n"} <= ids
+    start = words.index("Table 2:")
+    end = words.index("DATA PROVENANCE", start)
+    table2, outside = words[start:end], words[:start] + " " + words[end:]
+    for i in ids:
+        for m in re.finditer(re.escape(i), outside):
+            path = "/" in (outside[m.start() - 1], outside[m.end() : m.end() + 1])
+            path |= outside[m.end() : m.end() + 4] == ".csv"
+            assert path, outside[max(0, m.start() - 60) : m.end() + 60]
+    for s in names.datasets:
+        assert f"{names.source(s)} (data set {s})" in table2
+    assert "purecap + c18n (variant purecap-c18n)" in table2
+
+
 def test_claims_table_in_pdf_with_data_set_verdicts(quick_run):
     project, _ = quick_run
     plain = pdf_words(project)
