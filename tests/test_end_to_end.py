@@ -336,7 +336,7 @@ def test_the_pdf_names_each_data_set_and_variant_one_way(quick_run):
     name stands for, no data set's or renamed variant's id appears in the PDF's text except
     inside a path (datasets/morello-2024/, pipe/purecap-c18n.csv)."""
     from c18n_ae.common import config as cfg
-    from c18n_ae.report.names import from_config
+    from c18n_ae.common.names import from_config
 
     project, _ = quick_run
     words = pdf_words(project)

@@ -1,10 +1,10 @@
-"""The paper's one name per data set, machine and variant (report/names.py), from the config and
+"""The paper's one name per data set, machine and variant (common/names.py), from the config and
 the shipped data sets' dataset.yaml: no id in running text, the ids kept in paths."""
 
 from pathlib import Path
 
 from c18n_ae.common import config as cfg
-from c18n_ae.report.names import from_config, variant_names
+from c18n_ae.common.names import from_config, variant_names
 from conftest import ROOT
 
 BOTH = {"targets": [], "datasets": ["morello-2024", "cheribsd-22.12"]}

@@ -2,10 +2,10 @@
 experiment without a row named, and bar labels that do not run into each other or the legend."""
 
 from c18n_ae import experiments as registry
+from c18n_ae.common.names import from_config
 from c18n_ae.experiments.crossing import extra_says
 from c18n_ae.experiments.outputs import Figure, Panel, Series, if_enough_trials, three_figures
 from c18n_ae.report import headline
-from c18n_ae.report.names import from_config
 from c18n_ae.report.render_figure import pgfplots, sideways
 
 

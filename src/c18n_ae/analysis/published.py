@@ -17,8 +17,8 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, from_file, quantity
+from c18n_ae.common.names import from_config
 from c18n_ae.experiments.rows import UNIT_TEX
-from c18n_ae.report.names import from_config
 
 NS = {"ms": 1e6, "us": 1e3}
 # the release the study's printed tables describe (published/README.md: both documents report

@@ -26,9 +26,9 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_range,
 )
+from c18n_ae.common.names import compartment_name, from_config
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
-from c18n_ae.report.names import compartment_name, from_config
 
 MAX_WORDS = 35  # a sentence of the abstract
 ABSTRACT_WORDS = 200  # the whole abstract

@@ -20,7 +20,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
 )
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed, ratio_point
-from c18n_ae.report.names import from_config
+from c18n_ae.common.names import from_config
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"

@@ -17,10 +17,10 @@ from c18n_ae.analysis.claims import min_trials
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.names import from_config
 from c18n_ae.experiments.outputs import Inputs
 from c18n_ae.experiments.rows import mark_invalid
 from c18n_ae.report import files, render_figure, render_html, render_table
-from c18n_ae.report.names import from_config
 
 
 def inputs(a, cfg, reads_tidy: bool = True) -> Inputs:

@@ -23,6 +23,7 @@ from c18n_ae.common.latex import (
     listed,
     newcommand,
 )
+from c18n_ae.common.names import from_config, release
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -44,7 +45,6 @@ from c18n_ae.report.conclusion import (
     shared_optimisation,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
-from c18n_ae.report.names import from_config, release
 
 MAX_WORDS = 60
 

@@ -31,8 +31,8 @@ from c18n_ae.common.latex import (
     listed,
     quantity,
 )
+from c18n_ae.common.names import from_config, variant_names
 from c18n_ae.report.claim_tables import agrees, other_statistic
-from c18n_ae.report.names import from_config, variant_names
 
 # the comparison fields each headline row carries over
 FROM_COMPARISONS = ["parameter", "parameter_value"] + [

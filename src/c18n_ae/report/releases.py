@@ -26,8 +26,8 @@ from c18n_ae.common.latex import (
     ratio_text,
     resolution_digits,
 )
+from c18n_ae.common.names import from_config
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
-from c18n_ae.report.names import from_config
 
 # a ratio's two statistics with their intervals, as the comparisons name them
 OWN = ["ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high"]

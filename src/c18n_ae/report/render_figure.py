@@ -12,9 +12,9 @@ import pandas as pd
 
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape
+from c18n_ae.common.names import Names
 from c18n_ae.experiments.outputs import Figure
 from c18n_ae.experiments.rows import decimate
-from c18n_ae.report.names import Names
 
 
 def tex_label(text: str) -> str:

@@ -11,7 +11,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, listed
-from c18n_ae.report.names import Names, from_config
+from c18n_ae.common.names import Names, from_config
 
 
 def dataset_column(meta: dict) -> dict:
