@@ -110,6 +110,7 @@ def sideways(figure: Figure) -> bool:
 
 
 LEGEND_BELOW_CM = 0.9  # from the axis box's bottom to its legend: tick labels and the x label
+CHARACTER_CM = 0.17  # a tick label's character, about, at the body's size
 
 
 def panel_height_cm(figure: Figure, panel) -> float:
@@ -136,7 +137,14 @@ def _axis_options(figure: Figure, panel, names: Names) -> str:
             f"enlarge {category} limits={0.5 / max(1, len(categories)) + 0.1:.2f}",
         ]
         if lying:
-            opts += ["y dir=reverse", f"height={panel_height_cm(figure, panel):.1f}cm"]
+            # the axis box alone is sized, leaving the column's rest to the labels on its left
+            room = 0.4 + CHARACTER_CM * max(map(len, _categories(panel)), default=0)
+            opts += [
+                "y dir=reverse",
+                "scale only axis",
+                f"width=\\columnwidth-{room:.1f}cm",
+                f"height={panel_height_cm(figure, panel) - 1.2:.1f}cm",
+            ]
             opts.append("legend style={at={(0.5,0)}, anchor=north, "
                         f"yshift=-{LEGEND_BELOW_CM}cm}}")  # fmt: skip
     if figure.ylog:
