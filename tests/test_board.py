@@ -786,7 +786,13 @@ def test_the_studys_board_ran_a_debug_kernel_and_the_paper_says_so(tmp_path):
         in tex
     )
     note = tex.split(r"\gdef\SetupKernelNote{", 1)[1].split("}%", 1)[0]
-    assert "morello-2024, host tom only" in note and "cheribsd-22.12" not in note
+    assert "morello-2024 data, host tom only" in note and "cheribsd-22.12" not in note
+    # with the paper's names (names.py): the data set by its release
+    from c18n_ae.common.names import from_config
+
+    both = {"targets": [], "datasets": [study["name"], older["name"]]}
+    named = setup_table([], [], [study, older], from_config(both))
+    assert "(24.05 data, host tom only)" in named.split("}%", 1)[0], named
     assert "absolute times" in note and "ratios" in note
     assert r"\gdef\SetupKernelNote{}" in setup_table([], [], [older])
 

@@ -331,13 +331,40 @@ def test_metadata_and_progress(quick_run):
     assert meta["runs"] == 2 and meta["trials_per_run"] == [12, 8]
 
 
+def test_the_pdf_names_each_data_set_and_variant_one_way(quick_run):
+    """One name per thing (READ31, names.py): outside Table 2, which says once which id each
+    name stands for, no data set's or renamed variant's id appears in the PDF's text except
+    inside a path (datasets/morello-2024/, pipe/purecap-c18n.csv)."""
+    from c18n_ae.common import config as cfg
+    from c18n_ae.common.names import from_config
+
+    project, _ = quick_run
+    words = pdf_words(project)
+    names = from_config(cfg.merged(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"))
+    ids = {s for s, n in names.sources.items() if s != n}
+    ids |= {v for (_, v), n in names.variants.items() if v != n}
+    assert {"morello-2024", "purecap-c18n"} <= ids
+    start = words.index("Table 2:")
+    end = words.index("DATA PROVENANCE", start)
+    table2, outside = words[start:end], words[:start] + " " + words[end:]
+    for i in ids:
+        for m in re.finditer(re.escape(i), outside):
+            path = "/" in (outside[m.start() - 1], outside[m.end() : m.end() + 1])
+            path |= outside[m.end() : m.end() + 4] == ".csv"
+            assert path, outside[max(0, m.start() - 60) : m.end() + 60]
+    for s in names.datasets:
+        assert f"{names.source(s)} (data set {s})" in table2
+    assert "purecap + c18n (variant purecap-c18n)" in table2
+
+
 def test_claims_table_in_pdf_with_data_set_verdicts(quick_run):
     project, _ = quick_run
     plain = pdf_words(project)
     assert (
-        "The paper’s claims evaluated on this edition’s data" in plain
-        or "claims evaluated on this edition" in plain
+        "The paper’s claims evaluated on this run’s data" in plain
+        or "claims evaluated on this run" in plain
     )
+    assert "edition" not in plain.lower()  # package jargon: the reader has a paper, a run
     claims = pd.read_csv(project / "results" / "claims.csv")
     row = claims[(claims.claim == "ordinary-denied-plain") & (claims.source == "local")].iloc[0]
     assert row["result"] == "holds"
@@ -444,14 +471,14 @@ def test_findings_come_first_in_one_format(quick_run):
     assert "edition" not in abstract
     assert "which is not a Morello board" not in abstract
     assert "decided differently: none" not in text
-    assert "by the same authors and from the same repository and commit as morello-2024" in text
+    assert "by the same authors and from the same repository and commit as the 24.05 data" in text
     # no percent interval beyond ±1000 %, and one ratio format
     for low, high in re.findall(r"\[([+-]?[\d.]+), ([+-]?[\d.]+)\] ?%", text):
         assert abs(float(low)) <= 1000 and abs(float(high)) <= 1000
     assert not re.search(r"[+-]\d+(\.\d+)? % \[", text), "a ratio printed as a percentage"
     # the Morello write and read panels no longer claim bandwidth
     figure = (project / "paper" / "generated" / "fig-memory.tex").read_text()
-    assert "morello-2024" not in figure and "local" in figure
+    assert "{24.05}" not in figure and "{22.12}" in figure and "local" in figure
     # no placeholder inside a sentence: a dash or 'not run' where a value should be
     assert not re.search(r"[–-]{1,2}\s*(ms|µs|GB/s|MB|times|instances)\b", text)
     assert not re.search(r"(took|reached|of|at) not run", text)

@@ -85,7 +85,7 @@ def test_a_contrast_that_mixes_the_build_is_set_apart_and_never_quoted_as_a_cost
     assert verdict.result == "confounded" and "-O2 against -O0" in verdict.confounded_by
     tex = headline.latex_table(TABLE)
     apart = headline.confounded_table(TABLE)
-    assert "purecap-benchmark" not in tex and "purecap-benchmark in compartments / hybrid" in apart
+    assert "purecap-benchmark" not in tex and "benchmark + c18n / hybrid" in apart
     assert "Also differs" in apart and "optimisation -O2 against -O0" in apart
     assert r"\label{tab:confounded}" in apart and r"tab:confounded" in tex
     text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}))
@@ -129,7 +129,7 @@ def test_headline_table_marks_tails_invalid_rows_and_leaves_confounded_numbers_o
 
 def test_the_abstract_states_findings_with_intervals():
     text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}))
-    assert text.startswith(r"On \texttt{morello-2024} (CheriBSD 24.05), purecap in compartments")
+    assert text.startswith(r"On the 24.05 data, purecap in compartments")
     assert text.count(r"$\times$") >= 2  # at least two findings with intervals
     assert "for the math workload's CPU time" in text
     assert "for a pipe write with its two clock calls" in text
@@ -149,7 +149,7 @@ def test_the_abstract_and_conclusion_say_the_data_sets_builds_and_scope_its_kern
     meta = datasets.load("morello-2024")
     metas = {"morello-2024": meta}
     text = " ".join(abstract_sentences(TABLE, {"morello-2024": "CheriBSD 24.05"}, metas))
-    assert text.startswith(r"On \texttt{morello-2024} (CheriBSD 24.05), purecap in compartments")
+    assert text.startswith(r"On the 24.05 data, purecap in compartments")
     assert "for the math workload's CPU time, both built -O0" in text
     assert "debug kernel" not in text
     assert "debug kernel" not in conclusion(TABLE, VERDICTS, metas)  # caveats: Section 3, threats

@@ -89,9 +89,9 @@ def test_a_board_that_splits_the_abi_s_share_and_a_third_data_set_fit_the_same_c
     shares = headline.contrasts({**source, "reference": "hybrid"})
     names = [headline.pair_name(source, *c) for c in shares]
     assert names == [
-        "purecap in compartments / hybrid",
+        "purecap + c18n / hybrid",
         "purecap / hybrid (the ABI's share)",
-        "purecap in compartments / purecap (the compartments' share)",
+        "purecap + c18n / purecap (the compartments' share)",
     ]
     same = {"name": "copy", "kind": "dataset", "release": "CheriBSD 24.05"}
     first = {"name": "morello-2024", "kind": "dataset", "release": "CheriBSD 24.05"}
@@ -107,7 +107,7 @@ def test_a_board_that_splits_the_abi_s_share_and_a_third_data_set_fit_the_same_c
     table = pd.concat([TABLE, copy, third, *board], ignore_index=True)
     tex = headline.latex_table(table)
     assert r"\emph{Purecap / hybrid (the ABI's share)}" in tex
-    assert r"\emph{Purecap in compartments / purecap (the compartments' share)}" in tex
+    assert r"\emph{Purecap + c18n / purecap (the compartments' share)}" in tex
     found = cells(tex, 4)
     assert len(found) >= 4 * 8
     for c in found:

@@ -56,4 +56,4 @@ def test_side_by_side_with_trials_no_ratio_and_dashes_where_ours_did_not_run():
     # ours at most three significant figures
     alloc = related_table(pairs("alloc"), s[s.experiment == "alloc"])
     assert "13100000 ($n=5$)" in alloc and "13101242" not in alloc
-    assert "did not run in this edition" in related_table(pairs("alloc"), None)
+    assert "did not run for this paper" in related_table(pairs("alloc"), None)

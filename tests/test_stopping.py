@@ -60,7 +60,7 @@ def test_a_precision_stops_the_runs_early_and_says_why(results, tmp_path):
         assert meta["run_unit"]["stopping"]["precision"] == 0.5
     text = stops_text(stops(list(metas.values()))["local"])
     rows_o2 = sum(metas["O2"]["stopped"]["units_per_run"])
-    assert text == f"(runs, rows a variant) precision reached: E3 (3, {rows_o2})", text
+    assert text == f"each variant: E3 3 runs, {rows_o2} rows; stopped once precise enough", text
     # started again under the same rule: nothing more is measured, the stop stays recorded
     before = rows(results)
     again = run(results, tmp_path, precision=0.5)

@@ -79,7 +79,7 @@ class Figure:
     ylog: bool = False
     xlog_base: int | None = None
     unit_line: bool = False  # a black grid line at y = 1 (figures of ratios)
-    slanted: bool = False  # long category names, set at an angle
+    slanted: bool = False  # long category names: the bars lie down, each label left of its bars
 
 
 def pair(label: str, value: float, unit: str) -> dict:

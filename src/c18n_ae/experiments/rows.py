@@ -184,12 +184,13 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
 
 
 def sent_found(values: tuple, metrics: tuple[str, str], what: str, title: str):
-    """A figure hook: per target, variant and parameter value (root/ordinary, parent/child), what
-    was sent beside what a reader found, one bar pair each."""
+    """A figure hook: one panel per target, and in it per variant and parameter value
+    (root/ordinary, parent/child) what was sent beside what a reader found, one bar pair each,
+    labelled 'O0 root' (the panel's title names the target)."""
 
     def figure(data) -> Figure:
         summary = data.valid
-        keys, sent, found = [], [], []
+        panels: dict[str, dict[str, list]] = {}
         for target, variant in series(summary):
             for value in values:
                 s = summary[
@@ -198,11 +199,21 @@ def sent_found(values: tuple, metrics: tuple[str, str], what: str, title: str):
                     & (summary.parameter_value == value)
                 ]
                 if len(s):
-                    keys.append(f"{target}-{variant}-{value}")
-                    sent.append(s[s.metric == metrics[0]]["mean"].iloc[0])
-                    found.append(s[s.metric == metrics[1]]["mean"].iloc[0])
-        bars = {"": {f"{what} sent": sent, f"{what} found": found}}
-        return Figure("bars", title, bar_panels(keys, bars), what, slanted=True)
+                    mine = panels.setdefault(target, {"keys": [], "sent": [], "found": []})
+                    mine["keys"].append(f"{variant} {value}")
+                    mine["sent"].append(s[s.metric == metrics[0]]["mean"].iloc[0])
+                    mine["found"].append(s[s.metric == metrics[1]]["mean"].iloc[0])
+        shown = [
+            Panel(
+                target,
+                [
+                    Series(f"{what} sent", p["keys"], p["sent"]),
+                    Series(f"{what} found", p["keys"], p["found"]),
+                ],
+            )
+            for target, p in panels.items()
+        ]
+        return Figure("bars", title, shown, what)
 
     return figure
 

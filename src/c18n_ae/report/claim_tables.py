@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from c18n_ae import experiments as exp
 from c18n_ae.analysis.claim_kinds.verdict import (
     NOT_ATTRIBUTABLE,
     REPRODUCED,
@@ -19,6 +20,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
 )
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed, ratio_point
+from c18n_ae.common.names import from_config
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -151,26 +153,6 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
     )
 
 
-def package_thresholds(results: pd.DataFrame) -> str:
-    """'The thresholds of alloc-10x (needs > 10) and ... are this package's reading of the
-    study's words': the study's claims decided somewhere whose threshold the study did not state
-    (threshold_from package), each with the bound its verdict's detail names ('needs > 10')."""
-    study = results[(results.origin == "study") & (results.threshold_from == "package")]
-    decided = study[~study.result.str.startswith("not applicable")]
-    said = {}
-    for r in decided.itertuples():
-        bound = _NEEDS.search(_text(r.detail))
-        if bound and r.claim not in said:
-            said[r.claim] = f"{r.claim} (needs {bound.group(1).strip()})"
-    if not said:
-        return ""
-    names = list(said.values())
-    whose = "thresholds of" if len(names) > 1 else "threshold of"
-    verb = "are" if len(names) > 1 else "is"
-    return f"The {whose} {listed(names)} {verb} this package's reading of the study's words."
-
-
-_NEEDS = re.compile(r"needs ([^;,(]+?)(?:;|,|$| at | in every)")
 _TRIALS = re.compile(r"\d+ of (\d+) (?:printed |logged )?trials?\b")
 
 
@@ -345,7 +327,7 @@ def latex_table(results: pd.DataFrame) -> str:
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
-        r"\caption{The paper's claims evaluated on this edition's data. "
+        r"\caption{The paper's claims evaluated on this run's data. "
         + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
         + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
         r"data, tested, not attributable to compartments, or not measurable with these data. "
@@ -468,9 +450,14 @@ def main(argv=None) -> None:
     ap.add_argument("--tex", required=True, type=Path)
     ap.add_argument("--markdown", required=True, type=Path)
     ap.add_argument("--release", action="append", default=[], help="a data set (release)")
+    ap.add_argument("--config", nargs="+", help="the paper's names of its sources and variants")
     a = ap.parse_args(argv)
     results = read_verdicts(a.claims)
-    write_text_atomic(a.tex, latex_table(results))
+    config = exp.load_config(*map(Path, a.config)) if a.config else None
+    named = from_config(config).text  # the paper's names; its caption's sentences as prose
+    lines = latex_table(results).split("\n")
+    tex = "\n".join(named(x, prose=x.startswith(r"\caption{")) for x in lines)
+    write_text_atomic(a.tex, tex)
     write_text_atomic(a.markdown, markdown_table(results, a.release))
 
 

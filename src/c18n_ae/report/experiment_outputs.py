@@ -17,6 +17,7 @@ from c18n_ae.analysis.claims import min_trials
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.names import from_config
 from c18n_ae.experiments.outputs import Inputs
 from c18n_ae.experiments.rows import mark_invalid
 from c18n_ae.report import files, render_figure, render_html, render_table
@@ -86,12 +87,14 @@ def main(argv=None) -> None:
         setattr(a, kind, getattr(a, kind) or Path(path))
     if a.published is None:
         a.published = [Path(p) for p in e.published_files()]
-    data = inputs(a, exp.config_from_arguments(a), e.reads_tidy)
+    loaded = exp.config_from_arguments(a)
+    data = inputs(a, loaded, e.reads_tidy)
     table = e.table(data)
     # the rows on the HTML report's page, the PDF's appendix a line naming it (issue 31)
     write_text_atomic(a.html, render_html.page(e.number, e.name, table, min_trials(a.claims)))
     write_text_atomic(a.table, render_table.appendix_entry(e, table))
-    render_figure.render(e.figure(data), a.pgfplots, a.series, a.pdf, a.png, e.name)
+    figure = e.figure(data)
+    render_figure.render(figure, a.pgfplots, a.series, a.pdf, a.png, e.name, from_config(loaded))
 
 
 if __name__ == "__main__":

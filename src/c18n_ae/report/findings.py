@@ -23,6 +23,7 @@ from c18n_ae.common.latex import (
     listed,
     newcommand,
 )
+from c18n_ae.common.names import from_config, release
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -33,10 +34,8 @@ from c18n_ae.report.claim_tables import (
     departures,
     failures_sentence,
     holds_sentence,
-    package_thresholds,
     release_sentence,
     single_trial_claims,
-    tally_sentence,
     tex_quotes,
 )
 from c18n_ae.report.conclusion import (
@@ -90,8 +89,15 @@ def possibly(rows: pd.DataFrame) -> str:
 
 
 def source_name(source: str, releases: dict[str, str]) -> str:
-    release = releases.get(source)
-    return f"\\texttt{{{escape(source)}}}" + (f" ({escape(release)})" if release else "")
+    """A source as the paper names it (names.py): 'the 24.05 data', a machine by its name."""
+    if not releases.get(source):
+        return f"\\texttt{{{escape(source)}}}"
+    return f"the {escape(release({'name': source, 'release': releases[source]}))} data"
+
+
+def the_data(meta: dict, the: str = "The") -> str:
+    """A data set as a sentence's subject: 'The 24.05 data'."""
+    return f"{the} {escape(release(meta))} data"
 
 
 def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
@@ -270,12 +276,12 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     boards = provenance.boards_text(meta)  # the study's boards and hosts, where recorded
     if same is not None:
         return (
-            f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, by the same authors "
-            f"and from the same repository and commit as \\texttt{{{escape(same['name'])}}}, "
+            f"{the_data(meta)} are {escape(meta['title'])}, by the same authors "
+            f"and from the same repository and commit as {the_data(same, 'the')}, "
             f"measured on {where}; when: {escape(meta['measured_when'])}." + boards
         )
     return (
-        f"\\texttt{{{escape(meta['name'])}}} is {escape(meta['title'])}, measured by "
+        f"{the_data(meta)} are {escape(meta['title'])}, measured by "
         f"{escape(meta['measured_by'])} on {where}; when: {escape(meta['measured_when'])}. "
         f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
         f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
@@ -317,8 +323,6 @@ def main(argv=None) -> None:
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
     ]
-    # one tally sentence per source, the same in the abstract, the conclusion and the claims table
-    text += newcommand("ClaimsFindings", " ".join(tally_sentence(verdicts, s) for s in sources))
     # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
     # table): how many could be tested with an interval, and why the others could not
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
@@ -338,7 +342,6 @@ def main(argv=None) -> None:
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
     single += [statistics_disagree(verdicts, s) for s in sources]
     text += newcommand("ClaimsEvidence", " ".join(x for x in single if x))
-    text += newcommand("PackageThresholds", escape(package_thresholds(verdicts)))
     text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     text += newcommand("ReleaseClaims", release_sentence(verdicts, list(releases)))
@@ -359,9 +362,6 @@ def main(argv=None) -> None:
             name = "".join(w.title() for w in e.split("_"))
             paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
             text += newcommand(f"Findings{name}", paragraph)
-            # the experiment's own sentences (a confounded free's growth, the pipe's wait): the
-            # body keeps to the headline ratios; these are for the experiment's own section
-            text += newcommand(f"Findings{name}Detail", " ".join(own(exp.get(e))))
     for e in exp.registry().values():
         if e.findings is None or e.headline:
             continue
@@ -371,8 +371,8 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
-        # what its appendix section adds (numbers the body leaves out)
-        text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
+        if e.details is not None:  # what its appendix section adds (numbers the body leaves out)
+            text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(
@@ -380,7 +380,7 @@ def main(argv=None) -> None:
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))
         or "This run included no data set.",
     )
-    write_text_atomic(a.out, text)
+    write_text_atomic(a.out, from_config(config).text(text, prose=True))  # the paper's names
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from c18n_ae.common.latex import (
     listed,
     quantity,
 )
+from c18n_ae.common.names import from_config, variant_names
 from c18n_ae.report.claim_tables import agrees, other_statistic
 
 # the comparison fields each headline row carries over
@@ -247,14 +248,10 @@ SHARES = {"ABI share": " (the ABI's share)", "compartment share": " (the compart
 
 
 def pair_name(source: dict, subject: str, baseline: str, share: str) -> str:
-    """A contrast in a few plain words, the same for every source that has it: 'purecap in
-    compartments / hybrid', and which share of a split total it is."""
-    v = source["variants"]
-
-    def one(name: str) -> str:
-        return v[name]["abi"] + (" in compartments" if v[name]["c18n"] else "")
-
-    return f"{one(subject)} / {one(baseline)}{SHARES.get(share, '')}"
+    """A contrast in a few plain words, the same for every source that has it: 'purecap + c18n
+    / hybrid', and which share of a split total it is."""
+    said = variant_names(source["variants"])  # the paper's names: 'purecap + c18n'
+    return f"{said[subject]} / {said[baseline]}{SHARES.get(share, '')}"
 
 
 def cell(r, tex: bool = True) -> str:
@@ -550,8 +547,9 @@ def main(argv=None) -> None:
     comps = {k: v for k, v in comps.items() if exp.get(k).headline}
     table = rows(config, comps, summaries, load(a.claims), pd.read_csv(a.verdicts))
     write_text_atomic(a.csv, table.to_csv(index=False))
-    write_text_atomic(a.tex, latex_table(table, expected=list(comps)))
-    write_text_atomic(a.confounded or a.tex.with_name(CONFOUNDED), confounded_table(table))
+    paper = from_config(config).text  # the paper's names for the ids its notes quote
+    write_text_atomic(a.tex, paper(latex_table(table, expected=list(comps))))
+    write_text_atomic(a.confounded or a.tex.with_name(CONFOUNDED), paper(confounded_table(table)))
 
 
 if __name__ == "__main__":

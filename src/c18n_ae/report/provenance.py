@@ -78,7 +78,7 @@ def summary_text(metas: list[dict]) -> str:
     documents' boards, the hosts the files name, the one host whose log records the kernel). The
     full account, with its quotations and files, is the appendix's (boards_text, attribution)."""
     if not metas:
-        return "This edition included no data set."
+        return "This run included no data set."
     names = listed([escape(m.get("release", m["name"]).removeprefix("CheriBSD ")) for m in metas])
     data = f"The {names} data" if len(metas) > 1 else f"The {names} data set"
     # the board model without what a release leaves unrecorded (the appendix says it)
@@ -109,19 +109,4 @@ def summary_text(metas: list[dict]) -> str:
     if open_:
         said = listed(open_)
         out.append(f"{said[:1].upper()}{said[1:]} (Appendix~\\ref{{sec:provenance}}).")
-    # the appendix's tables name data sets and variants as the files do: say once which is which
-    named = [
-        f"\\texttt{{{escape(m['name'])}}} ({escape(m['release'].removeprefix('CheriBSD '))})"
-        for m in metas
-        if m.get("release") and m["name"] != m["release"]
-    ]
-    inside = list(
-        dict.fromkeys(v for m in metas for v, spec in m["variants"].items() if spec.get("c18n"))
-    )
-    if named:
-        said = f"The appendix's tables name the data sets {listed(named)}"
-        if inside:
-            variants = listed([f"\\texttt{{{escape(v)}}}" for v in inside]).replace(" and ", " or ")
-            said += f", and a variant in compartments {variants}"
-        out.append(said + ".")
     return " ".join(out)

@@ -40,7 +40,7 @@ def table(pairs: list[dict], summary: pd.DataFrame | None) -> str:
         cells += [_ours(pick(s, t, v, p["metric"], p["at"]) if len(s) else None) for t, v in cols]
         lines.append(" & ".join(cells) + r" \\")
     if not cols:
-        lines.append(r"\multicolumn{3}{l}{Our experiment did not run in this edition.} \\")
+        lines.append(r"\multicolumn{3}{l}{Our experiment did not run for this paper.} \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 

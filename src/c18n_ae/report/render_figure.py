@@ -12,6 +12,7 @@ import pandas as pd
 
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape
+from c18n_ae.common.names import Names
 from c18n_ae.experiments.outputs import Figure
 from c18n_ae.experiments.rows import decimate
 
@@ -47,93 +48,145 @@ def _number(v) -> str:
     return "nan" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.6g}"
 
 
-def _plot(figure: Figure, s) -> str:
-    """One \\addplot with its coordinates inline (bars with their error bars)."""
+def _plot(figure: Figure, s, names: Names) -> str:
+    """One \\addplot with its coordinates inline (bars with their error bars; lying bars with
+    the category on y)."""
     if figure.kind == "lines":
         xs, ys = decimate(s.x, s.y)
         marks = "mark size=1.2pt" if len(xs) <= 200 else "no marks"
         style = ", ".join(x for x in (s.style, marks) if x)
         points = " ".join(f"({_number(a)},{_number(b)})" for a, b in zip(xs, ys))
         return f"\\addplot+[{style}] coordinates {{{points}}};"
+    lying = sideways(figure)
     options, points = "", []
     for i, (x, y) in enumerate(zip(s.x, s.y)):
-        point = f"({x},{_number(y)})"
+        if not _drawn(y):  # no bar, and no category of its own (_categories)
+            continue
+        x = _category(names, x)
+        point = f"({_number(y)},{x})" if lying else f"({x},{_number(y)})"
         if s.plus is not None:
             low = s.minus[i] if s.minus is not None else 0.0
-            point += f" += (0,{_number(s.plus[i] or 0.0)}) -= (0,{_number(low or 0.0)})"
+            up, down = _number(s.plus[i] or 0.0), _number(low or 0.0)
+            point += f" += ({up},0) -= ({down},0)" if lying else f" += (0,{up}) -= (0,{down})"
         points.append(point)
     if s.plus is not None:
         direction = "both" if s.minus is not None else "plus"
-        options = f"+[error bars/.cd, y dir={direction}, y explicit]"
+        axis = "x" if lying else "y"
+        options = f"+[error bars/.cd, {axis} dir={direction}, {axis} explicit]"
     return f"\\addplot{options} coordinates {{{' '.join(points)}}};"
 
 
-def _categories(figure: Figure) -> list[str]:
-    return list(dict.fromkeys(str(x) for p in figure.panels for s in p.series for x in s.x))
+def _category(names: Names, x) -> str:
+    """A bar's category as the paper names it, safe in a pgfplots coordinate list."""
+    return escape(names.text(str(x))).replace(",", "{,}")
 
 
-# a bar category's label fits under its bar when its characters are fewer than this over the
-# number of categories (a column-wide panel holds about 32 characters of tick labels in a row)
-ROW_CHARACTERS = 32
+def _drawn(y) -> bool:
+    return y is not None and not (isinstance(y, float) and math.isnan(y))
 
 
-def slanted(figure: Figure) -> bool:
-    """Whether the bar labels are set at an angle: asked for, or too long to stand side by side
-    without running into each other."""
-    names = _categories(figure) if figure.kind == "bars" else []
-    return figure.slanted or bool(names) and max(map(len, names)) > ROW_CHARACTERS / len(names)
+def _categories(panel) -> list[str]:
+    """A panel's categories that have a bar: a metric its target did not measure takes no
+    room (the board's pipe panel has no round trip)."""
+    return list(dict.fromkeys(str(x) for s in panel.series for x, y in zip(s.x, s.y) if _drawn(y)))
 
 
-def legend_depth(figure: Figure) -> float:
-    """How far below a panel its legend starts, in panel heights: under slanted labels, as far
-    as the longest of them reaches (about 0.022 of a panel a character at 40 degrees)."""
-    if not slanted(figure):
-        return 0.42
-    return 0.25 + 0.022 * max(map(len, _categories(figure)))
+# bar labels stand side by side under the bars when their characters are fewer than this over
+# the number of categories (a column-wide panel holds about 40 characters of small tick labels
+# in a row); longer ones lie the bars down, each label on a line of its own left of its bars
+ROW_CHARACTERS = 40
 
 
-def _axis_options(figure: Figure) -> str:
-    opts = [f"ylabel={{{tex_label(figure.ylabel)}}}", "unbounded coords=jump"]
-    if figure.xlabel:
+def sideways(figure: Figure) -> bool:
+    """Whether the bars lie down (categories on y, read left to right): asked for, or labels too
+    long to stand side by side without running into each other (set at an angle they would
+    run into each other or the legend)."""
+    if figure.kind != "bars":
+        return False
+    return figure.slanted or any(
+        names and max(map(len, names)) > ROW_CHARACTERS / len(names)
+        for names in map(_categories, figure.panels)
+    )
+
+
+LEGEND_BELOW_CM = 0.9  # from the axis box's bottom to its legend: tick labels and the x label
+CHARACTER_CM = 0.17  # a tick label's character, about, at the body's size
+
+
+def panel_height_cm(figure: Figure, panel) -> float:
+    """A panel's height: 4 cm, or for lying bars room for each category's bars."""
+    if not sideways(figure):
+        return 4.0
+    rows = len(_categories(panel)) * max(1, len(panel.series))
+    return 1.2 + 0.32 * rows
+
+
+def _axis_options(figure: Figure, panel, names: Names) -> str:
+    lying = sideways(figure)
+    value, category = ("x", "y") if lying else ("y", "x")
+    opts = [f"{value}label={{{tex_label(figure.ylabel)}}}", "unbounded coords=jump"]
+    if figure.xlabel and not lying:
         opts.append(f"xlabel={{{tex_label(figure.xlabel)}}}")
     if figure.kind == "bars":
-        categories = _categories(figure)
+        categories = [_category(names, c) for c in _categories(panel)]
         opts += [
-            "ybar",
+            "xbar" if lying else "ybar",
             "bar width=4pt",
-            f"symbolic x coords={{{','.join(categories)}}}",
-            "xtick=data",
-            "enlarge x limits=0.15",
+            f"symbolic {category} coords={{{','.join(categories)}}}",
+            f"{category}tick=data",
+            f"enlarge {category} limits={0.5 / max(1, len(categories)) + 0.1:.2f}",
         ]
-        if slanted(figure):
-            opts.append("x tick label style={rotate=40, anchor=north east, font=\\scriptsize}")
-    opts.append("ymode=log, log origin=infty" if figure.ylog else "ymin=0")
+        if lying:
+            # the axis box alone is sized, leaving the column's rest to the labels on its left
+            room = 0.4 + CHARACTER_CM * max(map(len, _categories(panel)), default=0)
+            opts += [
+                "y dir=reverse",
+                "scale only axis",
+                f"width=\\columnwidth-{room:.1f}cm",
+                f"height={panel_height_cm(figure, panel) - 1.2:.1f}cm",
+            ]
+            opts.append("legend style={at={(0.5,0)}, anchor=north, "
+                        f"yshift=-{LEGEND_BELOW_CM}cm}}")  # fmt: skip
+    if figure.ylog:
+        opts.append(f"{value}mode=log, log origin=infty")
+    else:
+        opts.append(f"{value}min=0")
     if figure.xlog_base:
         opts.append(f"xmode=log, log basis x={figure.xlog_base}")
     if figure.unit_line:
-        opts.append("extra y ticks={1}, extra y tick style={grid=major, grid style={black}}")
+        line = "grid=major, grid style={black}"
+        opts.append(f"extra {value} ticks={{1}}, extra {value} tick style={{{line}}}")
     return ", ".join(opts)
 
 
-def pgfplots(figure: Figure) -> str:
-    """One groupplot panel per target or data set, each with its own y range (a board and this
-    machine differ by orders of magnitude); the legend below each panel."""
-    below = -legend_depth(figure)
+def pgfplots(figure: Figure, names: Names | None = None) -> str:
+    """One groupplot panel per target or data set, each with its own range (a board and this
+    machine differ by orders of magnitude) and its own categories; the legend below each panel.
+    Panel titles, legends and categories in the paper's names (names.py), not the ids."""
+    names = names or Names()
+    lying = sideways(figure)
     # the next panel's title clears the legend (a panel is 4 cm high; a legend about 1.2 cm)
-    sep = max(3.2, 4 * (-below) + 1.6)
+    sep = 2.6 if lying else 3.2
     body = "\n".join(
-        f"\\nextgroupplot[title={{{escape(p.title)}}}, {_axis_options(figure)}]\n"
-        + "\n".join(f"{_plot(figure, s)}\n\\addlegendentry{{{escape(s.label)}}}" for s in p.series)
+        f"\\nextgroupplot[title={{{escape(names.source(p.title))}}}, "
+        f"{_axis_options(figure, p, names)}]\n"
+        + "\n".join(
+            f"{_plot(figure, s, names)}\n\\addlegendentry{{{escape(names.text(s.label))}}}"
+            for s in p.series
+        )
         for p in figure.panels
     )
+    below = "" if lying else "\n  at={(0.5,-0.42)}, anchor=north},"
     return (
         "\\begin{tikzpicture}\n"
         f"\\begin{{groupplot}}[group style={{group size=1 by {max(1, len(figure.panels))}, "
         f"vertical sep={sep:.1f}cm}},\n"
         "  width=\\columnwidth, height=4cm,\n"
-        "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},\n"
-        f"  at={{(0.5,{below})}}, anchor=north}}, legend columns=2, grid=major, "
-        "grid style={gray!25}]\n" + body + "\n\\end{groupplot}\n\\end{tikzpicture}\n"
+        "  title style={font=\\small}, legend style={font=\\scriptsize, cells={anchor=west},"
+        + (below or "},")
+        + " legend columns=2, grid=major, grid style={gray!25}]\n"
+        + body
+        + "\n\\end{groupplot}\n\\end{tikzpicture}\n"
     )
 
 
@@ -172,11 +225,21 @@ def preview(figure: Figure, pdf: Path, png: Path) -> None:
     save(fig, pdf, png)
 
 
-def render(figure: Figure, pgfplots_path: Path, series_csv: Path, pdf: Path, png: Path, name: str):
+def render(
+    figure: Figure,
+    pgfplots_path: Path,
+    series_csv: Path,
+    pdf: Path,
+    png: Path,
+    name: str,
+    names: Names | None = None,
+):
+    """The paper's figure in its names; the preview (the HTML report's) and the points keep the
+    ids."""
     write_text_atomic(series_csv, points_csv(figure))
     write_text_atomic(
         pgfplots_path,
         f"% Generated by c18n_ae.report.render_figure from the {name} results; do not edit.\n"
-        + pgfplots(figure),
+        + pgfplots(figure, names),
     )
     preview(figure, pdf, png)

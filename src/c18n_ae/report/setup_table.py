@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, listed
+from c18n_ae.common.names import Names, from_config
 
 
 def dataset_column(meta: dict) -> dict:
@@ -198,7 +200,11 @@ def binaries_text(per_experiment: dict | None) -> str:
     return "; ".join(parts)
 
 
-STOPPED = {"count": "the study's count", "precision": "precision reached", "budget": "budget spent"}
+STOPPED = {
+    "count": "at the planned number of trials",
+    "precision": "once precise enough",
+    "budget": "when their time ran out",
+}
 
 
 def stops(metas: list[dict]) -> dict[str, dict[str, dict]]:
@@ -212,9 +218,9 @@ def stops(metas: list[dict]) -> dict[str, dict[str, dict]]:
 
 
 def stops_text(per_experiment: dict | None) -> str:
-    """Why each experiment's runs stopped, grouped by reason, each experiment with its runs and
-    the rows a variant measured, e.g. "(runs, rows a variant) the study's count: E1 (1, 8), E2
-    (2, 20)"."""
+    """How many runs and rows each experiment measured of each variant, grouped by why its runs
+    stopped, in plain words: "each variant: E1 1 run, 8 rows; E2 2 runs, 20 rows; stopped at
+    the planned number of trials"."""
     if not per_experiment:
         return "not recorded"
 
@@ -224,12 +230,16 @@ def stops_text(per_experiment: dict | None) -> str:
         except KeyError:
             return 1 << 30, e
 
+    def runs(n: int) -> str:
+        return f"{n} run" + ("" if n == 1 else "s")
+
     by_reason: dict[str, list[str]] = {}
     for e, s in sorted(per_experiment.items(), key=lambda kv: number(kv[0])):
-        item = f"{number(e)[1]} ({s['runs']}, {sum(s['units_per_run'])})"
+        rows = sum(s["units_per_run"])
+        item = f"{number(e)[1]} {runs(s['runs'])}, {rows} row{'' if rows == 1 else 's'}"
         by_reason.setdefault(STOPPED.get(s["reason"], s["reason"]), []).append(item)
-    return "(runs, rows a variant) " + "; ".join(
-        f"{reason}: {', '.join(items)}" for reason, items in by_reason.items()
+    return "each variant: " + "; ".join(
+        f"{'; '.join(items)}; stopped {reason}" for reason, items in by_reason.items()
     )
 
 
@@ -239,12 +249,13 @@ def board_cell(text, boards: dict[str, dict], own: str = ""):
     return lambda p: p.get(own) or p.get("board_text") or text(boards.get(p["target"]))
 
 
-def kernel_note(boards: dict[str, dict], datasets=()) -> str:
+def kernel_note(boards: dict[str, dict], datasets=(), names: Names = Names()) -> str:
     """The paper's note on debug kernels (the macro SetupKernelNote), empty without one: the
     boards whose check saw one, and the data sets whose own logs show one."""
-    debug = sorted(t for t, b in boards.items() if b["system"].get("debug_kernel"))
+    debug = sorted(names.source(t) for t, b in boards.items() if b["system"].get("debug_kernel"))
     sets = [
-        d["name"] + (f", host {d['kernel']['host']} only" if d["kernel"].get("host") else "")
+        f"{names.source(d['name'])} data"
+        + (f", host {d['kernel']['host']} only" if d["kernel"].get("host") else "")
         for d in datasets
         if (d.get("kernel") or {}).get("debug_options")
     ]
@@ -282,12 +293,36 @@ def stacked(text: str) -> str:
     return r"\newline ".join(escape(x) for x in items)
 
 
-STACKED = ("Variants (flags, ABI, launcher)", "Timer resolution or clock")  # one item a line
+VARIANTS = "Variants (flags, ABI, launcher)"
+STACKED = (VARIANTS, "Timer resolution or clock")  # one item a line
 
 
-def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] = ()) -> str:
+def named(text, source: str, names: Names, variants: bool = False):
+    """A cell with the paper's names for the ids in it; in the Variants row each variant that
+    the paper names otherwise also says its id, once: 'purecap + c18n (variant purecap-c18n):
+    ...'."""
+    if not isinstance(text, str):
+        return text
+    if not variants:
+        return names.text(text)
+    items = re.split(r"(?:^|(?<=; ))([\w.+-]+): ", text)
+    out = []
+    for i in range(1, len(items), 2):
+        v, rest = items[i], items[i + 1]
+        name = names.variant(source, v)
+        head = f"{name} (variant {v})" if name != v else v
+        out.append(f"{head}: {names.text(rest)}")
+    return items[0] + "".join(out) if out else names.text(text)
+
+
+def setup_table(
+    provenance: list[dict], metas: list[dict], datasets: list[dict] = (), names: Names | None = None
+) -> str:
     """One column per target that ran and per data set, from the description collected from each
-    target (or the data set's dataset.yaml); a board's checked state below its machine."""
+    target (or the data set's dataset.yaml); a board's checked state below its machine. Headed
+    by the paper's names (names.py), each with the id it stands for, said here once: data sets
+    in the header, variants where the Variants row lists them."""
+    names = names or Names()
     columns = sorted(provenance, key=lambda p: p["target"]) + [dataset_column(d) for d in datasets]
     boards = board_facts(metas)
     hashes = binary_hashes(metas)
@@ -328,7 +363,7 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
             lambda p: p.get("board_text") or binaries_text(hashes.get(p["target"])),
         ),
         (
-            "Runs, rows and why they stopped",
+            "Runs and rows (why they stopped)",
             lambda p: p.get("board_text") or stops_text(stopped.get(p["target"])),
         ),
         ("Measured by", lambda p: p.get("measured_by") or "this package's run"),
@@ -340,19 +375,21 @@ def setup_table(provenance: list[dict], metas: list[dict], datasets: list[dict] 
     lines = [
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
-        " & ".join(["Property"] + [escape(p["target"]) for p in columns]) + r" \\",
+        " & ".join(["Property"] + [escape(names.stands_for(p["target"])) for p in columns])
+        + r" \\",
         r"\midrule",
     ]
     for label, get in rows:
         vals = []
         for p in columns:
             try:
-                vals.append((stacked if label in STACKED else escape)(get(p)))
+                text = named(get(p), p["target"], names, label == VARIANTS)
+                vals.append((stacked if label in STACKED else escape)(text))
             except (KeyError, TypeError):
                 vals.append("unknown")
         lines.append(" & ".join([label] + vals) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
-    note = kernel_note(boards, datasets)
+    note = kernel_note(boards, datasets, names)
     lines = [
         rf"\gdef\SetupKernelNote{{{escape(note)}}}%",
         *lines,
@@ -388,6 +425,7 @@ def main(argv=None) -> None:
             [json.loads(p.read_text()) for p in provenance],
             [json.loads(p.read_text()) for p in metas],
             sets,
+            from_config(cfg),
         ),
     )
 

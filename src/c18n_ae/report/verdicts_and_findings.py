@@ -41,7 +41,9 @@ def main(argv=None) -> None:
     config = ["--config", *a.config]
     claims.main([*config, "--claims", a.claims, "--experiments", *a.experiments, "--csv", csv])
     releases_args = [f"--release={r}" for r in a.release]
-    claim_tables.main(["--claims", csv, "--tex", tab_claims, "--markdown", md, *releases_args])
+    claim_tables.main(
+        ["--claims", csv, "--tex", tab_claims, "--markdown", md, *releases_args, *config]
+    )
     chosen = ["--experiments", *a.headline_experiments] if a.headline_experiments else []
     headline.main([*config, *chosen, "--claims", a.claims, "--verdicts", csv,
                    "--csv", head_csv, "--tex", tab_head, "--confounded", tab_mixed])  # fmt: skip
