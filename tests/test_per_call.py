@@ -403,23 +403,46 @@ def test_figure_one_prints_every_value_clear_of_every_bar(copies):
         assert "nodes near coords" not in axis and "clip=false" in axis
 
 
-def test_the_pipe_rows_are_no_cost_per_call_in_figure_or_abstract():
-    """The parent's wait for the next message is not the child's time per message: the pipe's
-    rows stay in the table, marked, and out of Figure 1 and the first finding."""
+def test_the_pipe_rows_are_no_cost_per_call_in_figure_abstract_or_table():
+    """The parent's wait for the next message is not the child's time per message: the data
+    set says so (calls...no_cost_per_call), per_call.csv keeps the numbers with that reason, and
+    neither Figure 1, the first finding nor the table's cost column prints a cost per call from
+    them; one note below the table says why."""
+    reason = datasets.load("morello-2024")["calls"]["pipe"]["message_wait_ns"]["no_cost_per_call"]
+    assert reason == "the parent's wait is not the child's time"
     pipe = pd.DataFrame(
         [
             dict(
                 morello_rows().iloc[0],
                 metric="message_wait_ns",
+                library="libc",
                 calls_per_iteration=1029,
                 confounded_by="heap revocation on against off",
                 per_call_ns=73.0,
+                no_cost_per_call=reason,
             )
         ],
     )
     rows = pd.concat([morello_rows(), pipe], ignore_index=True)
     assert "pipe message" not in call_cost.figure(rows, RELEASES, ABIS)
     assert "73" not in call_cost.finding(rows, RELEASES, ABIS)
-    table = call_cost.latex_table(rows, RELEASES, ABIS).splitlines()
-    cells = [x.split(" & ")[2] for x in table if x.count(" & ") >= 4]
-    assert any(x.startswith("pipe message (libm)") and "$^\\S$" in x for x in cells)
+    table = call_cost.latex_table(rows, RELEASES, ABIS)
+    body = [x for x in table.splitlines() if x.count(" & ") >= 4]
+    assert not any("pipe" in x for x in body) and "73" not in table
+    note = [x for x in table.splitlines() if "no cost per call" in x]
+    assert len(note) == 1 and "Pipe message (libc), 24.05, purecap + c18n" in note[0]
+    assert "the parent's wait is not the child's time" in note[0]
+    # the rows with no such reason are as before
+    assert call_cost.latex_table(morello_rows(), RELEASES, ABIS).count(" & ") == table.count(" & ")
+
+
+def test_per_call_csv_keeps_the_pipe_numbers_with_their_reason():
+    meta = datasets.load("morello-2024")
+    files = [p for e, _, p in dataset_files(meta) if e == "pipe"]
+    comps = compare(collect("pipe", [], files), {"morello-2024": meta["reference_variant"]})
+    rows = pd.DataFrame(per_call.estimates(meta, {"pipe": comps}, {}), columns=per_call.COLUMNS)
+    pipe = rows[rows.metric == "message_wait_ns"]
+    assert (
+        len(pipe) and (pipe.no_cost_per_call == "the parent's wait is not the child's time").all()
+    )
+    assert pipe.per_call_ns.notna().all()  # the numbers stay, flagged

@@ -53,8 +53,15 @@ def _f(x) -> float:
         return math.nan
 
 
+def no_cost(t: pd.DataFrame) -> pd.Series:
+    """Rows whose extra time is no cost per call (per_call.csv's no_cost_per_call gives why: the
+    pipe's parent waits on its child, whose calls its wait does not time)."""
+    reason = t["no_cost_per_call"] if "no_cost_per_call" in t else pd.Series("", index=t.index)
+    return reason.fillna("").astype(str) != ""
+
+
 def crossing(t: pd.DataFrame) -> pd.DataFrame:
-    return t[(t.calls_per_iteration > 0) & t.per_call_ns.notna()]
+    return t[(t.calls_per_iteration > 0) & t.per_call_ns.notna() & ~no_cost(t)]
 
 
 def own_code(t: pd.DataFrame) -> pd.DataFrame:
@@ -575,6 +582,9 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
     frequency is recorded, and E10's direct estimate beside it. A column no row fills (no
     frequency, no E10) becomes one line below the table."""
     releases, abis = releases or {}, abis or {}
+    # a workload whose timed process is not the caller gives no cost per call: a note below the
+    # table says so, never a number in its column
+    apart, t = t[no_cost(t)], t[~no_cost(t)]
     cycles = t.per_call_cycles.notna().any() if len(t) else False
     e10 = t.e10_per_call_ns.notna().any() if len(t) else False
     heads = [
@@ -617,6 +627,21 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
             cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
             lines.append(" & ".join(cells) + r" \\")
     notes = []
+    for (_, metric, reason), rows in apart.groupby(
+        ["source", "metric", "no_cost_per_call"], sort=False
+    ):
+        first = rows.iloc[0]
+        release = _s(releases.get(first.source, "")) or first.source
+        lib = _s(first.library)
+        work = escape(_workload(first)) + (f" ({escape(lib)})" if lib else "")
+        who = listed(
+            [escape(compartment_name(abis.get((first.source, v), _abi(_s(v)))))
+             for v in dict.fromkeys(rows.subject)]
+        )  # fmt: skip
+        notes.append(
+            f"{work[0].upper()}{work[1:]}, {escape(release.removeprefix('CheriBSD '))}, {who}: "
+            f"no cost per call, as {escape(reason)} (results/per\\_call.csv keeps its numbers)."
+        )
     confounded = t[t.confounded_by.fillna("") != ""]
     mixed = [
         plain_label(rows.iloc[0], releases, abis).rsplit(", ", 1)[0]
