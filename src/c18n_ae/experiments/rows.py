@@ -183,6 +183,36 @@ def ratio_bars(comparisons, references: dict, metrics: list[str]):
     return bars, plus, minus
 
 
+def confounds(comparisons, references: dict, metrics: list[str]) -> dict:
+    """target -> variant -> what else its contrast with the target's reference differs in
+    (the comparisons' confounded_by, analysis.contrasts: an optimisation level, heap revocation,
+    a board), for the variants whose contrast is confounded in any of metrics: the same flag the
+    tables use, so that a figure can mark their bars."""
+    out: dict[str, dict[str, str]] = {}
+    if comparisons is None or "confounded_by" not in comparisons:
+        return out
+    for target, ref in references.items():
+        mine = comparisons[
+            (comparisons.source == target)
+            & (comparisons.reference_source == target)
+            & (comparisons.reference_variant == ref)
+            & comparisons.metric.isin(metrics)
+        ]
+        for variant, said in zip(mine.variant, mine.confounded_by.fillna("").astype(str)):
+            if said and variant != ref:
+                out.setdefault(target, {}).setdefault(variant, said)
+    return out
+
+
+CONFOUNDED = "confounded"  # a Series style: bars of a confounded contrast, hatched and grey
+
+
+def bar_label(variant: str, confounded_by: str = "") -> str:
+    """A bar series' label: the variant, and where its contrast is confounded, by what
+    ('benchmark-c18n, confounded: optimisation -O2 against -O0')."""
+    return f"{variant}, confounded: {confounded_by}" if confounded_by else variant
+
+
 def sent_found(values: tuple, metrics: tuple[str, str], what: str, title: str):
     """A figure hook: one panel per target, and in it per variant and parameter value
     (root/ordinary, parent/child) what was sent beside what a reader found, one bar pair each,
@@ -265,19 +295,24 @@ def lookup(
     return r
 
 
-def bar_panels(categories: list[str], bars: dict, plus: dict | None = None, minus=None):
+def bar_panels(
+    categories: list[str], bars: dict, plus: dict | None = None, minus=None, confounded=None
+):
     """Panels of bars from target -> series label -> one value per category (and the halves of
-    each error bar, when given)."""
+    each error bar, when given); a label in confounded (target -> label -> what else differs,
+    rows.confounds) is drawn hatched and grey, its legend saying by what."""
+    confounded = confounded or {}
     return [
         Panel(
             target,
             [
                 Series(
-                    label,
+                    bar_label(label, confounded.get(target, {}).get(label, "")),
                     list(categories),
                     values,
                     None if minus is None else minus[target][label],
                     None if plus is None else plus.get(target, {}).get(label),
+                    style=CONFOUNDED if label in confounded.get(target, {}) else "",
                 )
                 for label, values in by_label.items()
             ],

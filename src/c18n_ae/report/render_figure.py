@@ -14,7 +14,10 @@ from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape
 from c18n_ae.common.names import Names
 from c18n_ae.experiments.outputs import Figure
-from c18n_ae.experiments.rows import decimate
+from c18n_ae.experiments.rows import CONFOUNDED, decimate
+
+# a confounded contrast's bars: grey and hatched, apart from every other series (tikz patterns)
+CONFOUNDED_BARS = "draw=gray, fill=white, pattern=north east lines, pattern color=gray"
 
 
 def tex_label(text: str) -> str:
@@ -69,10 +72,12 @@ def _plot(figure: Figure, s, names: Names) -> str:
             up, down = _number(s.plus[i] or 0.0), _number(low or 0.0)
             point += f" += ({up},0) -= ({down},0)" if lying else f" += (0,{up}) -= (0,{down})"
         points.append(point)
+    style = [CONFOUNDED_BARS] if s.style == CONFOUNDED else []
     if s.plus is not None:
         direction = "both" if s.minus is not None else "plus"
         axis = "x" if lying else "y"
-        options = f"+[error bars/.cd, {axis} dir={direction}, {axis} explicit]"
+        style.append(f"error bars/.cd, {axis} dir={direction}, {axis} explicit")
+    options = f"+[{', '.join(style)}]" if style else ""
     return f"\\addplot{options} coordinates {{{' '.join(points)}}};"
 
 
@@ -204,7 +209,10 @@ def preview(figure: Figure, pdf: Path, png: Path) -> None:
             err = None if s.plus is None else [s.minus or [0.0] * len(s.y), s.plus]
             if figure.kind == "bars":
                 x = np.arange(len(s.x))
-                ax.bar(x + i * width, s.y, width, yerr=err, capsize=2, label=s.label)
+                # a confounded contrast hatched and grey, as in the paper
+                mixed = dict(color="white", edgecolor="gray", hatch="///")
+                ax.bar(x + i * width, s.y, width, yerr=err, capsize=2, label=s.label,
+                       **(mixed if s.style == CONFOUNDED else {}))  # fmt: skip
                 ax.set_xticks(x + width * (len(panel.series) - 1) / 2, s.x, fontsize=7)
             else:
                 xs, ys = decimate(s.x, s.y)
