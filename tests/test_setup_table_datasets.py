@@ -3,7 +3,7 @@ flag, with a library path variable set for hybrid too), that the study saw no co
 which processes revoked freed memory, from dataset.yaml."""
 
 from c18n_ae.common import datasets
-from c18n_ae.report.setup_table import setup_table
+from c18n_ae.report.setup_table import builds_rows, setup_table
 
 
 def test_the_data_sets_launch_compartments_and_revocation_facts():
@@ -13,7 +13,7 @@ def test_the_data_sets_launch_compartments_and_revocation_facts():
     }
     new, old = row["Variants (flags, ABI, launcher)"]
     assert "c18n by linking against the c18n run-time linker (-Wl,-dynamic-linker," in old
-    assert "hybrid: " in old and "run with env LD\\_C18N\\_LIBRARY\\_PATH=. (read only by" in old
+    assert "hybrid: " in old and "run with env LD\\_C18N\\_LIBRARY\\_PATH=." in old
     assert "c18n by" not in new  # 24.05: proccontrol is what enables it
     new, old = row["Compartments seen"]
     assert new.startswith("not verified by the study for E1 to E4") and "/usr/lib64cb/c18n/" in new
@@ -43,3 +43,30 @@ def test_the_setup_table_reads_down_its_columns():
         assert all(x.count("(") == x.count(")") for x in lines), lines
     for meta, cell in zip(metas, row["Timer resolution or clock"]):
         assert cell.count(r"\newline") == len(meta["timing"]) - 1, cell
+
+
+def test_the_variants_row_says_each_compiler_and_level_once_and_the_csv_keeps_the_rest():
+    """Not a wall of flags: each variant's compiler and -O level, the level of most of its
+    experiments once; -march, -mabi, -g and the launchers' notes said once in a note below, and
+    in full in results/setup.csv (builds_rows), one row per build."""
+    metas = [datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")]
+    tex = setup_table([], [], metas)
+    row = {x.split(" & ")[0]: x.split(" & ")[1:] for x in tex.splitlines() if " & " in x}
+    for meta, cell in zip(metas, row["Variants (flags, ABI, launcher)"]):
+        for flag in ("-march", "-mabi", "-g ", "-Wall", "-fPIC", "read only by"):
+            assert flag not in cell, (flag, cell)
+        for line, (v, spec) in zip(cell.split(r"\newline "), meta["variants"].items()):
+            levels = {b["optimisation"] for b in spec.get("builds", [])} - {"not recorded"}
+            compilers = {b["compiler"] for b in spec.get("builds", [])}
+            assert all(x in line for x in levels | compilers), (line, levels, compilers)
+            # each (compiler, level) once however many experiments share it
+            for c in compilers - {"not recorded"}:
+                for lv in levels:
+                    assert line.count(f"{c} {lv}") <= 1, line
+    assert "-march=morello+c64 and -mabi to its ABI" in tex and "results/setup.csv" in tex
+    rows = builds_rows([], metas)
+    builds = sum(len(s.get("builds", [])) for m in metas for s in m["variants"].values())
+    assert len(rows) == builds
+    bench = [r for r in rows if r["variant"] == "benchmark-c18n" and r["experiments"] == "cpu"]
+    assert bench[0]["cflags"] == "-g -O2 -Wall -march=morello+c64 -mabi=purecap-benchmark"
+    assert any(r["launcher_note"].startswith("read only by") for r in rows)

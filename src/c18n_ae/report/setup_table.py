@@ -11,28 +11,102 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, fmt, listed
+from c18n_ae.common.lazy import pd
 from c18n_ae.common.names import Names, from_config
+
+
+def _level(build: dict) -> str:
+    return build["optimisation"] if build["optimisation"].startswith("-O") else ""
+
+
+def short_builds(builds: list[dict]) -> str:
+    """A variant's builds in a few words: the compiler and -O level of most of its experiments,
+    then the others by experiment ('cc -O2 (isolation: clang-morello -O0)'); the other flags are
+    the table's note's and results/setup.csv's."""
+    groups: dict[tuple, list[str]] = {}
+    for b in builds:
+        groups.setdefault((b["compiler"], _level(b)), []).extend(b["experiments"])
+    ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    if not ordered:
+        return "not recorded"
+    said = [" ".join(x for x in k if x) for k, _ in ordered]
+    rest = [f"{'/'.join(es)}: {w}" for (_, es), w in zip(ordered[1:], said[1:])]
+    return said[0] + (f" ({', '.join(rest)})" if rest else "")
+
+
+def builds_rows(metas: list[dict], sets: list[dict]) -> list[dict]:
+    """Every build in full, one row each (results/setup.csv): a data set's experiments,
+    compiler, flags, level, ABI, how c18n was enabled and the launcher with its note; a run's
+    flags, ABI and launcher from its meta.json."""
+    out = []
+    for d in sets:
+        for v, spec in d["variants"].items():
+            for b in spec.get("builds", []):
+                out.append(
+                    {
+                        "source": d["name"],
+                        "variant": v,
+                        "experiments": "/".join(b["experiments"]),
+                        "compiler": b["compiler"],
+                        "cflags": " ".join(b.get("cflags", [])),
+                        "optimisation": b["optimisation"],
+                        "abi": spec.get("abi", ""),
+                        "c18n_by": " ".join(spec.get("c18n_by", "").split()),
+                        "launcher": " ".join(spec.get("launcher", [])),
+                        "launcher_note": " ".join(spec.get("launcher_note", "").split()),
+                    }
+                )
+    for m in metas:
+        out.append(
+            {
+                "source": m["target"],
+                "variant": m["variant"],
+                "experiments": m.get("experiment", ""),
+                "compiler": m.get("compiler_version") or m.get("compiler", ""),
+                "cflags": " ".join(m.get("cflags", [])),
+                "optimisation": next((f for f in m.get("cflags", []) if f.startswith("-O")), ""),
+                "abi": m.get("abi", ""),
+                "c18n_by": "",
+                "launcher": " ".join(m.get("launcher", [])),
+                "launcher_note": "",
+            }
+        )
+    return out
+
+
+def flags_note(sets: list[dict]) -> str:
+    """The note below the table on what its Variants row leaves out of the data sets' builds:
+    the -march and -mabi every build for a CHERI ABI sets (where every one does), the other
+    flags some set, and where every build's whole command is."""
+    builds = [(s, b) for d in sets for s in d["variants"].values() for b in s.get("builds", [])]
+    if not builds:
+        return ""
+    cheri = [(s, b) for s, b in builds if s.get("abi") and s["abi"] != "hybrid"]
+    abi_flags = bool(cheri) and all(
+        "-march=morello+c64" in b.get("cflags", []) and f"-mabi={s['abi']}" in b.get("cflags", [])
+        for s, b in cheri
+        if b.get("cflags")
+    )
+    shown = {"-march=morello+c64"} | {f"-mabi={s['abi']}" for s, _ in cheri} if abi_flags else set()
+    other = sorted(
+        {f for _, b in builds for f in b.get("cflags", []) if not f.startswith("-O")} - shown
+    )
+    out = "Variants: each compiler and -O level; ABIs as the study describes them."
+    if abi_flags:
+        out += " Every build for a CHERI ABI also sets -march=morello+c64 and -mabi to its ABI."
+    if other:
+        out += f" Some builds also set {listed(other)}."
+    return out + " results/setup.csv gives every build's flags and every launcher's note in full."
 
 
 def dataset_column(meta: dict) -> dict:
     """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
     h = meta["host"]
     flags = "; ".join(
-        f"{v}: "
-        + ", ".join(  # each build: its experiments, compiler, flags (variants.<v>.builds)
-            " ".join(["/".join(b["experiments"]), b["compiler"], *b.get("cflags", [])])
-            + (
-                f" ({b['optimisation']})"
-                if b["optimisation"].startswith("-O")
-                and b["optimisation"] not in b.get("cflags", [])
-                else ""
-            )
-            for b in s.get("builds", [])
-        )
-        + (f", ABI {s['abi']} (as the study describes it)" if s.get("abi") else "")
+        f"{v}: {short_builds(s.get('builds', []))}"
+        + (f", ABI {s['abi']}" if s.get("abi") else "")
         + (f", c18n by {' '.join(s['c18n_by'].split())}" if s.get("c18n_by") else "")
         + (f", run with {' '.join(s['launcher'])}" if s.get("launcher") else "")
-        + (f" ({' '.join(s['launcher_note'].split())})" if s.get("launcher_note") else "")
         for v, s in meta["variants"].items()
     )
     compilers = sorted(
@@ -390,9 +464,11 @@ def setup_table(
         lines.append(" & ".join([label] + vals) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     note = kernel_note(boards, datasets, names)
+    flags = flags_note(list(datasets))
     lines = [
         rf"\gdef\SetupKernelNote{{{escape(note)}}}%",
         *lines,
+        *([rf"\par\smallskip{{\raggedright {escape(flags)}\par}}"] if flags else []),
         r"\par\smallskip{\raggedright\SetupKernelNote\par}",
     ]
     return "\n".join(lines) + "\n"
@@ -401,6 +477,7 @@ def setup_table(
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--csv", type=Path, help="every build in full (results/setup.csv)")
     ap.add_argument("--results", type=Path, default=Path("results"))
     ap.add_argument("--provenance", action="append", default=[], type=Path)
     ap.add_argument("--dataset", action="append", default=[], help="a data set's name or folder")
@@ -419,15 +496,13 @@ def main(argv=None) -> None:
         a.results / t / "provenance.json" for t in dict.fromkeys(t for t, _, _ in runs)
     ]
     sets = [datasets.load(d) for d in a.dataset] or (config.datasets(cfg) if cfg else [])
+    metas = [json.loads(p.read_text()) for p in metas]
     write_text_atomic(
         a.out,
-        setup_table(
-            [json.loads(p.read_text()) for p in provenance],
-            [json.loads(p.read_text()) for p in metas],
-            sets,
-            from_config(cfg),
-        ),
+        setup_table([json.loads(p.read_text()) for p in provenance], metas, sets, from_config(cfg)),
     )
+    if a.csv:
+        write_text_atomic(a.csv, pd.DataFrame(builds_rows(metas, sets)).to_csv(index=False))
 
 
 if __name__ == "__main__":
