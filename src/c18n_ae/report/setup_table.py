@@ -130,7 +130,12 @@ def dataset_column(meta: dict) -> dict:
         "arch": h.get("arch"),
         "cpu_model": h.get("cpu_model"),
         "cpu_count": h.get("cpu_count"),
-        "memory_text": h.get("memory"),
+        # the study's own words and unit (its GB are binary): quoted, not converted
+        "memory_text": (
+            f"{h['memory']} (the study's words)"
+            if h.get("memory", "not recorded") != "not recorded"
+            else h.get("memory")
+        ),
         "compilers": {c: c for c in compilers},
         "timer_text": timers or "not recorded",
         "variants_text": flags,
