@@ -132,7 +132,7 @@ def dataset_column(meta: dict) -> dict:
         "cpu_count": h.get("cpu_count"),
         # the study's own words and unit (its GB are binary): quoted, not converted
         "memory_text": (
-            f"{h['memory']} (the study's words)"
+            f"{h['memory']}, in the study's words"
             if h.get("memory", "not recorded") != "not recorded"
             else h.get("memory")
         ),
