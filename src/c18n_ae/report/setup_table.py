@@ -114,10 +114,11 @@ def dataset_column(meta: dict) -> dict:
         - {"not recorded"}
     )
     # each experiment's clock and how its times were written (dataset.yaml timing)
-    timers = "; ".join(
-        f"{e}: {t['clock'].split(',')[0]}, {t['written'].split(',')[0]}"
-        for e, t in meta.get("timing", {}).items()
-    )
+    # experiments timed alike said once ('memory/pipe/isolation: clock_gettime(...), ...')
+    alike: dict[str, list[str]] = {}
+    for e, t in meta.get("timing", {}).items():
+        alike.setdefault(f"{t['clock'].split(',')[0]}, {t['written'].split(',')[0]}", []).append(e)
+    timers = "; ".join(f"{'/'.join(es)}: {how}" for how, es in alike.items())
     kernel = meta.get("kernel")  # the data set's own logs (dataset.yaml kernel)
     return {
         "target": meta["name"],
