@@ -215,12 +215,9 @@ def finding(
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
         # so that the sentence cannot be read as about the other release's
-        figure, s = ("The figures", "") if also else ("The figure", "s")
-        built = (
-            f"come{s} from {escape(level)} builds with and without compartments and "
-            if level
-            else ""
-        )
+        figure, s = ("Both figures", "") if also else ("The figure", "s")
+        # both sides of each figure at one level: 'compare' says so in the abstract's few words
+        built = f"compare{s} {escape(level)} builds and " if level else ""
         out.append(
             f"{figure} {built}include{s} the ABI's own cost, in {library} and in the calling loop."
         )
