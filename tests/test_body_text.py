@@ -44,6 +44,18 @@ def test_the_hand_written_body_names_no_claim_and_no_path():
     assert r"\ref{tab:claims}" in text
 
 
+def test_the_body_defines_only_tested_and_leaves_the_kinds_to_the_claims_table():
+    """Section 2 says what "tested" means and points to Table 4, whose caption defines the five
+    verdict kinds once (claim_tables.kinds_defined); no body section names another kind."""
+    from c18n_ae.analysis.claim_kinds.verdict import TESTED, VERDICT_KINDS
+    from c18n_ae.report.claim_tables import kinds_defined
+
+    text = " ".join(re.sub(r"(?m)%.*$", "", sections()).split())
+    assert [k for k in VERDICT_KINDS if k != TESTED and k in text] == []
+    assert r"\emph{tested} when it is decided with an interval on data that could" in text
+    assert all(rf"\emph{{{k}}}, " in kinds_defined() for k in VERDICT_KINDS)
+
+
 def defined(tex: str) -> dict[str, str]:
     tex = re.sub(r"(?m)^%.*$", "", tex)
     parts = re.split(r"\\newcommand\{\\(\w+)\}\{", tex)
