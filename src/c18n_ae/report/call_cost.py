@@ -362,7 +362,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     calls = [escape(x.strip()) for x in _s(r.calls).split(",") if x.strip()]
     named = f" ({listed(calls)})" if calls else ""
     library = escape(_s(r.library)) or "another library"
-    built = f", built \\texttt{{{escape(level)}}}" if level else ""
+    built = f", built {escape(level)}" if level else ""  # plain, as every other -O0 prints
     times = _times(int(n))
     plain = f"for {escape(level)} builds " if level else ""  # said once, plainly
     return (
