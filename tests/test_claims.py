@@ -223,6 +223,12 @@ def test_shipped_claims_load_and_render(tmp_path):
     assert "local, board" in set(folded.source)
     table = latex_table(res)
     assert r"\begin{longtable}" in table and "| claim |" in markdown_table(res)
+    # the caption defines every verdict kind, each once (Section 2 defines only "tested")
+    from c18n_ae.analysis.claim_kinds.verdict import VERDICT_KINDS
+
+    caption = table.split(r"\label{tab:claims}")[0]
+    for kind in VERDICT_KINDS:
+        assert caption.count(rf"\emph{{{kind}}}, ") == 1, kind
     # the study's claims and this package's own are counted apart, each claim's words once
     assert "The study's claims (" in table and "This package's own claims (" in table
     assert table.count("The study: ") == sum(1 for c in claims if c.study)

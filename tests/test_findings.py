@@ -229,6 +229,12 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
         "could: they only repeat the study's numbers."
     ), full
     assert said.split(", ", 1)[1] in full
+    # where the study drew its claims from a release, the reason its files tested none says so
+    drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
+    assert drew.endswith(
+        "On 24.05, whose files the study drew its claims from, none could: they only repeat the "
+        "study's numbers."
+    ), drew
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims
     twice = pd.concat([verdicts, verdicts.iloc[:1].assign(source="morello-2024")])
     assert "of their 10 verdicts, 5 hold" in claims_summary(twice, releases, list(releases))

@@ -187,10 +187,13 @@ def _others(t: pd.DataFrame, r) -> pd.DataFrame:
     return o[(o.source == r.source) & (o.metric == r.metric) & (o.subject != r.subject)]
 
 
-def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None) -> str:
+def finding(
+    t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None, level: str | None = None
+) -> str:
     """The abstract's first finding: short sentences, each of at most MAX_WORDS words, in prose
-    figures (two significant figures; the table keeps more): the extra time per call, what it
-    holds, and how close code calling no other library stays to hybrid."""
+    figures (two significant figures; the table keeps more): the extra time per call, the build
+    level both sides share (level: quoted_level, where recorded), what it holds, and how close
+    code calling no other library stays to hybrid."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -210,24 +213,35 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         study = _s(r.interval_covers) == "within one run"  # a data set: one run per variant
         # the abstract has named CheriBSD: the release alone ('24.05')
         where = f"In the study's {where.removeprefix('CheriBSD ')} data" if study else f"On {where}"
+        also = _elsewhere(t, r, releases)
         out = [
             f"{where}, each call from its {_workload(r)} loop into "
             f"{library} took about {_about(r.per_call_ns)} longer with compartments and the "
-            f"{abi} ABI than in hybrid{_elsewhere(t, r, releases)}."
+            f"{abi} ABI than in hybrid{also}."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
-        # level) and the abstract gives one figure a reader can repeat
-        out.append("It includes the ABI's own cost, in libm and in the calling loop.")
+        # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
+        # so that the sentence cannot be read as about the other release's
+        figure, s = ("Both figures", "") if also else ("The figure", "s")
+        # both sides of each figure at one level: 'compare' says so in the abstract's few words
+        built = f"compare{s} {escape(level)} builds and " if level else ""
+        out.append(
+            f"{figure} {built}include{s} the ABI's own cost, in {library} and in the calling loop."
+        )
     own = own_words(t, r)
     if own:
         out.append(f"Code calling no other library pays the ABI but no switch: it {own}.")
     return " ".join(out)
 
 
-def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None) -> str:
-    """The conclusion's answer: the abstract's first finding (finding) in other words, then what
-    follows from it; the same figures (two significant) and the same words for code calling no
-    other library (own_words)."""
+def conclusion_finding(
+    t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None, level: str | None = None
+) -> str:
+    """The conclusion's answer: the abstract's first finding (finding) in other words, said once
+    plainly to be a figure of the builds' level (level: quoted_level, where recorded) that mixes
+    the ABI's cost with the compartments'; the same figures (two significant) and the same words
+    for code calling no other library (own_words). No rate scaled from it: a figure of one
+    workload's unoptimised loop says nothing of programs in general."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -253,18 +267,13 @@ def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | N
             f"about {_about(r.per_call_ns)} a call from the {escape(_workload(r))} loop into "
             f"{library} on {where}" + (f", and {also}" if also else "") + "."
         ]
+        # said once, plainly: a figure of this build level, the ABI and compartments together
+        figure, verb = ("Both figures", "mix") if also else ("The figure", "mixes")
+        built = f"come{'' if also else 's'} from {escape(level)} builds and " if level else ""
+        out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
     own = own_words(t, r)
     if own:
         out.append(f"Code that called no other library {own}.")
-    # what follows: the cost grows with the calls; a rate a reader can scale (10^6 calls a
-    # second at x ns a call take x / 10 % of one core's time)
-    x = _f(r.e10_per_call_ns if kind == "e10" else r.per_call_ns)
-    if math.isfinite(x) and x > 0:
-        share = amount(x / 10, "%", digits=1 if x < 100 else 2).replace(" %", r"\,\%")
-        out.append(
-            "What a program pays thus grows with its calls into other libraries: a million "
-            f"such calls a second would take about {share} of one core's time."
-        )
     return " ".join(out)
 
 
@@ -287,6 +296,22 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
             )
         out.append(said + ".")
     return " ".join(out)
+
+
+def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
+    """The one optimisation level ('-O0') that the data sets record for both sides of every
+    figure the first finding quotes (the answer and the same contrast on the other data sets,
+    _elsewhere); None where E10 answers, or any side records none or another level."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return None
+    o = clean(crossing(t))
+    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    rows = [r, *(x for _, x in o.iterrows() if x.source in releases)]
+    levels = {
+        shared_optimisation(metas.get(x.source), x.experiment, x.subject, x.baseline) for x in rows
+    }
+    return levels.pop() if len(levels) == 1 else None
 
 
 def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
@@ -344,8 +369,9 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     calls = [escape(x.strip()) for x in _s(r.calls).split(",") if x.strip()]
     named = f" ({listed(calls)})" if calls else ""
     library = escape(_s(r.library)) or "another library"
-    built = f", built \\texttt{{{escape(level)}}}" if level else ""
+    built = f", built {escape(level)}" if level else ""  # plain, as every other -O0 prints
     times = _times(int(n))
+    plain = f"for {escape(level)} builds " if level else ""  # said once, plainly
     return (
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial was {num[0]}~{u} "
         f"with compartments and the {abi} ABI, and {num[1]}~{u} in {escape(r.baseline)}. "
@@ -355,7 +381,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         "The estimate charges all of the loop's extra time to the calls, the caller's own code "
         f"included (purecap{built}, which spills capabilities to the stack), and any work done "
         "inline. So it counts the caller's extra time as well as what the ABI and the switch "
-        "add to a call."
+        f"add to a call. The {_about(r.per_call_ns)} is thus a figure {plain}that mixes the "
+        "ABI's cost with the compartments'."
     )
 
 
@@ -699,10 +726,9 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
         f"{pub('Benchmark ABI', 'unmodified')} with the "
         "benchmark ABI, which keeps the program counter's bounds global to avoid that stall; "
         "two fixes to the microarchitecture brought it to "
-        f"{pub('Benchmark ABI', 'data-dependent exception fix and')} "
-        "(published/morello\\_performance\\_2023.csv gives each figure's file and line). "
+        f"{pub('Benchmark ABI', 'data-dependent exception fix and')}. "
         "These are whole-program overheads, not costs per call, and none of them includes a "
-        "compartment switch; we know of no published cost per call of \\ctn."
+        "compartment switch; we found no published cost per call of \\ctn."
     )
 
 
@@ -770,12 +796,14 @@ def main(argv=None) -> None:
     write_text_atomic(a.table, named(latex_table(t, releases, abis)))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
-    text += newcommand("PerCallFinding", finding(t, releases, abis))
-    text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis))
+    metas = {m["name"]: m for m in cfg.datasets(config or {})}
+    quoted = quoted_level(t, releases, metas)  # the build level of every figure quoted
+    text += newcommand("PerCallFinding", finding(t, releases, abis, quoted))
+    text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallOthers", other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     r, _ = answer(t)  # the build level both sides of the worked estimate share, where recorded
-    meta = {m["name"]: m for m in cfg.datasets(config or {})}.get(getattr(r, "source", None))
+    meta = metas.get(getattr(r, "source", None))
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t))

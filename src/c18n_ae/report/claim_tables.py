@@ -317,6 +317,26 @@ def _three(number: str) -> str:
     return f"{float(number):.3g}"
 
 
+# the five verdict kinds, each defined once: here, in the claims table's caption (Section 2 says
+# only what "tested" means and points here)
+KIND_DEFINED = {
+    TESTED: "decided with an interval on data that could have said otherwise",
+    REPRODUCED: "the study's number recomputed from its own files, which checks its arithmetic "
+    "only",
+    RESTATED: "a value the study printed from a single trial or a table, which we can only copy",
+    NOT_ATTRIBUTABLE: "the two variants also differ in something that changes the quantity",
+    UNMEASURABLE: "nothing in them measures its quantity",
+}
+
+
+def kinds_defined() -> str:
+    """The caption's sentence that defines each verdict kind once ('Each result is followed by
+    its kind in brackets: \\emph{tested}, decided with ...; ...')."""
+    said = [rf"\emph{{{k}}}, {w}" for k, w in KIND_DEFINED.items()]
+    head = "Each result is followed by its kind in brackets: "
+    return f"{head}{'; '.join(said[:-1])}; or {said[-1]}."
+
+
 def latex_table(results: pd.DataFrame) -> str:
     """A long table that breaks across pages (the appendix is one column): one block per whose
     claims they are, each claim's words once, with what its source printed, in a row of their own
@@ -329,9 +349,9 @@ def latex_table(results: pd.DataFrame) -> str:
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
         r"\caption{The paper's claims evaluated on this run's data. "
         + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
-        + r" Each result is followed by its kind in brackets: restated, reproduced from the same "
-        r"data, tested, not attributable to compartments, or not measurable with these data. "
-        r"Each value opens with the setting that decides its claim, the setting least "
+        + " "
+        + kinds_defined()
+        + r" Each value opens with the setting that decides its claim, the setting least "
         r"favourable to it; Table~\ref{tab:headline} quotes the largest, so one metric can "
         r"print two values.}"
         r"\label{tab:claims}\\",
@@ -525,14 +545,15 @@ def outcome_words(rows: pd.DataFrame) -> str:
     return of + listed(said) if said else ""
 
 
-def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
+def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None, worded=()) -> str:
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, against what noise, and how they came out ('On the study's data, only 9 of its 24
     claims could be tested, all on 22.12 and only against the noise within one run: 4 hold, 4
     fail and 1 is inconclusive.'). Where none could be, why not, most common reason first. The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
     data sets and boards with compartments; default every source); a source in releases is a data
-    set, whose intervals cover one run's trials only."""
+    set, whose intervals cover one run's trials only. worded: the releases the study drew its
+    claims from (carry_sentence), which a data set's reason names."""
     best, rows = _study_claims(results, sources)
     if not best:
         return ""
@@ -559,13 +580,15 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
     text = f"{opening}: {said}." if said else f"{opening}."
-    return text + _untested_sources(results, releases, sources, where)
+    return text + _untested_sources(results, releases, sources, where, worded)
 
 
-def _untested_sources(results, releases, sources, where) -> str:
-    """Why a data set of the study tested none of its claims, most common reason first ('On 24.05
-    none could: they only repeat the study's numbers or mix compartments with other
-    differences.'): a reader meets the headline's data set in the abstract and asks why."""
+def _untested_sources(results, releases, sources, where, worded=()) -> str:
+    """Why a data set of the study tested none of its claims, most common reason first ('On 24.05,
+    whose files the study drew its claims from, none could: they only repeat the study's numbers
+    or mix compartments with other differences.'): a reader meets the headline's data set in the
+    abstract and asks why; where the study drew its claims from that release (worded), the
+    clause says so, which is why its files can only repeat them."""
     study = _study_rows(results)
     out = []
     for s in dict.fromkeys(study.source):
@@ -576,7 +599,10 @@ def _untested_sources(results, releases, sources, where) -> str:
         reasons = [w for w in reasons if w != UNTESTED_WORDS[UNMEASURABLE]] or reasons
         if reasons:
             name = escape(releases[s].removeprefix("CheriBSD "))
-            out.append(f" On {name} none could: they {listed(reasons).replace(' and ', ' or ')}.")
+            drew = ", whose files the study drew its claims from," if releases[s] in worded else ""
+            out.append(
+                f" On {name}{drew} none could: they {listed(reasons).replace(' and ', ' or ')}."
+            )
     return "".join(out)
 
 
@@ -724,10 +750,12 @@ def holds_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]
 
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
-    """What a tested verdict means on a release the study did not word its claims on, said once
-    where the tally is given ('The study worded its claims on its 24.05 results, so on the 22.12
-    data a claim that holds carries over to 22.12 and one that fails does not.'); '' where every
-    tested claim was decided on the release its words describe. worded: the releases of the data
+    """Why a claim can be tested on a release the study did not draw its claims from, and what a
+    fail there means, said once where the tally is given ('The study drew its claims from its
+    24.05 files, so recomputing them there only checks its arithmetic. The 22.12 files were not
+    used to draw them and could have said otherwise, so a fail there means the 24.05 finding does
+    not carry over to 22.12.'); '' where every tested claim was decided on the release its words
+    describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
     tested = results[
         (results.get("origin", pd.Series("", index=results.index)) == "study")
@@ -742,8 +770,9 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     ]
     if not said or not other:
         return ""
-    on = listed(other)
+    on, drawn = listed(other), listed(said)
     return (
-        f"The study worded its claims on its {listed(said)} results, so on the {on} data a claim "
-        f"that holds carries over to {on} and one that fails does not."
+        f"The study drew its claims from its {drawn} files, so recomputing them there only checks "
+        f"its arithmetic. The {on} files were not used to draw them and could have said "
+        f"otherwise, so a fail there means the {drawn} finding does not carry over to {on}."
     )

@@ -325,17 +325,18 @@ def main(argv=None) -> None:
     ]
     # the abstract's one plain sentence on the study's claims (the tallies stay in the claims
     # table): how many could be tested with an interval, and why the others could not
-    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources))
+    # the releases the study drew its claims from (the data sets its printed numbers come from)
+    worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
+    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded))
     # Section 2's sentences on which tested claims hold and fail on the study's data, in plain
     # words
     by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
     # ... and which hold, named alike, first (the failures then need not name the data set
-    # again); and what either means on a release other than the one the study worded its claims
-    # on (the data sets its printed numbers come from)
+    # again); and what either means on a release other than the one the study drew its claims
+    # from
     text += newcommand("ClaimsHeld", holds_sentence(verdicts, by_id, releases))
     named = set(decided(verdicts, by_id, releases, "holds").source)
     text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases, named))
-    worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
