@@ -29,6 +29,8 @@ except cfg.ConfigError as err:
     raise WorkflowError(f"{', '.join(_files)}: {err}")
 config.clear()
 config.update(_resolved)
+# the data sets just checked, which the jobs then read without checking them again while unchanged
+os.environ[datasets.PASSED_ON] = datasets.passed_on()
 
 
 def shell_words(*words):
