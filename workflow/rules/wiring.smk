@@ -29,7 +29,9 @@ except cfg.ConfigError as err:
     raise WorkflowError(f"{', '.join(_files)}: {err}")
 config.clear()
 config.update(_resolved)
-# the data sets just checked, which the jobs then read without checking them again while unchanged
+# the config and data sets just checked, which the jobs then take without checking them again (a
+# data set while it stays unchanged)
+os.environ[cfg.PASSED_ON] = cfg.passed_on()
 os.environ[datasets.PASSED_ON] = datasets.passed_on()
 
 
