@@ -74,14 +74,15 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
 
 
 # The configs a parent process (snakemake, before any job) found valid against the schema, each as
-# the digest of the config and the experiments' part of the schema (passed_on): a job given one of
-# them skips the schema's check and jsonschema's import (0.1 s a job).
+# the digest of the config and the schema, its file and its experiments' part (passed_on): a job
+# given one of them skips the schema's check and jsonschema's import (0.1 s a job).
 PASSED_ON = "C18N_AE_CONFIG_VALIDATED"
 _VALIDATED: set[str] = set()
 
 
 def _digest(config: dict, experiments_schema: dict) -> str:
-    return hashlib.sha256(repr(_canonical((config, experiments_schema))).encode()).hexdigest()
+    schema = (SCHEMA_PATH.read_bytes(), _canonical(experiments_schema))
+    return hashlib.sha256(repr((_canonical(config), schema)).encode()).hexdigest()
 
 
 def _canonical(value):
