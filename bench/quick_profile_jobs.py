@@ -29,8 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from quick_profile_cost import ROOT, VENV_BIN, Load, tracked_copy  # noqa: E402
+from quick_profile_cost import ROOT, VENV_BIN, Load, tracked_copy  # beside this script
 
 # appended to the copy's wiring.smk: each job's CPU time, whatever its exit status
 TIMES = "\nshell.suffix('; __rc=$?; {{ echo JOB; times; }} >> logs/job-times.txt; exit $__rc')\n"
