@@ -2,13 +2,16 @@
 allowed."""
 
 import copy
+import os
 import subprocess
+import sys
 
 import pytest
 import yaml
 
 from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
+from c18n_ae.common import datasets
 from conftest import ROOT, SNAKEMAKE
 
 # the shipped config with one override, as a user would write it
@@ -138,3 +141,37 @@ def test_each_parameter_is_declared_once_in_its_module():
     assert exp.resolved_config(BASE)["experiments"]["memory"]["trials"] == 10
     with pytest.raises(cfg.ConfigError, match=r"experiments.memory.trials: 0 is out of range"):
         exp.resolved_config({**BASE, "experiments": {"memory": {"trials": 0}}})
+
+
+# A job: loads the config files named on its command line and prints whether it imported
+# jsonschema (the schema's check), or the error.
+JOB = """
+import sys
+from c18n_ae import experiments
+try:
+    experiments.load_config(*sys.argv[1:])
+    print("jsonschema" in sys.modules)
+except Exception as e:
+    print(e)
+"""
+
+
+def job(files, passed_on: str) -> str:
+    """The job's answer; its data sets passed on as checked here (their checks use jsonschema)."""
+    env = {**os.environ, cfg.PASSED_ON: passed_on, datasets.PASSED_ON: datasets.passed_on()}
+    command = [sys.executable, "-c", JOB, *map(str, files)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_job_takes_the_config_its_parent_validated_and_checks_any_other(tmp_path):
+    """snakemake validates the config before any job and passes it on (wiring.smk); a job given
+    the same config skips the schema's check, and checks a config that differs from it."""
+    files = [ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"]
+    exp.load_config(*files)
+    passed_on = cfg.passed_on()
+    assert job(files, "") == "True"  # nothing passed on: checked
+    assert job(files, passed_on) == "False"
+    (tmp_path / "zero.yaml").write_text("run: {runs: 0}\n")  # against the schema's minimum
+    assert "run.runs: 0 is out of range" in job([*files, tmp_path / "zero.yaml"], passed_on)

@@ -1,10 +1,13 @@
 """A data set is checked once while its folder stays as it was (common.datasets.load keeps the
 checked metadata beside the folder's state): the workflow loads each data set several times while
 it parses, and every job too. Any change to a file the checks read is checked again, and each
-caller gets a copy of its own."""
+caller gets a copy of its own. A job reads a data set that snakemake checked, and that is still as
+it was, without checking it again (datasets.PASSED_ON)."""
 
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -65,3 +68,39 @@ def test_each_caller_gets_its_own_copy(folder):
     mine = datasets.load(str(folder))
     mine["variants"].clear()
     assert datasets.load(str(folder))["variants"]
+
+
+# A job: loads the data set named on its command line and prints how many times its binaries were
+# decoded (the costliest check), or the error.
+JOB = """
+import sys
+from c18n_ae.common import datasets
+decoded, real = [], datasets.call_sites.mistakes
+datasets.call_sites.mistakes = lambda *a: decoded.append(1) or real(*a)
+try:
+    meta = datasets.load(sys.argv[1])
+    print(len(decoded), meta["directory"])
+except datasets.RawDataError as e:
+    print(e)
+"""
+
+
+def job(folder, passed_on: str) -> str:
+    env = {**os.environ, datasets.PASSED_ON: passed_on}
+    done = subprocess.run(
+        [sys.executable, "-c", JOB, str(folder)], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_job_reads_what_its_parent_checked_unless_it_changed(folder):
+    assert job(folder, "") == f"1 {folder}"  # nothing passed on: checked
+    datasets.load(str(folder))
+    passed_on = datasets.passed_on()
+    assert job(folder, passed_on) == f"0 {folder}"  # checked by this process, as it is
+    binary = folder / "binaries" / "cpu-out-experiment.hybrid-22.12"
+    data = bytearray(binary.read_bytes())
+    data[-1] ^= 0xFF  # same size, same inode: changed after the parent's check
+    binary.write_bytes(bytes(data))
+    assert "does not have the recorded SHA-256" in job(folder, passed_on)

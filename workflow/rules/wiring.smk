@@ -29,6 +29,10 @@ except cfg.ConfigError as err:
     raise WorkflowError(f"{', '.join(_files)}: {err}")
 config.clear()
 config.update(_resolved)
+# the config and data sets just checked, which the jobs then take without checking them again (a
+# data set while it stays unchanged)
+os.environ[cfg.PASSED_ON] = cfg.passed_on()
+os.environ[datasets.PASSED_ON] = datasets.passed_on()
 
 
 def shell_words(*words):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import re
 from pathlib import Path
-
-import jsonschema
+from typing import TYPE_CHECKING
 
 from c18n_ae import PROJECT_ROOT
 from c18n_ae.common import paths, schemas, ssh_options
@@ -15,6 +16,9 @@ from c18n_ae.common.datasets import ROOT as DATASETS
 from c18n_ae.common.datasets import directory as dataset_directory
 from c18n_ae.common.datasets import load as load_dataset
 from c18n_ae.common.rawcsv import RawDataError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
@@ -69,11 +73,41 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     return f"{where}: {schemas.short(error.message)}"
 
 
+# The configs a parent process (snakemake, before any job) found valid against the schema, each as
+# the digest of the config and the schema, its file and its experiments' part (passed_on): a job
+# given one of them skips the schema's check and jsonschema's import (0.1 s a job).
+PASSED_ON = "C18N_AE_CONFIG_VALIDATED"
+_VALIDATED: set[str] = set()
+
+
+def _digest(config: dict, experiments_schema: dict) -> str:
+    schema = (SCHEMA_PATH.read_bytes(), _canonical(experiments_schema))
+    return hashlib.sha256(repr((_canonical(config), schema)).encode()).hexdigest()
+
+
+def _canonical(value):
+    """The value with each mapping's keys in one order (snakemake merges the files in another
+    order than merged() does); repr tells 1 from 1.0, True and '1'."""
+    if isinstance(value, dict):
+        return tuple(sorted((repr(k), _canonical(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    return repr(value)
+
+
+def passed_on() -> str:
+    """The configs this process has validated, as the value of PASSED_ON for its children."""
+    return " ".join(sorted(_VALIDATED))
+
+
 def validate(config: dict, experiments_schema: dict) -> None:
     """Checks config against the schema, whose experiments section the experiment registry makes
     from the parameters each experiment declares (c18n_ae.experiments.parameters)."""
     if not isinstance(config, dict):
         raise ConfigError("config: expected a mapping at the top level")
+    digest = _digest(config, experiments_schema)
+    if digest in os.environ.get(PASSED_ON, "").split():
+        return  # validated by the parent, as it is
     schema = schemas.load(SCHEMA_PATH.name)
     schema["properties"]["experiments"] = experiments_schema
     validator = schemas.validator(schema)
@@ -82,6 +116,7 @@ def validate(config: dict, experiments_schema: dict) -> None:
         raise ConfigError(
             "invalid configuration:\n  " + "\n  ".join(_describe(e, config) for e in errors)
         )
+    _VALIDATED.add(digest)
 
 
 def check_references(config: dict) -> None:

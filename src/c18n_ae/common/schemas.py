@@ -9,12 +9,14 @@ import copy
 import functools
 import unicodedata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
 import yaml
-from referencing import Registry, Resource
 
 from c18n_ae import PROJECT_ROOT
+
+if TYPE_CHECKING:  # imported by validator(): a job whose config a parent validated needs neither
+    import jsonschema
 
 FOLDER = PROJECT_ROOT / "workflow" / "schemas"
 NAME = "name.schema.yaml"
@@ -223,6 +225,9 @@ def _parsed(file: str) -> dict:
 
 def validator(schema: dict) -> jsonschema.Draft202012Validator:
     """A validator that resolves $ref: name.schema.yaml."""
+    import jsonschema
+    from referencing import Registry, Resource
+
     registry = Registry().with_resource(NAME, Resource.from_contents(load(NAME)))
     return jsonschema.Draft202012Validator(schema, registry=registry)
 

@@ -171,7 +171,7 @@ EXPERIMENT = Experiment(
         Param(
             "seconds",
             10,
-            0.2,
+            0.1,  # the quick profile's local run is a functional check: a tenth of a second will do
             "duration of one trial",
             exclusive_minimum=0,
             flag="millis",

@@ -95,18 +95,32 @@ def line(x: np.ndarray, y: np.ndarray) -> dict:
     """Least-squares slope with its 95 % interval (Student's t), unless the residuals are
     autocorrelated (lag-1 correlation r1 above AUTOCORRELATED: neighbouring points share their
     error, and the OLS interval would claim a precision the series does not have)."""
-    from scipy import stats
+    from scipy.special import stdtrit  # scipy.stats.t.ppf's own function, without scipy.stats
 
     if len(x) < 3 or np.ptp(x) == 0:
         slope = float(np.polyfit(x, y, 1)[0]) if len(x) >= 2 and np.ptp(x) > 0 else np.nan
         return {"slope": slope, "low": np.nan, "high": np.nan, "r1": np.nan}
-    fit = stats.linregress(x, y)
-    res = y - (fit.intercept + fit.slope * x)
+    slope, intercept, stderr = _linregress(np.asarray(x), np.asarray(y))
+    res = y - (intercept + slope * x)
     r1 = float(np.corrcoef(res[:-1], res[1:])[0, 1]) if res.std() > 0 and len(x) > 3 else np.nan
-    half = stats.t.ppf(0.975, len(x) - 2) * fit.stderr
+    half = stdtrit(len(x) - 2, 0.975) * stderr  # scipy.stats.t.ppf's value
     if r1 > AUTOCORRELATED:
         half = np.nan
-    return {"slope": float(fit.slope), "low": fit.slope - half, "high": fit.slope + half, "r1": r1}
+    return {"slope": float(slope), "low": slope - half, "high": slope + half, "r1": r1}
+
+
+def _linregress(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Slope, intercept and the slope's standard error of scipy.stats.linregress, by its own
+    operations (the same values to the last bit), for 3 or more points of differing x: importing
+    scipy.stats takes half a second, in each job that prints E1 (its table, macros, findings)."""
+    ssxm, ssxym, _, ssym = np.cov(x, y, bias=1).flat
+    if ssxm == 0.0 or ssym == 0.0:
+        r = np.asarray(np.nan if ssxym == 0 else 0.0)[()]
+    else:
+        r = min(max(ssxym / np.sqrt(ssxm * ssym), -1.0), 1.0)
+    slope = ssxym / ssxm
+    intercept = np.mean(y, None) - slope * np.mean(x, None)
+    return slope, intercept, np.sqrt((1 - r**2) * ssym / ssxm / (len(x) - 2))
 
 
 def segments(x, y) -> dict:
