@@ -18,6 +18,7 @@ from c18n_ae import experiments as exp
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
+    WIDE_FACTOR,
     amount,
     escape,
     listed,
@@ -118,57 +119,33 @@ def _timer_limits(r, x: float, low: float, high: float) -> bool:
     return math.isfinite(bound) and bound >= max(high - x, x - low)
 
 
-def own_range(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float] | None:
-    """The lowest and the highest end, as the tables print them (three significant figures), of
-    the intervals or timer ranges of the source's own-code workloads of this contrast: what Table
-    1 and Figure 1's lower panel show (0.968 and 1.09 on 24.05); None where none was measured
-    without a confound."""
+def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float] | None:
+    """The lowest and the highest point ratio Table 1 prints (three significant figures) for the
+    source's own-code workloads of this contrast (0.969 and 1.08 on 24.05); None where none was
+    measured without a confound or none has a point (a ratio too uncertain prints as a range)."""
     rows = clean(own_code(t))
     rows = rows[(rows.source == source) & (rows.subject == subject)]
-    ends = []
+    points = []
     for r in rows.itertuples():
-        ends += [x for x in (*_ends(r), _f(r.ratio)) if math.isfinite(x)]
-    if not ends:
-        return None
-    return float(f"{min(ends):.3g}"), float(f"{max(ends):.3g}")
-
-
-def range_words(low: float, high: float, baseline: str = "hybrid") -> str:
-    """A range of time ratios in whole per cent of the baseline's time, each end rounded to the
-    nearest: 'between 3 % faster and 9 % slower than hybrid' (0.968 to 1.09), 'between 2 % and
-    9 % slower', 'within 1 % of hybrid' where both ends round to it."""
-    faster, slower = round((1 - low) * 100), round((high - 1) * 100)
-    pct = r"\,\%"
-    than = f"than {baseline}"
-    if faster <= 0 and slower <= 0:
-        return f"within 1{pct} of {baseline}"
-    if faster > 0 and slower > 0:
-        return f"between {faster}{pct} faster and {slower}{pct} slower {than}"
-    if slower > 0:  # every end slower, or the fastest within a per cent
-        least = max(0, round((low - 1) * 100))
-        if least == slower:
-            return f"about {slower}{pct} slower {than}"
-        return (
-            f"between {least}{pct} and {slower}{pct} slower {than}"
-            if least
-            else (f"at most {slower}{pct} slower {than}")
-        )
-    most = max(0, round((1 - high) * 100))
-    if most == faster:
-        return f"about {faster}{pct} faster {than}"
-    return (
-        f"between {most}{pct} and {faster}{pct} faster {than}"
-        if most
-        else (f"at most {faster}{pct} faster {than}")
-    )
+        low, high = _ends(r)
+        if math.isfinite(_f(r.ratio)) and not (low > 0 and high / low > WIDE_FACTOR):
+            points.append(float(f"{_f(r.ratio):.3g}"))
+    return (min(points), max(points)) if points else None
 
 
 def own_words(t: pd.DataFrame, r) -> str:
-    """'ran between 3 % faster and 9 % slower than hybrid': code calling no other library, from
-    the ends Table 1 prints, alike in the abstract and the conclusion; '' where none was
-    measured without a confound."""
-    ends = own_range(t, r.source, r.subject)
-    return f"ran {range_words(*ends)}" if ends else ""
+    """'Code that calls no other library crosses no compartment boundary: its CPU time was
+    0.969× to 1.08× hybrid's.': the point ratios Table 1 prints for code calling no other
+    library, in Table 1's form, alike in the abstract and the conclusion; '' where none has one."""
+    ends = own_points(t, r.source, r.subject)
+    if not ends:
+        return ""
+    low, high = (ratio_point(x) for x in ends)
+    was = low if low == high else f"{low} to {high}"
+    return (
+        "Code that calls no other library crosses no compartment boundary: "
+        f"its CPU time was {was} {escape(_s(r.baseline)) or 'hybrid'}'s."
+    )
 
 
 def _about(x: float) -> str:
@@ -230,7 +207,7 @@ def finding(
         )
     own = own_words(t, r)
     if own:
-        out.append(f"Code calling no other library pays the ABI but no switch: it {own}.")
+        out.append(own)
     return " ".join(out)
 
 
@@ -273,14 +250,15 @@ def conclusion_finding(
         out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
     own = own_words(t, r)
     if own:
-        out.append(f"Code that called no other library {own}.")
+        out.append(own)
     return " ".join(out)
 
 
 def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4.1's sentence on the same loop's estimate with another ABI in compartments: what
-    it is and, where its contrast also differs in something that changes the loop's own time
-    (an optimisation level), why it separates nothing; '' where there is none."""
+    it is and, where its contrast also differs in something that changes the program's own code
+    (an optimisation level: the calling loop and its call sites change, the system library
+    called does not), why it separates nothing; '' where there is none."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -290,9 +268,10 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         said = f"The same estimate with the {abi} ABI is about {_about(o.per_call_ns)}"
         also = _s(o.confounded_by)
         if also:
+            library = escape(_s(o.library)) or "the library called"
             said += (
                 f", but it separates nothing: that contrast also differs in {escape(also)}, "
-                "which changes the loop's own time as well as the calls'"
+                f"which changes the loop and its call sites, though not {library}'s own code"
             )
         out.append(said + ".")
     return " ".join(out)
