@@ -48,6 +48,7 @@ from c18n_ae.report.conclusion import (
     shared_optimisation,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
+from c18n_ae.report.labels import short_names
 
 MAX_WORDS = 60
 
@@ -185,21 +186,18 @@ def cell(r) -> str:
     return text + ("$^\\dagger$" if few else "")
 
 
-NUMBER_WORDS = provenance.NUMBER_WORDS  # 'three metrics'
-
-
 def _own_code(rows: pd.DataFrame) -> str:
-    """Work in the program's own code: its one row in full, or the range of its point estimates
-    ('the three metrics in the program's own code 0.969× to 1.08×'); the rows without a point
-    estimate are counted."""
+    """Work in the program's own code: its one row in full, or each metric by the words that tell
+    it apart with its point estimate ('the program's own code (writing 0.931× and reading
+    0.969×)'); the metrics without a point estimate are named as such."""
     shown = sorted((r for r in rows.itertuples() if has_point(r)), key=_quoted)
     if len(rows) == 1 or len(shown) < 2:
         return "; ".join(f"{escape(r.label)} (own code) {cell(r)}" for r in rows.itertuples())
-    n = len(rows)
-    many = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-    out = f"the {many} metrics in the program's own code {point(shown[0])} to {point(shown[-1])}"
-    rest = n - len(shown)
-    return out + (f", {rest} of them without a point estimate" if rest else "")
+    named = dict(zip(rows.label, short_names(list(rows.label))))
+    said = [f"{escape(named[r.label])} {point(r)}" for r in shown]
+    rest = [escape(named[r.label]) for r in rows.itertuples() if not has_point(r)]
+    rest = f"; {listed(rest)} without a point estimate" if rest else ""
+    return f"the program's own code ({listed(said)}{rest})"
 
 
 def experiment_paragraph(

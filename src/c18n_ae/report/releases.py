@@ -28,6 +28,7 @@ from c18n_ae.common.latex import (
 )
 from c18n_ae.common.names import from_config
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
+from c18n_ae.report.labels import named_together
 
 # a ratio's two statistics with their intervals, as the comparisons name them
 OWN = ["ratio", "ci95_low", "ci95_high", "median_ratio", "median_ci95_low", "median_ci95_high"]
@@ -308,9 +309,8 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
         if len(mixed):  # what else differs, by kind ('heap revocation'), not by source
             facts = [x.split(": ", 1)[-1] for c in mixed.confounded_by for x in str(c).split(";")]
             kinds = listed(list(dict.fromkeys(confound_kinds("; ".join(facts)))))
-            n = len(mixed)
-            more = f"{_words(n)} more metrics" if n > 1 else "one more metric"
-            rest.append(f"For {more}, the variants also differ in {escape(kinds)}.")
+            which = escape(named_together(list(mixed.label)))
+            rest.append(f"For {which}, the variants also differ in {escape(kinds)}.")
         out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
