@@ -76,3 +76,22 @@ def test_each_experiment_adds_its_section_to_the_appendix_and_only_its_findings_
             assert r"\input" not in findings and "figure" not in findings
     assert r"\paragraph{CPU-bound work (E3).} \FindingsCpu{}" in said["PartFindingsCost"]
     assert said["PartFindingsBeside"] == ""  # E7 to E9 say nothing in the body
+
+
+def test_the_experiments_after_the_study_s_are_introduced_from_the_registry():
+    """Section 2 says in one sentence what the experiments after the study's six are (E7 to E9
+    by their titles, beside other isolation mechanisms; E10 by its own), from the registry."""
+    from c18n_ae.report.macros import added_experiments
+
+    said = defined(added_experiments())
+    ours = [e for e in exp.registry().values() if e.number > 6]
+    assert said["ExperimentsAdded"].startswith(f"We add E7 to E{max(e.number for e in ours)}. ")
+    for e in ours:
+        assert e.title.removeprefix(f"E{e.number} ") in said["ExperimentsAdded"], e.name
+    assert (
+        "E7 to E9 follow published studies of other isolation mechanisms"
+        in said["ExperimentsAdded"]
+    )
+    assert said["ExperimentsBeside"] == "E7 to E9"
+    for s in said["ExperimentsAdded"].split(". "):
+        assert len(s.split()) <= 35, s

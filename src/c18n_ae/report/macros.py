@@ -223,6 +223,39 @@ def _heading(e) -> str:
     return f"{escape(words[:1].upper() + words[1:])} (E{e.number})"
 
 
+def _span(numbers: list[int]) -> str:
+    """'E7 to E9' for consecutive numbers, else 'E7, E8 and E10'."""
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"E{numbers[0]} to E{numbers[-1]}"
+    return listed([f"E{n}" for n in numbers])
+
+
+def added_experiments() -> str:
+    """\\ExperimentsAdded, from the registry: the experiments after the study's (numbered past
+    the last that reads its files) in one plain sentence, those beside other isolation
+    mechanisms by their titles; whether they ran on a board is the paper's to say
+    (\\IfBesideOnBoard)."""
+    e = sorted(exp.registry().values(), key=lambda x: x.number)
+    last = max((x.number for x in e if x.study or x.layouts), default=0)
+    ours = [x for x in e if x.number > last]
+    if not ours:
+        return newcommand("ExperimentsAdded", "")
+    what = lambda x: escape(x.title.removeprefix(f"E{x.number} "))  # noqa: E731
+    beside = [x for x in ours if x.part == "beside"]
+    rest = [x for x in ours if x.part != "beside"]
+    parts = []
+    if beside:
+        parts.append(
+            f"{_span([x.number for x in beside])} follow published studies of other isolation "
+            f"mechanisms: {listed([what(x) for x in beside])}"
+        )
+    parts += [f"E{x.number} measures the {what(x)}" for x in rest]
+    said = f"We add {_span([x.number for x in ours])}. " + "; ".join(parts) + "."
+    return newcommand("ExperimentsAdded", said) + newcommand(
+        "ExperimentsBeside", _span([x.number for x in beside]) if beside else ""
+    )
+
+
 def paper_order() -> str:
     """The paper's order, from the registry, so that an experiment added there joins the paper and
     adds pages to its appendix only: each part's experiment sections (\\SectionsCost, ...: the
@@ -303,6 +336,7 @@ def main(argv=None) -> None:
     text += from_file("the config (experiments enabled) and the registry (their order)")
     text += "".join(newcommand(f"Ran{e}", "") for e in a.experiments)
     text += paper_order()
+    text += added_experiments()
     # the prose's own-run macros describe this package's runs; data sets speak through findings.tex
     ran = {m["target"] for m in metas}
     for name, path in config.experiment_files(a, "summary").items():
