@@ -427,6 +427,16 @@ def test_figure_one_leaves_confounded_contrasts_out_starts_at_zero_and_labels_va
     caption = (ROOT / "paper" / "sections" / "introduction.tex").read_text()
     caption = caption.split(r"\label{fig:per-call}")[0].rsplit(r"\caption{", 1)[1]
     assert "open mark" in caption and "dashed" in caption
+    # the pipe write, which Table 1 lists as a call into libc, gives no cost per call and so is
+    # not drawn: the caption names it, with where that is explained (24.05's malloc and free,
+    # confounded, fall under the caption's contrasts that differ in more)
+    from c18n_ae import experiments as exp
+
+    write = next(h for h in exp.registry()["pipe"].headline if h.metric == "write_ns")
+    assert write.crosses == "libc" and "write_ns" not in set(rows.metric)
+    words = " ".join(caption.split())
+    assert "the pipe write, which Table~\\ref{tab:headline} lists as a call into" in words, words
+    assert "gives no cost per call (Section~\\ref{sec:pipe})" in words, words
 
 
 @pytest.mark.parametrize("copies", [1, 3])
