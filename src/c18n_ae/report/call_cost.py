@@ -119,12 +119,16 @@ def _timer_limits(r, x: float, low: float, high: float) -> bool:
     return math.isfinite(bound) and bound >= max(high - x, x - low)
 
 
+def _own_rows(t: pd.DataFrame, source: str, subject: str) -> pd.DataFrame:
+    rows = clean(own_code(t))
+    return rows[(rows.source == source) & (rows.subject == subject)]
+
+
 def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float] | None:
     """The lowest and the highest point ratio Table 1 prints (three significant figures) for the
     source's own-code workloads of this contrast (0.969 and 1.08 on 24.05); None where none was
     measured without a confound or none has a point (a ratio too uncertain prints as a range)."""
-    rows = clean(own_code(t))
-    rows = rows[(rows.source == source) & (rows.subject == subject)]
+    rows = _own_rows(t, source, subject)
     points = []
     for r in rows.itertuples():
         low, high = _ends(r)
@@ -142,9 +146,11 @@ def own_words(t: pd.DataFrame, r) -> str:
         return ""
     low, high = (ratio_point(x) for x in ends)
     was = low if low == high else f"{low} to {high}"
+    metrics = _own_rows(t, r.source, r.subject).metric
+    what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
     return (
         "Code that calls no other library crosses no compartment boundary: "
-        f"its CPU time was {was} {escape(_s(r.baseline)) or 'hybrid'}'s."
+        f"its {what} was {was} {escape(_s(r.baseline)) or 'hybrid'}'s."
     )
 
 
