@@ -13,6 +13,7 @@ from c18n_ae.common.latex import (
     bare,
     comparison_text,
     covers_words,
+    duration,
     few_ticks,
     fmt,
     quantity,
@@ -270,3 +271,18 @@ def test_a_figure_and_a_within_read_the_ends_the_tables_print():
     assert quantity(7.8125, "ms") == "7.81 ms"
     assert amount(60.0544, tex=False, digits=2) == "60 ns"
     assert amount(15.355, tex=False, digits=2) == "15 ns"
+
+
+def test_a_duration_prints_in_its_natural_unit_with_two_figures():
+    """A run's wall-clock time reads '17 s', never '0.283 minutes': the largest unit that keeps it
+    at least 1, two significant figures; the appendix's run time takes this form."""
+    from c18n_ae.report.macros import run_time_macros
+
+    assert duration(16.98) == "17 s" and duration(282) == "4.7 min" and duration(11500) == "3.2 h"
+    assert duration(59.6) == "1.0 min" and duration(0.25) == "250 ms"
+    assert duration(float("nan")) == "--"
+    metas = [
+        {"started_at": "2026-01-01T10:00:00", "finished_at": "2026-01-01T10:00:09"},
+        {"started_at": "2026-01-01T10:00:05", "finished_at": "2026-01-01T10:00:17"},
+    ]
+    assert r"\newcommand{\EditionRunTime}{17~s}" in run_time_macros(metas, "quick")

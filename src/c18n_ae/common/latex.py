@@ -104,6 +104,25 @@ def quantity(value: float, unit: str, tex: bool = False) -> str:
     return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {unit}".strip()
 
 
+_DURATION_UNITS = (("h", 3600.0), ("min", 60.0), ("s", 1.0))
+
+
+def duration(seconds: float, tex: bool = False, digits: int = 2) -> str:
+    """A wall-clock duration in the largest unit that keeps it >= 1 (seconds, minutes, hours), two
+    significant figures: a run's time is no finer than that ('17 s', '4.7 min', '3.2 h'; below a
+    second, quantity's units: '250 ms'). tex: number and unit kept on one line."""
+    if seconds is None or not math.isfinite(seconds):
+        return "--"
+    if abs(seconds) < 1:
+        return quantity(float(_sig(seconds * 1e9, digits)), "ns", tex)
+    i = next(i for i, (_, f) in enumerate(_DURATION_UNITS) if abs(seconds) >= f)
+    text = _sig(seconds / _DURATION_UNITS[i][1], digits)
+    if i and float(text) >= 60:  # 59.6 s rounds to 60 s: 1.0 min
+        text = _sig(float(text) * _DURATION_UNITS[i][1] / _DURATION_UNITS[i - 1][1], digits)
+        i -= 1
+    return f"{text}{'~' if tex else ' '}{_DURATION_UNITS[i][0]}"
+
+
 def ticks(x: float, resolution: float) -> str:
     """x as a count of timer steps: '3 ticks', '1 tick', '2.2 ticks', '216 ticks'."""
     t = x / resolution

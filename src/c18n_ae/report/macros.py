@@ -15,8 +15,8 @@ from c18n_ae.analysis.comparisons import RESAMPLES
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
+    duration,
     escape,
-    fmt,
     from_file,
     gen_name,
     listed,
@@ -205,15 +205,16 @@ def dataset_macros(sets: list[dict]) -> str:
 
 
 def run_time_macros(metas: list[dict], profile: str) -> str:
-    """This edition's runs: the profile and the minutes from the first run's start to the last
-    one's end (meta.json started_at, finished_at), for the appendix's time estimate."""
+    """This edition's runs: the profile and the time from the first run's start to the last
+    one's end (meta.json started_at, finished_at) in its natural unit ('17 s', '3.2 h'), for the
+    appendix's time estimate."""
     times = [(m["started_at"], m["finished_at"]) for m in metas if m.get("finished_at")]
     out = newcommand("EditionProfile", escape(profile), "profile")
     if times:
         start = min(datetime.fromisoformat(a) for a, _ in times)
         end = max(datetime.fromisoformat(b) for _, b in times)
-        minutes = (end - start).total_seconds() / 60
-        out += newcommand("EditionRunMinutes", fmt(minutes), "started_at, finished_at")
+        took = duration((end - start).total_seconds(), tex=True)
+        out += newcommand("EditionRunTime", took, "started_at, finished_at")
     return out
 
 
