@@ -286,3 +286,14 @@ def test_a_duration_prints_in_its_natural_unit_with_two_figures():
         {"started_at": "2026-01-01T10:00:05", "finished_at": "2026-01-01T10:00:17"},
     ]
     assert r"\newcommand{\EditionRunTime}{17~s}" in run_time_macros(metas, "quick")
+
+
+def test_a_timer_range_that_only_straddles_a_rounding_edge_prints_the_point_alone():
+    """22.12's math CPU times, 66.0 s against 49.8 s on clock()'s 7.81 ms tick: a tick either way
+    gives 1.3250 to 1.3257, narrower than the point's last digit; printed as ⟨1.32, 1.33⟩ it
+    would read as a tick near 100 ms. A range a digit wide still prints."""
+    tick = 7812500.0
+    sides = (66043.87e6, 49831.29e6)
+    assert ratio_text(1.32535, 1.32527, 1.32543, tex=False, sides=sides, resolution=tick) == "1.33×"
+    wide = ratio_text(1.075, 1.074, 1.076, tex=False, sides=(1075.0, 1000.0), resolution=16.0)
+    assert "⟨" in wide, wide
