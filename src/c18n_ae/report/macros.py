@@ -42,6 +42,33 @@ def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
     )
 
 
+def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
+    """The grid each data set's times fall on, one clause per data set in the order of its
+    config, as the data show it (the summaries' resolution, the coarsest over an experiment's
+    time metrics): 'on the 24.05 data, memory times in steps of 1 µs and CPU times in steps of
+    7.81 ms; on the 22.12 data, ...', so that a reader can check a timer's range against it."""
+    clauses = []
+    for d in sets:
+        said = []
+        for experiment, summary in summaries.items():
+            if "resolution" not in summary:
+                continue
+            mine = summary[(summary.source == d["name"]) & (summary.unit == "ns")]
+            mine = mine.dropna(subset=["resolution"])
+            if mine.empty:
+                continue
+            r = mine.loc[mine.resolution.idxmax()]
+            what = (
+                "CPU times" if str(r.metric).endswith("_cpu_ns") else f"{escape(experiment)} times"
+            )
+            said.append(f"{what} in steps of {quantity(r.resolution, r.unit, tex=True)}")
+        if said:
+            release = d.get("release", "").removeprefix("CheriBSD ")
+            name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
+            clauses.append(f"on {name}, {listed(said)}")
+    return "; ".join(clauses)
+
+
 def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
     targets = sorted({m["target"] for m in metas})
     variants = sorted({(m["target"], m["variant"]) for m in metas})
@@ -306,12 +333,16 @@ def main(argv=None) -> None:
     text += paper_order()
     # the prose's own-run macros describe this package's runs; data sets speak through findings.tex
     ran = {m["target"] for m in metas}
+    summaries = {}
     for name, path in config.experiment_files(a, "summary").items():
-        summary = pd.read_csv(path)
+        summary = summaries[name] = pd.read_csv(path)
         text += from_file(path) + exp.get(name).macros(
             summary[summary.source.isin(ran)].reset_index(drop=True), refs
         )
         text += resolution_macros(name, summary)
+    sets = config.datasets(cfg) if cfg else []
+    text += from_file("results/summary/<experiment>.csv, resolution (the data sets')")
+    text += newcommand("TimerGrids", timer_grids(summaries, sets), "source; resolution")
     write_text_atomic(a.out, text)
 
 
