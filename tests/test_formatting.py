@@ -297,3 +297,24 @@ def test_a_timer_range_that_only_straddles_a_rounding_edge_prints_the_point_alon
     assert ratio_text(1.32535, 1.32527, 1.32543, tex=False, sides=sides, resolution=tick) == "1.33×"
     wide = ratio_text(1.075, 1.074, 1.076, tex=False, sides=(1075.0, 1000.0), resolution=16.0)
     assert "⟨" in wide, wide
+
+
+def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
+    """One clause per data set, from the summaries' resolution (the coarsest of an experiment's
+    time metrics), each data set by its release: a reader checks a timer's range against it."""
+    from c18n_ae.report.macros import timer_grids
+
+    def summary(source, metric, step):
+        return {"source": source, "metric": metric, "unit": "ns", "resolution": step}
+
+    summaries = {
+        "memory": pd.DataFrame([summary("a", "malloc_ns", 1e3), summary("b", "malloc_ns", 1e3)]),
+        "cpu": pd.DataFrame([summary("a", "math_cpu_ns", 7812500.0)]),
+    }
+    sets = [{"name": "a", "release": "CheriBSD 24.05"}, {"name": "b", "release": "CheriBSD 22.12"}]
+    said = timer_grids(summaries, sets)
+    assert said == (
+        r"on the 24.05 data, memory times in steps of 1 \si{\micro\second} and CPU times in steps"
+        r" of 7.81 \si{\milli\second}; on the 22.12 data, memory times in steps of 1"
+        r" \si{\micro\second}"
+    )
