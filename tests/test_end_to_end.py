@@ -681,7 +681,7 @@ def test_no_sentence_twice_no_latex_source_and_one_tally_everywhere(quick_run):
         return "".join(s.replace("’", "'").replace("-", "").split())
 
     abstract, rest = text.split("INTRODUCTION", 1)
-    caption = rest.split("claims evaluated on this edition", 1)[1].split("Each result", 1)[0]
+    caption = rest.split("claims evaluated on this", 1)[1].split("Each result", 1)[0]
     verdicts = read_verdicts(project / "results" / "claims.csv")
     headline = pd.read_csv(project / "results" / "headline.csv")
     findings = (project / "paper" / "generated" / "findings.tex").read_text()

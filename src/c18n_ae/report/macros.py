@@ -45,23 +45,24 @@ def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
 def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
     """The grid each data set's times fall on, one clause per data set in the order of its
     config, as the data show it (the summaries' resolution, the coarsest over an experiment's
-    time metrics): 'on the 24.05 data, memory times in steps of 1 µs and CPU times in steps of
+    time metrics; the experiments the body quotes, Experiment.headline), times on one grid said
+    together: 'on the 24.05 data, memory and pipe times in steps of 1 µs and CPU times in steps of
     7.81 ms; on the 22.12 data, ...', so that a reader can check a timer's range against it."""
     clauses = []
     for d in sets:
-        said = []
+        steps: dict[str, list[str]] = {}
         for experiment, summary in summaries.items():
-            if "resolution" not in summary:
+            if "resolution" not in summary or not exp.get(experiment).headline:
                 continue
             mine = summary[(summary.source == d["name"]) & (summary.unit == "ns")]
             mine = mine.dropna(subset=["resolution"])
             if mine.empty:
                 continue
             r = mine.loc[mine.resolution.idxmax()]
-            what = (
-                "CPU times" if str(r.metric).endswith("_cpu_ns") else f"{escape(experiment)} times"
-            )
-            said.append(f"{what} in steps of {quantity(r.resolution, r.unit, tex=True)}")
+            cpu = str(r.metric).endswith("_cpu_ns")
+            step = quantity(r.resolution, r.unit, tex=True).replace(" ", "~", 1)
+            steps.setdefault(step, []).append("CPU" if cpu else escape(experiment))
+        said = [f"{listed(what)} times in steps of {step}" for step, what in steps.items()]
         if said:
             release = d.get("release", "").removeprefix("CheriBSD ")
             name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
