@@ -210,8 +210,7 @@ def kind_tally(results: pd.DataFrame, source: str) -> str:
 TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "inconclusive"))
 # the tally table's columns: the kinds in the order a reader weighs them, tested split by outcome
 TALLY_KINDS = (REPRODUCED, RESTATED, NOT_ATTRIBUTABLE, UNMEASURABLE)
-TALLY_HEADS = ("reproduced from the same data", "restated", "not attributable to compartments",
-               "not measurable")  # fmt: skip
+TALLY_HEADS = ("reproduced", "restated", "not attributable", "not measurable")  # the kinds, short
 TALLY_GROUPS = {"study": "The study's claims", "related study": "Other published studies' claims",
                 "own": "This package's own claims"}  # fmt: skip
 
@@ -239,8 +238,7 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     if not rows:
         return ""
     heads = ["Source", "Claims", "hold", "fail", "inconcl."]
-    heads += [rf"\multicolumn{{1}}{{>{{\raggedright\arraybackslash}}p{{1.6cm}}}}{{{h}}}"
-              for h in TALLY_HEADS]  # fmt: skip
+    heads += list(TALLY_HEADS)
     n = len(heads)
     lines = [
         r"\par\medskip\noindent\begin{minipage}{\textwidth}",
@@ -268,7 +266,7 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     notes = [x for x in (machine_note(results, claims), own_note(results)) if x]
-    lines += [rf"\par\smallskip\raggedright {x}" for x in notes]
+    lines += [rf"\par\smallskip\raggedright {' '.join(notes)}"] if notes else []
     lines += [r"\end{minipage}\par\medskip", ""]
     return "\n".join(lines)
 
