@@ -154,9 +154,10 @@ def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
     # the paper's table: each value after the setting that decided it, the setting said once,
     # and why it need not be Table 1's largest (the caption)
     table = latex_table(r.reset_index())
-    row = next(x for x in table.splitlines() if x.startswith("board & "))
+    rows = table.split(r"\begin{longtable}")[1].splitlines()  # the tally table's rows before it
+    row = next(x for x in rows if x.startswith("board & "))
     assert "& at p 200: 15.0$\\times$ (mean ratio" in row and row.count("p 200") == 1, row
-    caption = " ".join(table.split(r"\label")[0].split())
+    caption = " ".join(table.split(r"\begin{longtable}")[1].split(r"\label")[0].split())
     assert "setting least favourable to it" in caption
     assert "quotes the largest, so one metric can print two values" in caption
 
@@ -226,15 +227,42 @@ def test_shipped_claims_load_and_render(tmp_path):
     # the caption defines every verdict kind, each once (Section 2 defines only "tested")
     from c18n_ae.analysis.claim_kinds.verdict import VERDICT_KINDS
 
-    caption = table.split(r"\label{tab:claims}")[0]
+    tally, rest = table.split(r"\begin{longtable}")
+    caption = rest.split(r"\label{tab:claims}")[0]
     for kind in VERDICT_KINDS:
         assert caption.count(rf"\emph{{{kind}}}, ") == 1, kind
+    # no tally in the caption: a table before it counts each source's verdicts by kind, whose
+    # claims in row groups, each row adding up to its claims
+    assert "tab:claims-tally" in tally and "counted by kind in" in caption
+    assert not re.search(r"\d+ (?:are )?(?:tested|not measurable)", caption)
+    for o, source, n, counts in claim_tables.tally_counts(res):
+        assert sum(counts) == n == res[(res.source == source) & (res.origin == o)].claim.nunique()
+        row = next(x for x in tally.splitlines() if x.startswith(f"{source} & {n} & "))
+        assert row.count(" & ") == 8, row
+    # what this package's own claims are, said once, each named
+    own = [c.id for c in claims if not c.study and c.origin == "own"]
+    note = claim_tables.own_note(res)
+    assert note in tally and all(c in note for c in own), note
+    # a machine without compartments tests only the claims about a process outside any
+    # compartment, and the note says which and why; no such note without the claims' file
+    plain = {c.id for c in claims if c.c18n is False}
+    local = res[res.claim.isin(plain)].assign(result="holds", verdict_kind="tested", origin="study")
+    decided = pd.concat([res[~res.claim.isin(plain)], local])
+    said = claim_tables.machine_note(decided, {c.id: c for c in claims})
+    assert said.startswith("On local, the "), said
+    assert all(c in said for c in plain) and "access control, not capabilities" in said
+    # where its verdicts say the target has no variant in compartments, the note says so
+    none = "no variant with c18n: true on this target"
+    bare = decided.assign(detail=decided.detail.where(decided.claim.isin(plain), none))
+    said = claim_tables.machine_note(bare, {c.id: c for c in claims})
+    assert said.startswith("On local, which runs no compartments, the "), said
+    assert claim_tables.machine_note(decided) == ""
     # the study's claims and this package's own are counted apart, each claim's words once
     assert "The study's claims (" in table and "This package's own claims (" in table
     assert table.count("The study: ") == sum(1 for c in claims if c.study)
     # each claim's words in a row across the columns, its sources' rows below it, none left empty
     assert table.count(r"\multicolumn{4}{>") == res.claim.nunique()
-    assert not [row for row in table.splitlines() if row.startswith(" & ")]
+    assert not [row for row in rest.splitlines() if row.startswith(" & ")]
     readme = tmp_path / "README.md"
     readme.write_text("a\n<!-- claims:start -->\nold\n<!-- claims:end -->\nb\n")
     update_readme(readme, "new\n")

@@ -13,6 +13,7 @@ from c18n_ae.common.latex import (
     bare,
     comparison_text,
     covers_words,
+    duration,
     few_ticks,
     fmt,
     quantity,
@@ -270,3 +271,56 @@ def test_a_figure_and_a_within_read_the_ends_the_tables_print():
     assert quantity(7.8125, "ms") == "7.81 ms"
     assert amount(60.0544, tex=False, digits=2) == "60 ns"
     assert amount(15.355, tex=False, digits=2) == "15 ns"
+
+
+def test_a_duration_prints_in_its_natural_unit_with_two_figures():
+    """A run's wall-clock time reads '17 s', never '0.283 minutes': the largest unit that keeps it
+    at least 1, two significant figures; the appendix's run time takes this form."""
+    from c18n_ae.report.macros import run_time_macros
+
+    assert duration(16.98) == "17 s" and duration(282) == "4.7 min" and duration(11500) == "3.2 h"
+    assert duration(59.6) == "1.0 min" and duration(0.25) == "250 ms"
+    assert duration(float("nan")) == "--"
+    metas = [
+        {"started_at": "2026-01-01T10:00:00", "finished_at": "2026-01-01T10:00:09"},
+        {"started_at": "2026-01-01T10:00:05", "finished_at": "2026-01-01T10:00:17"},
+    ]
+    assert r"\newcommand{\EditionRunTime}{17~s}" in run_time_macros(metas, "quick")
+
+
+def test_a_timer_range_that_only_straddles_a_rounding_edge_prints_the_point_alone():
+    """22.12's math CPU times, 66.0 s against 49.8 s on clock()'s 7.81 ms tick: a tick either way
+    gives 1.3250 to 1.3257, narrower than the point's last digit; printed as ⟨1.32, 1.33⟩ it
+    would read as a tick near 100 ms. A range a digit wide still prints."""
+    tick = 7812500.0
+    sides = (66043.87e6, 49831.29e6)
+    assert ratio_text(1.32535, 1.32527, 1.32543, tex=False, sides=sides, resolution=tick) == "1.33×"
+    wide = ratio_text(1.075, 1.074, 1.076, tex=False, sides=(1075.0, 1000.0), resolution=16.0)
+    assert "⟨" in wide, wide
+
+
+def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
+    """One clause per data set, from the summaries' resolution (the coarsest of an experiment's
+    time metrics), each data set by its release: a reader checks a timer's range against it."""
+    from c18n_ae.report.macros import timer_grids
+
+    def summary(source, metric, step):
+        return {"source": source, "metric": metric, "unit": "ns", "resolution": step}
+
+    summaries = {
+        "memory": pd.DataFrame([summary("a", "malloc_ns", 1e3), summary("b", "malloc_ns", 1e3)]),
+        "cpu": pd.DataFrame([summary("a", "math_cpu_ns", 7812500.0)]),
+    }
+    sets = [{"name": "a", "release": "CheriBSD 24.05"}, {"name": "b", "release": "CheriBSD 22.12"}]
+    said = timer_grids(summaries, sets)
+    assert said == (
+        r"on the 24.05 data, memory times in steps of 1~\si{\micro\second} and CPU times in steps"
+        r" of 7.81~\si{\milli\second}; on the 22.12 data, memory times in steps of"
+        r" 1~\si{\micro\second}"
+    )
+    # times on one grid said together; an experiment the body does not quote left out
+    summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
+    summaries["isolation"] = pd.DataFrame([summary("a", "read_ns", 1e3)])
+    said = timer_grids(summaries, sets)
+    assert said.startswith(r"on the 24.05 data, memory and pipe times in steps of 1~"), said
+    assert "isolation" not in said

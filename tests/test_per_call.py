@@ -283,12 +283,15 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
     assert tex.count("the study has no E10") == 1 and tex.count("clock frequency") == 1
     math_row = next(x for x in body if x.startswith("24.05 & purecap + c18n & math (libm) &"))
     assert r"4 (sin, cos, tan, log)" in math_row
+    # the two mean times per trial the estimate divides, so that the row can be redone:
+    # (70.8 - 46.8) s / (4 x 10^8) = 60 ns
+    assert r"70.8 / 46.8 \si{\second}" in math_row.split(" & ")[4]
     # the spread within the run (±0.01 ns) is narrower than the timer's bound (±0.039 ns): one
     # interval, a tick either way in angle brackets, never the spread's square brackets
     assert r"60.1 $\langle$60.0, 60.1$\rangle$" in math_row and "[" not in math_row
     # one number and one interval a cell: at most three significant figures in each
     for row in body:
-        cost = row.split(" & ")[4]
+        cost = row.split(" & ")[5]
         for figure in re.findall(r"\d[\d.]*", cost):
             assert len(figure.replace(".", "").lstrip("0")) <= 3, (figure, row)
     assert all("$^\\S$" in x.split(" & ")[2] for x in body if "purecap-benchmark" in x)
@@ -297,7 +300,7 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
     # under one call's: array's -13.1 ns is not read as a cost per call
     lines = tex.splitlines()
     calls, none = (
-        lines.index(rf"\multicolumn{{5}}{{@{{}}l}}{{\emph{{{h}}}}} \\")
+        lines.index(rf"\multicolumn{{6}}{{@{{}}l}}{{\emph{{{h}}}}} \\")
         for h in (call_cost.CALLS, call_cost.NO_CALL)
     )
     assert "extra time per iteration (no call)" in call_cost.NO_CALL and calls < none

@@ -104,6 +104,25 @@ def quantity(value: float, unit: str, tex: bool = False) -> str:
     return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {unit}".strip()
 
 
+_DURATION_UNITS = (("h", 3600.0), ("min", 60.0), ("s", 1.0))
+
+
+def duration(seconds: float, tex: bool = False, digits: int = 2) -> str:
+    """A wall-clock duration in the largest unit that keeps it >= 1 (seconds, minutes, hours), two
+    significant figures: a run's time is no finer than that ('17 s', '4.7 min', '3.2 h'; below a
+    second, quantity's units: '250 ms'). tex: number and unit kept on one line."""
+    if seconds is None or not math.isfinite(seconds):
+        return "--"
+    if abs(seconds) < 1:
+        return quantity(float(_sig(seconds * 1e9, digits)), "ns", tex)
+    i = next(i for i, (_, f) in enumerate(_DURATION_UNITS) if abs(seconds) >= f)
+    text = _sig(seconds / _DURATION_UNITS[i][1], digits)
+    if i and float(text) >= 60:  # 59.6 s rounds to 60 s: 1.0 min
+        text = _sig(float(text) * _DURATION_UNITS[i][1] / _DURATION_UNITS[i - 1][1], digits)
+        i -= 1
+    return f"{text}{'~' if tex else ' '}{_DURATION_UNITS[i][0]}"
+
+
 def ticks(x: float, resolution: float) -> str:
     """x as a count of timer steps: '3 ticks', '1 tick', '2.2 ticks', '216 ticks'."""
     t = x / resolution
@@ -317,12 +336,22 @@ def _timer_text(ratio, sides, resolution, f, m) -> str:
     if not bounds:  # the divisor within a tick of zero: no upper end
         low = max(sides[0] - resolution, 0.0) / (sides[1] + resolution)
         return f"{f(ratio)}{times} {a}{_sig(low, 2)}, {m['infinity']}{b}"
-    if _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS):
-        # ends apart only beyond three figures, which prose does not carry: the point alone
+    if _sig(bounds[0], MAX_DIGITS) == _sig(bounds[1], MAX_DIGITS) or (
+        bounds[1] - bounds[0] < _last_digit(f(ratio)) / 2
+    ):
+        # ends apart only beyond three figures, which prose does not carry, or a range narrower
+        # than half the point's last digit that only straddles a rounding edge (22.12's math
+        # CPU time, 1.3250 to 1.3257 on a 7.81 ms tick, would print ⟨1.32, 1.33⟩ and read as a
+        # tick near 100 ms): the point alone
         return f"{f(ratio)}{times}"
     figures = min(figures, MAX_DIGITS)
     lo, hi, point = (_sig(x, figures) for x in (*bounds, ratio))
     return f"{point}{times} {a}{lo}, {hi}{b}"
+
+
+def _last_digit(text: str) -> float:
+    """The value of a printed number's last digit ('1.33' -> 0.01, '130' -> 1)."""
+    return 10.0 ** -len(text.partition(".")[2])
 
 
 def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS) -> bool:

@@ -582,6 +582,23 @@ def _e10(r) -> str:
     return escape(_s(r.e10_note) or "not run")
 
 
+def _means(r) -> str:
+    """The two mean times per trial the estimate divides, subject then baseline, in the unit of
+    the larger and to the same place ('66.0 / 49.8 s'), so that a reader can redo any row as
+    Section 4.1 does its own; '--' where a side is missing."""
+    a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
+    if not all(math.isfinite(x) and x > 0 for x in (a, b)):
+        return "--"
+    unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)) if
+                        max(a, b) >= f), ("ns", 1.0))  # fmt: skip
+    places = max(0, 2 - math.floor(math.log10(max(a, b) / scale)))
+    return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME.get(unit, unit)}"
+
+
+_SI_TIME = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}",
+            "ns": r"\si{\nano\second}"}  # fmt: skip
+
+
 def _calls(r) -> str:
     n = int(r.calls_per_iteration)
     names = escape(_s(r.calls)).replace(" x", r"\,$\times$")  # 'rand x1023'
@@ -604,11 +621,12 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         "Variant",
         "Workload",
         "Calls per iteration",
+        "Mean per trial, with / without",
         r"Extra time, \si{\nano\second}",
     ]
     heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
     n = len(heads)
-    spec = r"lll>{\raggedright\arraybackslash}p{0.3\textwidth}l" + "l" * (n - 5)
+    spec = r"lll>{\raggedright\arraybackslash}p{0.22\textwidth}ll" + "l" * (n - 6)
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(heads) + r" \\", r"\midrule"]
     if t.empty:
         lines.append(
@@ -633,9 +651,9 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
             work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
             cells = [escape(release.removeprefix("CheriBSD ")), escape(compartment_name(abi)), work]
             if r.kind == "target":
-                cells += ["1 (E10)", "--"]
+                cells += ["1 (E10)", "--", "--"]
             else:
-                cells += [_calls(r), cost_cell(r)]
+                cells += [_calls(r), _means(r), cost_cell(r)]
             cells += [_cycles(r)] * bool(cycles) + [_e10(r)] * bool(e10)
             lines.append(" & ".join(cells) + r" \\")
     notes = []

@@ -206,58 +206,115 @@ def kind_tally(results: pd.DataFrame, source: str) -> str:
     return "; ".join(parts)
 
 
-# a verdict kind counted in the tally sentence: restated and reproduced verdicts check the study's
-# arithmetic, so only tested ones are said to hold or fail
-KIND_WORDS = {
-    RESTATED: "{n} restated",
-    REPRODUCED: "{n} reproduced from its files",
-    TESTED: "{n} tested",
-    NOT_ATTRIBUTABLE: "{n} not attributable to compartments",
-    UNMEASURABLE: "{n} not measurable",
-}
 # what a tested verdict decided, by the start of its result
 TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "inconclusive"))
-# whose claims, where none of them was measurable on the source: 'this package's 3'
-QUIET = {"study": "the study's {n}", "own": "this package's {n}",
-         "related study": "{n} from other studies"}  # fmt: skip
+# the tally table's columns: the kinds in the order a reader weighs them, tested split by outcome
+TALLY_KINDS = (REPRODUCED, RESTATED, NOT_ATTRIBUTABLE, UNMEASURABLE)
+TALLY_HEADS = ("reproduced", "restated", "not attributable", "not measurable")  # the kinds, short
+TALLY_GROUPS = {"study": "The study's claims", "related study": "Other published studies' claims",
+                "own": "This package's own claims"}  # fmt: skip
 
 
-def _tested(rows: pd.DataFrame) -> str:
-    """'4 hold, 4 fail, 1 inconclusive': what the tested verdicts decided."""
-    said = [(w, int(rows.result.str.startswith(k).sum())) for k, w in TESTED_WORDS]
-    return ", ".join(f"{n} {w}" for w, n in said if n)
+def tally_counts(results: pd.DataFrame) -> list[tuple[str, str, int, list[int]]]:
+    """(origin, source, claims, counts) per whose claims and source, in ORIGIN_TITLES and source
+    order: counts are the claims tested that hold, fail or are inconclusive, then those of each
+    of TALLY_KINDS; they add up to the claims (a claim has one verdict per source)."""
+    out = []
+    for o, mine in origins(results):
+        for source, g in mine.groupby("source", sort=False):
+            kind = g.get("verdict_kind", pd.Series("", index=g.index)).fillna("")
+            tested = g[kind == TESTED]
+            counts = [int(tested.result.str.startswith(k).sum()) for k, _ in TESTED_WORDS]
+            counts += [int(g[kind == k].claim.nunique()) for k in TALLY_KINDS]
+            out.append((o, source, int(g.claim.nunique()), counts))
+    return out
 
 
-def tally_sentence(results: pd.DataFrame, source: str, quiet: bool = False) -> str:
-    """The one tally of a source's verdicts, printed alike in the abstract, the conclusion and the
-    claims table's caption: by kind, whose claims apart, each group's counts adding up to its
-    claims ('On morello-2024, of the study's 24 claims, 4 are restated, 7 reproduced from its
-    files, 8 not attributable to compartments and 5 not measurable.'). The groups none of whose
-    claims the source can measure ('this package's 3 and 1 from other studies were not
-    measurable') are said only with quiet, in the claims table's caption: in the abstract they
-    would only say that a data set lacks what it never had."""
-    groups, quiet, show = [], [], quiet
-    for o, mine in origins(results[results.source == source]):
-        n = mine.claim.nunique()
-        counts = kind_counts(mine)
-        if [k for k, _ in counts] == [UNMEASURABLE]:
-            quiet.append((list(QUIET).index(o), QUIET[o].format(n=n)))
+def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
+    """The verdicts by kind, one row per source, the study's claims, other studies' and this
+    package's own in row groups of their own: set before the claims table, with a note on what a
+    machine without compartments can test and one on what this package's own claims are."""
+    rows = tally_counts(results)
+    if not rows:
+        return ""
+    heads = ["Source", "Claims", "hold", "fail", "inconcl."]
+    heads += list(TALLY_HEADS)
+    n = len(heads)
+    lines = [
+        r"\par\medskip\noindent\begin{minipage}{\textwidth}",
+        r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
+        r"with an interval (\emph{tested}: they hold, fail or stay inconclusive) and how many it "
+        r"can only reproduce, restate, not attribute to compartments or not measure at all; "
+        r"Table~\ref{tab:claims} defines the kinds and gives every verdict.}",
+        r"\label{tab:claims-tally}",
+        r"\centering",
+        rf"\begin{{tabular}}{{l{'r' * (n - 1)}}}",
+        r"\toprule",
+        rf" & & \multicolumn{{3}}{{c}}{{tested}} & \multicolumn{{{n - 5}}}{{c}}{{not tested}} \\",
+        rf"\cmidrule(lr){{3-5}}\cmidrule(lr){{6-{n}}}",
+        " & ".join(heads) + r" \\",
+    ]
+    last = None
+    for o, source, total, counts in rows:
+        if o != last:
+            last = o
+            lines += [
+                r"\midrule",
+                rf"\multicolumn{{{n}}}{{@{{}}l}}{{\emph{{{TALLY_GROUPS[o]}}}}} \\",
+            ]
+        cells = [escape(source), str(total)] + [str(c) if c else "--" for c in counts]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    notes = [x for x in (machine_note(results, claims), own_note(results)) if x]
+    lines += [rf"\par\smallskip\raggedright {' '.join(notes)}"] if notes else []
+    lines += [r"\end{minipage}\par\medskip", ""]
+    return "\n".join(lines)
+
+
+def machine_note(results: pd.DataFrame, claims: dict | None = None) -> str:
+    """Which of the study's claims a source without compartments tests, and why it can: each is
+    about a process outside any compartment (the claim's c18n: false), so it tests the operating
+    system's access control, not capabilities ('On local, the 2 study claims tested are about a
+    process outside any compartment (root-reads-plain, ordinary-denied-plain): ...'). Sources
+    with compartments, or none such tested, say nothing."""
+    claims = claims or {}
+    out = []
+    study = results[results.get("origin", pd.Series("", index=results.index)) == "study"]
+    for source, g in study[study.verdict_kind == TESTED].groupby("source", sort=False):
+        plain = [c for c in dict.fromkeys(g.claim) if getattr(claims.get(c), "c18n", None) is False]
+        if not plain or len(plain) < g.claim.nunique():
             continue
-        parts = []
-        for kind, c in counts:
-            text = KIND_WORDS[kind].format(n=c)
-            decided = _tested(mine[mine.verdict_kind == TESTED]) if kind == TESTED else ""
-            text += f" ({decided})" if decided else ""
-            parts.append(text)
-        verb = " are " if len(parts) > 1 or counts[0][1] > 1 else " is "
-        parts[0] = parts[0].replace(" ", verb, 1)
-        whose = TALLY[o].format(n=f"{n} claim{'s' if n != 1 else ''}")
-        groups.append(f"of {whose}, {listed(parts)}")
-    if quiet and show:
-        said = [q for _, q in sorted(quiet)]
-        several = len(said) > 1 or not said[0].endswith(" 1")
-        groups.append(f"{listed(said)} {'were' if several else 'was'} not measurable")
-    return f"On \\texttt{{{escape(source)}}}, " + "; ".join(groups) + "." if groups else ""
+        n = len(plain)
+        # the claims about compartments found none to measure there: say so where the source is
+        bare = results[
+            (results.source == source) & results.detail.str.contains("no variant with c18n")
+        ]
+        which = ", which runs no compartments," if len(bare) else ","
+        out.append(
+            f"On {escape(source)}{which} the {n} study claim{'s' if n > 1 else ''} tested "
+            f"({listed([escape(c) for c in plain])}) {'are' if n > 1 else 'is'} about a process "
+            "outside any compartment: "
+            f"{'they test' if n > 1 else 'it tests'} the operating system's access control, "
+            "not capabilities, so a machine without compartments can decide "
+            f"{'them' if n > 1 else 'it'}."
+        )
+    return " ".join(out)
+
+
+def own_note(results: pd.DataFrame) -> str:
+    """What this package's own claims are: not the study's words but checks of its own
+    measurements, each named (their words are in the claims table)."""
+    origin = results.get("origin", pd.Series("", index=results.index))
+    own = list(dict.fromkeys(results[origin == "own"].claim))
+    if not own:
+        return ""
+    n = len(own)
+    return (
+        f"This package's own {'claims are' if n > 1 else 'claim is'} not the study's: "
+        f"{'they check' if n > 1 else 'it checks'} measurements the package adds "
+        f"({listed([escape(c) for c in own])}); Table~\\ref{{tab:claims}} gives "
+        f"{'their' if n > 1 else 'its'} words."
+    )
 
 
 def _claim_cell(r) -> str:
@@ -337,19 +394,19 @@ def kinds_defined() -> str:
     return f"{head}{'; '.join(said[:-1])}; or {said[-1]}."
 
 
-def latex_table(results: pd.DataFrame) -> str:
-    """A long table that breaks across pages (the appendix is one column): one block per whose
-    claims they are, each claim's words once, with what its source printed, in a row of their own
-    across the columns of the rows below it (one per source), so that a claim's sources follow
-    its words, lined up."""
+def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
+    """The tally by kind (tally_table; claims: each claim by its ID, for its note), then a long
+    table that breaks across pages (the appendix is one column): one block per whose claims they
+    are, each claim's words once, with what its source printed, in a row of their own across the
+    columns of the rows below it (one per source), so that a claim's sources follow its words,
+    lined up."""
     rag = r">{\raggedright\arraybackslash}"
     head = r"Source & Statistic & Result & Measured here \\"
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
-        r"\caption{The paper's claims evaluated on this run's data. "
-        + " ".join(tally_sentence(results, s, quiet=True) for s in dict.fromkeys(results.source))
-        + " "
+        r"\caption{The paper's claims evaluated on this run's data, counted by kind in "
+        r"Table~\ref{tab:claims-tally}. "
         + kinds_defined()
         + r" Each value opens with the setting that decides its claim, the setting least "
         r"favourable to it; Table~\ref{tab:headline} quotes the largest, so one metric can "
@@ -386,7 +443,7 @@ def latex_table(results: pd.DataFrame) -> str:
             cells = [escape(r.source), escape(r.statistic), result, measured]
             lines.append(" & ".join(cells) + r" \\")
     lines += [r"\end{longtable}"]
-    return "\n".join(lines) + "\n"
+    return tally_table(results, claims) + "\n".join(lines) + "\n"
 
 
 def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
@@ -471,11 +528,18 @@ def main(argv=None) -> None:
     ap.add_argument("--markdown", required=True, type=Path)
     ap.add_argument("--release", action="append", default=[], help="a data set (release)")
     ap.add_argument("--config", nargs="+", help="the paper's names of its sources and variants")
+    ap.add_argument("--claim-file", type=Path, help="config/claims.yaml (the tally's notes)")
     a = ap.parse_args(argv)
     results = read_verdicts(a.claims)
+    if a.claim_file:  # the claims' own file: whether a claim is about compartments at all
+        from c18n_ae.analysis.claims import load
+
+        claims = {c.id: c for c in load(a.claim_file)}
+    else:
+        claims = None
     config = exp.load_config(*map(Path, a.config)) if a.config else None
     named = from_config(config).text  # the paper's names; its caption's sentences as prose
-    lines = latex_table(results).split("\n")
+    lines = latex_table(results, claims).split("\n")
     tex = "\n".join(named(x, prose=x.startswith(r"\caption{")) for x in lines)
     write_text_atomic(a.tex, tex)
     write_text_atomic(a.markdown, markdown_table(results, a.release))

@@ -15,8 +15,8 @@ from c18n_ae.analysis.comparisons import RESAMPLES
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
+    duration,
     escape,
-    fmt,
     from_file,
     gen_name,
     listed,
@@ -40,6 +40,34 @@ def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
         )
         for r in steps.itertuples()
     )
+
+
+def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
+    """The grid each data set's times fall on, one clause per data set in the order of its
+    config, as the data show it (the summaries' resolution, the coarsest over an experiment's
+    time metrics; the experiments the body quotes, Experiment.headline), times on one grid said
+    together: 'on the 24.05 data, memory and pipe times in steps of 1 µs and CPU times in steps of
+    7.81 ms; on the 22.12 data, ...', so that a reader can check a timer's range against it."""
+    clauses = []
+    for d in sets:
+        steps: dict[str, list[str]] = {}
+        for experiment, summary in summaries.items():
+            if "resolution" not in summary or not exp.get(experiment).headline:
+                continue
+            mine = summary[(summary.source == d["name"]) & (summary.unit == "ns")]
+            mine = mine.dropna(subset=["resolution"])
+            if mine.empty:
+                continue
+            r = mine.loc[mine.resolution.idxmax()]
+            cpu = str(r.metric).endswith("_cpu_ns")
+            step = quantity(r.resolution, r.unit, tex=True).replace(" ", "~", 1)
+            steps.setdefault(step, []).append("CPU" if cpu else escape(experiment))
+        said = [f"{listed(what)} times in steps of {step}" for step, what in steps.items()]
+        if said:
+            release = d.get("release", "").removeprefix("CheriBSD ")
+            name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
+            clauses.append(f"on {name}, {listed(said)}")
+    return "; ".join(clauses)
 
 
 def setup_macros(metas: list[dict], references: dict[str, str]) -> str:
@@ -205,15 +233,16 @@ def dataset_macros(sets: list[dict]) -> str:
 
 
 def run_time_macros(metas: list[dict], profile: str) -> str:
-    """This edition's runs: the profile and the minutes from the first run's start to the last
-    one's end (meta.json started_at, finished_at), for the appendix's time estimate."""
+    """This edition's runs: the profile and the time from the first run's start to the last
+    one's end (meta.json started_at, finished_at) in its natural unit ('17 s', '3.2 h'), for the
+    appendix's time estimate."""
     times = [(m["started_at"], m["finished_at"]) for m in metas if m.get("finished_at")]
     out = newcommand("EditionProfile", escape(profile), "profile")
     if times:
         start = min(datetime.fromisoformat(a) for a, _ in times)
         end = max(datetime.fromisoformat(b) for _, b in times)
-        minutes = (end - start).total_seconds() / 60
-        out += newcommand("EditionRunMinutes", fmt(minutes), "started_at, finished_at")
+        took = duration((end - start).total_seconds(), tex=True)
+        out += newcommand("EditionRunTime", took, "started_at, finished_at")
     return out
 
 
@@ -339,12 +368,16 @@ def main(argv=None) -> None:
     text += added_experiments()
     # the prose's own-run macros describe this package's runs; data sets speak through findings.tex
     ran = {m["target"] for m in metas}
+    summaries = {}
     for name, path in config.experiment_files(a, "summary").items():
-        summary = pd.read_csv(path)
+        summary = summaries[name] = pd.read_csv(path)
         text += from_file(path) + exp.get(name).macros(
             summary[summary.source.isin(ran)].reset_index(drop=True), refs
         )
         text += resolution_macros(name, summary)
+    sets = config.datasets(cfg) if cfg else []
+    text += from_file("results/summary/<experiment>.csv, resolution (the data sets')")
+    text += newcommand("TimerGrids", timer_grids(summaries, sets), "source; resolution")
     write_text_atomic(a.out, text)
 
 

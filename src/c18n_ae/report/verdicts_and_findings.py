@@ -42,7 +42,18 @@ def main(argv=None) -> None:
     claims.main([*config, "--claims", a.claims, "--experiments", *a.experiments, "--csv", csv])
     releases_args = [f"--release={r}" for r in a.release]
     claim_tables.main(
-        ["--claims", csv, "--tex", tab_claims, "--markdown", md, *releases_args, *config]
+        [
+            "--claims",
+            csv,
+            "--tex",
+            tab_claims,
+            "--markdown",
+            md,
+            *releases_args,
+            *config,
+            "--claim-file",
+            a.claims,
+        ]  # fmt: skip
     )
     chosen = ["--experiments", *a.headline_experiments] if a.headline_experiments else []
     headline.main([*config, *chosen, "--claims", a.claims, "--verdicts", csv,
