@@ -96,6 +96,11 @@ def test_every_generated_macro_the_body_uses_names_no_claim_and_no_path(generate
     # abstract's says it in a clause: one reason, said once in each place
     assert "drew its claims" not in generated["ClaimsTally"], generated["ClaimsTally"]
     assert "drew its claims" in generated["ClaimsSummary"], generated["ClaimsSummary"]
+    # the one claim tested and left open on 22.12 is named as the failing ones are
+    assert (
+        generated["ClaimsOpen"]
+        == "Whether freeing takes longer in compartments stays inconclusive."
+    )
     for name in ("DatasetSummary", "ConclusionFindings"):
         assert name in checked, name
     bad = {n: problems(t) for n, t in checked.items() if problems(t)}

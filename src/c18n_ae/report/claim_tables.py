@@ -754,6 +754,37 @@ def failures_sentence(
     return " ".join(out)
 
 
+def open_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
+    """Section 2's sentence on the study's tested claims that stay inconclusive on each data set,
+    named as failures_sentence names those that fail ('Whether freeing takes longer in
+    compartments stays inconclusive.'); '' where none does. The data set is the one the two
+    sentences before named (a release with an open claim has tested ones that hold or fail)."""
+    out = []
+    for _source, g in decided(results, claims, releases, "inconclusive").groupby(
+        "source", sort=False
+    ):
+        said = [_failed_words(claims[r.claim], r) for r in g.itertuples()]
+        longer = [w for k, w in said if k == "longer"]
+        other = [
+            escape(claims[r.claim].text.rstrip("."))
+            for r, (k, _) in zip(g.itertuples(), said)
+            if k != "longer"
+        ]
+        parts = (
+            [
+                f"whether {listed(longer)} {'takes' if len(longer) == 1 else 'take'} longer "
+                "in compartments"
+            ]
+            if longer
+            else []
+        )
+        parts += [f"the claim that {t[:1].lower()}{t[1:]}" for t in other]
+        verb = "stays" if len(parts) == 1 else "stay"
+        said = " and ".join(parts)
+        out.append(f"{said[:1].upper()}{said[1:]} {verb} inconclusive.")
+    return " ".join(out)
+
+
 def _held_words(claim) -> tuple[str, str]:
     """(group, words) of a claim that holds, as Section 2 names it: the workloads whose time stays
     within a bound of their time without compartments ('within 10'), or a clause ('the float

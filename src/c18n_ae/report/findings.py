@@ -34,6 +34,7 @@ from c18n_ae.report.claim_tables import (
     departures,
     failures_sentence,
     holds_sentence,
+    open_sentence,
     release_sentence,
     single_trial_claims,
     tex_quotes,
@@ -337,6 +338,7 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsHeld", holds_sentence(verdicts, by_id, releases))
     named = set(decided(verdicts, by_id, releases, "holds").source)
     text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases, named))
+    text += newcommand("ClaimsOpen", open_sentence(verdicts, by_id, releases))
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
