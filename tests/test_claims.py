@@ -708,6 +708,24 @@ def test_a_claim_without_a_published_value_prints_no_nan(tmp_path):
         assert not re.search(r"\bnan\b", path.read_text(), re.I), path.name
 
 
+def test_the_claims_table_prints_one_word_per_state():
+    """The paper's claims table prints an invalid measurement as Table 1 does ('not valid') and a
+    claim the data cannot decide by its kind alone, with the reason: never the package's codes
+    ('invalid measurement', 'not applicable') and never two labels for one state."""
+    claims = load(ROOT / "config" / "claims.yaml")
+    res = evaluate(claims, {}, {"local": {"O2": False}, "board": {"O2": False}})
+    some = res.claim == res.claim.iloc[0]
+    res.loc[some, "result"] = "invalid measurement"
+    table = latex_table(res).split(r"\label{tab:claims}")[1]
+    assert "not valid" in table and "not measurable with these data" in table
+    for code in ("invalid measurement", "not applicable", "not measurable with these data ["):
+        assert code not in table, code
+    rows = [x for x in table.splitlines() if " & " in x and "Source &" not in x]
+    for row in rows:  # each state once in its row's result cell
+        result = row.split(" & ")[2]
+        assert sum(w in result for w in ("not valid", "not measurable", "holds", "fails")) <= 1
+
+
 def test_the_claims_table_prints_each_threshold_in_three_figures_at_most():
     """A verdict's detail carries the claim's threshold as the package holds it ('needs 1.5133
     ± 0.15'); the paper's table prints each of its numbers in three significant figures at most,

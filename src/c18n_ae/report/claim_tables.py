@@ -11,6 +11,7 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claim_kinds.verdict import (
+    INVALID,
     NOT_ATTRIBUTABLE,
     REPRODUCED,
     RESTATED,
@@ -108,7 +109,7 @@ def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tup
 # said once beside the list, not after each claim
 RELEASE_NOTE = (
     "Only verdicts tested on both releases are set side by side: a restated or reproduced verdict "
-    "checks the study's arithmetic, and a confounded, invalid or unmeasurable one decides nothing."
+    "checks the study's arithmetic; a confounded, not valid or unmeasurable one decides nothing."
 )
 
 
@@ -333,23 +334,40 @@ def _claim_cell(r) -> str:
 
 
 FOLDED = ("not applicable", "not measurable")  # verdicts said once for all their sources
+NOT_VALID = "not valid"  # an invalid measurement, in Table 1's words: one word per state
+
+
+def printed_result(r) -> tuple[str, str]:
+    """(result, kind) as the paper prints them, one label per state: an invalid measurement reads
+    'not valid' as in Table 1; a verdict the data cannot decide otherwise prints only its kind
+    ('not measurable with these data'); either's reason is in the next column."""
+    kind = _kind_note(r).strip(" ()")
+    if r.result == INVALID:
+        return NOT_VALID, ""
+    if kind == UNMEASURABLE:
+        return UNMEASURABLE, ""
+    return result_text(r), kind
 
 
 def _folded(mine: pd.DataFrame) -> pd.DataFrame:
-    """A claim's rows that decide nothing (FOLDED) folded into one per result, its sources listed
-    ('local, cheribsd-22.12') and each reason once: the paper's table; results/claims.md keeps
-    every row."""
+    """A claim's rows that decide nothing (FOLDED, printed alike as their kind) folded into one,
+    its sources listed ('local, cheribsd-22.12') and each reason once: the paper's table;
+    results/claims.md keeps every row."""
     out = []
     for _, g in mine.groupby("claim", sort=False):
         out.append(g[~g.result.isin(FOLDED)])
-        for _, same in g[g.result.isin(FOLDED)].groupby("result", sort=False):
-            details = list(dict.fromkeys(same.detail))
-            if len(details) > 1:
-                details = [f"{r.source}: {r.detail}" for r in same.itertuples()]
-            row = same.iloc[[0]].assign(
+        same = g[g.result.isin(FOLDED)]
+        if len(same) < 2:
+            out.append(same)
+            continue
+        details = list(dict.fromkeys(same.detail))
+        if len(details) > 1:
+            details = [f"{r.source}: {r.detail}" for r in same.itertuples()]
+        out.append(
+            same.iloc[[0]].assign(
                 source=", ".join(same.source), statistic="", detail="; ".join(details)
             )
-            out.append(row if len(same) > 1 else same)
+        )
     return pd.concat(out) if out else mine
 
 
@@ -388,10 +406,16 @@ KIND_DEFINED = {
 
 def kinds_defined() -> str:
     """The caption's sentence that defines each verdict kind once ('Each result is followed by
-    its kind in brackets: \\emph{tested}, decided with ...; ...')."""
+    its kind in brackets: \\emph{tested}, decided with ...; ...'), and what a result the data
+    cannot decide prints (printed_result)."""
     said = [rf"\emph{{{k}}}, {w}" for k, w in KIND_DEFINED.items()]
     head = "Each result is followed by its kind in brackets: "
-    return f"{head}{'; '.join(said[:-1])}; or {said[-1]}."
+    tail = (
+        f" A claim the data cannot decide prints one label and the reason: {NOT_VALID} where "
+        "the data set's limits say its quantity is not what its name claims, its kind "
+        f"({UNMEASURABLE}) otherwise."
+    )
+    return f"{head}{'; '.join(said[:-1])}; or {said[-1]}.{tail}"
 
 
 def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
@@ -438,8 +462,8 @@ def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
             r = r._replace(detail=_text(r.detail).split("; possibly also: ")[0])
             # long metric names may break after an underscore
             measured = escape(short_needs(_measured(r))).replace(r"\_", r"\_\allowbreak{}")
-            kind = _kind_note(r).strip(" ()")
-            result = escape(result_text(r)) + (f" [{escape(kind)}]" if kind else "")
+            said, kind = printed_result(r)
+            result = escape(said) + (f" [{escape(kind)}]" if kind else "")
             cells = [escape(r.source), escape(r.statistic), result, measured]
             lines.append(" & ".join(cells) + r" \\")
     lines += [r"\end{longtable}"]
