@@ -293,13 +293,13 @@ def _calls(crosses: str) -> str:
     )
 
 
-def latex_table(table: pd.DataFrame, expected=()) -> str:
+def latex_table(table: pd.DataFrame) -> str:
     """Table 1: one row per headline metric at its largest setting, grouped by contrast, one
     column per source, each cell one number with its interval (cell). A row whose every cell is
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
-    'confounded' only. An experiment of expected (those with headline metrics that ran) without a
-    row says so in one line. A legend of at most three lines defines the notation once; a cell
-    without a ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
+    'confounded' only. Only experiments some source measured with compartments have rows: one
+    that none did (E10 on the study's data) is said once in the body, not here. A legend of at
+    most three lines defines the notation once; a cell without a ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
     sources = _sources(table)
     if not sources:
         return (
@@ -354,14 +354,6 @@ def latex_table(table: pd.DataFrame, expected=()) -> str:
             else:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
-    missing = [e for e in expected if e not in set(table.experiment)]
-    if missing:
-        lines.append(r"\midrule")
-    for e in missing:
-        lines.append(
-            rf"\multicolumn{{{cols}}}{{@{{}}l}}{{{escape(exp.get(e).title)}: not run with "
-            r"compartments} \\"
-        )
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     lines += [r"\par\smallskip\raggedright", *legend(table, groups)]
     return "\n".join(lines) + "\n"
@@ -548,7 +540,7 @@ def main(argv=None) -> None:
     table = rows(config, comps, summaries, load(a.claims), pd.read_csv(a.verdicts))
     write_text_atomic(a.csv, table.to_csv(index=False))
     paper = from_config(config).text  # the paper's names for the ids its notes quote
-    write_text_atomic(a.tex, paper(latex_table(table, expected=list(comps))))
+    write_text_atomic(a.tex, paper(latex_table(table)))
     write_text_atomic(a.confounded or a.tex.with_name(CONFOUNDED), paper(confounded_table(table)))
 
 
