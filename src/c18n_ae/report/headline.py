@@ -299,7 +299,8 @@ def latex_table(table: pd.DataFrame) -> str:
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
     'confounded' only. Only experiments some source measured with compartments have rows: one
     that none did (E10 on the study's data) is said once in the body, not here. A legend of at
-    most three lines defines the notation once; a cell without a ratio says why in words ('confounded', 'not valid'), and † is the one mark."""
+    most three lines defines the notation once; a cell without a ratio says why in words
+    ('confounded', 'not valid'), and † is the one mark."""
     sources = _sources(table)
     if not sources:
         return (
