@@ -358,9 +358,33 @@ def _fits(source: str, summary: pd.DataFrame) -> list[dict]:
     return [f for f in fits if f["instances"] >= 3 and not np.isnan(f["mib_per_instance"])]
 
 
+def _compartments_only(source: str, summary: pd.DataFrame) -> bool:
+    """Every variant the data set ran E1 with is in compartments (dataset.yaml's c18n): no
+    baseline to take the compartments' share of an instance's memory from."""
+    from c18n_ae.common import datasets
+
+    variants = datasets.load(source).get("variants", {})
+    ran = dict.fromkeys(summary[summary.source == source].variant)
+    return bool(ran) and all((variants.get(v) or {}).get("c18n") is True for v in ran)
+
+
+def _other_slopes(source: str, summary: pd.DataFrame) -> list[tuple[str, str]]:
+    """(data set, 'about 4.6 MiB') for each other study data set whose first slope differs from
+    this one's in two figures: the gap a reader sees between the two sentences."""
+    out = []
+    for other in dict.fromkeys(summary.source):
+        if other == source or not _study_script(other):
+            continue
+        slopes = sorted({_two(f["mib_per_instance"]) for f in _fits(other, summary)}, key=float)
+        if slopes:
+            out.append((other, f"about {' to '.join(slopes[:: max(len(slopes) - 1, 1)])}\\,MiB"))
+    return out
+
+
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """The body's E1 sentence on a study's data set: what it shows first (each instance costs
-    memory, and memory, not compartments, bounds how many run), in one or two numbers (the
+    memory, and memory bounds how many run; with compartments alone, not how much of it they
+    take; the gap to another data set's slope unexplained), in one or two numbers (the
     memory per instance, the instances reached); where memory in use levels off, where it does
     and that the script's later count is of processes started. Each variant's slopes, segments
     and elapsed time are the appendix's (details). A target's run: details' sentences."""
@@ -384,9 +408,19 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             else f"{counts[0]} to {counts[-1]}"
         )
         out.append(
-            f"On {where}, each instance added {each} of memory in use, so memory, not "
-            f"compartments, bounds how many run: the study's runs ended at {reached} instances."
+            f"On {where}, each instance added {each} of memory in use, and memory bounds how many "
+            f"run: the study's runs ended at {reached} instances."
         )
+        if _compartments_only(source, summary):
+            out.append(
+                "Without a variant without compartments, these data cannot say how much of each "
+                "instance's memory the compartments take."
+            )
+        out += [
+            f"These data do not explain why {_where(other, True)} show {slope} per instance "
+            "instead."
+            for other, slope in _other_slopes(source, summary)
+        ]
     for f in fits:
         if f["saturated"]:
             level = _about(f["plateau_mib"], "MiB").removeprefix("about ")
