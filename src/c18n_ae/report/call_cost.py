@@ -312,6 +312,56 @@ def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
     return f" ({'; '.join(said)})" if said else ""
 
 
+def _compilers(node) -> set[str]:
+    """Every compiler a data set's description names (its builds' compiler keys), recorded ones."""
+    if isinstance(node, dict):
+        out = {str(v) for k, v in node.items() if k == "compiler" and v != "not recorded"}
+        return out.union(*(_compilers(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_compilers(v) for v in node))
+    return set()
+
+
+def _apart(a: dict, b: dict, subject: str) -> list[str]:
+    """What else differs between two data sets (dataset.yaml) beside the release, as far as each
+    records it: how c18n was enabled, the compilers' names, the boards and kernels."""
+    out = []
+    by = [((m.get("variants") or {}).get(subject) or {}).get("c18n_by") for m in (a, b)]
+    if by[0] != by[1]:
+        out.append("how c18n was enabled")
+    if _compilers(a) != _compilers(b):
+        out.append("the compilers' names")
+    if any(a.get(k) != b.get(k) for k in ("host", "kernel")):
+        out.append("the boards and kernels, as far as each data set records them")
+    return out
+
+
+def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
+    """Section 4.3's sentence on the per-call figure across releases ('The per-call figure is
+    lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot separate the
+    release from how c18n was enabled, ...'); '' without such a figure on two data sets."""
+    r, kind = answer(t)
+    if r is None or kind == "e10":
+        return ""
+    o = clean(crossing(t))
+    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    out = []
+    here = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
+    for x in o.itertuples():
+        if x.source not in releases:
+            continue
+        there = escape(releases[x.source].removeprefix("CheriBSD "))
+        way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
+        out.append(
+            f"The per-call figure is {way} on {there}: about {_about(x.per_call_ns)} against "
+            f"about {_about(r.per_call_ns)} on {here}."
+        )
+        apart = _apart(metas.get(r.source, {}), metas.get(x.source, {}), r.subject)
+        if apart:
+            out.append(f"These data cannot separate the release from {listed(apart)}.")
+    return " ".join(out)
+
+
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -831,6 +881,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t))
     text += newcommand("PerCallBeside", beside(t, published, abis))
+    text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
 
