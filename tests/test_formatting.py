@@ -324,3 +324,54 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
     said = timer_grids(summaries, sets)
     assert said.startswith(r"on the 24.05 data, memory and pipe times in steps of 1~"), said
     assert "isolation" not in said
+
+
+def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():
+    """Property: the printed ratio of a few-ticks metric is what its printed times give, in as
+    many figures (Table 8's '1.6 → 3.0 µs (1.8×)' beside Table 1's '1.6 → 3.0 µs (1.9×)' read as
+    two ratios of the same times): two figures where they suffice, three where they do not."""
+    rng = np.random.default_rng(31)
+    for _ in range(2000):
+        b, a = rng.uniform(1000, 9000, 2)  # ns, a few 1 µs ticks
+        text = ratio_text(a / b, a / b * 0.99, a / b * 1.01, False, sides=(a, b), resolution=1000)
+        m = re.fullmatch(r"([\d.]+) → ([\d.]+) µs \(([\d.]+)×\)", text)
+        assert m, text
+        before, after, point = m.groups()
+        figures = len(point.replace(".", "").lstrip("0"))
+        gives = float(f"{float(after) / float(before):.{figures}g}") == float(point)
+        two = all(len(x.replace(".", "").lstrip("0")) == 2 for x in (before, after))
+        # two figures only where they give the printed ratio; else three (READ31's most), which
+        # gives it but where the unrounded times sit on a rounding edge
+        assert gives if two else len(after.replace(".", "").lstrip("0")) == 3, text
+        if not gives:  # off by no more than the figures' rounding allows
+            half = [5 * 10.0 ** -(len(x.partition(".")[2]) + 1) for x in (point, after, before)]
+            q = float(after) / float(before)
+            slack = half[0] + q * (half[1] / float(after) + half[2] / float(before))
+            assert abs(q - float(point)) <= slack * 1.01, text
+    # the case readers saw: 2.96 / 1.64 = 1.80, whose two-figure times give 1.9
+    assert few_ticks(2960, 1640, 1000, "ns", False, "1.8") == "1.64 → 2.96 µs"
+    assert few_ticks(3000, 1600, 1000, "ns", False, "1.9") == "1.6 → 3.0 µs"
+
+
+def test_an_interval_end_never_prints_as_its_point_unless_they_are_equal():
+    """Property: where an interval's end differs from its point, the two never print alike
+    (Table 7's '0.50× [0.40, 0.50]'): one more figure for all three, up to the three figures a
+    ratio prints at most (READ31); the timer's grid may allow fewer (resolution_digits)."""
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        point = 10 ** rng.uniform(-2, 1)
+        low, high = point * (1 - rng.uniform(0.001, 0.5)), point * (1 + rng.uniform(0.0001, 0.05))
+        text = ratio_text(point, low, high, False, 2)  # two figures asked, as a grid allows
+        m = re.fullmatch(r"([\d.]+)× \[([\d.]+), ([\d.]+)\]", text)
+        if not m:  # a bare point or a range: no end printed beside a point
+            continue
+        figures = len(m[1].replace(".", "").lstrip("0"))
+        assert figures <= 3 and (figures == 3 or m[1] not in (m[2], m[3])), text
+        if m[1] in (m[2], m[3]):  # still alike at three figures: within its last digit
+            assert min(abs(point - low), abs(high - point)) < 2 * _half_last(m[1]), text
+    assert ratio_text(0.497, 0.40, 0.503, False, 2) == "0.497× [0.400, 0.503]"
+
+
+def _half_last(printed: str) -> float:
+    """Half the value of a printed number's last digit ('0.0119' -> 0.00005)."""
+    return 5 * 10.0 ** -(len(printed.partition(".")[2]) + 1)

@@ -265,7 +265,10 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     point = full.split(" [")[0].split(f" {mark['open']}")[0].split(",")[0].split(" (")[0]
     covers = grid.get("covers", "")
     after = f", {covers_words(covers, tex)}" if covers else ""  # as the other forms say it
-    return f"{few_ticks(*sides, resolution, grid.get('unit', '') or 'ns', tex)} ({point}){after}"
+    shown = few_ticks(
+        *sides, resolution, grid.get("unit", "") or "ns", tex, point.replace(mark["times"], "")
+    )
+    return f"{shown} ({point}){after}"
 
 
 def _ratio_text(
@@ -325,7 +328,18 @@ def _ratio_text(
         return f"{f(ratio)}{times}"
     if low > 0 and high / low > WIDE_FACTOR:
         return f"{_sig(low, 2)}{m['dash']}{_sig(high, 2)}{times}{after}"
+    if _touches(ratio, low, high, f) and max(digits, 2) < MAX_DIGITS:
+        # an end printed as the point though they differ ('0.50× [0.40, 0.50]' reads as a point
+        # on its interval's edge): one more figure for all three, never past MAX_DIGITS
+        more = max(digits, 2) + 1
+        f = lambda x: _sig(x, more)  # noqa: E731
     return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}"  # as many figures as its ends
+
+
+def _touches(ratio: float, low: float, high: float, f) -> bool:
+    """Whether an end of the interval prints as the point (f: the figures printed) while the
+    unrounded values differ."""
+    return any(f(end) == f(ratio) and end != ratio for end in (low, high))
 
 
 def _timer_text(ratio, sides, resolution, f, m) -> str:
@@ -483,13 +497,34 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
     return f"timer step {pm}{amount(bound, unit, tex)}"
 
 
-def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
+def few_ticks(
+    a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True, point: str = ""
+) -> str:
     """A metric only a few ticks long, in its unit: the baseline's value, then the subject's,
     two significant figures (a few ticks carry no more): '1.6 → 3.0 µs' (a, b: subject and
-    baseline in `unit`; resolution, the tick, is the legend's to say)."""
+    baseline in `unit`; resolution, the tick, is the legend's to say). point: the ratio as
+    printed after them ('1.8'); where the two-figure values would give another ('3.0 / 1.6'
+    prints 1.9), three figures, so that the ratio follows from the printed times and two ratios
+    never print the same times."""
     arrow = notation(tex)["arrow"]
     scale = 1.0
     if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
         unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
     shown = _SI.get(unit, escape(unit)) if tex else unit
-    return f"{_sig(b / scale, 2)} {arrow} {_sig(a / scale, 2)} {shown}"
+    for digits in (2, 3):
+        after, before = _sig(a / scale, digits), _sig(b / scale, digits)
+        if _follows(after, before, point):
+            break
+    return f"{before} {arrow} {after} {shown}"
+
+
+def _follows(after: str, before: str, point: str) -> bool:
+    """Whether the printed ratio (point, '1.8') is what the printed values give ('3.0' / '1.6'
+    in as many figures: 1.9); a point that is no number (a range) or a zero divisor: True."""
+    try:
+        float(point)
+        top, bottom = float(after), float(before)
+    except ValueError:
+        return True
+    figures = len(point.replace(".", "").lstrip("0"))
+    return bottom == 0 or _sig(top / bottom, max(figures, 1)) == point
