@@ -154,8 +154,11 @@ def from_config(config: dict | None) -> Names:
         specs = {v["name"]: v for v in t["variants"]}
         variants.update({(t["name"], v): n for v, n in variant_names(specs).items()})
     metas = cfg.datasets(config)
+    # two data sets of one release (a board's own run beside the study's, or copies) would print
+    # alike: each of those keeps its id
+    said = [release(m) for m in metas]
     for m in metas:
-        sources[m["name"]] = release(m)
+        sources[m["name"]] = release(m) if said.count(release(m)) == 1 else m["name"]
         releases[m["name"]] = m.get("release", "")
         variants.update({(m["name"], v): n for v, n in variant_names(m["variants"]).items()})
     return Names(sources, frozenset(m["name"] for m in metas), variants, releases)
