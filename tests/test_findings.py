@@ -403,3 +403,17 @@ def test_short_names_keep_the_words_that_tell_labels_apart():
     heap = ["a malloc of the largest block", "a free of the largest block"]
     assert named_together(heap) == "a malloc and free of the largest block"
     assert named_together(heap[:1]) == heap[0]
+
+
+def test_experiment_paragraphs_say_copies_of_a_data_set_once():
+    """Data sets that print alike (copies of one release) are said once: no sentence twice, the
+    sources that give no ratio named together in one sentence."""
+    copies = pd.concat([TABLE] + [TABLE.assign(source=f"board-{c}") for c in "ab"])
+    releases = {"morello-2024": "CheriBSD 24.05", "board-a": "CheriBSD 24.05"}
+    for e in ("memory", "cpu", "pipe"):
+        text = experiment_paragraph(e, copies, releases)
+        said = re.split(r"(?<=\.) ", text)
+        assert len(said) == len(set(said)), text
+        assert text.count("the 24.05 data") <= 1 and text.count("board-b") == 1, text
+    memory = experiment_paragraph("memory", copies, releases)
+    assert memory.count("give no ratio here") == 1, memory

@@ -254,11 +254,14 @@ def experiment_paragraph(
             if one and crossing.label.nunique() > 1:
                 break
             libs = listed(list(dict.fromkeys(escape(x) for x in same.crosses)))
+            # copies of one release that print alike are said once
             on = listed(
-                [
-                    cell(r) + ("" if one else f" on {_where(r.source, releases)}")
-                    for r in same.itertuples()
-                ]
+                list(
+                    dict.fromkeys(
+                        cell(r) + ("" if one else f" on {_where(r.source, releases)}")
+                        for r in same.itertuples()
+                    )
+                )
             )
             said_crossing.append(f"{escape(label)}, which calls into {libs}, gives {on}")
         if said_crossing:
@@ -276,8 +279,8 @@ def experiment_paragraph(
             if not said_crossing and lead:
                 own = lead + own
             out.append(f"{own[:1].upper()}{own[1:]}.")
-    for source, what in none.items():
-        where = _where(source, releases)
+    for what in dict.fromkeys(none.values()):  # the sources alike in one sentence
+        where = listed(list(dict.fromkeys(_where(x, releases) for x in none if none[x] == what)))
         out.append(
             f"{where[:1].upper()}{where[1:]} give no ratio here: "
             f"Table~\\ref{{tab:headline}} marks them {what}."
