@@ -16,8 +16,10 @@ from c18n_ae.analysis.summarise import summary_table
 from c18n_ae.common import datasets
 from c18n_ae.common.latex import comparison_text
 from c18n_ae.report import call_cost, headline
+from c18n_ae.report.conclusion import point
 from c18n_ae.report.findings import (
     abstract_sentences,
+    cell,
     experiment_paragraph,
 )
 from conftest import ROOT
@@ -111,11 +113,11 @@ def test_headline_table_marks_tails_invalid_rows_and_leaves_confounded_numbers_o
     (E2's malloc); † is the legend's one mark."""
     tex = headline.latex_table(TABLE)
     assert "24.05 data" in tex and "Median" not in tex and "Claims" not in tex
-    body, legend = tex.split(r"\end{tabular}")
+    body, legend = tex.split(r"\end{tabular}", 1)
     assert " & not valid" in body
     # confounded on its only source: the row leaves Table 1, the legend says where it is
     assert "A malloc" not in body and "A free" not in body
-    assert "confounded: the variants differ" in legend
+    assert "confounded & the variants differ" in legend
     # no mark but † (the median's): the cells and the legend say the rest in words
     assert not any(m in tex for m in (r"\ddagger", r"\S", "‡", "§"))
     apart = headline.confounded_table(TABLE)
@@ -202,7 +204,7 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     by kind and no ratio (a range over releases and workloads mixes what the text keeps apart);
     nothing where no claim could be tested; every point it would print is Table 1's."""
     from c18n_ae.report.claim_tables import claims_summary
-    from c18n_ae.report.conclusion import conclusion, point
+    from c18n_ae.report.conclusion import conclusion
 
     assert conclusion(TABLE, VERDICTS, {"morello-2024": META}) == ""  # nothing tested on 24.05
     results = ["holds"] * 4 + ["fails"] * 4 + ["inconclusive"] + ["not applicable"] * 3
@@ -227,16 +229,27 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
         "On the study's data, only 9 of its 12 claims could be tested, all on 22.12 and only "
-        "against the noise within one run: 4 hold, 4 fail and 1 is inconclusive. On 24.05 none "
-        "could: they only repeat the study's numbers."
+        "against the noise within one run: 4 hold, 4 fail and 1 is inconclusive. None could be "
+        "tested on 24.05: they only repeat the study's numbers."
     ), full
     assert said.split(", ", 1)[1] in full
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.endswith(
-        "On 24.05, whose files the study drew its claims from, none could: they only repeat the "
-        "study's numbers."
+        "None could be tested on 24.05: the study drew its claims from those files."
     ), drew
+    # with another reason too: the rest said after it, in one plain sentence of at most 35 words
+    from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE
+
+    mixed = verdicts.copy()
+    mixed.loc[mixed.index[-1], "verdict_kind"] = NOT_ATTRIBUTABLE
+    both = claims_summary(mixed, releases, list(releases), ["CheriBSD 24.05"])
+    last = "None could" + both.split("None could", 1)[1]
+    assert last == (
+        "None could be tested on 24.05: the study drew its claims from those files, and the rest "
+        "mix compartments with other differences."
+    ), both
+    assert len(last.split()) <= 35, last
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims
     twice = pd.concat([verdicts, verdicts.iloc[:1].assign(source="morello-2024")])
     assert "of their 10 verdicts, 5 hold" in claims_summary(twice, releases, list(releases))
@@ -250,28 +263,44 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
 
 
 def test_experiment_paragraphs():
-    """The body's paragraph on an experiment: per data set, the headline ratios of the first
-    contrast that is not confounded, as Table 1 prints them, in the program's own code each
-    by its short name; confounded and invalid metrics named in a few words, never with their
-    ratios; no claim ID, no 'within one run' (said once in Section 3)."""
+    """The body's paragraph on an experiment says what the numbers show, the answer first: the
+    calls into another library with their ratios as Table 1 prints them, then the program's own
+    code as one range of Table 1's points, then Table 1 cited for the rest; a data set with no
+    usable ratio says so in Table 1's words, never with its ratios; no claim ID, no caveat, no
+    'within one run' (said once in Section 3)."""
     releases = {"morello-2024": "CheriBSD 24.05"}
     para = experiment_paragraph("memory", TABLE, releases)
-    # E2's malloc and free mix heap revocation with the compartments: named, ratios left out
-    assert para.startswith(
-        "On the 24.05 data, a malloc of the largest block and a free of the largest block are "
-        "confounded, and writing the largest block and reading the largest block are not valid "
-        "measurements."
+    # E2's malloc and free mix heap revocation with the compartments, its loops store nothing
+    assert para == (
+        "The 24.05 data give no ratio here: Table~\\ref{tab:headline} marks them confounded or "
+        "not valid."
     ), para
-    assert "$\\times$" not in para and "not valid measurements" in para
     cpu = experiment_paragraph("cpu", TABLE, releases)
+    tuples = {
+        r.metric: r
+        for r in TABLE[(TABLE.experiment == "cpu") & (TABLE.subject == "purecap-c18n")].itertuples()
+    }
+    math = cell(tuples["math_cpu_ns"])
+    # the answer first, read from the numbers: the call into libm above every own-code point
     assert cpu.startswith(
-        "On the 24.05 data: the math workload's CPU time (calls into libm) 1.51$\\times$"
+        "On the 24.05 data, only the math workload's CPU time, which calls into libm, rises above "
+        f"the rest: {math}."
     ), cpu
-    # each own-code metric named by the words that tell it apart, with Table 1's point
-    own = "the program's own code (float 0.969$\\times$, array 1.03$\\times$ and int 1.08$\\times$)"
-    assert own in cpu, cpu
+    inside = TABLE.assign(
+        ratio=[1.0 if m == "math_cpu_ns" else r for m, r in zip(TABLE.metric, TABLE.ratio)]
+    )
+    plain = experiment_paragraph("cpu", inside, releases)
+    assert "rises above" not in plain and "only" not in plain.lower().split(",")[1], plain
+    # the other three as one range of Table 1's points, then Table 1 for the rest
+    points = sorted(
+        (tuples[m] for m in ("int_cpu_ns", "float_cpu_ns", "array_cpu_ns")),
+        key=lambda r: r.ratio,
+    )
+    own = f"stay within {point(points[0])} to {point(points[-1])} (Table~\\ref{{tab:headline}})."
+    assert "The other three, which call into no other library, " + own in cpu, cpu
     for text in (para, cpu):
         assert "within one run" not in text and "math-cost" not in text and "itemize" not in text
+        assert "possibly" not in text.lower() and "-O0" not in text  # caveats are Section 3's
         for s in re.split(r"\. ", text.replace(r"\,\%", "%")):
             assert len(s.split()) <= 35, s
     assert "No data set or board" in experiment_paragraph("memory", TABLE.iloc[0:0], {}, {})
@@ -333,7 +362,7 @@ def test_every_interval_the_generated_findings_print_stands_bare(tmp_path):
     # (a timer range narrower than the point's last digit prints the point alone, no brackets)
     assert len(printed) >= 4 and {c for _, c in printed} == {""}, printed
     # Table 1 says it once, from the comparisons' interval_covers
-    legend = headline.latex_table(table).split(r"\end{tabular}")[1]
+    legend = headline.latex_table(table).split(r"\end{tabular}", 1)[1]
     assert legend.count("every interval is the spread within one run") == 1
     runs = headline.latex_table(table.assign(interval_covers="between runs"))
     assert "every interval is a 95\\,\\% interval between runs" in runs
@@ -381,3 +410,17 @@ def test_short_names_keep_the_words_that_tell_labels_apart():
     heap = ["a malloc of the largest block", "a free of the largest block"]
     assert named_together(heap) == "a malloc and free of the largest block"
     assert named_together(heap[:1]) == heap[0]
+
+
+def test_experiment_paragraphs_say_copies_of_a_data_set_once():
+    """Data sets that print alike (copies of one release) are said once: no sentence twice, the
+    sources that give no ratio named together in one sentence."""
+    copies = pd.concat([TABLE] + [TABLE.assign(source=f"board-{c}") for c in "ab"])
+    releases = {"morello-2024": "CheriBSD 24.05", "board-a": "CheriBSD 24.05"}
+    for e in ("memory", "cpu", "pipe"):
+        text = experiment_paragraph(e, copies, releases)
+        said = re.split(r"(?<=\.) ", text)
+        assert len(said) == len(set(said)), text
+        assert text.count("the 24.05 data") <= 1 and text.count("board-b") == 1, text
+    memory = experiment_paragraph("memory", copies, releases)
+    assert memory.count("give no ratio here") == 1, memory

@@ -44,12 +44,21 @@ def test_table_1_caption_and_legend_stay_short():
     caption = float_.split(r"\caption{", 1)[1]
     assert len(rendered(caption)) <= CAPTION_CHARS, rendered(caption)
     tex = headline.latex_table(TABLE)
-    legend = rendered(tex.split(r"\end{tabular}")[1])
+    legend = rendered(tex.split(r"\end{tabular}", 1)[1])
     assert len(legend) <= headline.LEGEND_CHARS, legend
     # each form defined once, and what the intervals cover said once, here; the math
     # workload's timer range lies within its last digit: its point alone, defined once
     assert "±" not in legend and r"\pm" not in tex
-    assert legend.count(headline.BARE_WORDS) == 1 and r"1.51$\times$ \\" in tex
+    bare = headline.BARE_WORDS.split(": ", 1)[1]
+    assert legend.count(bare) == 1 and r"1.51$\times$ \\" in tex
+    # in footnote type, each notation beside its meaning, at most two a row and three rows
+    raw = tex.split(r"\end{tabular}", 1)[1]
+    assert r"\footnotesize" in raw and r"\scriptsize" not in raw and r"\tiny" not in raw
+    rows = raw.split(r"\begin{tabular}", 1)[1].split(r"\end{tabular}")[0].split(r"\\")
+    rows = [x for x in rows if "&" in x]
+    assert 1 <= len(rows) <= 3 and all(x.count("&") == 3 for x in rows), rows
+    for form in ("[$a$, $b$]", r"$\langle a, b\rangle$", "alone", r"$x \rightarrow y$"):
+        assert sum(form in x for x in rows) == 1, form
     assert legend.count("every interval is the spread within one run") == 1
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert "not run" not in tex  # E10 did not run: the body says so, not Table 1

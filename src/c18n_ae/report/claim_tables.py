@@ -672,12 +672,13 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
 
 
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
-    """Why a data set of the study tested none of its claims, most common reason first ('On 24.05,
-    whose files the study drew its claims from, none could: they only repeat the study's numbers
-    or mix compartments with other differences.'): a reader meets the headline's data set in the
-    abstract and asks why; where the study drew its claims from that release (worded), the
-    clause says so, which is why its files can only repeat them."""
+    """Why a data set of the study tested none of its claims, plainly ('None could be tested on
+    24.05: the study drew its claims from those files, and the rest mix compartments with other
+    differences.'): a reader meets the headline's data set in the abstract and asks why. Where
+    the study drew its claims from that release (worded), that is the reason its files can only
+    repeat them, said as such; the other reasons follow, most common first."""
     study = _study_rows(results)
+    repeat = UNTESTED_WORDS[REPRODUCED]
     out = []
     for s in dict.fromkeys(study.source):
         if s not in releases or s in where or (sources is not None and s not in sources):
@@ -685,12 +686,18 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         reasons = _reasons(study[study.source == s].verdict_kind.fillna(""))
         # what could be measured but not tested says more than 'cannot be measured here'
         reasons = [w for w in reasons if w != UNTESTED_WORDS[UNMEASURABLE]] or reasons
-        if reasons:
-            name = escape(releases[s].removeprefix("CheriBSD "))
-            drew = ", whose files the study drew its claims from," if releases[s] in worded else ""
-            out.append(
-                f" On {name}{drew} none could: they {listed(reasons).replace(' and ', ' or ')}."
-            )
+        if not reasons:
+            continue
+        name = escape(releases[s].removeprefix("CheriBSD "))
+        head = f" None could be tested on {name}: "
+        if releases[s] in worded and repeat in reasons:
+            rest = [w for w in reasons if w != repeat]
+            said = "the study drew its claims from those files"
+            if rest:
+                said += f", and the rest {listed(rest).replace(' and ', ' or ')}"
+            out.append(f"{head}{said}.")
+        else:
+            out.append(f"{head}they {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)
 
 

@@ -49,7 +49,6 @@ from c18n_ae.report.conclusion import (
     shared_optimisation,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
-from c18n_ae.report.labels import short_names
 
 MAX_WORDS = 60
 
@@ -187,18 +186,26 @@ def cell(r) -> str:
     return text + ("$^\\dagger$" if few else "")
 
 
-def _own_code(rows: pd.DataFrame) -> str:
-    """Work in the program's own code: its one row in full, or each metric by the words that tell
-    it apart with its point estimate ('the program's own code (writing 0.931× and reading
-    0.969×)'); the metrics without a point estimate are named as such."""
+def _own_code(rows: pd.DataFrame, plural: bool) -> str:
+    """The program's own code as the range of its points, as Table 1 prints them ('stay within
+    0.969× to 1.08×'); one point alone as its cell; the metrics without a point named as such."""
     shown = sorted((r for r in rows.itertuples() if has_point(r)), key=_quoted)
-    if len(rows) == 1 or len(shown) < 2:
-        return "; ".join(f"{escape(r.label)} (own code) {cell(r)}" for r in rows.itertuples())
-    named = dict(zip(rows.label, short_names(list(rows.label))))
-    said = [f"{escape(named[r.label])} {point(r)}" for r in shown]
-    rest = [escape(named[r.label]) for r in rows.itertuples() if not has_point(r)]
-    rest = f"; {listed(rest)} without a point estimate" if rest else ""
-    return f"the program's own code ({listed(said)}{rest})"
+    rest = list(dict.fromkeys(escape(r.label) for r in rows.itertuples() if not has_point(r)))
+    said, s = "", "" if plural else "s"
+    if len(shown) == 1:
+        said = f"give{s} {cell(shown[0])}"
+    elif shown and point(shown[0]) == point(shown[-1]):
+        said = f"give{s} {point(shown[0])}"
+    elif shown:
+        said = f"stay{s} within {point(shown[0])} to {point(shown[-1])}"
+    if rest:
+        said += (" and " if said else "") + f"give{s} no point estimate for {listed(rest)}"
+    return said
+
+
+def _where(source: str, releases: dict) -> str:
+    where = data_name(source, releases)
+    return f"the {where}" if where.endswith(" data") else f"\\texttt{{{where}}}"
 
 
 def experiment_paragraph(
@@ -209,53 +216,100 @@ def experiment_paragraph(
     said: set[str] | None = None,
     verdicts: pd.DataFrame | None = None,
 ) -> str:
-    """The body's short paragraph on one experiment: per source, the first contrast of
-    compartments against none that is not confounded, its calls into another library each with
-    its ratio (as Table 1 prints it) and its work in the program's own code as a range. Confounded
-    contrasts, claims, limits and what a contrast differs in by name alone are the tables' and
-    Section 3's to say (once); an invalid metric is named in a few words."""
+    """The body's short paragraph on one experiment, the answer first: per source, the first
+    contrast of compartments against none that is not confounded; its calls into another library,
+    each metric with its ratio on every source (as Table 1 prints it), then the program's own
+    code as one range, then Table 1 cited for the rest. The sources that give no ratio are named
+    in Table 1's words ('confounded', 'not valid'). No caveat: those are Section 3's and the
+    threats' to say (once)."""
     mine = table[(table.experiment == experiment) & (table.get("share", "total") == "total")]
     if mine.empty:
         return "No data set or board with a compartment variant measured it here."
-    out = []
+    clean, none = [], {}
     for source, rows in mine.groupby("source", sort=False):
-        where = data_name(source, releases)
-        where = f"the {where}" if where.endswith(" data") else f"\\texttt{{{where}}}"
-        bad = rows[rows.invalid.fillna("") != ""].drop_duplicates("metric")
         valid = rows[rows.invalid.fillna("") == ""]
-        clean = valid[[not is_confounded(r) for r in valid.itertuples()]]
-        parts = []
-        if len(clean):
-            one = clean.subject == clean.subject.iloc[0]
-            first = clean[one & (clean.baseline == clean.baseline.iloc[0])]
-            crossing = first[first.crosses.fillna("") != ""]
-            staying = first[first.crosses.fillna("") == ""]
-            parts += [
-                f"{escape(r.label)} (calls into {escape(r.crosses)}) {cell(r)}"
-                for r in crossing.itertuples()
-            ]
-            if len(staying):
-                parts.append(_own_code(staying))
-            out += sentences(f"On {where}:", parts)  # at most MAX_WORDS words each
-        # what the source gives no ratio for: confounded, or not valid (its place named once)
-        # in Table 1's words ('confounded', 'not valid'), one sentence for both
-        mixed = ""
-        if clean.empty and len(valid):
-            names = list(dict.fromkeys(valid.label))
-            mixed = f"{listed([escape(x) for x in names])} {'are' if len(names) > 1 else 'is'}"
-            mixed += " confounded"
-        if len(bad):
-            labels = listed([escape(x) for x in dict.fromkeys(bad.label)])
-            what = "are not valid measurements" if len(bad) > 1 else "is not a valid measurement"
-            if mixed:
-                out.append(f"On {where}, {mixed}, and {labels} {what}.")
-            elif out and where in out[-1]:  # the sentence before names the data set
-                out.append(f"{labels[:1].upper()}{labels[1:]} {what} there.")
+        ok = valid[[not is_confounded(r) for r in valid.itertuples()]]
+        if ok.empty:
+            words_ = (["confounded"] if len(valid) else []) + (
+                ["not valid"] if len(valid) < len(rows) else []
+            )
+            none[source] = " or ".join(words_)
+            continue
+        first = ok[(ok.subject == ok.subject.iloc[0]) & (ok.baseline == ok.baseline.iloc[0])]
+        clean.append(first)
+    out = []
+    if clean:
+        rows = pd.concat(clean)
+        crossing = rows[rows.crosses.fillna("") != ""]
+        staying = rows[rows.crosses.fillna("") == ""]
+        sources = list(dict.fromkeys(rows.source))
+        one = len(sources) == 1
+        lead = f"On {_where(sources[0], releases)}, " if one else ""
+        said_crossing = []
+        if one and crossing.label.nunique() > 1:  # one data set: the calls named once
+            libs = listed(list(dict.fromkeys(escape(x) for x in crossing.crosses)))
+            each = listed([f"{cell(r)} for {escape(r.label)}" for r in crossing.itertuples()])
+            said_crossing.append(f"the calls into {libs} give {each}")
+        for label, same in crossing.groupby("label", sort=False):
+            if one and crossing.label.nunique() > 1:
+                break
+            libs = listed(list(dict.fromkeys(escape(x) for x in same.crosses)))
+            # copies of one release that print alike are said once
+            on = listed(
+                list(
+                    dict.fromkeys(
+                        cell(r) + ("" if one else f" on {_where(r.source, releases)}")
+                        for r in same.itertuples()
+                    )
+                )
+            )
+            stands = _stands(same, staying)
+            only = "only " if stands != "gives " and crossing.label.nunique() == 1 else ""
+            said_crossing.append(f"{only}{escape(label)}, which calls into {libs}, {stands}{on}")
+        if said_crossing:
+            first_ = "; ".join(said_crossing)
+            out.append(f"{lead}{first_}." if lead else f"{first_[:1].upper()}{first_[1:]}.")
+        if len(staying):
+            n = staying.label.nunique()
+            if said_crossing:
+                whom = "the other metric" if n == 1 else f"the other {_number(n)}"
             else:
-                out.append(f"On {where}, {labels} {what}.")
-        elif mixed:
-            out.append(f"On {where}, {mixed}.")
+                whom = "the program's own code"
+            plural = said_crossing and n > 1
+            own = f"{whom}, which call{'' if plural else 's'} into no other library, "
+            own += _own_code(staying, bool(plural))
+            if not said_crossing and lead:
+                own = lead + own
+            out.append(f"{own[:1].upper()}{own[1:]}.")
+    for what in dict.fromkeys(none.values()):  # the sources alike in one sentence
+        where = listed(list(dict.fromkeys(_where(x, releases) for x in none if none[x] == what)))
+        out.append(
+            f"{where[:1].upper()}{where[1:]} give no ratio here: "
+            f"Table~\\ref{{tab:headline}} marks them {what}."
+        )
+    if out and not none:  # Table 1 has the rest: each ratio with its interval
+        cite = ", as Table~\\ref{tab:headline} shows" if out[-1].endswith(").") else ""
+        out[-1] = out[-1][:-1] + (cite or " (Table~\\ref{tab:headline})") + "."
     return " ".join(out)
+
+
+def _stands(crossing: pd.DataFrame, staying: pd.DataFrame) -> str:
+    """The answer first: 'rises above the rest: ' where every point of a metric that calls into
+    another library lies above every point of the program's own code ('falls below' alike);
+    'gives ' otherwise. Read from the numbers Table 1 prints, not from their words."""
+    mine = [_quoted(r) for r in crossing.itertuples() if has_point(r)]
+    own = [_quoted(r) for r in staying.itertuples() if has_point(r)]
+    if not mine or not own or len(mine) < len(crossing):
+        return "gives "
+    if min(mine) > max(own):
+        return "rises above the rest: "
+    if max(mine) < min(own):
+        return "falls below the rest: "
+    return "gives "
+
+
+def _number(n: int) -> str:
+    return ["no", "one", "two", "three", "four", "five", "six"][n] if n < 7 else str(n)
 
 
 def attribution(meta: dict, earlier: list[dict] = ()) -> str:

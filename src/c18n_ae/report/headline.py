@@ -9,6 +9,7 @@ table of confounded contrasts."""
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -360,55 +361,66 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-LEGEND_CHARS = 450  # three lines of the table's small type across the text width
+LEGEND_CHARS = 450  # the legend's rows: two notations each, about as wide as three old lines
+LEGEND_PAIRS = 2  # notations side by side on one row of the legend
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
-    """One short paragraph under Table 1 (at most three lines, LEGEND_CHARS), each form and mark
-    defined once and only where a cell uses it: the notation, the marks, what the intervals
-    cover."""
+    """The legend under Table 1, in footnote type: each notation and word beside its meaning,
+    two to a row, defined once and only where a cell uses it; then what the intervals cover,
+    said once."""
     rows = [x for _, g in shown for x in g.itertuples()]
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
     said = " ".join(printed)
-    forms = [r"$r\times$ [$a$, $b$]: ratio first/second with its interval"]
+    forms = [(r"$r\times$ [$a$, $b$]", "ratio with its interval")]
     if "⟨" in said:
-        forms.append(r"$\langle a, b\rangle$: a timer tick either way")
+        forms.append((r"$r\times$ $\langle a, b\rangle$", "a timer tick either way"))
     if any(bare(x) for x in printed):  # the point alone: brackets would only repeat it
-        forms.append(BARE_WORDS)
+        forms.append((r"$r\times$ alone", BARE_WORDS.split(": ", 1)[1]))
     if "–" in said:
-        forms.append(r"$a$--$b\times$: too uncertain for a point")
+        forms.append((r"$a$--$b\times$", "too uncertain for a point"))
     few = [x for x in rows if "→" in cell(x, tex=False)]
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
-        # one of the table's own cells as the example; a split's ABI share has no compartments
+        # a split's ABI share has no compartments: its two sides are the pair's
         sides = "without $\\rightarrow$ with compartments"
         if any(getattr(x, "share", "") == "ABI share" for x in few):
             sides = "second $\\rightarrow$ first of the pair"
+        # the unit as the cells print it ('\\si{\\micro\\second}')
+        unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
         forms.append(
-            f"{comparison_text(few[0], statistic(few[0]))}: {sides}, for times only a few "
-            f"{ticks} timer ticks long"
+            (
+                f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$)",
+                f"{sides}; only a few {ticks} timer ticks long",
+            )
         )
-    marks = []
     if "†" in said:
-        marks.append(f"{DAGGER} {MEDIAN_WORDS}")
+        forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         # the cell says 'confounded' in words; why, and where its ratio is, said once
-        marks.append(
-            r"confounded: the variants differ in more than ABI and compartments "
-            r"(Table~\ref{tab:confounded})"
+        forms.append(
+            (
+                "confounded",
+                r"the variants differ in more than ABI and compartments "
+                r"(Table~\ref{tab:confounded})",
+            )
         )
     elif possibly_notes(table):
-        marks.append(r"differences of name alone: Table~\ref{tab:confounded}")
+        forms.append(("differences of name alone", r"Table~\ref{tab:confounded}"))
     if NOT_VALID in said:
-        marks.append(f"{NOT_VALID}: its experiment's section says why")
-    out = [_first_upper("; ".join(forms)) + "."]
-    if marks:
-        out.append("; ".join(marks) + ".")
+        forms.append((NOT_VALID, "its experiment's section says why"))
+    spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
+    lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
+    for i in range(0, len(forms), LEGEND_PAIRS):
+        pairs = forms[i : i + LEGEND_PAIRS]
+        pairs += [("", "")] * (LEGEND_PAIRS - len(pairs))
+        lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
+    lines.append(r"\end{tabular}")
     covers = covers_line(table)
     if covers:
-        out.append(covers)
-    return [" ".join(out)]
+        lines += [r"\par", covers]
+    return lines
 
 
 def covers_line(table: pd.DataFrame) -> str:
