@@ -296,7 +296,8 @@ def test_experiment_paragraphs():
         (tuples[m] for m in ("int_cpu_ns", "float_cpu_ns", "array_cpu_ns")),
         key=lambda r: r.ratio,
     )
-    own = f"stay within {point(points[0])} to {point(points[-1])} (Table~\\ref{{tab:headline}})."
+    ends = f"{point(points[0])} to {point(points[-1])}"
+    own = f"stay within {ends}, as Table~\\ref{{tab:headline}} shows."
     assert "The other three, which call into no other library, " + own in cpu, cpu
     for text in (para, cpu):
         assert "within one run" not in text and "math-cost" not in text and "itemize" not in text

@@ -288,8 +288,8 @@ def experiment_paragraph(
             f"Table~\\ref{{tab:headline}} marks them {what}."
         )
     if out and not none:  # Table 1 has the rest: each ratio with its interval
-        cite = ", as Table~\\ref{tab:headline} shows" if out[-1].endswith(").") else ""
-        out[-1] = out[-1][:-1] + (cite or " (Table~\\ref{tab:headline})") + "."
+        # never '(Table 1).' before the '(Appendix A.2.)' that follows every paragraph
+        out[-1] = out[-1][:-1] + ", as Table~\\ref{tab:headline} shows."
     return " ".join(out)
 
 
