@@ -46,9 +46,8 @@ def tidy_rows(raw, rows):
 
 
 CAPTION = (
-    r"E9 allocation: throughput (millions of allocations with their release a second) and mean "
-    r"latency per thread count; below ours, the SGX study's published figures (normal and "
-    r"enclave), from other hardware: beside ours for scale, not as a measurement to compare."
+    r"E9 allocation: throughput (millions of allocations and releases a second) and mean "
+    r"latency per thread count; below, the SGX study's published figures, for scale only."
 )
 
 

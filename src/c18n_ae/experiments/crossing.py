@@ -57,10 +57,9 @@ def _interval(row) -> str:
 
 
 CAPTION = (
-    r"E10 crossing: mean time of one call with the 95\,\% interval of the mean, the median, "
-    r"and the ratio of means to a plain call in the program; last, a call into the other "
-    r"library minus a plain call, paired by trial, and, where the target counts them (the "
-    r"run-time linker's crossings, pmcstat's cycles), the same per counted crossing and in cycles."
+    r"E10 crossing: mean time of one call (95\,\% interval), median, ratio to a plain call; a "
+    r"call into the other library minus a plain call, paired by trial, and where counted, per "
+    r"crossing and in cycles."
 )
 CAPTION_SIMULATED = (
     r" Values marked (simulated) were counted on the tests' simulated CheriBSD target (stand-ins "

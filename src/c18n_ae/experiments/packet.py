@@ -104,9 +104,8 @@ def published() -> pd.DataFrame:
 
 
 CAPTION = (
-    r"E7 packets: adjusted latency per packet (mean), CPU utilisation and lost packets, for "
-    r"the count sweep and the size sweep; the published adjusted latencies of the 2023 "
-    r"CHERI study (Pytilia) below ours, its hardware not named in the transcription."
+    r"E7 packets: mean adjusted latency per packet, CPU utilisation and lost packets, per "
+    r"count and size; below ours, the 2023 CHERI study's (Pytilia) published latencies."
 )
 
 

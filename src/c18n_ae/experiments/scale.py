@@ -235,9 +235,8 @@ def interval(f: dict) -> str:
 
 CAPTION = (
     r"E1 scale: instances started, memory added (MiB, $2^{20}$ bytes, the study's MB included), "
-    r"memory and elapsed time per instance (least-squares slopes of the rise: where the slope "
-    r"changes, the instance where it does and the slope or level after it follow), and the "
-    r"condition that stopped the run. The time per instance includes the pause after each start "
+    r"memory and elapsed time per instance (least-squares slopes, and where a slope changes), "
+    r"and what stopped the run. The time per instance includes the pause after each start "
     r"(the study's script sleeps 0.5\,s, ours \texttt{interval\_s}); the study's count is of "
     r"the processes its script started, none checked to be running."
 )

@@ -310,7 +310,13 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             facts = [x.split(": ", 1)[-1] for c in mixed.confounded_by for x in str(c).split(";")]
             kinds = listed(list(dict.fromkeys(confound_kinds("; ".join(facts)))))
             which = escape(named_together(list(mixed.label)))
-            rest.append(f"For {which}, the variants also differ in {escape(kinds)}.")
+            # on which release they differ ('morello-2024: heap revocation ...'): said, so that
+            # no reader takes it for the later release's
+            held = [x.split(": ", 1)[0].strip() for c in mixed.confounded_by
+                    for x in str(c).split(";") if ": " in x]  # fmt: skip
+            where = listed([_data(x, names) for x in dict.fromkeys(held) if x in names])
+            on = f" on {where}" if where else ""
+            rest.append(f"For {which}, the variants{on} also differ in {escape(kinds)}.")
         out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
