@@ -305,6 +305,13 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
     # the two mean times per trial the estimate divides, so that the row can be redone:
     # (70.8 - 46.8) s / (4 x 10^8) = 60 ns
     assert r"70.8 / 46.8 \si{\second}" in math_row.split(" & ")[4]
+    # the smaller of a row's two means keeps three figures, so that the two as printed give the
+    # ratio Table 1 prints (1.02 / 0.96 gave 1.06 beside 1.07)
+    later = call_cost.latex_table(rows_of("cheribsd-22.12"), RELEASES, ABIS)
+    for row in body + [x for x in later.splitlines() if x.startswith("22.12 & ")]:
+        means = re.findall(r"[\d.]+", row.split(" & ")[4])
+        smaller = min(means, key=float)
+        assert len(smaller.replace(".", "").lstrip("0")) >= 3, (smaller, row)
     # the spread within the run (±0.01 ns) is narrower than the timer's bound (±0.039 ns): one
     # interval, a tick either way in angle brackets, never the spread's square brackets
     assert r"60.1 $\langle$60.0, 60.1$\rangle$" in math_row and "[" not in math_row
