@@ -283,6 +283,14 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     return " ".join(out)
 
 
+def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
+    """The same workload's and contrast's per-call rows on the other data sets, as Figure 1 draws
+    them (no confound): what the first finding, the worked estimate and the releases' sentence
+    set beside r."""
+    o = clean(crossing(t))
+    return o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+
+
 def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
     """The one optimisation level ('-O0') that the data sets record for both sides of every
     figure the first finding quotes (the answer and the same contrast on the other data sets,
@@ -290,8 +298,7 @@ def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str 
     r, kind = answer(t)
     if r is None or kind != "data":
         return None
-    o = clean(crossing(t))
-    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    o = _other_sources(t, r)
     rows = [r, *(x for _, x in o.iterrows() if x.source in releases)]
     levels = {
         shared_optimisation(metas.get(x.source), x.experiment, x.subject, x.baseline) for x in rows
@@ -302,8 +309,7 @@ def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str 
 def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
     """' (about 40 ns on 22.12)': the same workload's and contrast's figure on the other data
     sets, as Figure 1 draws them (no confound); '' where there is none."""
-    o = clean(crossing(t))
-    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    o = _other_sources(t, r)
     said = [
         f"about {_about(x.per_call_ns)} on {escape(releases[x.source].removeprefix('CheriBSD '))}"
         for x in o.itertuples()
@@ -343,8 +349,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     r, kind = answer(t)
     if r is None or kind == "e10":
         return ""
-    o = clean(crossing(t))
-    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    o = _other_sources(t, r)
     out = []
     here = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
     for x in o.itertuples():
@@ -381,8 +386,7 @@ def _same_way(t: pd.DataFrame, r, releases: dict, scale: float, places: int, u: 
     """'On the 22.12 data, 66.0 s and 49.8 s give about 41 ns the same way. ': the worked
     estimate's other data sets (those _elsewhere quotes), their two means in the same unit, so
     that a reader can check each figure the abstract gives; '' where there is none."""
-    o = clean(crossing(t))
-    o = o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
+    o = _other_sources(t, r)
     out = []
     for x in o.itertuples():
         a, b = _f(x.mean_ns), _f(x.reference_mean_ns)

@@ -771,8 +771,7 @@ def failures_sentence(
         longer = [w for k, w in said if k == "longer"]
         that = [w for k, w in said if k == "more"]
         if longer:
-            take = "takes" if len(longer) == 1 else "take"
-            that.append(f"{listed(longer)} {take} longer in compartments")
+            that.append(_take_longer(longer))
         parts = []
         if that:
             claim = "claim" if len(that) == 1 else "claims"
@@ -783,6 +782,12 @@ def failures_sentence(
         said = ", and ".join(parts)
         out.append(f"{said[:1].upper()}{said[1:]}." if source in named else f"On {where}, {said}.")
     return " ".join(out)
+
+
+def _take_longer(doing: list[str]) -> str:
+    """'writing and reading take longer in compartments': the claims that operations take
+    longer, said together (failures_sentence, open_sentence)."""
+    return f"{listed(doing)} {'takes' if len(doing) == 1 else 'take'} longer in compartments"
 
 
 def open_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
@@ -801,14 +806,7 @@ def open_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str])
             for r, (k, _) in zip(g.itertuples(), said)
             if k != "longer"
         ]
-        parts = (
-            [
-                f"whether {listed(longer)} {'takes' if len(longer) == 1 else 'take'} longer "
-                "in compartments"
-            ]
-            if longer
-            else []
-        )
+        parts = [f"whether {_take_longer(longer)}"] if longer else []
         parts += [f"the claim that {t[:1].lower()}{t[1:]}" for t in other]
         verb = "stays" if len(parts) == 1 else "stay"
         said = " and ".join(parts)
