@@ -138,8 +138,8 @@ def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float
 
 
 def own_words(t: pd.DataFrame, r) -> str:
-    """'Code that calls no other library crosses no compartment boundary: its CPU time was
-    0.969× to 1.08× hybrid's.': the point ratios Table 1 prints for code calling no other
+    """'Code that calls no other library ran at 0.969× to 1.08× hybrid's CPU time.': the point
+    ratios Table 1 prints for code calling no other
     library, in Table 1's form, alike in the abstract and the conclusion; '' where none has one."""
     ends = own_points(t, r.source, r.subject)
     if not ends:
@@ -148,10 +148,7 @@ def own_words(t: pd.DataFrame, r) -> str:
     was = low if low == high else f"{low} to {high}"
     metrics = _own_rows(t, r.source, r.subject).metric
     what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
-    return (
-        "Code that calls no other library crosses no compartment boundary: "
-        f"its {what} was {was} {escape(_s(r.baseline)) or 'hybrid'}'s."
-    )
+    return f"Code that calls no other library ran at {was} {escape(_s(r.baseline)) or 'hybrid'}'s {what}."
 
 
 def _about(x: float) -> str:
@@ -206,11 +203,9 @@ def finding(
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
         # so that the sentence cannot be read as about the other release's
         figure, s = ("Both figures", "") if also else ("The figure", "s")
-        # both sides of each figure at one level: 'compare' says so in the abstract's few words
-        built = f"compare{s} {escape(level)} builds and " if level else ""
-        out.append(
-            f"{figure} {built}include{s} the ABI's own cost, in {library} and in the calling loop."
-        )
+        # both sides of each figure at one level, said in the abstract's few words
+        built = f"come{s} from {escape(level)} builds and " if level else ""
+        out.append(f"{figure} {built}include{s} the ABI's own cost.")
     own = own_words(t, r)
     if own:
         out.append(own)
@@ -429,7 +424,6 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     library = escape(_s(r.library)) or "another library"
     built = f", built {escape(level)}" if level else ""  # plain, as every other -O0 prints
     times = _times(int(n))
-    plain = f"for {escape(level)} builds " if level else ""  # said once, plainly
     return (
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial was {num[0]}~{u} "
         f"with compartments and the {abi} ABI, and {num[1]}~{u} in {escape(r.baseline)}. "
@@ -437,11 +431,10 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"Each call thus took $({num[0]} - {num[1]})$~{u}~/~$({int(k)} \\times {times})"
         f" \\approx$ {_about(r.per_call_ns)} longer. "
         f"{_same_way(t, r, releases, scale, places, u)}"
-        "The estimate charges all of the loop's extra time to the calls, the caller's own code "
-        f"included (purecap{built}, which spills capabilities to the stack), and any work done "
-        "inline. So it counts the caller's extra time as well as what the ABI and the switch "
-        f"add to a call. The {_about(r.per_call_ns)} is thus a figure {plain}that mixes the "
-        "ABI's cost with the compartments'."
+        "The estimate charges all of the loop's extra time to the calls: the caller's own "
+        f"purecap code{built} (which spills capabilities to the stack), the purecap build of "
+        f"{library}, and the compartment switch. It is an upper bound on the switch alone only "
+        "if the purecap ABI makes these calls no faster than hybrid, which these data cannot show."
     )
 
 
@@ -613,14 +606,15 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 
 
 def _num(x: float) -> str:
-    """A number of the table's ns column: the one amount formatter's figures, without the unit
+    """A number of the table's ns column: the one amount formatter's figures, two significant as
+    the text and Figure 1 give a cost per call from one run per variant (_about), without the unit
     (the column's heading gives it)."""
-    return amount(_f(x)).rsplit(" ", 1)[0]
+    return _about(_f(x)).rsplit(" ", 1)[0]
 
 
 def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
-    """'60.1 ⟨60.0, 60.1⟩' or '73.0 [45.9, 107]'; where the ends print alike (the interval or
-    range within the last digit), the amount alone ('60.1')."""
+    """'0.70 ⟨0.55, 0.86⟩' or '73 [46, 110]'; where the ends print alike (the interval or range
+    within the last digit), the amount alone ('60', never '60.1 ⟨60.0, 60.1⟩')."""
     lo, hi = _num(low), _num(high)
     if lo == hi:
         return _num(x)

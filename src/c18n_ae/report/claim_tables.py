@@ -633,11 +633,14 @@ def outcome_words(rows: pd.DataFrame) -> str:
     return of + listed(said) if said else ""
 
 
-def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None, worded=()) -> str:
+def claims_summary(
+    results: pd.DataFrame, releases: dict[str, str], sources=None, worded=(), why_not=True
+) -> str:
     """The abstract's one sentence on the study's claims: how many could be tested, on which
-    data, against what noise, and how they came out ('On the study's data, only 9 of its 24
-    claims could be tested, all on 22.12 and only against the noise within one run: 4 hold, 4
-    fail and 1 is inconclusive.'). Where none could be, why not, most common reason first. The
+    data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
+    22.12: 4 hold, 4 fail and 1 is inconclusive.'); the noise the intervals cover is Section 3's
+    to say, once. Where none could be, why not, most common reason first. why_not: also say why
+    a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
     data sets and boards with compartments; default every source); a source in releases is a data
     set, whose intervals cover one run's trials only. worded: the releases the study drew its
@@ -658,22 +661,22 @@ def claims_summary(results: pd.DataFrame, releases: dict[str, str], sources=None
         # 'on the study's data': Table 4 also counts claims tested on the machines that ran
         names = listed([escape(releases[s].removeprefix("CheriBSD ")) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
-        opening = (
-            f"On the study's data, {head.lower()} {len(tested)} of its {n} claims could be "
-            f"tested, {on} and only against the noise within one run"
-        )
+        many = f"all {n}" if len(tested) == n else str(len(tested))
+        opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
     text = f"{opening}: {said}." if said else f"{opening}."
+    if not why_not:
+        return text
     return text + _untested_sources(results, releases, sources, where, worded)
 
 
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
-    """Why a data set of the study tested none of its claims, plainly ('None could be tested on
-    24.05: the study drew its claims from those files, and the rest mix compartments with other
+    """Why a data set of the study tested none of its claims, plainly ('On 24.05, none could
+    be: the study drew its claims from those files, and the rest mix compartments with other
     differences.'): a reader meets the headline's data set in the abstract and asks why. Where
     the study drew its claims from that release (worded), that is the reason its files can only
     repeat them, said as such; the other reasons follow, most common first."""
@@ -689,10 +692,10 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         if not reasons:
             continue
         name = escape(releases[s].removeprefix("CheriBSD "))
-        head = f" None could be tested on {name}: "
+        head = f" On {name}, none could be: "
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
-            said = "the study drew its claims from those files"
+            said = "the study drew its claims from those files, so they only check its arithmetic"
             if rest:
                 said += f", and the rest {listed(rest).replace(' and ', ' or ')}"
             out.append(f"{head}{said}.")
@@ -895,8 +898,8 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     if not said or not other:
         return ""
     on, drawn = listed(other), listed(said)
+    # why the drawn release tests none is the tally's (claims_summary): said once
     return (
-        f"The study drew its claims from its {drawn} files, so recomputing them there only checks "
-        f"its arithmetic. The {on} files were not used to draw them and could have said "
-        f"otherwise, so a fail there means the {drawn} finding does not carry over to {on}."
+        f"The {on} files were not used to draw the claims and could have said otherwise, so a "
+        f"fail there means the {drawn} finding does not carry over to {on}."
     )

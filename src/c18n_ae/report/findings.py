@@ -380,9 +380,9 @@ def main(argv=None) -> None:
     # table): how many could be tested with an interval, and why the others could not
     # the releases the study drew its claims from (the data sets its printed numbers come from)
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
-    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded))
-    # Section 2 says why 24.05 tests nothing in its own sentence (ClaimsCarry): no clause twice
-    text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources))
+    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
+    # Section 2 also says why the release the claims were drawn from tests none
+    text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's sentences on which tested claims hold and fail on the study's data, in plain
     # words
     by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
