@@ -223,8 +223,8 @@ def experiment_paragraph(
     in Table 1's words ('confounded', 'not valid'). No caveat: those are Section 3's and the
     threats' to say (once)."""
     mine = table[(table.experiment == experiment) & (table.get("share", "total") == "total")]
-    if mine.empty:
-        return "No data set or board with a compartment variant measured it here."
+    if mine.empty:  # no paragraph: Section 4.1 says what a direct measurement would add
+        return ""
     clean, none = [], {}
     for source, rows in mine.groupby("source", sort=False):
         valid = rows[rows.invalid.fillna("") == ""]
@@ -419,6 +419,8 @@ def main(argv=None) -> None:
             name = "".join(w.title() for w in e.split("_"))
             paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
             text += newcommand(f"Findings{name}", paragraph)
+            if paragraph:  # \IfFound{Name}: the body's paragraph on it is printed
+                text += newcommand(f"Found{name}", "")
     for e in exp.registry().values():
         if e.findings is None or e.headline:
             continue
@@ -428,6 +430,7 @@ def main(argv=None) -> None:
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
+        text += newcommand(f"Found{e.name.title()}", "")
         if e.details is not None:  # what its appendix section adds (numbers the body leaves out)
             text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's

@@ -285,6 +285,11 @@ def added_experiments() -> str:
     )
 
 
+
+def _camel(name: str) -> str:
+    """An experiment's name as its macros spell it ('crossing' -> 'Crossing')."""
+    return "".join(w.title() for w in name.split("_"))
+
 def paper_order() -> str:
     """The paper's order, from the registry, so that an experiment added there joins the paper and
     adds pages to its appendix only: each part's experiment sections (\\SectionsCost, ...: the
@@ -305,9 +310,9 @@ def paper_order() -> str:
         newcommand(
             f"PartFindings{part.title()}",
             "".join(
-                rf"\IfRan{{{e.name}}}{{\paragraph{{{_heading(e)}.}} "
-                rf"\Findings{''.join(w.title() for w in e.name.split('_'))}{{}} "
-                rf"(Appendix~\ref{{sec:{e.name}}}.)}}{{}}"
+                rf"\IfRan{{{e.name}}}{{\IfFound{{{_camel(e.name)}}}{{\paragraph{{{_heading(e)}.}} "
+                rf"\Findings{_camel(e.name)}{{}} "
+                rf"(Appendix~\ref{{sec:{e.name}}}.)}}}}{{}}"
                 for e in ordered
                 if e.part == part and (e.headline or e.findings)
             ),
