@@ -283,6 +283,9 @@ def test_a_duration_prints_in_its_natural_unit_with_two_figures():
         {"started_at": "2026-01-01T10:00:05", "finished_at": "2026-01-01T10:00:17"},
     ]
     assert r"\newcommand{\EditionRunTime}{17~s}" in run_time_macros(metas, "quick")
+    # a run made an hour later adds its own 5 s, not the hour between
+    later = metas + [{"started_at": "2026-01-01T11:00:00", "finished_at": "2026-01-01T11:00:05"}]
+    assert r"\newcommand{\EditionRunTime}{22~s}" in run_time_macros(later, "quick")
 
 
 def test_a_timer_range_that_only_straddles_a_rounding_edge_prints_the_point_alone():

@@ -412,8 +412,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         )
         if _compartments_only(source, summary):
             out.append(
-                "Without a variant without compartments, these data cannot say how much of each "
-                "instance's memory the compartments take."
+                "Every variant here ran in compartments, so these data cannot say how much of "
+                "each instance's memory the compartments take."
             )
         out += [
             f"These data do not explain why {_where(other, True)} show {slope} per instance "

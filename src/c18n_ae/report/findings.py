@@ -14,7 +14,6 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis import claims as claim_file
-from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -41,12 +40,9 @@ from c18n_ae.report.claim_tables import (
 )
 from c18n_ae.report.conclusion import (
     _quoted,
-    abi_too,
     conclusion,
-    debug_kernel,
     has_point,
     point,
-    shared_optimisation,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
 
@@ -73,99 +69,9 @@ def sentences(opening: str, items: list[str], closing: str = ".") -> list[str]:
     return out
 
 
-def item(r) -> str:
-    """'1.51× ± 0.0001 within one run for the math workload's CPU time'; the median where a
-    few trials carry the mean. Each interval says what it covers (the row's interval_covers:
-    within one run for a data set, between runs for runs of this package repeated)."""
-    if rests_on_few(r):
-        text = comparison_text(r, "median")
-        return f"{text} for {escape(r.label)} (median, a typical trial)"
-    return f"{comparison_text(r)} for {escape(r.label)}"
-
-
-def possibly(rows: pd.DataFrame) -> str:
-    """What the rows' contrast differs in by name alone (possibly_also), each once; '' if none."""
-    said = rows.get("possibly_also", pd.Series(dtype=object)).fillna("")
-    return "; ".join(dict.fromkeys(x for c in said for x in str(c).split("; ") if x))
-
-
-def source_name(source: str, releases: dict[str, str]) -> str:
-    """A source as the paper names it (names.py): 'the 24.05 data', a machine by its name."""
-    if not releases.get(source):
-        return f"\\texttt{{{escape(source)}}}"
-    return f"the {escape(release({'name': source, 'release': releases[source]}))} data"
-
-
 def the_data(meta: dict, the: str = "The") -> str:
     """A data set as a sentence's subject: 'The 24.05 data'."""
     return f"{the} {escape(release(meta))} data"
-
-
-def mixed_note(where: str, mixed: pd.DataFrame, alone: bool) -> str:
-    """One sentence for all of a source's confounded rows: how many ratios, on how many
-    contrasts, and the kinds of fact those contrasts also differ in (their names, in full, are
-    in the set-up and the headline table)."""
-    kinds = list(dict.fromkeys(k for c in mixed.confounded_by for k in confound_kinds(c)))
-    said = listed(kinds)
-    # a contrast is a pair of variants (its name may differ by metric: the revocation it names)
-    n, contrasts = len(mixed), len(mixed.drop_duplicates(["subject", "baseline"]))
-    which = f"all {n} of its headline ratios" if alone else f"{n} of its headline ratios"
-    on = "a contrast" if contrasts == 1 else f"{contrasts} contrasts"
-    # several contrasts need not share every kind of fact: 'one or more of'
-    some = "one or more of " if contrasts > 1 and len(kinds) > 1 else ""
-    return (
-        f"On {where}, {which} rest on {on} that also differ{'s' if contrasts == 1 else ''} in "
-        f"{some}{escape(said)}, so none of those is a compartment cost."
-    )
-
-
-def abstract_sentences(
-    table: pd.DataFrame, releases: dict[str, str], metas: dict[str, dict] | None = None
-) -> list[str]:
-    """Per source: the first valid metric of each experiment that calls into another library,
-    for the first contrast of compartments against none, with the builds and kernel a data set
-    records (metas: data set name -> its dataset.yaml)."""
-    metas = metas or {}
-    out = []
-    for source, mine in table.groupby("source", sort=False):
-        valid = mine[(mine.share == "total") & (mine.invalid.fillna("") == "")]
-        # a confounded contrast is no compartment cost: named, never quoted as one
-        mixed = valid[[is_confounded(r) for r in valid.itertuples()]]
-        total = valid.drop(mixed.index)
-        notes = (
-            [mixed_note(source_name(source, releases), mixed, total.empty)] if len(mixed) else []
-        )
-        if total.empty:
-            out += notes
-            continue
-        first = total[
-            (total.subject == total.subject.iloc[0]) & (total.baseline == total.baseline.iloc[0])
-        ]
-        crossing = first[first.crosses.fillna("") != ""]
-        picks = (crossing if len(crossing) else first).groupby("experiment", sort=False).head(1)
-        together = " (the ABI and the compartments together)" if abi_too(mine) else ""
-        meta = metas.get(source)
-        where = source_name(source, releases)
-        kernel = debug_kernel(meta, set(picks.experiment))  # only where its log covers them
-        if kernel:  # inside the release's parentheses, or parentheses of its own
-            where = where[:-1] + f", {kernel})" if where.endswith(")") else f"{where} ({kernel})"
-        opening = f"On {where}, {escape(first.contrast.iloc[0])}{together} gives"
-        levels = [
-            shared_optimisation(meta, r.experiment, r.subject, r.baseline)
-            for r in picks.itertuples()
-        ]
-        out += sentences(
-            opening,
-            [
-                item(r) + (f", both built {level}" if level else "")
-                for r, level in zip(picks.itertuples(), levels)
-            ],
-        )
-        maybe = possibly(first)
-        if maybe:  # a name alone: the ratios stand, the difference named (the tables say it too)
-            out.append(f"Possibly also: {escape(maybe)}.")
-        out += notes
-    return out
 
 
 def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:
@@ -365,14 +271,6 @@ def main(argv=None) -> None:
     text = (
         "% Generated by c18n_ae.report.findings from the headline table and claims; do not edit.\n"
     )
-    by_name = {m["name"]: m for m in metas}
-    found = abstract_sentences(table, releases, by_name)
-    text += newcommand(
-        "HeadlineFindings",
-        " ".join(found)
-        or "No target or data set with a compartment variant was included in this run, so this "
-        "paper states no finding about compartments.",
-    )
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
     ]
@@ -400,6 +298,7 @@ def main(argv=None) -> None:
     single += [statistics_disagree(verdicts, s) for s in sources]
     text += newcommand("ClaimsEvidence", " ".join(x for x in single if x))
     text += newcommand("ClaimsDeparts", tex_quotes(escape(departures(verdicts))) or "none")
+    by_name = {m["name"]: m for m in metas}
     text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     text += newcommand("ReleaseClaims", release_sentence(verdicts, list(releases)))
     # an experiment's own sentences (its module's findings) about each data set and board target;
