@@ -427,8 +427,8 @@ def test_findings_come_first_in_one_format(quick_run):
         abstract,
     ), abstract
     own = re.search(
-        r"(Code that calls no other library ran at \d\.\d+× to \d\.\d+× hybrid[’']s CPU "
-        r"time\.)",
+        r"(On the 24\.05 data, code that calls no other library ran at \d\.\d+× to \d\.\d+× "
+        r"hybrid[’']s CPU time\.)",
         abstract,
     )
     assert own, abstract

@@ -206,18 +206,19 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
         "Of the study's 12 claims, 9 could be tested on its data, all on 22.12: 4 hold, 4 fail "
-        "and 1 is inconclusive. On 24.05, none could be: they only repeat the study's numbers."
+        "and 1 is inconclusive. On the 24.05 data none could be tested. They only repeat the "
+        "study's numbers."
     ), full
     # the abstract's form: the count alone
     assert claims_summary(verdicts, releases, list(releases), why_not=False) == full.split(
-        " On 24.05"
+        " On the 24.05"
     )[0]
     assert said.split(", ", 1)[1] in full
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.endswith(
-        "On 24.05, none could be: the study drew its claims from those files, so they only "
-        "check its arithmetic."
+        "On the 24.05 data none could be tested. The study drew its claims from those files, so "
+        "there they only check its arithmetic."
     ), drew
     # with another reason too: the rest said after it, in one plain sentence of at most 35 words
     from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE
@@ -225,10 +226,10 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     mixed = verdicts.copy()
     mixed.loc[mixed.index[-1], "verdict_kind"] = NOT_ATTRIBUTABLE
     both = claims_summary(mixed, releases, list(releases), ["CheriBSD 24.05"])
-    last = "On 24.05" + both.split("On 24.05", 1)[1]
+    last = "The study drew" + both.split("The study drew", 1)[1]
     assert last == (
-        "On 24.05, none could be: the study drew its claims from those files, so they only "
-        "check its arithmetic, and the rest mix compartments with other differences."
+        "The study drew its claims from those files, so there they only check its arithmetic; "
+        "the others mix compartments with other differences."
     ), both
     assert len(last.split()) <= 35, last
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims

@@ -313,16 +313,23 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
     }
     sets = [{"name": "a", "release": "CheriBSD 24.05"}, {"name": "b", "release": "CheriBSD 22.12"}]
     said = timer_grids(summaries, sets)
+    # every data set's times on one grid: said once for both
     assert said == (
+        r"on the 24.05 and 22.12 data, memory times in steps of 1~\si{\micro\second} and CPU "
+        r"times in steps of 7.81~\si{\milli\second}"
+    ), said
+    # grids that differ: one clause per data set
+    coarse = {**summaries, "memory": summaries["memory"].assign(resolution=[1e3, 4e3])}
+    assert timer_grids(coarse, sets) == (
         r"on the 24.05 data, memory times in steps of 1~\si{\micro\second} and CPU times in steps"
         r" of 7.81~\si{\milli\second}; on the 22.12 data, memory times in steps of"
-        r" 1~\si{\micro\second}"
+        r" 4~\si{\micro\second}"
     )
     # times on one grid said together; an experiment the body does not quote left out
     summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
     summaries["isolation"] = pd.DataFrame([summary("a", "read_ns", 1e3)])
     said = timer_grids(summaries, sets)
-    assert said.startswith(r"on the 24.05 data, memory and pipe times in steps of 1~"), said
+    assert said.startswith(r"on the 24.05 and 22.12 data, memory and pipe times in steps of 1~")
     assert "isolation" not in said
 
 

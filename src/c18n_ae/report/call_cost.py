@@ -137,10 +137,11 @@ def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float
     return (min(points), max(points)) if points else None
 
 
-def own_words(t: pd.DataFrame, r) -> str:
-    """'Code that calls no other library ran at 0.969× to 1.08× hybrid's CPU time.': the point
-    ratios Table 1 prints for code calling no other
-    library, in Table 1's form, alike in the abstract and the conclusion; '' where none has one."""
+def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
+    """'On the 24.05 data, code that calls no other library ran at 0.969× to 1.08× hybrid's CPU
+    time.': the point ratios Table 1 prints for code calling no other library on the answer's
+    source (named: another source's own code, or another metric's, gives other ratios), in Table
+    1's form, alike in the abstract and the conclusion; '' where none has one."""
     ends = own_points(t, r.source, r.subject)
     if not ends:
         return ""
@@ -148,7 +149,10 @@ def own_words(t: pd.DataFrame, r) -> str:
     was = low if low == high else f"{low} to {high}"
     metrics = _own_rows(t, r.source, r.subject).metric
     what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
-    return f"Code that calls no other library ran at {was} {escape(_s(r.baseline)) or 'hybrid'}'s {what}."
+    name = escape(releases.get(r.source, "").removeprefix("CheriBSD "))
+    where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
+    base = escape(_s(r.baseline)) or "hybrid"
+    return f"On {where}, code that calls no other library ran at {was} {base}'s {what}."
 
 
 def _about(x: float) -> str:
@@ -206,7 +210,7 @@ def finding(
         # both sides of each figure at one level, said in the abstract's few words
         built = f"come{s} from {escape(level)} builds and " if level else ""
         out.append(f"{figure} {built}include{s} the ABI's own cost.")
-    own = own_words(t, r)
+    own = own_words(t, r, releases)
     if own:
         out.append(own)
     return " ".join(out)
@@ -249,7 +253,7 @@ def conclusion_finding(
         figure, verb = ("Both figures", "mix") if also else ("The figure", "mixes")
         built = f"come{'' if also else 's'} from {escape(level)} builds and " if level else ""
         out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
-    own = own_words(t, r)
+    own = own_words(t, r, releases)
     if own:
         out.append(own)
     return " ".join(out)
@@ -518,7 +522,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
         lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
         pts[timer].append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)")
     highs = [max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows]
-    xmin, xmax, ymin = 0.0, max(highs) * 1.1, -0.6
+    xmin, xmax, ymin = 0.0, max(highs) * 1.2, -0.6  # the largest value clear of the edge
     if ratio:
         lows = [min(x[2] if math.isfinite(x[2]) else x[1], x[1]) for x in rows]
         lo, hi = min(*lows, 1.0), max(*highs, 1.0)
@@ -652,13 +656,14 @@ def _e10(r) -> str:
 
 def _means(r) -> str:
     """The two mean times per trial the estimate divides, subject then baseline, in the unit of
-    the larger, to the same place, three figures of the smaller ('66.0 / 49.8 s'), so that a
-    reader can redo any row as Section 4.1 does its own; '--' where a side is missing."""
+    the smaller, to the same place, three figures of the smaller ('66.0 / 49.8 s', '1024 / 961
+    ms', never '1.024 / 0.961 s'), so that a reader can redo any row as Section 4.1 does its own;
+    '--' where a side is missing."""
     a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
     unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)) if
-                        max(a, b) >= f), ("ns", 1.0))  # fmt: skip
+                        min(a, b) >= f), ("ns", 1.0))  # fmt: skip
     # three figures of the smaller, so that the two as printed give the row's ratio (1.02 / 0.96
     # gave 1.06 beside a printed 1.07)
     places = max(0, 2 - math.floor(math.log10(min(a, b) / scale)))

@@ -675,11 +675,12 @@ def claims_summary(
 
 
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
-    """Why a data set of the study tested none of its claims, plainly ('On 24.05, none could
-    be: the study drew its claims from those files, and the rest mix compartments with other
-    differences.'): a reader meets the headline's data set in the abstract and asks why. Where
-    the study drew its claims from that release (worded), that is the reason its files can only
-    repeat them, said as such; the other reasons follow, most common first."""
+    """Why a data set of the study tested none of its claims, plainly ('On the 24.05 data none
+    could be tested. The study drew its claims from those files, so there they only check its
+    arithmetic; the others mix compartments with other differences.'): Section 2's reader meets
+    the headline's data set first and asks why. Where the study drew its claims from that release
+    (worded), that is the reason its files can only repeat them, said as such; the other reasons
+    follow, most common first."""
     study = _study_rows(results)
     repeat = UNTESTED_WORDS[REPRODUCED]
     out = []
@@ -692,15 +693,16 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         if not reasons:
             continue
         name = escape(releases[s].removeprefix("CheriBSD "))
-        head = f" On {name}, none could be: "
+        head = f" On the {name} data none could be tested."
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
-            said = "the study drew its claims from those files, so they only check its arithmetic"
+            said = " The study drew its claims from those files, so there they only check its "
+            said += "arithmetic"
             if rest:
-                said += f", and the rest {listed(rest).replace(' and ', ' or ')}"
+                said += f"; the others {listed(rest).replace(' and ', ' or ')}"
             out.append(f"{head}{said}.")
         else:
-            out.append(f"{head}they {listed(reasons).replace(' and ', ' or ')}.")
+            out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)
 
 

@@ -48,9 +48,9 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
     time metrics; the experiments the body quotes, Experiment.headline), times on one grid said
     together: 'on the 24.05 data, memory and pipe times in steps of 1 µs and CPU times in steps of
     7.81 ms; on the 22.12 data, ...', so that a reader can check a timer's range against it."""
-    clauses = []
+    grids, names = [], []  # per data set: each kind of time -> its step
     for d in sets:
-        steps: dict[str, list[str]] = {}
+        grid: dict[str, str] = {}
         for experiment, summary in summaries.items():
             if "resolution" not in summary or not exp.get(experiment).headline:
                 continue
@@ -61,12 +61,21 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
             r = mine.loc[mine.resolution.idxmax()]
             cpu = str(r.metric).endswith("_cpu_ns")
             step = quantity(r.resolution, r.unit, tex=True).replace(" ", "~", 1)
-            steps.setdefault(step, []).append("CPU" if cpu else escape(experiment))
-        said = [f"{listed(what)} times in steps of {step}" for step, what in steps.items()]
-        if said:
+            grid["CPU" if cpu else escape(experiment)] = step
+        if grid:
             release = d.get("release", "").removeprefix("CheriBSD ")
-            name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
-            clauses.append(f"on {name}, {listed(said)}")
+            names.append(escape(release) if release else rf"\texttt{{{escape(d['name'])}}}")
+            grids.append(grid)
+    agree = all(g.get(k, v) == v for a in grids for g in grids for k, v in a.items())
+    if agree and len(grids) > 1:  # one grid for every data set: said once
+        grids, names = [{k: v for g in grids for k, v in g.items()}], [listed(names)]
+    clauses = []
+    for grid, name in zip(grids, names):
+        steps: dict[str, list[str]] = {}
+        for what, step in grid.items():
+            steps.setdefault(step, []).append(what)
+        said = [f"{listed(what)} times in steps of {step}" for step, what in steps.items()]
+        clauses.append(f"on the {name} data, {listed(said)}")
     return "; ".join(clauses)
 
 
