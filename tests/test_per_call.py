@@ -131,8 +131,8 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
     sentence = call_cost.finding(rows, RELEASES, ABIS, "-O0")
     assert sentence.startswith(
         "In the study's 24.05 data, each call from its math loop "
-        r"into libm took about 60 \si{\nano\second} longer with compartments and the purecap ABI "
-        "than in hybrid."
+        r"into libm took about 60 \si{\nano\second} longer in purecap + c18n, the purecap ABI "
+        "in compartments, than in hybrid."
     ), sentence
     # the figure's build level, and what it holds, with a subject no reader can take for another
     assert (

@@ -200,8 +200,8 @@ def finding(
         also = _elsewhere(t, r, releases)
         out = [
             f"{where}, each call from its {_workload(r)} loop into "
-            f"{library} took about {_about(r.per_call_ns)} longer with compartments and the "
-            f"{abi} ABI than in hybrid{also}."
+            f"{library} took about {_about(r.per_call_ns)} longer in {compartment_name(abi)}, "
+            f"the {abi} ABI in compartments, than in hybrid{also}."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
@@ -245,7 +245,8 @@ def conclusion_finding(
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
         also = _elsewhere(t, r, releases).strip(" ()").replace("; ", " and ")
         out = [
-            f"Compartments with the {abi} ABI cost time where code calls into another library: "
+            f"{compartment_name(abi).capitalize()} costs time where code calls into another "
+            "library: "
             f"about {_about(r.per_call_ns)} a call from the {escape(_workload(r))} loop into "
             f"{library} on {where}" + (f", and {also}" if also else "") + "."
         ]
@@ -430,7 +431,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     times = _times(int(n))
     return (
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial was {num[0]}~{u} "
-        f"with compartments and the {abi} ABI, and {num[1]}~{u} in {escape(r.baseline)}. "
+        f"in {compartment_name(abi)} and {num[1]}~{u} in {escape(r.baseline)}. "
         f"A trial runs ${times}$ iterations of {_count(int(k))} calls into {library}{named}. "
         f"Each call thus took $({num[0]} - {num[1]})$~{u}~/~$({int(k)} \\times {times})"
         f" \\approx$ {_about(r.per_call_ns)} longer. "
