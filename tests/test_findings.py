@@ -210,9 +210,10 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
         "study's numbers."
     ), full
     # the abstract's form: the count alone
-    assert claims_summary(verdicts, releases, list(releases), why_not=False) == full.split(
-        " On the 24.05"
-    )[0]
+    assert (
+        claims_summary(verdicts, releases, list(releases), why_not=False)
+        == full.split(" On the 24.05")[0]
+    )
     assert said.split(", ", 1)[1] in full
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])

@@ -135,9 +135,7 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
         "in compartments, than in hybrid."
     ), sentence
     # the figure's build level, and what it holds, with a subject no reader can take for another
-    assert (
-        "The figure comes from -O0 builds and includes the ABI's own cost." in sentence
-    ), sentence
+    assert "The figure comes from -O0 builds and includes the ABI's own cost." in sentence, sentence
     assert " It " not in sentence, sentence
     # no level recorded: the sentence says what it holds, and no level
     bare = call_cost.finding(rows, RELEASES, ABIS)

@@ -20,7 +20,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
     VERDICT_KINDS,
 )
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, listed, ratio_point
+from c18n_ae.common.latex import escape, listed
 from c18n_ae.common.names import from_config
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
@@ -717,167 +717,6 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     return f"Of the {n} {claims} of the study that the data could test, {said}." if said else ""
 
 
-# a memory metric as the verb Section 2 names its claim by ('allocating takes longer')
-DOING = {
-    "malloc_ns": "allocating",
-    "write_ns": "writing",
-    "read_ns": "reading",
-    "free_ns": "freeing",
-}
-TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times", 10: "ten times"}
-
-
-def _failed_words(claim, row) -> tuple[str, str]:
-    """(how the claim is said, its words): 'longer' and 'allocating' for a claim that an operation
-    takes longer in compartments, 'more' and 'allocating takes more than ten times longer' for a
-    factor, 'own' and a whole clause otherwise (a workload's cost short of the study's)."""
-    doing = DOING.get(claim.metric)
-    if claim.kind == "ratio" and claim.op in (">", ">=") and doing and claim.threshold is not None:
-        if claim.threshold == 1:
-            return "longer", doing
-        factor = TIMES.get(claim.threshold, f"{claim.threshold:g} times")
-        return "more", f"{doing} takes more than {factor} longer"
-    if claim.kind == "ratio_near" and claim.expected and claim.metric.endswith("_cpu_ns"):
-        ratio = float(row.ratio)
-        side = "short of" if ratio < claim.expected else "beyond"
-        expected = float(f"{claim.expected:.2g}")  # an 'about' figure: two significant figures
-        workload = escape(claim.metric.removesuffix("_cpu_ns"))
-        return "own", (
-            f"the {workload} workload's cost is {ratio_point(ratio)}, {side} the study's "
-            f"{expected:g}$\\times$"
-        )
-    text = claim.text.rstrip(".")
-    return "own", f"the claim that {escape(text[:1].lower() + text[1:])} fails"
-
-
-def decided(results: pd.DataFrame, claims: dict, releases: dict, outcome: str) -> pd.DataFrame:
-    """The study's claims tested on a data set (releases) whose verdict is outcome ('holds',
-    'fails'), among claims (each by its ID)."""
-    return results[
-        (results.get("origin", pd.Series("", index=results.index)) == "study")
-        & (results.verdict_kind == TESTED)
-        & results.result.fillna("").str.startswith(outcome)
-        & results.source.isin(list(releases))
-        & results.claim.isin(list(claims))
-    ]
-
-
-def failures_sentence(
-    results: pd.DataFrame, claims: dict, releases: dict[str, str], named=()
-) -> str:
-    """Section 2's sentence on which of the study's tested claims fail on each data set, in a few
-    plain words each, no claim ID ('On 22.12, the claims that allocating, writing and reading take
-    longer in compartments fail, and the math workload's cost is 1.33×, short of the study's
-    1.5×.'); '' where none fails. claims: each claim by its ID (analysis.claims.load). named: the
-    data sets the sentence before named (holds_sentence), whose sentence opens 'The claims'."""
-    out = []
-    for source, g in decided(results, claims, releases, "fails").groupby("source", sort=False):
-        said = [_failed_words(claims[r.claim], r) for r in g.itertuples()]
-        longer = [w for k, w in said if k == "longer"]
-        that = [w for k, w in said if k == "more"]
-        if longer:
-            that.append(_take_longer(longer))
-        parts = []
-        if that:
-            claim = "claim" if len(that) == 1 else "claims"
-            verb = "fails" if len(that) == 1 else "fail"
-            parts.append(f"the {claim} that {' and that '.join(that)} {verb}")
-        parts += [w for k, w in said if k == "own"]
-        where = escape(releases[source].removeprefix("CheriBSD "))
-        said = ", and ".join(parts)
-        out.append(f"{said[:1].upper()}{said[1:]}." if source in named else f"On {where}, {said}.")
-    return " ".join(out)
-
-
-def _take_longer(doing: list[str]) -> str:
-    """'writing and reading take longer in compartments': the claims that operations take
-    longer, said together (failures_sentence, open_sentence)."""
-    return f"{listed(doing)} {'takes' if len(doing) == 1 else 'take'} longer in compartments"
-
-
-def open_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
-    """Section 2's sentence on the study's tested claims that stay inconclusive on each data set,
-    named as failures_sentence names those that fail ('Whether freeing takes longer in
-    compartments stays inconclusive.'); '' where none does. The data set is the one the two
-    sentences before named (a release with an open claim has tested ones that hold or fail)."""
-    out = []
-    for _source, g in decided(results, claims, releases, "inconclusive").groupby(
-        "source", sort=False
-    ):
-        said = [_failed_words(claims[r.claim], r) for r in g.itertuples()]
-        longer = [w for k, w in said if k == "longer"]
-        other = [
-            escape(claims[r.claim].text.rstrip("."))
-            for r, (k, _) in zip(g.itertuples(), said)
-            if k != "longer"
-        ]
-        parts = [f"whether {_take_longer(longer)}"] if longer else []
-        parts += [f"the claim that {t[:1].lower()}{t[1:]}" for t in other]
-        verb = "stays" if len(parts) == 1 else "stay"
-        said = " and ".join(parts)
-        out.append(f"{said[:1].upper()}{said[1:]} {verb} inconclusive.")
-    return " ".join(out)
-
-
-def _held_words(claim) -> tuple[str, str]:
-    """(group, words) of a claim that holds, as Section 2 names it: the workloads whose time stays
-    within a bound of their time without compartments ('within 10'), or a clause ('the float
-    workload takes less CPU time in compartments'); the claim's own words otherwise."""
-    metric = str(claim.metric or "")
-    workload = escape(metric.removesuffix("_cpu_ns"))
-    cpu = metric.endswith("_cpu_ns")
-    if claim.kind == "ratio_near" and cpu and claim.expected == 1 and claim.tolerance:
-        return f"within {claim.tolerance * 100:g}", workload
-    doing = DOING.get(metric)
-    if claim.kind == "ratio" and claim.threshold == 1 and claim.op in ("<", "<="):
-        if cpu:
-            return "own", f"the {workload} workload takes less CPU time in compartments"
-        if doing:
-            return "own", f"{doing} takes less time in compartments"
-    if claim.kind == "ratio" and claim.threshold == 1 and claim.op in (">", ">=") and doing:
-        return "own", f"{doing} takes longer in compartments"
-    text = claim.text.rstrip(".")
-    return "own", escape(text[:1].lower() + text[1:])
-
-
-COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def holds_sentence(results: pd.DataFrame, claims: dict, releases: dict[str, str]) -> str:
-    """Section 2's sentence on which of the study's tested claims hold on each data set, in a few
-    plain words each, no claim ID, as failures_sentence names those that fail ('On 22.12, four
-    claims hold: the int, float and array workloads' CPU times stay within 10 % of hybrid's, and
-    the float workload takes less CPU time in compartments.'); '' where none holds."""
-    out = []
-    for source, g in decided(results, claims, releases, "holds").groupby("source", sort=False):
-        groups: dict[tuple, list[str]] = {}
-        for r in g.itertuples():
-            group, words = _held_words(claims[r.claim])
-            groups.setdefault((group, escape(claims[r.claim].baseline or "")), []).append(words)
-        said = []
-        for (group, baseline), words in groups.items():
-            if group.startswith("within "):
-                many = len(words) > 1
-                whose = f"{baseline}'s" if baseline else "their time without compartments"
-                said.append(
-                    f"the {listed(words)} workload{'s' if many else ''}"
-                    f"{chr(39) if many else chr(39) + 's'} CPU time{'s' if many else ''} "
-                    f"stay{'' if many else 's'} {group}\\,\\% of {whose}"
-                )
-            else:
-                said += words
-        n = len(g)
-        count = COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
-        claim = "claim holds" if n == 1 else "claims hold"
-        where = escape(releases[source].removeprefix("CheriBSD "))
-        # clauses that hold lists of their own are set apart by a comma before the last 'and'
-        joined = listed(said)
-        if len(said) > 1 and any("," in x for x in said):
-            joined = ", ".join(said[:-1]) + ", and " + said[-1]
-        out.append(f"On {where}, {count} {claim}: {joined}.")
-    return " ".join(out)
-
-
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
     """Why a claim can be tested on a release the study did not draw its claims from, and what a
     fail there means, said once where the tally is given ('The study drew its claims from its
@@ -904,4 +743,47 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     return (
         f"The {on} files were not used to draw the claims and could have said otherwise, so a "
         f"fail there means the {drawn} finding does not carry over to {on}."
+    )
+
+
+def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
+    """Section 2's table of the study's claims tested on its data: each claim in the study's
+    words, the data set, the ratio that decides it at the setting least favourable to it (the
+    claims table's measured value, without its long detail) and the verdict, those that hold
+    first; '' where none was tested. sources: those whose verdicts count (claims_summary's)."""
+    rows = results[
+        (results.get("origin", pd.Series("", index=results.index)) == "study")
+        & (results.verdict_kind == TESTED)
+        & results.source.isin([s for s in releases if sources is None or s in sources])
+    ]
+    if rows.empty:
+        return ""
+    order = {w: i for i, (w, _) in enumerate(TESTED_WORDS)}
+    rows = rows.assign(
+        _order=rows.result.fillna("").map(lambda x: min((order[w] for w in order if
+                                                         x.startswith(w)), default=len(order)))
+    ).sort_values("_order", kind="stable")  # fmt: skip
+    rag = r">{\raggedright\arraybackslash}"
+    out = [
+        rf"\begin{{tabular}}{{{rag}p{{0.52\textwidth}}l{rag}p{{0.22\textwidth}}l}}",
+        r"\toprule",
+        r"The study's claim & Data & Purecap + c18n / hybrid & Verdict \\",
+        r"\midrule",
+    ]
+    for r in rows.itertuples():
+        where = escape(releases[r.source].removeprefix("CheriBSD "))
+        at = _text(getattr(r, "decided_at", ""))
+        measured = escape(f"at {at}: {r.measured}" if at else _text(r.measured))
+        verdict = escape(_text(r.result).split(" (")[0])
+        out.append(f"{escape(_text(r.text))} & {where} & {measured} & {verdict} \\\\")
+    out += [r"\bottomrule", r"\end{tabular}"]
+    caption = (
+        r"The study's claims tested on its data, each decided by the ratio of purecap + c18n to "
+        r"hybrid at the setting least favourable to it. Table~\ref{tab:claims} gives every "
+        r"claim's evidence in full, and what else the two sides may differ in."
+    )
+    return "\n".join(
+        [r"\begin{table*}[tb]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\small"]
+        + out
+        + [r"\end{table*}"]
     )

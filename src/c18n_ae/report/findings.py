@@ -13,7 +13,6 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis import claims as claim_file
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -29,13 +28,10 @@ from c18n_ae.report.claim_tables import (
     carry_sentence,
     claims_summary,
     data_name,
-    decided,
     departures,
-    failures_sentence,
-    holds_sentence,
-    open_sentence,
     release_sentence,
     single_trial_claims,
+    tested_table,
     tex_quotes,
 )
 from c18n_ae.report.conclusion import (
@@ -259,7 +255,6 @@ def main(argv=None) -> None:
         default=[],
         help="EXPERIMENT=path (experiments with findings)",
     )
-    ap.add_argument("--claims", type=Path, help="config/claims.yaml (the failed claims' words)")
     ap.add_argument("--out", required=True, type=Path)
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
@@ -281,16 +276,8 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # Section 2 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
-    # Section 2's sentences on which tested claims hold and fail on the study's data, in plain
-    # words
-    by_id = {c.id: c for c in claim_file.load(a.claims)} if a.claims else {}
-    # ... and which hold, named alike, first (the failures then need not name the data set
-    # again); and what either means on a release other than the one the study drew its claims
-    # from
-    text += newcommand("ClaimsHeld", holds_sentence(verdicts, by_id, releases))
-    named = set(decided(verdicts, by_id, releases, "holds").source)
-    text += newcommand("ClaimsFailed", failures_sentence(verdicts, by_id, releases, named))
-    text += newcommand("ClaimsOpen", open_sentence(verdicts, by_id, releases))
+    # Section 2's table of the tested claims, each with the ratio that decides it
+    text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree

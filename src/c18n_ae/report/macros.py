@@ -301,10 +301,10 @@ def added_experiments() -> str:
     )
 
 
-
 def _camel(name: str) -> str:
     """An experiment's name as its macros spell it ('crossing' -> 'Crossing')."""
     return "".join(w.title() for w in name.split("_"))
+
 
 def paper_order() -> str:
     """The paper's order, from the registry, so that an experiment added there joins the paper and

@@ -61,7 +61,7 @@ def main(argv=None) -> None:
     releases.main([*config, *chosen, "--tex", tab_rel, "--macros", rel_tex, "--headline", head_csv])
     summaries = [f"--summary={s}" for s in a.summaries]
     findings.main([*config, "--headline", head_csv, "--verdicts", csv, *summaries,
-                   "--claims", a.claims, "--out", found])  # fmt: skip
+                   "--out", found])  # fmt: skip
 
 
 if __name__ == "__main__":
