@@ -158,7 +158,7 @@ def test_ratio_holds_for_every_block_and_fails_when_one_block_does_not():
     row = next(x for x in rows if x.startswith("board & "))
     assert "& at p 200: 15.0$\\times$ (mean ratio" in row and row.count("p 200") == 1, row
     caption = " ".join(table.split(r"\begin{longtable}")[1].split(r"\label")[0].split())
-    assert "setting least favourable to it" in caption
+    assert "of the settings that give its verdict, the one nearest its threshold" in caption
     assert "quotes the largest, so one metric can print two values" in caption
 
 

@@ -199,9 +199,9 @@ def finding(
         where = f"In the study's {where.removeprefix('CheriBSD ')} data" if study else f"On {where}"
         also = _elsewhere(t, r, releases)
         out = [
-            f"{where}, each call from its {_workload(r)} loop into "
-            f"{library} took about {_about(r.per_call_ns)} longer in {compartment_name(abi)}, "
-            f"the {abi} ABI in compartments, than in hybrid{also}."
+            f"{where}, {compartment_name(abi)} (the {abi} ABI with compartments) made each call "
+            f"from its {_workload(r)} loop into {library} about {_about(r.per_call_ns)} slower "
+            f"than hybrid{also}."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',

@@ -80,8 +80,9 @@ def other_statistic(statistic: str) -> str:
 
 def _measured(r) -> str:
     """What was measured, after the setting that decided it ('at 100 MiB: 15× [9.0, 21] (mean
-    ratio ...)'; a claim is decided at the setting least favourable to it, which need not be
-    Table 1's largest), the setting said once: the detail drops its own ' at 100 MiB'."""
+    ratio ...)'; a claim is decided at the setting nearest its threshold among those that give
+    its verdict (claim_kinds.interval.worst), which need not be Table 1's largest), the setting
+    said once: the detail drops its own ' at 100 MiB'."""
     has = isinstance(r.measured, str) and r.measured
     if not has:
         return r.detail
@@ -432,8 +433,9 @@ def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
         r"\caption{The paper's claims evaluated on this run's data, counted by kind in "
         r"Table~\ref{tab:claims-tally}. "
         + kinds_defined()
-        + r" Each value opens with the setting that decides its claim, the setting least "
-        r"favourable to it; Table~\ref{tab:headline} quotes the largest, so one metric can "
+        + r" Each value opens with the setting that decides its claim: of the settings that give "
+        r"its verdict, the one nearest its threshold; Table~\ref{tab:headline} quotes the "
+        r"largest, so one metric can "
         r"print two values.}"
         r"\label{tab:claims}\\",
         r"\toprule",
@@ -663,6 +665,8 @@ def claims_summary(
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         many = f"all {n}" if len(tested) == n else str(len(tested))
         opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
+        if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
+            opening += ", whose files the claims were not drawn from"
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -748,7 +752,7 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
 
 def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
     """Section 2's table of the study's claims tested on its data: each claim in the study's
-    words, the data set, the ratio that decides it at the setting least favourable to it (the
+    words, the data set, the ratio that decides it at the setting nearest its threshold (the
     claims table's measured value, without its long detail) and the verdict, those that hold
     first; '' where none was tested. sources: those whose verdicts count (claims_summary's)."""
     rows = results[
@@ -779,7 +783,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     caption = (
         r"The study's claims tested on its data, each decided by the ratio of purecap + c18n to "
-        r"hybrid at the setting least favourable to it. Table~\ref{tab:claims} gives every "
+        r"hybrid at the setting nearest the claim's threshold among those that give its verdict. "
+        r"Table~\ref{tab:claims} gives every "
         r"claim's evidence in full, and what else the two sides may differ in."
     )
     return "\n".join(
