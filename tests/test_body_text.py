@@ -139,6 +139,9 @@ def test_section_2_tables_each_tested_claim_with_the_ratio_that_decides_it(gener
     assert verdicts == ["holds"] * 4 + ["fails"] * 4 + ["inconclusive"], verdicts
     alloc = next(x for x in rows if x.startswith("Allocating a block"))
     assert "more than 10 times slower" in alloc and "at 500 MiB: " in alloc, alloc
+    # the threshold each verdict tests, and whose it is (the study's words or our reading)
+    assert "& > 10 (ours) & fails" in alloc, alloc
+    assert any("& > 1 (study) & fails" in x for x in rows), rows
     assert r"\label{tab:tested}" in table and "nearest the claim's threshold" in table
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b", table)  # no claim ID
     carry = generated["ClaimsCarry"]

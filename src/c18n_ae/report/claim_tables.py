@@ -750,6 +750,17 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     )
 
 
+def _needs(r) -> str:
+    """A tested claim's threshold as the verdict read it ('> 10$\\times$', '1.51 ± 0.15'), and
+    whose it is: the study's own words gave it, or it is our reading of them ('ours')."""
+    found = _NEEDS_CLAUSE.search(short_needs(_text(r.detail)))
+    if not found:
+        return ""
+    need = escape(found[0].removeprefix("needs ").strip())
+    whose = "study" if _text(getattr(r, "threshold_from", "")) == "study" else "ours"
+    return f"{need} ({whose})"
+
+
 def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
     """Section 2's table of the study's claims tested on its data: each claim in the study's
     words, the data set, the ratio that decides it at the setting nearest its threshold (the
@@ -769,9 +780,10 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     ).sort_values("_order", kind="stable")  # fmt: skip
     rag = r">{\raggedright\arraybackslash}"
     out = [
-        rf"\begin{{tabular}}{{{rag}p{{0.52\textwidth}}l{rag}p{{0.22\textwidth}}l}}",
+        rf"\begin{{tabular}}{{{rag}p{{0.4\textwidth}}l{rag}p{{0.24\textwidth}}"
+        rf"{rag}p{{0.12\textwidth}}l}}",
         r"\toprule",
-        r"The study's claim & Data & Purecap + c18n / hybrid & Verdict \\",
+        r"The study's claim & Data & Purecap + c18n / hybrid & Needs & Verdict \\",
         r"\midrule",
     ]
     for r in rows.itertuples():
@@ -779,12 +791,14 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         at = _text(getattr(r, "decided_at", ""))
         measured = escape(f"at {at}: {r.measured}" if at else _text(r.measured))
         verdict = escape(_text(r.result).split(" (")[0])
-        out.append(f"{escape(_text(r.text))} & {where} & {measured} & {verdict} \\\\")
+        cells = [escape(_text(r.text)), where, measured, _needs(r), verdict]
+        out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
     caption = (
         r"The study's claims tested on its data, each decided by the ratio of purecap + c18n to "
         r"hybrid at the setting nearest the claim's threshold among those that give its verdict. "
-        r"Table~\ref{tab:claims} gives every "
+        r"\emph{Needs}: the threshold the verdict tests, from the study's words or our reading of "
+        r"them (ours). Table~\ref{tab:claims} gives every "
         r"claim's evidence in full, and what else the two sides may differ in."
     )
     return "\n".join(
