@@ -382,11 +382,12 @@ def _other_slopes(source: str, summary: pd.DataFrame) -> list[tuple[str, str]]:
 
 def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     """The body's E1 sentence on a study's data set: what it shows first (each instance costs
-    memory, and memory bounds how many run; with compartments alone, not how much of it they
-    take; the gap to another data set's slope unexplained), in one or two numbers (the
-    memory per instance, the instances reached); where memory in use levels off, where it does
-    and that the script's later count is of processes started. Each variant's slopes, segments
-    and elapsed time are the appendix's (details). A target's run: details' sentences."""
+    memory; the instances at which the script's memory limit stopped it; with compartments alone,
+    not how much of it they take; the gap to another data set's slope unexplained), in one or two
+    numbers (the memory per instance, the instances reached); where memory in use levels off,
+    where it does and that the script's later count is of processes started. Each variant's
+    slopes, segments and elapsed time are the appendix's (details). A target's run: details'
+    sentences."""
     if not _study_script(source):
         return details(source, summary, verdicts)
     fits = _fits(source, summary)
@@ -407,8 +408,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             else f"{counts[0]} to {counts[-1]}"
         )
         out.append(
-            f"On {where}, each instance added {each} of memory in use, and memory bounds how many "
-            f"run: the study's runs ended at {reached} instances."
+            f"On {where}, each instance added {each} of memory in use. The study's script stops "
+            "at a set share of the board's memory (Appendix~\\ref{sec:scale}); its runs got "
+            f"there at {reached} instances."
         )
         if _compartments_only(source, summary):
             out.append(
