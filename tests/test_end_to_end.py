@@ -426,8 +426,8 @@ def test_findings_come_first_in_one_format(quick_run):
         abstract,
     ), abstract
     assert re.search(
-        r"slower than hybrid \(about \d+ ns on 22\.12\)\. Both figures come from -O0 builds and "
-        r"include the ABI",
+        r"slower than hybrid \(about \d+ ns on 22\.12\)\. Both figures come from one run of each "
+        r"-O0 build and include the ABI",
         abstract,
     ), abstract
     own = re.search(

@@ -134,7 +134,10 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
         r"call from its math loop into libm about 60 \si{\nano\second} slower than hybrid."
     ), sentence
     # the figure's build level, and what it holds, with a subject no reader can take for another
-    assert "The figure comes from -O0 builds and includes the ABI's own cost." in sentence, sentence
+    assert (
+        "The figure comes from one run of each -O0 build and includes the ABI's own cost."
+        in sentence
+    ), sentence
     assert " It " not in sentence, sentence
     # no level recorded: the sentence says what it holds, and no level
     bare = call_cost.finding(rows, RELEASES, ABIS)
@@ -173,7 +176,9 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     about = call_cost._about(other.per_call_ns)
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
     assert f"slower than hybrid (about {about} on 22.12)." in sentence, sentence
-    assert "Both figures come from -O0 builds and include" in sentence, sentence  # not one of them
+    assert "Both figures come from one run of each -O0 build and include" in sentence, (
+        sentence
+    )  # not one of them
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
     assert "22.12" not in call_cost.finding(morello_rows(), RELEASES, ABIS)

@@ -207,8 +207,10 @@ def finding(
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
         # so that the sentence cannot be read as about the other release's
         figure, s = ("Both figures", "") if also else ("The figure", "s")
-        # both sides of each figure at one level, said in the abstract's few words
-        built = f"come{s} from {escape(level)} builds and " if level else ""
+        # both sides of each figure at one level, and a data set's one run of each, said in the
+        # abstract's few words (what an interval over its trials cannot cover)
+        builds = f"one run of each {escape(level)} build" if study else f"{escape(level)} builds"
+        built = f"come{s} from {builds} and " if level else ""
         out.append(f"{figure} {built}include{s} the ABI's own cost.")
     own = own_words(t, r, releases)
     if own:
