@@ -836,9 +836,8 @@ def direct(t: pd.DataFrame) -> str:
     ran = t[t.e10_per_call_ns.notna()]
     if ran.empty:
         return (
-            "E10, which times a crossing directly, ran on no board with compartments here "
-            "(this machine's run only checks the workflow), so there is no direct measurement to "
-            "set beside these estimates."
+            "E10 times a crossing directly, but ran on no board here, so no direct measurement "
+            "stands beside these estimates."
         )
     return (
         "E10 measures a crossing directly on a board; its rows stand beside these estimates in "
