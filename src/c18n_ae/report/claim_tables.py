@@ -750,6 +750,9 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     )
 
 
+_CONTRAST = re.compile(r"ratio (\S+)/(\S+) of ")
+
+
 def _needs(r) -> str:
     """A tested claim's threshold as the verdict read it ('> 10$\\times$', '1.51 ± 0.15'), and
     whose it is: the study's own words gave it, or it is our reading of them ('ours')."""
@@ -779,11 +782,17 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
                                                          x.startswith(w)), default=len(order)))
     ).sort_values("_order", kind="stable")  # fmt: skip
     rag = r">{\raggedright\arraybackslash}"
+    # the contrast the verdicts read, as the detail names it ('ratio purecap-c18n/hybrid of'),
+    # its ids left for the paper's names (names.py) to replace
+    pairs = {m.groups() for m in map(_CONTRAST.search, rows.detail.fillna("")) if m}
+    ratio = (
+        " / ".join(rf"\texttt{{{escape(v)}}}" for v in pairs.pop()) if len(pairs) == 1 else "Ratio"
+    )
     out = [
         rf"\begin{{tabular}}{{{rag}p{{0.4\textwidth}}l{rag}p{{0.24\textwidth}}"
         rf"{rag}p{{0.12\textwidth}}l}}",
         r"\toprule",
-        r"The study's claim & Data & Purecap + c18n / hybrid & Needs & Verdict \\",
+        rf"The study's claim & Data & {ratio} & Needs & Verdict \\",
         r"\midrule",
     ]
     for r in rows.itertuples():
@@ -795,8 +804,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
     caption = (
-        r"The study's claims tested on its data, each decided by the ratio of purecap + c18n to "
-        r"hybrid at the setting nearest the claim's threshold among those that give its verdict. "
+        r"The study's claims tested on its data, each decided by its ratio with compartments to "
+        r"without, at the setting nearest the claim's threshold among those that give its verdict. "
         r"\emph{Needs}: the threshold the verdict tests, from the study's words or our reading of "
         r"them (ours). Table~\ref{tab:claims} gives every "
         r"claim's evidence in full, and what else the two sides may differ in."
