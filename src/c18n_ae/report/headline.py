@@ -310,10 +310,10 @@ def latex_table(table: pd.DataFrame) -> str:
         )
     n = len(sources)
     # the p columns, the Calls into column and the gaps (4pt each side) within the text width
-    width = min(0.16, 0.44 / n)
+    width = min(0.16, 0.4 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.12\\textwidth}}{rag}p{{0.2\\textwidth}}l"
+        f"{rag}p{{0.15\\textwidth}}{rag}p{{0.25\\textwidth}}l"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
     cols = 3 + n
