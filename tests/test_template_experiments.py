@@ -3,11 +3,19 @@ E13 under distinct names) to a clone after its first quick-profile run (a copy o
 quick_run), run on the quick profile to the PDF with every other experiment, in one Snakemake run
 that this file's tests share (the new experiments measured, the others' runs kept). Each new
 experiment's table, claim and section reach the paper, none touching another experiment's text, and
-the body still ends by page 10 (issue 31: the body must not grow with experiments)."""
+the body still ends by page 10 (issue 31: the body must not grow with experiments).
+
+The same clone has any number of data sets: beside the two shipped ones, three unchanged copies of
+morello-2024 under other names, added as a user adds one after a first run, reach the PDF in that
+run, and the generated prose stays within its length rule however many data sets it compares (a
+sentence naming several data sets at most MAX_WORDS words). One run serves both: each is a full
+re-analysis to the PDF."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from c18n_ae.report.findings import MAX_WORDS
 from conftest import copy_run, snakemake
 from test_end_to_end import pages
 
@@ -24,6 +33,9 @@ ADDED = {  # name -> title, in the order they are added (E11, E12, E13)
     "nowcall": "Calls for the time",
 }
 CLI = str(Path(sys.executable).parent / "c18n-ae")
+COPIES = ["board-a", "board-b", "board-c"]  # of morello-2024, as data sets of their own
+SHIPPED = ["morello-2024", "cheribsd-22.12"]
+CONFIGS = ("config/quick.yaml", "config/more-datasets.yaml")
 
 
 def run(project: Path, *command: str) -> subprocess.CompletedProcess:
@@ -34,29 +46,36 @@ def run(project: Path, *command: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def grown(tmp_path_factory, quick_run):
-    """(project, the run): a clone after a quick-profile run with the three experiments added and
-    committed (the README's generated blocks refreshed as the README says), then the quick
-    profile again."""
+    """(project, the run, the PDF's mtime before it): a clone after a quick-profile run with the
+    three experiments added (the README's generated blocks refreshed as the README says) and the
+    three copies of morello-2024 with a config naming them, committed, then the quick profile
+    again with that config."""
     project = copy_run(quick_run[0], tmp_path_factory.mktemp("template") / "project")
+    pdf = (project / "paper" / "main.pdf").stat().st_mtime
     for name, title in ADDED.items():
         done = run(project, sys.executable, "templates/experiment/add.py", name, title)
         assert done.returncode == 0, done.stderr
     done = run(project, CLI, "readme")
     assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
+    for name in COPIES:
+        shutil.copytree(project / "datasets" / "morello-2024", project / "datasets" / name)
+        meta = project / "datasets" / name / "dataset.yaml"
+        meta.write_text(meta.read_text().replace("name: morello-2024", f"name: {name}", 1))
+    (project / CONFIGS[1]).write_text(f"datasets: [{', '.join(SHIPPED + COPIES)}]\n")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project)]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "three experiments from the template"], check=True)
-    done = snakemake(project, env={"PYTHONPATH": str(project / "src")})
+    subprocess.run([*git, "commit", "-qm", "three experiments and data sets"], check=True)
+    done = snakemake(project, configs=CONFIGS, env={"PYTHONPATH": str(project / "src")})
     assert done.returncode == 0, done.stderr[-4000:]
     status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True)
     assert status.stdout == "", status.stdout
-    return project, done
+    return project, done, pdf
 
 
 @pytest.mark.slow
 def test_the_script_numbers_them_on_and_refuses_a_taken_name(grown):
-    project, _ = grown
+    project, *_ = grown
     for number, name in enumerate(ADDED, 11):
         module = (project / "src" / "c18n_ae" / "experiments" / f"{name}.py").read_text()
         assert f"    number={number},\n" in module and f'title="E{number} {ADDED[name]}"' in module
@@ -69,7 +88,7 @@ def test_the_script_numbers_them_on_and_refuses_a_taken_name(grown):
 
 @pytest.mark.slow
 def test_each_new_experiment_reaches_the_paper_with_its_table_and_claim(grown):
-    project, _ = grown
+    project, *_ = grown
     text = " ".join(
         subprocess.run(
             ["pdftotext", str(project / "paper" / "main.pdf"), "-"],
@@ -102,11 +121,45 @@ def test_each_new_experiment_reaches_the_paper_with_its_table_and_claim(grown):
 @pytest.mark.slow
 def test_body_fits_ten_pages_with_three_more_experiments(grown):
     """As tests/test_end_to_end.py's test_body_fits_ten_pages, with three more experiments."""
-    project, _ = grown
+    project, *_ = grown
     for page in range(1, 16):
         if "REFERENCES" in pages(project, page, page):
             break
     assert page <= 10, f"the references start on page {page}"
+
+
+def sentences(tex: str) -> dict[str, list[str]]:
+    """Each generated macro's sentences (a macro file: \\newcommand{\\Name}{text})."""
+    tex = re.sub(r"(?m)^%.*$", "", tex)
+    parts = re.split(r"\\newcommand\{\\(\w+)\}\{", tex)
+    return {
+        name: [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z\\$(])", body.strip()[:-1]) if s]
+        for name, body in zip(parts[1::2], parts[2::2])
+    }
+
+
+@pytest.mark.slow
+def test_three_copies_of_a_data_set_reach_the_pdf_with_bounded_sentences(grown):
+    """The data sets added after a first run reach the PDF; of this machine's experiments only
+    the three new ones are measured (the others' runs kept, every output of the data sets made)."""
+    project, done, pdf = grown
+    assert (project / "paper" / "main.pdf").stat().st_size > 100_000
+    assert (project / "paper" / "main.pdf").stat().st_mtime > pdf
+    measured = set(re.findall(r"rule (run_\w*)", done.stdout + done.stderr))
+    assert measured == {f"run_local_{name}" for name in ADDED}, measured
+    generated = project / "paper" / "generated"
+    releases = sentences((generated / "releases.tex").read_text())["ReleaseFindings"]
+    for name in COPIES:  # each copy compared with the first data set, in sentences of its own
+        assert any(f"On \\texttt{{{name}}}" in s for s in releases), name
+    too_long = [
+        (macro, s)
+        for f in ("releases.tex", "findings.tex")
+        for macro, said in sentences((generated / f).read_text()).items()
+        for s in said
+        if len(s.split()) > MAX_WORDS and sum(n in s for n in SHIPPED + COPIES) > 1
+    ]
+    assert not too_long, too_long
+    assert all(len(s.split()) <= MAX_WORDS for s in releases)
 
 
 @pytest.mark.parametrize(
