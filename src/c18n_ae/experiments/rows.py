@@ -103,12 +103,14 @@ def mark_invalid(summary: pd.DataFrame, invalid: dict) -> pd.DataFrame:
 
 
 def pick(summary: pd.DataFrame, target, variant, metric, parameter_value=None) -> pd.Series | None:
-    s = summary[
-        (summary.source == target) & (summary.variant == variant) & (summary.metric == metric)
-    ]
+    """The first row of that target, variant, metric (and setting), or None. The row is taken by
+    its position alone: filtering the whole frame first copied every column's matching rows (a
+    table of a few hundred cells took a third of a second)."""
+    match = (summary.source == target) & (summary.variant == variant) & (summary.metric == metric)
     if parameter_value is not None:
-        s = s[s.parameter_value == parameter_value]
-    return s.iloc[0] if len(s) else None
+        match &= summary.parameter_value == parameter_value
+    at = match.to_numpy().nonzero()[0]
+    return summary.iloc[at[0]] if len(at) else None
 
 
 def stat(summary, target, variant, metric, parameter_value=None, field="mean") -> float:
