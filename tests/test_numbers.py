@@ -47,4 +47,4 @@ def test_each_value_keeps_its_file_key_and_rule(tmp_path):
     assert r"memory.csv} (rule \texttt{macros}, 2)" in said  # file names break after a slash
     assert r"\texttt{config/\allowbreak{}claims.yaml} (rule \texttt{macros}, 3)" in said
     assert "MemWriteMsLocalOTwo" not in said and "2.50" not in said
-    assert said == appendix(pd.read_csv(csv, dtype=str, keep_default_na=False))
+    assert said == appendix(pd.read_csv(csv, dtype=str, keep_default_na=False).to_dict("records"))

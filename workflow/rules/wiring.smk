@@ -8,7 +8,7 @@ from pathlib import Path
 # c18n_ae is installed into .venv (editable) by artifact/install, which snakemake runs from.
 from c18n_ae.common import config as cfg
 from c18n_ae import experiments as exps
-from c18n_ae.analysis import imports
+from c18n_ae.analysis import claim_type, imports
 from c18n_ae.common import datasets, profile_record
 from c18n_ae.common.module_files import module_files
 from c18n_ae.experiments import programs
@@ -33,6 +33,13 @@ config.update(_resolved)
 # data set while it stays unchanged)
 os.environ[cfg.PASSED_ON] = cfg.passed_on()
 os.environ[datasets.PASSED_ON] = datasets.passed_on()
+# the claims file checked here too, for the same reason; a file that fails is left to the jobs,
+# whose messages say what is wrong with it
+try:
+    claim_type.read("config/claims.yaml")
+    os.environ[claim_type.PASSED_ON] = claim_type.passed_on()
+except Exception:  # noqa: BLE001  (any failure: the jobs check it again and say why)
+    pass
 
 
 def shell_words(*words):

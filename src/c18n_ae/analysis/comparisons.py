@@ -492,7 +492,8 @@ def sides(tidy: pd.DataFrame) -> tuple[dict, list[tuple], dict]:
     value = tidy.value.to_numpy(dtype=float)
     ok = (tidy.status == "ok").to_numpy()
     run = tidy.run.to_numpy()
-    keys = found.keys.itertuples(index=False, name=None)
+    # the keys as tuples once (a pass over a frame of categories is a Python call an element)
+    keys = list(found.keys.itertuples(index=False, name=None))
     taken, first = {}, {}
     for g, key in enumerate(keys):
         keep = found.take(ok, g) & ~np.isnan(found.take(value, g))
@@ -508,10 +509,10 @@ def sides(tidy: pd.DataFrame) -> tuple[dict, list[tuple], dict]:
             taken[side] = parts
     groups = {k: taken[k] for k in sorted(taken, key=first.get)}
     earliest: dict[tuple, int] = {}
-    for (source, variant, *_), at in zip(found.keys.itertuples(index=False), found.first):
+    for (source, variant, *_), at in zip(keys, found.first):
         earliest[(source, variant)] = min(earliest.get((source, variant), at), int(at))
     series = sorted(earliest, key=earliest.get)
-    units = {k[-2]: k[-1] for k in found.keys.itertuples(index=False, name=None)}
+    units = {k[-2]: k[-1] for k in keys}
     return groups, series, units
 
 

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from c18n_ae.analysis.clocks import NS, in_unit
+from c18n_ae.common import student_t
 from c18n_ae.common.latex import quantity
 
 
 def stdtrit(df, p):
-    """Student's t quantile, scipy.special's (scipy.stats takes 0.5 s more to import), imported on
-    first use: most processes that import the analysis (the tables, figures, claims and macros)
-    only print what the analyse job computed, and should not pay for scipy."""
-    from scipy.special import stdtrit as quantile
+    """Student's t quantile, scipy.special.stdtrit's values (c18n_ae.common.student_t, without
+    scipy's import), for numbers or arrays; each distinct (df, p) computed once."""
+    with np.errstate(invalid="ignore"):  # NaN in, NaN out, as scipy's
+        out = _STDTRIT(df, p)
+    return out[()] if out.ndim == 0 else out
 
-    return quantile(df, p)
+
+_STDTRIT = np.vectorize(functools.cache(student_t.quantile), otypes=[float])
 
 
 SUMMARY_FIELDS = [

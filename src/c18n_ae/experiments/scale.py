@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from c18n_ae.common import student_t
 from c18n_ae.common.latex import amount, escape, fmt, gen_name, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
 from c18n_ae.common.rawcsv import RawDataError, number
@@ -95,15 +96,13 @@ def line(x: np.ndarray, y: np.ndarray) -> dict:
     """Least-squares slope with its 95 % interval (Student's t), unless the residuals are
     autocorrelated (lag-1 correlation r1 above AUTOCORRELATED: neighbouring points share their
     error, and the OLS interval would claim a precision the series does not have)."""
-    from scipy.special import stdtrit  # scipy.stats.t.ppf's own function, without scipy.stats
-
     if len(x) < 3 or np.ptp(x) == 0:
         slope = float(np.polyfit(x, y, 1)[0]) if len(x) >= 2 and np.ptp(x) > 0 else np.nan
         return {"slope": slope, "low": np.nan, "high": np.nan, "r1": np.nan}
     slope, intercept, stderr = _linregress(np.asarray(x), np.asarray(y))
     res = y - (intercept + slope * x)
     r1 = float(np.corrcoef(res[:-1], res[1:])[0, 1]) if res.std() > 0 and len(x) > 3 else np.nan
-    half = stdtrit(len(x) - 2, 0.975) * stderr  # scipy.stats.t.ppf's value
+    half = student_t.quantile(len(x) - 2, 0.975) * stderr  # scipy.stats.t.ppf's value
     if r1 > AUTOCORRELATED:
         half = np.nan
     return {"slope": float(slope), "low": slope - half, "high": slope + half, "r1": r1}

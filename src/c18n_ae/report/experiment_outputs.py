@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.claims import min_trials
+from c18n_ae.analysis.claim_type import read as read_claims
 from c18n_ae.analysis.tidy import CATEGORICAL
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
@@ -91,7 +91,7 @@ def main(argv=None) -> None:
     data = inputs(a, loaded, e.reads_tidy)
     table = e.table(data)
     # the rows on the HTML report's page, the PDF's appendix a line naming it (issue 31)
-    write_text_atomic(a.html, render_html.page(e.number, e.name, table, min_trials(a.claims)))
+    write_text_atomic(a.html, render_html.page(e.number, e.name, table, read_claims(a.claims)[1]))
     write_text_atomic(a.table, render_table.appendix_entry(e, table))
     figure = e.figure(data)
     render_figure.render(figure, a.pgfplots, a.series, a.pdf, a.png, e.name, from_config(loaded))

@@ -196,13 +196,11 @@ def pgfplots(figure: Figure, names: Names | None = None) -> str:
 
 
 def preview(figure: Figure, pdf: Path, png: Path) -> None:
-    from c18n_ae.experiments.plotting import plt, save
+    from c18n_ae.experiments import plotting
 
     panels = figure.panels or []
-    fig, axes = plt.subplots(
-        max(1, len(panels)), 1, figsize=(7, 2.8 * max(1, len(panels))), squeeze=False,
-        constrained_layout=True,
-    )  # fmt: skip
+    rows = max(1, len(panels))
+    fig, axes = plotting.figure(rows, figsize=(7, 2.8 * rows), layout="constrained")
     for ax, panel in zip(axes[:, 0], panels):
         width = 0.8 / max(1, len(panel.series))
         for i, s in enumerate(panel.series):
@@ -230,7 +228,7 @@ def preview(figure: Figure, pdf: Path, png: Path) -> None:
         ax.legend(fontsize=7)
         ax.set_title(panel.title, fontsize=9)
     fig.suptitle(figure.title)
-    save(fig, pdf, png)
+    plotting.save(fig, pdf, png)
 
 
 def render(
