@@ -417,9 +417,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 "each instance's memory the compartments take."
             )
         out += [
-            f"These data do not explain why {_where(other, True)} show {slope} per instance "
-            "instead."
-            for other, slope in _other_slopes(source, summary)
+            # the other slope is in that data set's own sentence: named, not repeated
+            f"These data do not explain why the slope differs on {_where(other, True)}."
+            for other, _slope in _other_slopes(source, summary)
         ]
     for f in fits:
         if f["saturated"]:

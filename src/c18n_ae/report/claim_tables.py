@@ -807,7 +807,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         r"The study's claims tested on its data, each decided by its ratio with compartments to "
         r"without, at the setting nearest the claim's threshold among those that give its verdict. "
         r"\emph{Needs}: the threshold the verdict tests, from the study's words or our reading of "
-        r"them (ours). Table~\ref{tab:claims} gives every "
+        r"them (ours). A verdict on a release the claims were not drawn from says whether the "
+        r"study's finding carries over to it. Table~\ref{tab:claims} gives every "
         r"claim's evidence in full, and what else the two sides may differ in."
     )
     return "\n".join(
