@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import tempfile
@@ -34,6 +36,17 @@ def write_csv_atomic(path: Path, frame) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def rows_csv(rows: list[dict], columns: list[str] | None = None) -> str:
+    """Rows of text (dicts) as CSV, as pandas' to_csv writes them (quoted where needed, \n line
+    ends), for a job that needs no pandas (a quarter of a second to import); columns: default the
+    first row's keys."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns or (list(rows[0]) if rows else []), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
 
 
 def write_json_atomic(path: Path, data) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import re
 from pathlib import Path
 
 from c18n_ae import experiments as exp
 from c18n_ae.common import config, datasets
-from c18n_ae.common.fsutil import write_text_atomic
+from c18n_ae.common.fsutil import rows_csv, write_text_atomic
 from c18n_ae.common.latex import escape, fmt, listed
 from c18n_ae.common.names import Names, from_config
 
@@ -510,16 +508,6 @@ def main(argv=None) -> None:
     )
     if a.csv:
         write_text_atomic(a.csv, rows_csv(builds_rows(metas, sets)))
-
-
-def rows_csv(rows: list[dict]) -> str:
-    """The rows (each with the same keys, every value text) as CSV, as pandas' to_csv wrote them:
-    the job needs no pandas (a quarter of a second to import)."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, list(rows[0]) if rows else [], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
 
 
 if __name__ == "__main__":
