@@ -19,6 +19,7 @@ from c18n_ae.common.latex import (
     comparison_text,
     escape,
     listed,
+    macro_name,
     newcommand,
 )
 from c18n_ae.common.names import from_config, release
@@ -302,7 +303,7 @@ def main(argv=None) -> None:
     said: set[str] = set()  # a reason, limit or name difference in full once, then "as above"
     for e in cfg.enabled_experiments(config):
         if exp.get(e).headline:
-            name = "".join(w.title() for w in e.split("_"))
+            name = macro_name(e)
             paragraph = experiment_paragraph(e, table, releases, limits, said, verdicts)
             text += newcommand(f"Findings{name}", paragraph)
             if paragraph:  # \IfFound{Name}: the body's paragraph on it is printed
@@ -312,13 +313,13 @@ def main(argv=None) -> None:
             continue
         said = own(e)
         text += newcommand(
-            f"Findings{e.name.title()}",
+            f"Findings{macro_name(e.name)}",
             " ".join(said)
             or f"No data set or board target in this run measured E{e.number} with compartments.",
         )
-        text += newcommand(f"Found{e.name.title()}", "")
+        text += newcommand(f"Found{macro_name(e.name)}", "")
         if e.details is not None:  # what its appendix section adds (numbers the body leaves out)
-            text += newcommand(f"Findings{e.name.title()}Detail", " ".join(own(e, "details")))
+            text += newcommand(f"Findings{macro_name(e.name)}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
     text += newcommand(

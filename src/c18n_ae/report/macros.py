@@ -301,11 +301,6 @@ def added_experiments() -> str:
     )
 
 
-def _camel(name: str) -> str:
-    """An experiment's name as its macros spell it ('crossing' -> 'Crossing')."""
-    return "".join(w.title() for w in name.split("_"))
-
-
 def paper_order() -> str:
     """The paper's order, from the registry, so that an experiment added there joins the paper and
     adds pages to its appendix only: each part's experiment sections (\\SectionsCost, ...: the
@@ -315,7 +310,7 @@ def paper_order() -> str:
     ordered = [e for part in exp.PARTS for e in exp.registry().values() if e.part == part]
     sections = [
         newcommand(
-            f"Sections{part.title()}",
+            f"Sections{macro_name(part)}",
             "".join(
                 rf"\experimentsection{{{e.name}}}{{E{e.number}}}" for e in ordered if e.part == part
             ),
@@ -324,10 +319,10 @@ def paper_order() -> str:
     ]
     found = [
         newcommand(
-            f"PartFindings{part.title()}",
+            f"PartFindings{macro_name(part)}",
             "".join(
-                rf"\IfRan{{{e.name}}}{{\IfFound{{{_camel(e.name)}}}{{\paragraph{{{_heading(e)}.}} "
-                rf"\Findings{_camel(e.name)}{{}} "
+                rf"\IfRan{{{e.name}}}{{\IfFound{{{macro_name(e.name)}}}"
+                rf"{{\paragraph{{{_heading(e)}.}} \Findings{macro_name(e.name)}{{}} "
                 rf"(Appendix~\ref{{sec:{e.name}}}.)}}}}{{}}"
                 for e in ordered
                 if e.part == part and (e.headline or e.findings)
