@@ -427,7 +427,7 @@ def test_findings_come_first_in_one_format(quick_run):
     ), abstract
     assert re.search(
         r"slower than hybrid \(about \d+ ns on 22\.12\)\. Both figures come from one run of each "
-        r"-O0 build and include the ABI",
+        r"unoptimised \(-O0\) build\. Each bundles the compartment switch with the purecap ABI",
         abstract,
     ), abstract
     own = re.search(
@@ -438,7 +438,10 @@ def test_findings_come_first_in_one_format(quick_run):
     assert own, abstract
     # the conclusion says the answer in other words, with the same figures and the same words
     # for code calling no other library, then what follows (never the abstract's sentence again)
-    conclusion = text.split("CONCLUSION", 1)[1].split("REFERENCES", 1)[0]
+    # pdftotext may read the section headings around it out of order: the conclusion is the
+    # text before the references from its first words, the answer
+    body = text.split("REFERENCES", 1)[0]
+    conclusion = body[body.rindex("Purecap + c18n costs time where code calls into another") :]
     assert own[1] in conclusion and "made each call" not in conclusion, conclusion
     # the conclusion says once that the figures are -O0 ones mixing ABI and compartments, and
     # scales them to no program
@@ -449,12 +452,12 @@ def test_findings_come_first_in_one_format(quick_run):
     # the study's claims in one plain sentence, no claim ID and no path (the tallies and IDs are
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
-    assert "Of the study's 24 claims, 9 could be tested on its data" in abstract.replace("’", "'")
-    assert "could be tested on its data, all on 22.12, whose files the claims were not drawn" in (
-        " ".join(abstract.split())
+    assert (
+        "The study drew its 24 claims from its 24.05 data; 9 could be tested on its 22.12 data"
+        in " ".join(abstract.replace("’", "'").split())
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count
-    assert "none could be" not in abstract and "drew its claims" not in abstract, abstract
+    assert "none could be" not in abstract, abstract
     outcome = " ".join(abstract.split("could be tested", 1)[1].split()).split(". ")[0]
     assert re.search(r"\d+ hold, \d+ fail and \d+ is inconclusive", outcome), outcome
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b|config/|\.yaml", abstract), abstract

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from c18n_ae.common import student_t
 from c18n_ae.common.latex import amount, escape, fmt, gen_name, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
@@ -416,11 +418,15 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 "Every variant here ran in compartments, so these data cannot say how much of "
                 "each instance's memory the compartments take."
             )
-        out += [
-            # the other slope is in that data set's own sentence: named, not repeated
-            f"These data do not explain why the slope differs on {_where(other, True)}."
-            for other, _slope in _other_slopes(source, summary)
-        ]
+        # the other slope is in that data set's own sentence: named and compared, not repeated
+        for other, slope in _other_slopes(source, summary):
+            theirs = float(re.findall(r"[\d.]+", slope)[0])
+            than = "smaller" if theirs < min(slopes) else "larger" if theirs > max(slopes) else ""
+            if than:
+                out.append(
+                    f"{_where(other, True)[0].upper()}{_where(other, True)[1:]} give a {than} "
+                    "slope; nothing recorded explains why."
+                )
     for f in fits:
         if f["saturated"]:
             level = _about(f["plateau_mib"], "MiB").removeprefix("about ")

@@ -209,13 +209,26 @@ def finding(
         figure, s = ("Both figures", "") if also else ("The figure", "s")
         # both sides of each figure at one level, and a data set's one run of each, said in the
         # abstract's few words (what an interval over its trials cannot cover)
-        builds = f"one run of each {escape(level)} build" if study else f"{escape(level)} builds"
-        built = f"come{s} from {builds} and " if level else ""
-        out.append(f"{figure} {built}include{s} the ABI's own cost.")
+        if level:
+            built = f"{_level_words(level)} build"
+            builds = f"one run of each {built}" if study else f"{built}s"
+            out.append(f"{figure} come{s} from {builds}.")
+        # what the figure holds, said where it is read: the switch and the ABI, never apart
+        each = ("Each" if also else "That figure") if level else ("Each figure" if also else figure)
+        out.append(
+            f"{each} bundles the compartment switch with the {abi} ABI's own costs, which these "
+            "data cannot separate."
+        )
     own = own_words(t, r, releases)
     if own:
         out.append(own)
     return " ".join(out)
+
+
+def _level_words(level: str) -> str:
+    """An optimisation level as a reader outside compilers reads it: '-O0' -> 'unoptimised
+    (-O0)'; any other level as the data record it."""
+    return f"unoptimised ({escape(level)})" if level == "-O0" else escape(level)
 
 
 def conclusion_finding(
@@ -440,8 +453,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"{_same_way(t, r, releases, scale, places, u)}"
         "The estimate charges all of the loop's extra time to the calls: the caller's own "
         f"purecap code{built} (which spills capabilities to the stack), the purecap build of "
-        f"{library}, and the compartment switch. It is an upper bound on the switch alone only "
-        "if the purecap ABI makes these calls no faster than hybrid, which these data cannot show."
+        f"{library}, and the compartment switch. It is therefore an upper bound on the switch "
+        "alone, unless the purecap ABI makes these calls faster than hybrid does."
     )
 
 
@@ -592,7 +605,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         + (_on_timer(r),)
         for r in own.itertuples()
     ]
-    top = _axis(top_rows, "Calls into another library", r"extra time per call (\si{\nano\second})")
+    top = _axis(
+        top_rows,
+        "Calls into another library",
+        r"extra time per call, ABI and switch together (\si{\nano\second})",
+    )
     # the line at 1 named at its foot, in the room below the last row (HYBRID_ROOM)
     hybrid = (
         r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin})"
@@ -789,15 +806,12 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
         ]
         return _pct(float(x.value.iloc[0])) if len(x) else "not published"
 
-    ours = "A cost per call splits into the ABI's part and the switch's."
+    # Section 4.1's paragraph after the worked estimate, which has said what the figure holds
+    ours = "A cost per call splits into the ABI's part and the switch's. "
     if r is not None and math.isfinite(_f(r.per_call_ns)):
-        # the other ABI's figure is Section 4.1's to say (other_abis), once
-        ours = (
-            f"Of the about {_about(r.per_call_ns)} per call that the study's data give, the "
-            "ABI's part is unknown."
-        )
+        ours = ""
     return (
-        f"{ours} Morello's early "
+        f"{ours}Part of the ABI's share is known. Morello's early "
         "performance report~\\cite{morello-early-performance} names one cost of the ABI's "
         "own that falls on exactly such calls: Morello's branch predictor does not predict the "
         "bounds of the program-counter capability, so a call into another library, which "
@@ -809,7 +823,7 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
         "two fixes to the microarchitecture brought it to "
         f"{pub('Benchmark ABI', 'data-dependent exception fix and')}. "
         "These are whole-program overheads, not costs per call, and none of them includes a "
-        "compartment switch; we found no published cost per call of \\ctn."
+        "compartment switch."
     )
 
 

@@ -666,7 +666,11 @@ def claims_summary(
         many = f"all {n}" if len(tested) == n else str(len(tested))
         opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
-            opening += ", whose files the claims were not drawn from"
+            drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
+            on = f"on its {names} data" if len(where) == 1 else f"on its data: {names}"
+            opening = (
+                f"The study drew its {n} claims from its {drawn} data; {many} could be tested {on}"
+            )
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -700,10 +704,10 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         head = f" On the {name} data none could be tested."
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
-            said = " The study drew its claims from those files, so there they only check its "
-            said += "arithmetic"
+            # the tally has said the claims were drawn from these files
+            said = " Recomputing a claim there only checks the study's arithmetic"
             if rest:
-                said += f"; the others {listed(rest).replace(' and ', ' or ')}"
+                said += f"; other claims there {listed(rest).replace(' and ', ' or ')}"
             out.append(f"{head}{said}.")
         else:
             out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
@@ -745,8 +749,8 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     on, drawn = listed(other), listed(said)
     # why the drawn release tests none is the tally's (claims_summary): said once
     return (
-        f"The {on} files were not used to draw the claims and could have said otherwise, so a "
-        f"fail there means the {drawn} finding does not carry over to {on}."
+        f"The {on} files could have said otherwise, so a fail there means that the {drawn} "
+        f"finding does not carry over."
     )
 
 
@@ -788,28 +792,44 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     ratio = (
         " / ".join(rf"\texttt{{{escape(v)}}}" for v in pairs.pop()) if len(pairs) == 1 else "Ratio"
     )
+    # one data set: named once in the caption, not in every row
+    data = list(dict.fromkeys(escape(releases[s].removeprefix("CheriBSD ")) for s in rows.source))
+    data_col = len(data) > 1
+    # the setting a claim over several sizes is decided at has its own column, so that a ratio
+    # printed beside Table 1's largest setting reads as another setting, not another value
+    at = [_text(getattr(r, "decided_at", "")) for r in rows.itertuples()]
+    at_col = any(at)
+    cols = [rf"{rag}p{{0.4\textwidth}}"] + ["l"] * data_col + ["r"] * at_col
+    cols += [rf"{rag}p{{0.2\textwidth}}", rf"{rag}p{{0.12\textwidth}}", "l"]
+    head = ["The study's claim"] + ["Data"] * data_col + ["Setting"] * at_col
+    head += [ratio, "Needs", "Verdict"]
     out = [
-        rf"\begin{{tabular}}{{{rag}p{{0.4\textwidth}}l{rag}p{{0.24\textwidth}}"
-        rf"{rag}p{{0.12\textwidth}}l}}",
+        rf"\begin{{tabular}}{{{''.join(cols)}}}",
         r"\toprule",
-        rf"The study's claim & Data & {ratio} & Needs & Verdict \\",
+        " & ".join(head) + r" \\",
         r"\midrule",
     ]
-    for r in rows.itertuples():
+    for r, setting in zip(rows.itertuples(), at):
         where = escape(releases[r.source].removeprefix("CheriBSD "))
-        at = _text(getattr(r, "decided_at", ""))
-        measured = escape(f"at {at}: {r.measured}" if at else _text(r.measured))
         verdict = escape(_text(r.result).split(" (")[0])
-        cells = [escape(_text(r.text)), where, measured, _needs(r), verdict]
+        cells = [escape(_text(r.text))] + [where] * data_col
+        cells += [escape(setting) or "---"] * at_col
+        cells += [escape(_text(r.measured)), _needs(r), verdict]
         out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
+    on = "data," if data_col else f"{data[0]} data,"
+    setting = (
+        r" \emph{Setting}: for a claim over every block size, the size that decides it, nearest "
+        r"the threshold among those that give its verdict (Table~\ref{tab:headline} gives the "
+        r"largest)."
+        if at_col
+        else ""
+    )
     caption = (
-        r"The study's claims tested on its data, each decided by its ratio with compartments to "
-        r"without, at the setting nearest the claim's threshold among those that give its verdict. "
-        r"\emph{Needs}: the threshold the verdict tests, from the study's words or our reading of "
-        r"them (ours). A verdict on a release the claims were not drawn from says whether the "
-        r"study's finding carries over to it. Table~\ref{tab:claims} gives every "
-        r"claim's evidence in full, and what else the two sides may differ in."
+        rf"The study's claims tested on its {on} each decided by its ratio with compartments "
+        r"to without (the study's \emph{without} is its hybrid build)." + setting + r" "
+        r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
+        r"reading of them (ours). Table~\ref{tab:claims} gives each claim's evidence in full."
     )
     return "\n".join(
         [r"\begin{table*}[tb]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\small"]
