@@ -453,7 +453,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "The study drew its 24 claims from its 24.05 data; 9 could be tested on its 22.12 data"
+        "The study drew its 24 claims from its 24.05 data, where recomputing them only checks its "
+        "arithmetic; 9 could be tested on its 22.12 data"
         in " ".join(abstract.replace("’", "'").split())
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count

@@ -130,8 +130,9 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
     rows = morello_rows()
     sentence = call_cost.finding(rows, RELEASES, ABIS, "-O0")
     assert sentence.startswith(
-        "In the study's 24.05 data, purecap + c18n (the purecap ABI with compartments) made each "
-        r"call from its math loop into libm about 60 \si{\nano\second} slower than hybrid."
+        "In the study's CheriBSD 24.05 data, purecap + c18n (the purecap ABI with compartments) "
+        r"made each call from its math loop into libm about 60 \si{\nano\second} slower than "
+        "hybrid."
     ), sentence
     # the figure's build level, and what it holds, with a subject no reader can take for another
     assert (
@@ -519,7 +520,7 @@ def test_the_pipe_rows_are_no_cost_per_call_in_figure_abstract_or_table():
     neither Figure 1, the first finding nor the table's cost column prints a cost per call from
     them; one note below the table says why."""
     reason = datasets.load("morello-2024")["calls"]["pipe"]["message_wait_ns"]["no_cost_per_call"]
-    assert reason == "the parent's wait is not the child's time"
+    assert reason == "it times the parent's wait for a message, not the child's calls"
     pipe = pd.DataFrame(
         [
             dict(
@@ -541,7 +542,7 @@ def test_the_pipe_rows_are_no_cost_per_call_in_figure_abstract_or_table():
     assert not any("pipe" in x for x in body) and "73" not in table
     note = [x for x in table.splitlines() if "no cost per call" in x]
     assert len(note) == 1 and "Pipe message (libc), 24.05, purecap + c18n" in note[0]
-    assert "the parent's wait is not the child's time" in note[0]
+    assert "it times the parent's wait for a message, not the child's calls" in note[0]
     # the rows with no such reason are as before
     assert call_cost.latex_table(morello_rows(), RELEASES, ABIS).count(" & ") == table.count(" & ")
 
@@ -553,6 +554,10 @@ def test_per_call_csv_keeps_the_pipe_numbers_with_their_reason():
     rows = pd.DataFrame(per_call.estimates(meta, {"pipe": comps}, {}), columns=per_call.COLUMNS)
     pipe = rows[rows.metric == "message_wait_ns"]
     assert (
-        len(pipe) and (pipe.no_cost_per_call == "the parent's wait is not the child's time").all()
+        len(pipe)
+        and (
+            pipe.no_cost_per_call
+            == "it times the parent's wait for a message, not the child's calls"
+        ).all()
     )
     assert pipe.per_call_ns.notna().all()  # the numbers stay, flagged

@@ -278,13 +278,13 @@ def test_morello_command_lines_are_the_documented_ones(variant):
     assert DOCUMENTED[variant][0] in readme and DOCUMENTED[variant][1] in readme
 
 
-def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path):
+def test_dry_run_with_a_morello_target_connects_nowhere(tmp_path, project_copy):
     for tool in ("ssh", "rsync", "scp"):  # stand-ins first on PATH that note any call
         (tmp_path / tool).write_text(f"#!/bin/sh\ntouch {tmp_path}/ssh-called\nexit 255\n")
         (tmp_path / tool).chmod(0o755)
     done = subprocess.run(
         [*SNAKEMAKE, "-n", "--cores", "2", "--configfile", "config/morello.yaml"],
-        cwd=ROOT,
+        cwd=project_copy,  # as a clone: a working copy's quick run would refuse the full profile
         capture_output=True,
         text=True,
         timeout=120,

@@ -396,7 +396,7 @@ def _three(number: str) -> str:
 # the five verdict kinds, each defined once: here, in the claims table's caption (Section 2 says
 # only what "tested" means and points here)
 KIND_DEFINED = {
-    TESTED: "decided with an interval on data that could have said otherwise",
+    TESTED: "decided with an interval on data that could have contradicted it",
     REPRODUCED: "the study's number recomputed from its own files, which checks its arithmetic "
     "only",
     RESTATED: "a value the study printed from a single trial or a table, which we can only copy",
@@ -669,7 +669,8 @@ def claims_summary(
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"on its {names} data" if len(where) == 1 else f"on its data: {names}"
             opening = (
-                f"The study drew its {n} claims from its {drawn} data; {many} could be tested {on}"
+                f"The study drew its {n} claims from its {drawn} data, where recomputing them only "
+                f"checks its arithmetic; {many} could be tested {on}"
             )
     else:
         names = listed([data_name(s, releases) for s in where])
@@ -704,11 +705,11 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         head = f" On the {name} data none could be tested."
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
-            # the tally has said the claims were drawn from these files
-            said = " Recomputing a claim there only checks the study's arithmetic"
+            # the tally has said the claims were drawn from these files, and what that checks
+            said = ""
             if rest:
-                said += f"; other claims there {listed(rest).replace(' and ', ' or ')}"
-            out.append(f"{head}{said}.")
+                said = f" Some claims there also {listed(rest).replace(' and ', ' or ')}"
+            out.append(f"{head}{said}." if said else head)
         else:
             out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)
@@ -729,7 +730,7 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     """Why a claim can be tested on a release the study did not draw its claims from, and what a
     fail there means, said once where the tally is given ('The study drew its claims from its
     24.05 files, so recomputing them there only checks its arithmetic. The 22.12 files were not
-    used to draw them and could have said otherwise, so a fail there means the 24.05 finding does
+    used to draw them and could have contradicted it, so a fail there means the 24.05 finding does
     not carry over to 22.12.'); '' where every tested claim was decided on the release its words
     describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
@@ -749,8 +750,8 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     on, drawn = listed(other), listed(said)
     # why the drawn release tests none is the tally's (claims_summary): said once
     return (
-        f"The {on} files could have said otherwise, so a fail there means that the {drawn} "
-        f"finding does not carry over."
+        f"The {on} files could have contradicted the claims, so a fail there means that the "
+        f"study's {drawn} finding does not hold on {on}."
     )
 
 
@@ -819,9 +820,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Setting}: for a claim over every block size, the size that decides it, nearest "
-        r"the threshold among those that give its verdict (Table~\ref{tab:headline} gives the "
-        r"largest)."
+        r" \emph{Setting}: for a claim over every block size, the size whose ratio decides "
+        r"the verdict (Table~\ref{tab:headline} gives the largest)."
         if at_col
         else ""
     )

@@ -50,7 +50,7 @@ ORIGINS = ("study", "related study", "own")  # whose claim: counted apart in eve
 # one of these five, in this order in every tally.
 RESTATED = "restated"  # the study printed a single trial or a table: the package can only copy it
 REPRODUCED = "reproduced from the same data"  # its number back from its files: checks arithmetic
-TESTED = "tested"  # decided with an interval on data that could have said otherwise
+TESTED = "tested"  # decided with an interval on data that could have contradicted it
 NOT_ATTRIBUTABLE = "not attributable to compartments"  # the contrast differs in a known cause too
 UNMEASURABLE = "not measurable with these data"
 VERDICT_KINDS = (RESTATED, REPRODUCED, TESTED, NOT_ATTRIBUTABLE, UNMEASURABLE)
