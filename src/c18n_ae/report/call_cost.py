@@ -820,7 +820,7 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
     if r is not None and math.isfinite(_f(r.per_call_ns)):
         ours = ""
     return (
-        f"{ours}Part of the ABI's share is known. Morello's early "
+        f"{ours}Morello's early "
         "performance report~\\cite{morello-early-performance} names one cost of the ABI's "
         "own that falls on exactly such calls: Morello's branch predictor does not predict the "
         "bounds of the program-counter capability, so a call into another library, which "
