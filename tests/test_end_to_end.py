@@ -413,7 +413,16 @@ def pages(project, first, last):
 def test_findings_come_first_in_one_format(quick_run):
     project, _ = quick_run
     text = pdf_words(project)
-    abstract = text.split("ABSTRACT", 1)[1].split("INTRODUCTION", 1)[0]
+    # the abstract as the first page's left column holds it: pdftotext may read the right
+    # column's first lines before the introduction's heading
+    left = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "306", "-H", "792"]
+        + [str(project / "paper" / "main.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    abstract = " ".join(left.split()).split("ABSTRACT", 1)[1].split("INTRODUCTION", 1)[0]
     # the abstract's first finding is the cost of one call into another library, in ns in prose
     # figures, with the other release's figure, an upper bound holding the ABI's cost, and how
     # close code calling no other library stays to hybrid (Table 1's point ratios, 0.969× to
@@ -426,8 +435,8 @@ def test_findings_come_first_in_one_format(quick_run):
         abstract,
     ), abstract
     assert re.search(
-        r"slower than hybrid \(about \d+ ns on 22\.12\)\. Both figures come from one run of each "
-        r"unoptimised \(-O0\) build\. Each bundles the compartment switch with the purecap ABI",
+        r"slower than hybrid \(about \d+ ns on 22\.12\)\. Each figure, from one run of each "
+        r"unoptimised \(-O0\) build, bundles the compartment switch with the purecap ABI",
         abstract,
     ), abstract
     own = re.search(
@@ -453,9 +462,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "The study drew its 24 claims from its 24.05 data, where recomputing them only checks its "
-        "arithmetic; 9 could be tested on its 22.12 data"
-        in " ".join(abstract.replace("’", "'").split())
+        "The study drew its 24 claims from its 24.05 data; 9 could be tested on its 22.12 data, "
+        "where 4 hold" in " ".join(abstract.replace("’", "'").split())
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count
     assert "none could be" not in abstract, abstract

@@ -136,9 +136,8 @@ def test_the_first_finding_says_the_cost_in_ns_in_prose_figures_and_what_it_hold
     ), sentence
     # the figure's build level, and what it holds, with a subject no reader can take for another
     assert (
-        "The figure comes from one run of each unoptimised (-O0) build. That figure bundles the "
-        "compartment switch with the purecap ABI's own costs, which these data cannot separate."
-        in sentence
+        "The figure, from one run of each unoptimised (-O0) build, bundles the compartment switch "
+        "with the purecap ABI's own costs, which these data cannot separate." in sentence
     ), sentence
     assert " It " not in sentence, sentence
     # no level recorded: the sentence says what it holds, and no level
@@ -178,7 +177,7 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     about = call_cost._about(other.per_call_ns)
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
     assert f"slower than hybrid (about {about} on 22.12)." in sentence, sentence
-    assert "Both figures come from one run of each unoptimised (-O0) build. Each bundles" in (
+    assert "Each figure, from one run of each unoptimised (-O0) build, bundles" in (
         sentence
     )  # not one of them
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
@@ -541,7 +540,7 @@ def test_the_pipe_rows_are_no_cost_per_call_in_figure_abstract_or_table():
     body = [x for x in table.splitlines() if x.count(" & ") >= 4]
     assert not any("pipe" in x for x in body) and "73" not in table
     note = [x for x in table.splitlines() if "no cost per call" in x]
-    assert len(note) == 1 and "Pipe message (libc), 24.05, purecap + c18n" in note[0]
+    assert len(note) == 1 and "Wait for a pipe message (libc), 24.05, purecap + c18n" in note[0]
     assert "it times the parent's wait for a message, not the child's calls" in note[0]
     # the rows with no such reason are as before
     assert call_cost.latex_table(morello_rows(), RELEASES, ABIS).count(" & ") == table.count(" & ")

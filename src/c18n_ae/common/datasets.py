@@ -221,6 +221,18 @@ def invalid_metrics(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
     }
 
 
+def invalid_cells(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
+    """data set name -> experiment -> metric -> the reason of invalid_metrics in a few words for
+    a table's cell (dataset.yaml invalid.<experiment>.cell; '' where it gives none)."""
+    return {
+        m["name"]: {
+            e: {x: spec.get("cell", "") for x in spec["metrics"]}
+            for e, spec in m.get("invalid", {}).items()
+        }
+        for m in metas
+    }
+
+
 def build_of(meta: dict, variant: str, experiment: str) -> dict:
     """How the data set's variant built its program of this experiment (variants.<v>.builds:
     compiler, cflags, ldflags, optimisation, evidence), or one marked "not recorded"."""

@@ -38,7 +38,7 @@ WORKLOAD = {  # a metric as a workload's short name in the figure and table
     "int_cpu_ns": "int",
     "float_cpu_ns": "float",
     "array_cpu_ns": "array",
-    "message_wait_ns": "pipe message",
+    "message_wait_ns": "wait for a pipe message",
     "crossing_extra_ns": "E10 crossing",
 }
 
@@ -206,15 +206,13 @@ def finding(
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
         # so that the sentence cannot be read as about the other release's
-        figure, s = ("Both figures", "") if also else ("The figure", "s")
-        # both sides of each figure at one level, and a data set's one run of each, said in the
-        # abstract's few words (what an interval over its trials cannot cover)
+        # where each figure comes from and what it bundles, in one sentence: a data set's one
+        # run of each build at one level (what an interval over its trials cannot cover)
+        each = "Each figure" if also else "The figure"
         if level:
             built = f"{_level_words(level)} build"
             builds = f"one run of each {built}" if study else f"{built}s"
-            out.append(f"{figure} come{s} from {builds}.")
-        # what the figure holds, said where it is read: the switch and the ABI, never apart
-        each = ("Each" if also else "That figure") if level else ("Each figure" if also else figure)
+            each += f", from {builds},"
         out.append(
             f"{each} bundles the compartment switch with the {abi} ABI's own costs, which these "
             "data cannot separate."

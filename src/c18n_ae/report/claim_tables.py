@@ -669,15 +669,16 @@ def claims_summary(
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"on its {names} data" if len(where) == 1 else f"on its data: {names}"
             opening = (
-                f"The study drew its {n} claims from its {drawn} data, where recomputing them only "
-                f"checks its arithmetic; {many} could be tested {on}"
+                f"The study drew its {n} claims from its {drawn} data; {many} could be tested {on}"
             )
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
-    text = f"{opening}: {said}." if said else f"{opening}."
+    # the verdicts are the tested data set's: 'where' ties them to it
+    joint = ", where" if worded and opening.startswith("The study drew") else ":"
+    text = f"{opening}{joint} {said}." if said else f"{opening}."
     if not why_not:
         return text
     return text + _untested_sources(results, releases, sources, where, worded)
@@ -705,11 +706,11 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         head = f" On the {name} data none could be tested."
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
-            # the tally has said the claims were drawn from these files, and what that checks
-            said = ""
+            # the tally has said the claims were drawn from these files: what that checks
+            said = " Recomputing a claim on the files it came from only checks the arithmetic"
             if rest:
-                said = f" Some claims there also {listed(rest).replace(' and ', ' or ')}"
-            out.append(f"{head}{said}." if said else head)
+                said += f"; some claims there also {listed(rest).replace(' and ', ' or ')}"
+            out.append(f"{head}{said}.")
         else:
             out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)

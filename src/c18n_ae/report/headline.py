@@ -21,7 +21,7 @@ from c18n_ae.analysis.claims import load
 from c18n_ae.analysis.comparisons import COLUMNS as comparisons_columns
 from c18n_ae.analysis.comparisons import PRINTED, lookup
 from c18n_ae.common import config as cfg
-from c18n_ae.common.datasets import invalid_metrics
+from c18n_ae.common.datasets import invalid_cells, invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     BARE_WORDS,
@@ -59,6 +59,7 @@ COLUMNS = [
     "tail_n",
     "tail_share",
     "invalid",
+    "invalid_cell",  # the reason in a few words (dataset.yaml invalid.<experiment>.cell)
     "claims",
 ]
 TAIL_SHARE = 0.5  # a mean "rests on a few trials" when they make at least half of the total
@@ -167,6 +168,7 @@ def rows(
     verdicts: pd.DataFrame,
 ) -> pd.DataFrame:
     invalid = invalid_metrics(cfg.datasets(config))
+    short = invalid_cells(cfg.datasets(config))
     known = named.variants_of(config)
     out = []
     every = sources_of(config)
@@ -204,6 +206,7 @@ def rows(
                             "tail_n": tail[1],
                             "tail_share": tail[2],
                             "invalid": invalid.get(name, {}).get(e, {}).get(h.metric, ""),
+                            "invalid_cell": short.get(name, {}).get(e, {}).get(h.metric, ""),
                             "claims": _claims_on(
                                 claims, verdicts, name, e, h.metric, subject, baseline
                             ),
@@ -219,6 +222,20 @@ def _text(value) -> str:
 def is_confounded(r) -> bool:
     """The row's contrast differs in more than ABI and compartments: not a compartment cost."""
     return bool(_text(getattr(r, "confounded_by", "")))
+
+
+def confounded_cell(r) -> str:
+    """Table 1's cell for a confounded contrast: the word and what else differs, in a word or
+    two each ('confounded: heap revocation'; 'optimisation -O2 against -O0' -> 'optimisation');
+    Table 9 gives the differences in full."""
+    what = []
+    for part in _text(r.confounded_by).split(", "):
+        words = part.split(" against ")[0].split()
+        words = [w for w in words if not w.startswith("-") and w not in ("on", "off")]
+        # a board's name is a value, not the difference: 'board morello-camb-3' -> 'board'
+        what.append(" ".join(words[:1] if words and words[0] == "board" else words))
+    said = listed([w for w in dict.fromkeys(what) if w])
+    return f"{CONFOUNDED_CELL}: {escape(said)}" if said else CONFOUNDED_CELL
 
 
 def rests_on_few(r) -> bool:
@@ -260,7 +277,8 @@ def cell(r, tex: bool = True) -> str:
     median marked † where the mean rests on a few trials; NOT_VALID in words for an invalid
     measurement (its experiment's section says why)."""
     if _text(r.invalid):
-        return NOT_VALID
+        why = _text(getattr(r, "invalid_cell", ""))
+        return f"{NOT_VALID}: {escape(why)}" if why else NOT_VALID
     text = comparison_text(r, statistic(r), tex=tex)
     return text + ((DAGGER if tex else "†") if rests_on_few(r) else "")
 
@@ -352,7 +370,7 @@ def latex_table(table: pd.DataFrame) -> str:
             if not len(r):
                 cells.append("not measured")
             elif is_confounded(r.iloc[0]) and not _text(r.iloc[0].invalid):
-                cells.append(CONFOUNDED_CELL)
+                cells.append(confounded_cell(r.iloc[0]))
             else:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
