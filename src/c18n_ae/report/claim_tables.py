@@ -828,7 +828,9 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     )
     caption = (
         rf"The study's claims tested on its {on} each decided by its ratio with compartments "
-        r"to without (the study's \emph{without} is its hybrid build)." + setting + r" "
+        r"to without (in the study's words, \emph{without} means its hybrid build)."
+        + setting
+        + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours). Table~\ref{tab:claims} gives each claim's evidence in full."
     )
