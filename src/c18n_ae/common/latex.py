@@ -206,7 +206,7 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-BARE_WORDS = "a ratio without brackets: its interval lies within its last digit"
+BARE_WORDS = "a ratio without brackets: its interval within its last digit"
 
 
 def bare(text: str) -> bool:

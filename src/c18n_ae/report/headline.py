@@ -31,6 +31,7 @@ from c18n_ae.common.latex import (
     escape,
     listed,
     quantity,
+    setting,
 )
 from c18n_ae.common.names import from_config, variant_names
 from c18n_ae.report.claim_tables import agrees, other_statistic
@@ -409,7 +410,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         forms.append(
             (
                 f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$)",
-                f"{sides}; only a few {ticks} timer ticks long",
+                f"{sides}, a few {ticks} ticks long",
             )
         )
     if "†" in said:
@@ -427,7 +428,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     elif possibly_notes(table):
         forms.append(("differences of name alone", r"Table~\ref{tab:confounded}"))
     if NOT_VALID in said:
-        forms.append((NOT_VALID, "its experiment's section says why"))
+        forms.append((NOT_VALID, "see its experiment's section"))
     spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
     lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
     for i in range(0, len(forms), LEGEND_PAIRS):
@@ -435,10 +436,39 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         pairs += [("", "")] * (LEGEND_PAIRS - len(pairs))
         lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
     lines.append(r"\end{tabular}")
-    covers = covers_line(table)
+    covers = " ".join(x for x in (largest_line(table), covers_line(table)) if x)
     if covers:
         lines += [r"\par", covers]
     return lines
+
+
+def largest_line(table: pd.DataFrame) -> str:
+    """Which setting 'largest' means, said once under the table: 'Largest setting: block 1000
+    MiB; message 1024 bytes.' per experiment's parameter, each source's value where they differ;
+    '' where no row has a numeric setting."""
+    said = []
+    rows = table.dropna(subset=["parameter_value"]) if "parameter_value" in table else table[:0]
+    heads = _sources(table)
+    for (e, p), g in rows.groupby(["experiment", "parameter"], sort=False):
+        values = {}
+        for s, v in g.groupby("source", sort=False).parameter_value.first().items():
+            try:
+                values[s] = setting(str(p), float(v))
+            except (TypeError, ValueError):
+                continue  # 'as published': no setting to name
+        if not values:
+            continue
+        shown = list(dict.fromkeys(values.values()))
+        noun = str(p).split("_")[0]  # what the setting sizes: block_mib -> 'block'
+        said.append(
+            f"{noun} "
+            + (
+                shown[0]
+                if len(shown) == 1
+                else ", ".join(f"{v} ({escape(heads[s])})" for s, v in values.items())
+            )
+        )
+    return f"Largest: {escape('; '.join(said))}." if said else ""
 
 
 def covers_line(table: pd.DataFrame) -> str:
