@@ -229,7 +229,8 @@ def finding(
 def _level_words(level: str) -> str:
     """An optimisation level as a reader outside compilers reads it: '-O0' -> 'unoptimised
     (-O0)'; any other level as the data record it."""
-    return f"unoptimised ({escape(level)})" if level == "-O0" else escape(level)
+    # unbroken: a line may not end at its hyphen
+    return f"unoptimised (\\mbox{{{escape(level)}}})" if level == "-O0" else escape(level)
 
 
 def conclusion_finding(

@@ -119,7 +119,7 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
     (the claims table names them)."""
     differ = release_disagreements(results, sources)
     if not differ:
-        return "No claim was tested on two releases, so no verdict shows a change between them."
+        return "No claim could be tested on both releases, so no verdict compares them."
     n = len(differ)
     claims = "claim's verdict differs" if n == 1 else "claims' verdicts differ"
     return (
@@ -752,7 +752,7 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     # why the drawn release tests none is the tally's (claims_summary): said once
     return (
         f"The {on} files could have contradicted the claims, so a fail there means that the "
-        f"study's {drawn} finding does not hold on {on}."
+        f"study's {drawn} finding does not hold on {on}, with its own release and builds."
     )
 
 
