@@ -206,8 +206,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
         "Of the study's 12 claims, 9 could be tested on its data, all on 22.12: 4 hold, 4 fail "
-        "and 1 is inconclusive. On the 24.05 data none could be tested. They only repeat the "
-        "study's numbers."
+        "and 1 is inconclusive. On the 24.05 data none of the claims could be tested. They only "
+        "repeat the study's numbers."
     ), full
     # the abstract's form: the count alone
     assert (
@@ -218,12 +218,13 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "The study drew its 12 claims from its 24.05 data; 9 could be tested on its 22.12 data, "
+        "Of the 12 claims we take from the study's conclusions on its 24.05 data, 9 could be "
+        "tested on its 22.12 data, "
         "where 4 hold"
     ), drew
     assert drew.endswith(
-        "On the 24.05 data none could be tested. Recomputing a claim on the files it came from "
-        "only checks the arithmetic."
+        "On the 24.05 data none of the claims could be tested. Recomputing a claim on the files it "
+        "came from only checks the arithmetic."
     ), drew
     # with another reason too: the rest said after it, in one plain sentence of at most 35 words
     from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE

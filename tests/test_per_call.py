@@ -219,8 +219,9 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
             for s, k, r in (("cheribsd-22.12", k, res), ("morello-2024", "restated", "restated"))
         ]
     )
-    summary = claims_summary(verdicts, RELEASES, list(RELEASES))
-    assert summary.startswith("Of the study's 24 claims, 9 could be tested on its data")
+    # as the abstract has it (findings.py): the release the claims come from, no why-not
+    summary = claims_summary(verdicts, RELEASES, list(RELEASES), ["CheriBSD 24.05"], False)
+    assert summary.startswith("Of the 24 claims we take from the study's conclusions on its 24.05")
     # the noise the intervals cover is Section 3's to say, once
     assert "within one run" not in summary
     scope = run_scope([{"target": "local", "experiment": "cpu"}], {"local": "local"})
@@ -232,7 +233,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
         if (d / "dataset.yaml").exists()
     ]
     assert study_flaws(shipped) == (
-        "In the study's 24.05 data, the write and read loops did no work."
+        "The study's 24.05 write and read loops did no work, so those timings are left out."
     ), study_flaws(shipped)
     text = (
         tex.replace(r"\begin{abstract}", "")

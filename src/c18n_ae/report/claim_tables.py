@@ -119,7 +119,7 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
     (the claims table names them)."""
     differ = release_disagreements(results, sources)
     if not differ:
-        return "No claim could be tested on both releases, so no verdict compares them."
+        return "No claim could be tested on both releases."
     n = len(differ)
     claims = "claim's verdict differs" if n == 1 else "claims' verdicts differ"
     return (
@@ -669,7 +669,8 @@ def claims_summary(
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"on its {names} data" if len(where) == 1 else f"on its data: {names}"
             opening = (
-                f"The study drew its {n} claims from its {drawn} data; {many} could be tested {on}"
+                f"Of the {n} claims we take from the study's conclusions on its {drawn} data, "
+                f"{many} could be tested {on}"
             )
     else:
         names = listed([data_name(s, releases) for s in where])
@@ -677,7 +678,7 @@ def claims_summary(
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
     # the verdicts are the tested data set's: 'where' ties them to it
-    joint = ", where" if worded and opening.startswith("The study drew") else ":"
+    joint = ", where" if " we take " in opening else ":"
     text = f"{opening}{joint} {said}." if said else f"{opening}."
     if not why_not:
         return text
@@ -703,7 +704,7 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         if not reasons:
             continue
         name = escape(releases[s].removeprefix("CheriBSD "))
-        head = f" On the {name} data none could be tested."
+        head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
             rest = [w for w in reasons if w != repeat]
             # the tally has said the claims were drawn from these files: what that checks
@@ -832,7 +833,13 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         + setting
         + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
-        r"reading of them (ours). Table~\ref{tab:claims} gives each claim's evidence in full."
+        r"reading of them (ours)."
+        + (
+            ""
+            if data_col
+            else f" A fail means the study's finding does not hold on the {data[0]} data."
+        )
+        + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )
     return "\n".join(
         [r"\begin{table*}[tb]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\small"]
