@@ -667,19 +667,20 @@ def claims_summary(
         opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
-            on = f"on its {names} data" if len(where) == 1 else f"on its data: {names}"
+            on = f"its {names} data" if len(where) == 1 else f"its data ({names})"
+            # where the claims come from, what recomputing them there checks, and where they
+            # could be tested: the reader's first three questions, in that order
             opening = (
-                f"Of the {n} claims we take from the study's conclusions on its {drawn} data, "
-                f"{many} could be tested {on}"
+                f"We take {n} claims from the study's conclusions on its {drawn} data; "
+                f"recomputing them there only checks its arithmetic. On {on}, {many} could be "
+                "tested"
             )
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
-    # the verdicts are the tested data set's: 'where' ties them to it
-    joint = ", where" if " we take " in opening else ":"
-    text = f"{opening}{joint} {said}." if said else f"{opening}."
+    text = f"{opening}: {said}." if said else f"{opening}."
     if not why_not:
         return text
     return text + _untested_sources(results, releases, sources, where, worded)
@@ -706,12 +707,13 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         name = escape(releases[s].removeprefix("CheriBSD "))
         head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
+            # the tally has said the claims come from these files and what recomputing checks
             rest = [w for w in reasons if w != repeat]
-            # the tally has said the claims were drawn from these files: what that checks
-            said = " Recomputing a claim on the files it came from only checks the arithmetic"
             if rest:
-                said += f"; some claims there also {listed(rest).replace(' and ', ' or ')}"
-            out.append(f"{head}{said}.")
+                out.append(
+                    f" On the {name} data, some claims also "
+                    f"{listed(rest).replace(' and ', ' or ')}."
+                )
         else:
             out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)
