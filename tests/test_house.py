@@ -176,3 +176,18 @@ def test_the_table_job_reads_the_comparisons_it_is_given(tmp_path):
     )
     assert "7.77× [7.70, 7.80]" in (tmp_path / "html").read_text()  # the full table's page
     assert r"\reporttable{cpu}{E3}" in out.read_text()  # the PDF's line for it
+
+
+def test_the_package_imports_no_scipy():
+    """scipy is a test dependency only (pyproject's test extra): the package's statistics are its
+    own (common/student_t.py, scale's least squares), and scipy's import cost each job 0.2 s."""
+    package = ROOT / "src" / "c18n_ae"
+    users = [
+        str(p.relative_to(ROOT))
+        for p in package.rglob("*.py")
+        if re.search(r"^\s*(?:from|import) scipy\b", p.read_text(), re.M)
+    ]
+    assert users == [], users
+    spec = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]")
+    assert "scipy" not in spec[0].split("dependencies = [", 1)[1].split("]", 1)[0]
+    assert "scipy" in spec[1].split("\n[", 1)[0]
