@@ -148,8 +148,13 @@ def test_a_confounded_cell_names_what_else_differs_in_a_word_or_two():
 
     assert said("heap revocation on against off") == "confounded: heap revocation"
     assert (
-        said("optimisation -O2 against -O0, heap revocation on against off")
+        said("optimisation -O2 against -O0; heap revocation on against off")
         == "confounded: optimisation and heap revocation"
     )
     assert said("board morello-camb-3 against morello-camb-2") == "confounded: board"
+    # as the comparisons write two confounds: '; '-joined, each named
+    assert (
+        said("optimisation -O2 against -O0; board morello-camb-3 against morello-camb-2")
+        == "confounded: optimisation and board"
+    )
     assert said("") == "confounded"

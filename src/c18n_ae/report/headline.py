@@ -226,16 +226,10 @@ def is_confounded(r) -> bool:
 
 
 def confounded_cell(r) -> str:
-    """Table 1's cell for a confounded contrast: the word and what else differs, in a word or
-    two each ('confounded: heap revocation'; 'optimisation -O2 against -O0' -> 'optimisation');
-    Table 9 gives the differences in full."""
-    what = []
-    for part in _text(r.confounded_by).split(", "):
-        words = part.split(" against ")[0].split()
-        words = [w for w in words if not w.startswith("-") and w not in ("on", "off")]
-        # a board's name is a value, not the difference: 'board morello-camb-3' -> 'board'
-        what.append(" ".join(words[:1] if words and words[0] == "board" else words))
-    said = listed([w for w in dict.fromkeys(what) if w])
+    """Table 1's cell for a confounded contrast: the word and the kinds of fact that also differ
+    (contrasts.confound_kinds: 'optimisation -O2 against -O0; heap revocation on against off' ->
+    'confounded: optimisation and heap revocation'); Table 9 gives the differences in full."""
+    said = listed(list(dict.fromkeys(named.confound_kinds(_text(r.confounded_by)))))
     return f"{CONFOUNDED_CELL}: {escape(said)}" if said else CONFOUNDED_CELL
 
 
