@@ -212,21 +212,20 @@ def file_entry(path: Path, root: Path = ROOT) -> tuple[str, dict]:
 def invalid_metrics(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
     """data set name -> experiment -> metric -> why the data set's measurement of that metric is
     not what its name claims (dataset.yaml key invalid)."""
-    return {
-        m["name"]: {
-            e: {x: " ".join(spec["reason"].split()) for x in spec["metrics"]}
-            for e, spec in m.get("invalid", {}).items()
-        }
-        for m in metas
-    }
+    return _invalid_by_metric(metas, "reason")
 
 
 def invalid_cells(metas: list[dict]) -> dict[str, dict[str, dict[str, str]]]:
     """data set name -> experiment -> metric -> the reason of invalid_metrics in a few words for
     a table's cell (dataset.yaml invalid.<experiment>.cell; '' where it gives none)."""
+    return _invalid_by_metric(metas, "cell")
+
+
+def _invalid_by_metric(metas: list[dict], field: str) -> dict[str, dict[str, dict[str, str]]]:
+    """One field of each invalid entry, whitespace collapsed, for each of its metrics."""
     return {
         m["name"]: {
-            e: {x: spec.get("cell", "") for x in spec["metrics"]}
+            e: {x: " ".join(spec.get(field, "").split()) for x in spec["metrics"]}
             for e, spec in m.get("invalid", {}).items()
         }
         for m in metas

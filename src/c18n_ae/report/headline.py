@@ -168,8 +168,8 @@ def rows(
     claims: list[Claim],
     verdicts: pd.DataFrame,
 ) -> pd.DataFrame:
-    invalid = invalid_metrics(cfg.datasets(config))
-    short = invalid_cells(cfg.datasets(config))
+    sets = cfg.datasets(config)
+    invalid, short = invalid_metrics(sets), invalid_cells(sets)
     known = named.variants_of(config)
     out = []
     every = sources_of(config)
