@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from c18n_ae.common import student_t
 from c18n_ae.common.latex import amount, escape, fmt, gen_name, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
@@ -368,16 +366,16 @@ def _compartments_only(source: str, summary: pd.DataFrame) -> bool:
     return bool(ran) and all((variants.get(v) or {}).get("c18n") is True for v in ran)
 
 
-def _other_slopes(source: str, summary: pd.DataFrame) -> list[tuple[str, str]]:
-    """(data set, 'about 4.6 MiB') for each other study data set whose first slope differs from
-    this one's in two figures: the gap a reader sees between the two sentences."""
+def _other_slopes(source: str, summary: pd.DataFrame) -> list[tuple[str, float]]:
+    """(data set, 4.6) for each other study data set: its lowest first slope in MiB per instance,
+    in the two figures its own sentence prints, to compare with this one's."""
     out = []
     for other in dict.fromkeys(summary.source):
         if other == source or not _study_script(other):
             continue
-        slopes = sorted({_two(f["mib_per_instance"]) for f in _fits(other, summary)}, key=float)
+        slopes = [float(_two(f["mib_per_instance"])) for f in _fits(other, summary)]
         if slopes:
-            out.append((other, f"about {' to '.join(slopes[:: max(len(slopes) - 1, 1)])}\\,MiB"))
+            out.append((other, min(slopes)))
     return out
 
 
@@ -419,13 +417,13 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 "each instance's memory the compartments take."
             )
         # the other slope is in that data set's own sentence: named and compared, not repeated
-        for other, slope in _other_slopes(source, summary):
-            theirs = float(re.findall(r"[\d.]+", slope)[0])
+        for other, theirs in _other_slopes(source, summary):
             than = "smaller" if theirs < min(slopes) else "larger" if theirs > max(slopes) else ""
             if than:
+                named = _where(other, True)
                 out.append(
-                    f"{_where(other, True)[0].upper()}{_where(other, True)[1:]} give a {than} "
-                    "slope; nothing recorded explains why."
+                    f"{named[0].upper()}{named[1:]} give a {than} slope; nothing recorded "
+                    "explains why."
                 )
     for f in fits:
         if f["saturated"]:
