@@ -640,7 +640,10 @@ def claims_summary(
 ) -> str:
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
-    22.12: 4 hold, 4 fail and 1 is inconclusive.'); the noise the intervals cover is Section 3's
+    22.12: 4 hold, 4 fail and 1 is inconclusive.'; where worded names the release the claims come
+    from, that first: 'We take 24 claims from the study's conclusions on its 24.05 data;
+    recomputing them there only checks its arithmetic. On its 22.12 data, 9 could be tested: ...');
+    the noise the intervals cover is Section 3's
     to say, once. Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
@@ -662,9 +665,7 @@ def claims_summary(
     if all(s in releases for s in where):  # the study's data sets: one run per variant
         # 'on the study's data': Table 4 also counts claims tested on the machines that ran
         names = listed([escape(releases[s].removeprefix("CheriBSD ")) for s in where])
-        on = f"all on {names}" if len(where) == 1 else f"on {names}"
         many = f"all {n}" if len(tested) == n else str(len(tested))
-        opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"its {names} data" if len(where) == 1 else f"its data ({names})"
@@ -675,6 +676,9 @@ def claims_summary(
                 f"recomputing them there only checks its arithmetic. On {on}, {many} could be "
                 "tested"
             )
+        else:
+            on = f"all on {names}" if len(where) == 1 else f"on {names}"
+            opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
     else:
         names = listed([data_name(s, releases) for s in where])
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -687,12 +691,11 @@ def claims_summary(
 
 
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
-    """Why a data set of the study tested none of its claims, plainly ('On the 24.05 data none
-    could be tested. The study drew its claims from those files, so there they only check its
-    arithmetic; the others mix compartments with other differences.'): Section 2's reader meets
+    """Why a data set of the study tested none of its claims, plainly ('On the 24.05 data none of
+    the claims could be tested. They only repeat the study's numbers.'): Section 2's reader meets
     the headline's data set first and asks why. Where the study drew its claims from that release
-    (worded), that is the reason its files can only repeat them, said as such; the other reasons
-    follow, most common first."""
+    (worded), the tally has said so and what recomputing checks; only the other reasons follow
+    ('On the 24.05 data, some claims also mix compartments with other differences.')."""
     study = _study_rows(results)
     repeat = UNTESTED_WORDS[REPRODUCED]
     out = []
@@ -732,10 +735,9 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
     """Why a claim can be tested on a release the study did not draw its claims from, and what a
-    fail there means, said once where the tally is given ('The study drew its claims from its
-    24.05 files, so recomputing them there only checks its arithmetic. The 22.12 files were not
-    used to draw them and could have contradicted it, so a fail there means the 24.05 finding does
-    not carry over to 22.12.'); '' where every tested claim was decided on the release its words
+    fail there means, said once after the tally ('The 22.12 files could have contradicted the
+    claims, so a fail there means that the study's 24.05 finding does not hold on 22.12, with its
+    own release and builds.'); '' where every tested claim was decided on the release its words
     describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
     tested = results[
