@@ -158,3 +158,23 @@ def test_a_confounded_cell_names_what_else_differs_in_a_word_or_two():
         == "confounded: optimisation and board"
     )
     assert said("") == "confounded"
+
+
+def test_the_largest_setting_is_named_once_per_parameter_and_escaped_once():
+    """Sources alike share one value; sources that differ are each named, their headings escaped
+    once (a target's name may hold an underscore)."""
+    import pandas as pd
+
+    from c18n_ae.report.headline import largest_line
+
+    rows = [
+        ("a", "24.05 data", "memory", "block_mib", 1000.0),
+        ("b", "my_board", "memory", "block_mib", 128.0),
+        ("a", "24.05 data", "cpu", "work_items", "as published"),
+    ]
+    table = pd.DataFrame(
+        rows, columns=["source", "heading", "experiment", "parameter", "parameter_value"]
+    )
+    assert largest_line(table) == r"Largest: block 1000 MiB (24.05 data), 128 MiB (my\_board)."
+    alike = table.assign(parameter_value=[1000.0, 1000.0, "as published"])
+    assert largest_line(alike) == "Largest: block 1000 MiB."

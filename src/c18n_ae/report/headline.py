@@ -437,8 +437,8 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
 
 
 def largest_line(table: pd.DataFrame) -> str:
-    """Which setting 'largest' means, said once under the table: 'Largest setting: block 1000
-    MiB; message 1024 bytes.' per experiment's parameter, each source's value where they differ;
+    """Which setting 'largest' means, said once under the table: 'Largest: block 1000 MiB;
+    message 1024 bytes.' per experiment's parameter, each source's value where they differ;
     '' where no row has a numeric setting."""
     said = []
     rows = table.dropna(subset=["parameter_value"]) if "parameter_value" in table else table[:0]
@@ -459,7 +459,7 @@ def largest_line(table: pd.DataFrame) -> str:
             + (
                 shown[0]
                 if len(shown) == 1
-                else ", ".join(f"{v} ({escape(heads[s])})" for s, v in values.items())
+                else ", ".join(f"{v} ({heads[s]})" for s, v in values.items())  # escaped below
             )
         )
     return f"Largest: {escape('; '.join(said))}." if said else ""
