@@ -198,16 +198,16 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     table = pd.DataFrame({"source": ["morello-2024", "cheribsd-22.12"]})
     said = conclusion(table, verdicts)
     assert call_cost.abstract_problems(said) == [], said
-    counts = [int(n) for n in re.findall(r"\b(\d+) (?:hold|fail|is|are)\b", said)]
+    counts = [int(n) for n in re.findall(r"\b(\d+) (?:replicate|do not|is|are)\b", said)]
     assert sum(counts) == 9 and said.startswith("Of the 9 claims"), said
     assert "$\\times$" not in said and "restated" not in said and "tested," not in said
     # the abstract's sentence says the same outcome, where and against what noise
     releases = {"cheribsd-22.12": "CheriBSD 22.12", "morello-2024": "CheriBSD 24.05"}
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
-        "Of the study's 12 claims, 9 could be tested on its data, all on 22.12: 4 hold, 4 fail "
-        "and 1 is inconclusive. On the 24.05 data none of the claims could be tested. They only "
-        "repeat the study's numbers."
+        "Of the study's 12 claims, 9 could be tested on its data, all on 22.12: 4 replicate, 4 do "
+        "not and 1 is inconclusive. On the 24.05 data none of the claims could be tested. They "
+        "only repeat the study's numbers."
     ), full
     # the abstract's form: the count alone
     assert (
@@ -218,8 +218,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "We take 12 claims from the study's conclusions on its 24.05 data; recomputing them there "
-        "only checks its arithmetic. On its 22.12 data, 9 could be tested: 4 hold"
+        "Of the 12 claims the study drew from its 24.05 data, its 22.12 data could test 9: "
+        "4 replicate"
     ), drew
     # said once: the 24.05 data get no sentence of their own where recomputing is their reason
     assert drew.endswith("and 1 is inconclusive."), drew
@@ -236,7 +236,7 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     assert len(last.split()) <= 35, last
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims
     twice = pd.concat([verdicts, verdicts.iloc[:1].assign(source="morello-2024")])
-    assert "of their 10 verdicts, 5 hold" in claims_summary(twice, releases, list(releases))
+    assert "of their 10 verdicts, 5 replicate" in claims_summary(twice, releases, list(releases))
     # a row Table 1 prints with no point estimate gives none here
     for r in TABLE.itertuples():
         cell = comparison_text(r, "median" if headline.rests_on_few(r) else "mean")

@@ -67,7 +67,8 @@ NUMBER = r"-?[0-9.]+"
 NOTATION = re.compile(
     rf"{NUMBER}×( \[{NUMBER}, {NUMBER}\]| ⟨{NUMBER}, ({NUMBER}|∞)⟩)?"
     rf"|{NUMBER}–{NUMBER}×"
-    rf"|-?{NUMBER} → -?{NUMBER} \S+ \(({NUMBER}×|{NUMBER}–{NUMBER}×)\)"
+    rf"|-?{NUMBER} → -?{NUMBER} \S+ "
+    rf"\(({NUMBER}×( \[{NUMBER}, {NUMBER}\]| ⟨{NUMBER}, ({NUMBER}|∞)⟩)?|{NUMBER}–{NUMBER}×)\)"
 )
 
 
@@ -86,7 +87,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     three; the timer's range prints in its own angle brackets, never an interval's."""
     one_us = dict(resolution=1000.0, unit="ns")
     assert ratio_text(3.0, 3.0, 3.0, tex=False, sides=(3000, 1000), spreads=(0, 0), **one_us) == (
-        "1.0 → 3.0 µs (3.0×)"
+        "1.0 → 3.0 µs (3.0× ⟨1.0, ∞⟩)"  # a tick either way on a 1-tick divisor: no upper end
     )
     assert (
         ratio_text(13.3, 13.3, 13.3, tex=False, sides=(13300, 1000), spreads=(400, 0), **one_us)
@@ -94,7 +95,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     )
     assert (
         ratio_text(1.85, 1.17, 2.73, tex=False, sides=(1850, 1000), spreads=(900, 0), **one_us)
-        == "1.0 → 1.9 µs (1.9×)"
+        == "1.0 → 1.9 µs (1.9× [1.2, 2.7])"
     )
     # 5,985 ticks of 7.8 ms on the smaller side, but prose carries three figures: the ends of
     # the grid's bound (1.513, 1.514) print alike, so the point prints alone
@@ -107,9 +108,9 @@ def test_a_ratio_near_the_timers_grid_says_so():
         "1.08× ⟨1.06, 1.09⟩"
     )
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
-    assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == "5.0 → 4.6 µs (0.92×)"
+    assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == "5.0 → 4.6 µs (0.92× ⟨0.60, 1.4⟩)"
     assert ratio_text(0.92, 0.92, 0.92, **few) == (
-        r"5.0 $\rightarrow$ 4.6 \si{\micro\second} (0.92$\times$)"
+        r"5.0 $\rightarrow$ 4.6 \si{\micro\second} (0.92$\times$ $\langle$0.60, 1.4$\rangle$)"
     )
     # every resample's median on the same grid point, the grid's range within the last digit
     medians = dict(cpu, sides=(47.6952e9, 46.76e9))
@@ -143,11 +144,11 @@ def test_a_comparison_row_prints_with_what_it_carries():
         "unit": "ns",
         "interval_covers": "within one run",
     }
-    assert comparison_text(row, tex=False) == "1.0 → 3.0 µs (3.0×)"
+    assert comparison_text(row, tex=False) == "1.0 → 3.0 µs (3.0× ⟨1.0, ∞⟩)"
     assert comparison_text(row, tex=False, covers=True) == (
-        "1.0 → 3.0 µs (3.0×), the spread within one run"
+        "1.0 → 3.0 µs (3.0× ⟨1.0, ∞⟩), the spread within one run"
     )
-    assert comparison_text(pd.Series(row), "median", tex=False) == "1.0 → 2.0 µs (2.0×)"
+    assert comparison_text(pd.Series(row), "median", tex=False) == "1.0 → 2.0 µs (2.0× [1.0, 3.0])"
     bare = {"ratio": 1.5137, "ci95_low": 1.5136, "ci95_high": 1.5138}
     assert comparison_text(bare, tex=False) == "1.51×"
     wide = {**row, "mean": 3e6, "reference_mean": 1e6, "ci95_low": 1.1, "ci95_high": 40.0}
@@ -341,7 +342,7 @@ def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():
     for _ in range(2000):
         b, a = rng.uniform(1000, 9000, 2)  # ns, a few 1 µs ticks
         text = ratio_text(a / b, a / b * 0.99, a / b * 1.01, False, sides=(a, b), resolution=1000)
-        m = re.fullmatch(r"([\d.]+) → ([\d.]+) µs \(([\d.]+)×\)", text)
+        m = re.fullmatch(r"([\d.]+) → ([\d.]+) µs \(([\d.]+)×(?: [⟨\[][^)]*)?\)", text)
         assert m, text
         before, after, point = m.groups()
         figures = len(point.replace(".", "").lstrip("0"))

@@ -39,6 +39,7 @@ class Study:
     statements: str = ""
     by: str = ""
     departs: str = ""  # where this package's claim departs from the study's words
+    brief: str = ""  # what the study's files show in place of its words, in a few words
 
 
 @dataclass(frozen=True)

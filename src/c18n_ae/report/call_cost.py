@@ -24,6 +24,7 @@ from c18n_ae.common.latex import (
     listed,
     newcommand,
     ratio_point,
+    ratio_text,
     shown_ends,
     timer_range,
 )
@@ -216,9 +217,11 @@ def finding(
             built = f"{_level_words(level)} build"
             builds = f"one run of each {built}" if study else f"{built}s"
             each += f", from {builds},"
+        # what the estimate holds besides the switch: the ABI's costs in the caller's loop and
+        # in the library it calls (a purecap build of it)
         out.append(
-            f"{each} bundles the compartment switch with the {abi} ABI's own costs, which these "
-            "data cannot separate."
+            f"{each} bundles the compartment switch with the {abi} ABI's costs in the loop and in "
+            f"{library}, which these data cannot separate."
         )
     own = own_words(t, r, releases)
     if own:
@@ -468,9 +471,9 @@ def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
     if faster:
         runs = "runs" if len(faster) == 1 else "run"
         return (
-            f"It would bound the switch's cost from above if the {abi} ABI never made code "
-            f"faster, but the {listed(faster)} workload{'s' * (len(faster) > 1)} {runs} faster "
-            "under it."
+            f"It is no upper bound on the switch alone: the {listed(faster)} "
+            f"workload{'s' * (len(faster) > 1)} {runs} faster under the {abi} ABI, and where the "
+            "ABI speeds code up it can hide part of the switch's cost."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "
@@ -588,6 +591,19 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
     )
 
 
+def _cost_label(r) -> str:
+    """A cost per call as Table 7 prints it, with its unit after the amount: '60 ns [60, 60]'."""
+    amount_, _, ends = cost_cell(r).partition(" ")
+    return f"{amount_} \\si{{\\nano\\second}} {ends}".rstrip()
+
+
+def _ratio_label(r) -> str:
+    """A ratio as Table 1 prints it, with its interval or the timer's range."""
+    ratio, low, high, sides, spreads, resolution = _grid(r)
+    return ratio_text(ratio, low, high, True, sides=sides, spreads=spreads, resolution=resolution,
+                      unit="ns")  # fmt: skip
+
+
 def _cpu_or_time(rows: pd.DataFrame) -> str:
     return "CPU time" if all(str(m).endswith("_cpu_ns") for m in rows.metric) else "time"
 
@@ -617,18 +633,18 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         if timer:
             bound = _f(r.timer_bound_ns)
             lo, hi = x - bound, x + bound
-        # the value as the text prints it (two significant figures, _about without 'about'):
-        # one quantity, one form in the abstract, Section 4.1, Figure 1 and the conclusion
-        top_rows.append((plain_label(r, releases, abis), x, lo, hi, _about(_f(x)), timer))
+        # the value as Table 7 prints it, its interval or the timer's range beside it (two
+        # significant figures, as the text gives it): the bar under it may hide behind its mark
+        top_rows.append((plain_label(r, releases, abis), x, lo, hi, _cost_label(r), timer))
     own_rows = [
-        (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), ratio_point(_f(r.ratio)))
-        + (_on_timer(r),)
+        (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), _ratio_label(r)) + (_on_timer(r),)
         for r in own.itertuples()
     ]
     top = _axis(
         top_rows,
         "Calls into another library",
-        r"extra time per call, ABI and switch together (\si{\nano\second})",
+        r"extra time per call: purecap code in the loop and in the library, and the switch "
+        r"(\si{\nano\second})",
     )
     # the line at 1 named at its foot, in the room below the last row (HYBRID_ROOM)
     hybrid = (
@@ -838,8 +854,9 @@ def beside(t: pd.DataFrame, published: pd.DataFrame, abis: dict | None = None) -
         "performance report~\\cite{morello-early-performance} names one cost of the ABI's "
         "own that falls on exactly such calls: Morello's branch predictor does not predict the "
         "bounds of the program-counter capability, so a call into another library, which "
-        "changes them, stalls the instructions that depend on them. It measured SPECint 2006 "
-        f"on an FPGA model of the shipped Morello at {pub('Purecap ABI', 'unmodified')} "
+        "changes them, stalls the instructions that depend on them. It measured SPECint 2006's "
+        "train workload on FPGA implementations of the shipped Morello design: "
+        f"{pub('Purecap ABI', 'unmodified')} "
         "geometric-mean overhead against hybrid with the purecap ABI, and "
         f"{pub('Benchmark ABI', 'unmodified')} with the "
         "benchmark ABI, which keeps the program counter's bounds global to avoid that stall; "

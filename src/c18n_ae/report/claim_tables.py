@@ -52,11 +52,29 @@ def read_verdicts(path: Path) -> pd.DataFrame:
     return results
 
 
+# a study's claim tested with an interval is tested on other data than the files its words were
+# drawn from (there it is only reproduced): it replicates there or does not
+REPLICATION = {"holds": "replicates", "fails": "does not replicate"}
+
+
+def replication(r, result: str) -> str:
+    """A tested verdict on one of the study's claims in the words of a replication ('fails' ->
+    'does not replicate', 'holds (…)' -> 'replicates (…)'); any other verdict as it is."""
+    kind = _text(getattr(r, "verdict_kind", ""))
+    if _text(getattr(r, "origin", "")) != "study" or kind != TESTED:
+        return result
+    for word, said in REPLICATION.items():
+        if result.startswith(word):
+            return said + result[len(word) :]
+    return result
+
+
 def result_text(r) -> str:
-    """The verdict, what it rests on when that is printed values only, what a confounded contrast
-    mixes, what else its contrast differs in by name alone, and the other statistic's verdict when
-    it differs ('inconclusive; median: fails')."""
-    text = r.result
+    """The verdict (a replication's, for a study's claim tested on other data), what it rests on
+    when that is printed values only, what a confounded contrast mixes, what else its contrast
+    differs in by name alone, and the other statistic's verdict when it differs ('inconclusive;
+    median: does not replicate')."""
+    text = replication(r, r.result)
     if _text(getattr(r, "evidence", "")) == PUBLISHED:
         text += f" ({PUBLISHED})"
     if text == "confounded" and _text(getattr(r, "confounded_by", "")):
@@ -65,7 +83,7 @@ def result_text(r) -> str:
         text += f" (possibly also: {r.possibly_also})"
     if not agrees(r.statistics_agree):
         other = other_statistic(r.statistic)
-        text += f"; {other}: {getattr(r, f'{other}_result')}"
+        text += f"; {other}: {replication(r, getattr(r, f'{other}_result'))}"
     return text
 
 
@@ -245,7 +263,8 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     lines = [
         r"\par\medskip\noindent\begin{minipage}{\textwidth}",
         r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
-        r"with an interval (\emph{tested}: they hold, fail or stay inconclusive) and how many it "
+        r"with an interval (\emph{tested}: they hold, fail or stay inconclusive; a study's claim "
+        r"holds where it replicates) and how many it "
         r"can only reproduce, restate, not attribute to compartments or not measure at all; "
         r"Table~\ref{tab:claims} defines the kinds and gives every verdict.}",
         r"\label{tab:claims-tally}",
@@ -623,10 +642,17 @@ def _study_claims(results: pd.DataFrame, sources=None):
     return best, study[study.claim.isin(tested) & (study.verdict_kind == TESTED)]
 
 
+# what the study's claims tested on other data did, counted ('4 replicate, 4 do not')
+REPLICATION_WORDS = (("holds", "replicate"), ("fails", "do not"), ("inconclusive", "inconclusive"))
+
+
 def outcome_words(rows: pd.DataFrame) -> str:
-    """'4 hold, 4 fail and 1 is inconclusive': what tested verdicts decided; a claim tested on
-    several sources has a verdict on each, counted then as 'of their 10 verdicts, ...'."""
-    counts = [(int(rows.result.fillna("").str.startswith(k).sum()), w) for k, w in TESTED_WORDS]
+    """'4 replicate, 4 do not and 1 is inconclusive': what the study's claims tested on other
+    data than their own did; a claim tested on several sources has a verdict on each, counted
+    then as 'of their 10 verdicts, ...'."""
+    counts = [
+        (int(rows.result.fillna("").str.startswith(k).sum()), w) for k, w in REPLICATION_WORDS
+    ]
     said = [f"{c} {w}" for c, w in counts if c]
     if said and said[-1].endswith(" inconclusive"):
         c = counts[-1][0]
@@ -640,9 +666,9 @@ def claims_summary(
 ) -> str:
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
-    22.12: 4 hold, 4 fail and 1 is inconclusive.'; where worded names the release the claims come
-    from, that first: 'We take 24 claims from the study's conclusions on its 24.05 data;
-    recomputing them there only checks its arithmetic. On its 22.12 data, 9 could be tested: ...');
+    22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
+    claims come from, that first, so that replicate reads as on other data: 'Of the 24 claims
+    the study drew from its 24.05 data, its 22.12 data could test 9: ...');
     the noise the intervals cover is Section 3's
     to say, once. Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
@@ -672,9 +698,7 @@ def claims_summary(
             # where the claims come from, what recomputing them there checks, and where they
             # could be tested: the reader's first three questions, in that order
             opening = (
-                f"We take {n} claims from the study's conclusions on its {drawn} data; "
-                f"recomputing them there only checks its arithmetic. On {on}, {many} could be "
-                "tested"
+                f"Of the {n} claims the study drew from its {drawn} data, {on} could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -724,7 +748,7 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
-    could test, 4 hold, 4 fail and 1 is inconclusive.'; '' where none could be tested (the
+    could test, 4 replicate, 4 do not and 1 is inconclusive.'; '' where none could be tested (the
     abstract and Section 2 say why)."""
     _, rows = _study_claims(results, sources)
     said = outcome_words(rows) if len(rows) else ""
@@ -735,9 +759,10 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
     """Why a claim can be tested on a release the study did not draw its claims from, and what a
-    fail there means, said once after the tally ('The 22.12 files could have contradicted the
-    claims, so a fail there means that the study's 24.05 finding does not hold on 22.12, with its
-    own release and builds.'); '' where every tested claim was decided on the release its words
+    claim that does not replicate there means, said once after the tally ('The 22.12 files could
+    have contradicted the claims, so there each claim replicates or does not. They differ from the
+    24.05 data in release and builds too, so a claim that does not replicate on 22.12 need not be
+    wrong on 24.05.'); '' where every tested claim was decided on the release its words
     describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
     tested = results[
@@ -756,8 +781,9 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     on, drawn = listed(other), listed(said)
     # why the drawn release tests none is the tally's (claims_summary): said once
     return (
-        f"The {on} files could have contradicted the claims, so a fail there means that the "
-        f"study's {drawn} finding does not hold on {on}, with its own release and builds."
+        f"The {on} files could have contradicted the claims, so there each claim replicates or "
+        f"does not. They differ from the {drawn} data in release and builds too, so a claim that "
+        f"does not replicate on {on} need not be wrong on {drawn}."
     )
 
 
@@ -818,7 +844,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     ]
     for r, setting in zip(rows.itertuples(), at):
         where = escape(releases[r.source].removeprefix("CheriBSD "))
-        verdict = escape(_text(r.result).split(" (")[0])
+        verdict = escape(replication(r, _text(r.result).split(" (")[0]))
         cells = [escape(_text(r.text))] + [where] * data_col
         cells += [escape(setting) or "---"] * at_col
         cells += [escape(_text(r.measured)), _needs(r), verdict]
@@ -841,7 +867,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         + (
             ""
             if data_col
-            else f" A fail means the study's finding does not hold on the {data[0]} data."
+            else f" Where a claim does not replicate, the {data[0]} data contradict the study's "
+            f"finding; they differ from the data it was drawn from in release and builds too."
         )
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )

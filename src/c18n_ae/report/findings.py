@@ -42,6 +42,7 @@ from c18n_ae.report.conclusion import (
     point,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
+from c18n_ae.report.macros import invalid_phrases
 
 MAX_WORDS = 60
 
@@ -245,6 +246,20 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     )
 
 
+def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
+    """The abstract's sentence on what the study's own files show in place of its words: the data
+    sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure (study.
+    brief), 'The study's files show that its 24.05 write and read loops did no work, its Read
+    Time is a wait for the next message, and its memory reader ran as the owner, not root.'; ''
+    where there is none."""
+    briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
+    said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
+    if not said:
+        return ""
+    listed_ = said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
+    return f"The study's files show that {listed_}."
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     cfg.add_arguments(ap)
@@ -276,6 +291,7 @@ def main(argv=None) -> None:
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # Section 2 also says why the release the claims were drawn from tests none
+    text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))

@@ -323,18 +323,18 @@ def latex_table(table: pd.DataFrame) -> str:
         )
     n = len(sources)
     # the p columns, the Calls into column and the gaps (4pt each side) within the text width
-    width = min(0.16, 0.4 / n)
+    width = min(0.19, 0.42 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.15\\textwidth}}{rag}p{{0.25\\textwidth}}l"
+        f"{rag}p{{0.13\\textwidth}}{rag}p{{0.22\\textwidth}}ll"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
-    cols = 3 + n
+    cols = 4 + n
     lines = [
         r"\setlength{\tabcolsep}{4pt}",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
-        " & ".join(["Experiment", "Metric (largest setting)", "Calls into"])
+        " & ".join(["Experiment", "Metric", "Setting", "Calls into"])
         + "".join(" & " + escape(h).replace("-", BREAK) for h in sources.values())
         + r" \\",
     ]
@@ -357,6 +357,7 @@ def latex_table(table: pd.DataFrame) -> str:
         cells = [
             escape(exp.get(e).title) if e != last_e else "",
             escape(_first_upper(first.label)),
+            setting_cell(mine, sources),
             _calls(_text(first.crosses)),
         ]
         last_e = e
@@ -430,39 +431,29 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         pairs += [("", "")] * (LEGEND_PAIRS - len(pairs))
         lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
     lines.append(r"\end{tabular}")
-    covers = " ".join(x for x in (largest_line(table), covers_line(table)) if x)
+    covers = covers_line(table)
     if covers:
         lines += [r"\par", covers]
     return lines
 
 
-def largest_line(table: pd.DataFrame) -> str:
-    """Which setting 'largest' means, said once under the table: 'Largest: block 1000 MiB;
-    message 1024 bytes.' per experiment's parameter, each source's value where they differ;
-    '' where no row has a numeric setting."""
-    said = []
-    rows = table.dropna(subset=["parameter_value"]) if "parameter_value" in table else table[:0]
-    heads = _sources(table)
-    for (e, p), g in rows.groupby(["experiment", "parameter"], sort=False):
-        values = {}
-        for s, v in g.groupby("source", sort=False).parameter_value.first().items():
+def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
+    """The Setting column of one metric's row: its largest setting ('1000 MiB'), each source's
+    where they differ ('1000 MiB (24.05 data), 128 MiB (my\\_board)'), '---' where no source
+    has a numeric one (a CPU workload 'as published'). heads: each source's heading."""
+    values = {}
+    if "parameter_value" in rows:
+        for r in rows.dropna(subset=["parameter_value"]).itertuples():
             try:
-                values[s] = setting(str(p), float(v))
+                values.setdefault(r.source, setting(str(r.parameter), float(r.parameter_value)))
             except (TypeError, ValueError):
                 continue  # 'as published': no setting to name
-        if not values:
-            continue
-        shown = list(dict.fromkeys(values.values()))
-        noun = str(p).split("_")[0]  # what the setting sizes: block_mib -> 'block'
-        said.append(
-            f"{noun} "
-            + (
-                shown[0]
-                if len(shown) == 1
-                else ", ".join(f"{v} ({heads[s]})" for s, v in values.items())  # escaped below
-            )
-        )
-    return f"Largest: {escape('; '.join(said))}." if said else ""
+    shown = list(dict.fromkeys(values.values()))
+    if not shown:
+        return "---"
+    if len(shown) == 1:
+        return escape(shown[0])
+    return escape(", ".join(f"{v} ({heads[s]})" for s, v in values.items()))
 
 
 def covers_line(table: pd.DataFrame) -> str:
@@ -514,7 +505,7 @@ def confounded_table(table: pd.DataFrame) -> str:
     ]
     if len(mixed):
         lines += [
-            rf"\begin{{tabular}}{{l{rag}p{{0.25\textwidth}}{rag}p{{0.19\textwidth}}l"
+            rf"\begin{{tabular}}{{l{rag}p{{0.22\textwidth}}{rag}p{{0.19\textwidth}}l"
             rf"{rag}p{{0.3\textwidth}}}}",
             r"\toprule",
             r"Source & Contrast & Metric (largest setting) & Ratio & Also differs \\",
