@@ -326,7 +326,9 @@ def _ratio_text(
     if carried(low) == carried(high) and _on_grid(
         ratio, low, high, sides, spreads, resolution, digits
     ):
-        return _timer_text(ratio, sides, resolution, f, m) + after
+        # the timer's range is no interval: nothing said of what an interval covers (a cold
+        # read met '⟨1.33, 1.33⟩, the spread within one run' and took it for a contradiction)
+        return _timer_text(ratio, sides, resolution, f, m)
     if f(low) == f(high):
         # the interval within the point's last digit: the point alone, never '[±0.00002]', and
         # nothing said of an interval that is not printed

@@ -57,13 +57,21 @@ def read_verdicts(path: Path) -> pd.DataFrame:
 REPLICATION = {"holds": "replicates", "fails": "does not replicate"}
 
 
+# a study's claim recomputed from its own files or read off its printed values checks only that
+# they agree with its words: never 'holds', which reads as a test
+AGREEMENT = {"holds": "agrees", "fails": "disagrees"}
+
+
 def replication(r, result: str) -> str:
-    """A tested verdict on one of the study's claims in the words of a replication ('fails' ->
-    'does not replicate', 'holds (…)' -> 'replicates (…)'); any other verdict as it is."""
+    """A verdict on one of the study's claims in words that say what it can carry: tested on
+    other data, a replication ('fails' -> 'does not replicate', 'holds (…)' -> 'replicates (…)');
+    reproduced or restated, an agreement with its own data ('holds' -> 'agrees'); any other
+    verdict, and the package's own claims, as they are."""
     kind = _text(getattr(r, "verdict_kind", ""))
-    if _text(getattr(r, "origin", "")) != "study" or kind != TESTED:
+    if _text(getattr(r, "origin", "")) != "study":
         return result
-    for word, said in REPLICATION.items():
+    words = {TESTED: REPLICATION, REPRODUCED: AGREEMENT, RESTATED: AGREEMENT}.get(kind, {})
+    for word, said in words.items():
         if result.startswith(word):
             return said + result[len(word) :]
     return result
@@ -257,14 +265,14 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     rows = tally_counts(results)
     if not rows:
         return ""
-    heads = ["Source", "Claims", "hold", "fail", "inconcl."]
+    heads = ["Source", "Claims", "yes", "no", "inconcl."]
     heads += list(TALLY_HEADS)
     n = len(heads)
     lines = [
         r"\par\medskip\noindent\begin{minipage}{\textwidth}",
         r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
-        r"with an interval (\emph{tested}: they hold, fail or stay inconclusive; a study's claim "
-        r"holds where it replicates) and how many it "
+        r"with an interval (\emph{tested}: yes where the claim holds, for the study's claims "
+        r"where it replicates; no where it does not) and how many it "
         r"can only reproduce, restate, not attribute to compartments or not measure at all; "
         r"Table~\ref{tab:claims} defines the kinds and gives every verdict.}",
         r"\label{tab:claims-tally}",

@@ -423,7 +423,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     elif possibly_notes(table):
         forms.append(("differences of name alone", r"Table~\ref{tab:confounded}"))
     if NOT_VALID in said:
-        forms.append((NOT_VALID, "see its experiment's section"))
+        forms.append((NOT_VALID, "the timed code does not do what the metric names"))
     spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
     lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
     for i in range(0, len(forms), LEGEND_PAIRS):
