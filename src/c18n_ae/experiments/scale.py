@@ -307,7 +307,7 @@ def figure(data: Inputs) -> Figure:
         "E1 scale: memory in use against instances",
         panels,
         "memory in use (MiB)",
-        "instances running",
+        "instances started",
     )
 
 

@@ -675,8 +675,8 @@ def claims_summary(
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that first, so that replicate reads as on other data: 'Of the 24 claims
-    the study drew from its 24.05 data, its 22.12 data could test 9: ...');
+    claims come from, that first, so that replicate reads as on other data: 'The study's 24.05
+    data cannot test the 24 claims it drew from them; its 22.12 data could test 9: ...');
     the noise the intervals cover is Section 3's
     to say, once. Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
@@ -706,7 +706,8 @@ def claims_summary(
             # where the claims come from, what recomputing them there checks, and where they
             # could be tested: the reader's first three questions, in that order
             opening = (
-                f"Of the {n} claims the study drew from its {drawn} data, {on} could test {many}"
+                f"The study's {drawn} data cannot test the {n} claims it drew from them; {on} "
+                f"could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"

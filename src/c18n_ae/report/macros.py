@@ -124,13 +124,13 @@ def boards(metas: list[dict], kinds: dict[str, str]) -> list[str]:
 CAPABILITY_ABIS = ("purecap", "purecap-benchmark")  # builds that need a CHERI machine
 
 
-def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
-    """Where the runs behind this paper happened, in plain words, as the end of the abstract's
-    sentence on the workflow ('...; for this paper it ran on one machine without capabilities'):
-    no host name, which the set-up table gives."""
+def run_where(metas: list[dict], kinds: dict[str, str]) -> str:
+    """Where the runs behind this paper happened, as a noun phrase ('one machine without
+    capabilities', 'the Morello board `m1`'); '' where no experiment ran. No host name, which
+    the set-up table gives."""
     targets = sorted({m["target"] for m in metas})
     if not targets:
-        return "for this paper it ran no experiment of its own, only re-analysed the data sets"
+        return ""
     found = boards(metas, kinds)
     machines = "one machine" if len(targets) == 1 else f"{len(targets)} machines"
     if not found:
@@ -138,14 +138,23 @@ def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
         # are stand-ins), which is what the abstract's reader needs to know
         if not any(m.get("abi") in CAPABILITY_ABIS for m in metas):
             which = " without" if len(targets) == 1 else ", none of them with"
-            return f"for this paper it ran on {machines}{which} capabilities"
+            return f"{machines}{which} capabilities"
         which = "not a Morello board" if len(targets) == 1 else "none of them a Morello board"
-        return f"for this paper it ran on {machines}, {which}"
+        return f"{machines}, {which}"
     said = ", ".join(rf"\texttt{{{escape(t)}}}" for t in found)
     board = "board" if len(found) == 1 else "boards"
     if len(found) == len(targets):
-        return f"for this paper it ran on the Morello {board} {said}"
-    return f"for this paper it ran on {machines}, among them the Morello {board} {said}"
+        return f"the Morello {board} {said}"
+    return f"{machines}, among them the Morello {board} {said}"
+
+
+def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
+    """Where the runs behind this paper happened, in plain words, as the end of the abstract's
+    sentence on the workflow ('...; for this paper it ran on one machine without capabilities')."""
+    where = run_where(metas, kinds)
+    if not where:
+        return "for this paper it ran no experiment of its own, only re-analysed the data sets"
+    return f"for this paper it ran on {where}"
 
 
 # The title by what ran: an edition with a board run asks the question; one without is a
@@ -380,6 +389,7 @@ def main(argv=None) -> None:
     text += setup_macros(metas, refs)
     kinds = {t["name"]: t.get("kind", "") for t in (cfg or {}).get("targets", [])}
     text += newcommand("RunScope", run_scope(metas, kinds))
+    text += newcommand("RunWhere", run_where(metas, kinds) or "no machine")
     text += edition_macros(metas, kinds)
     text += dataset_macros(config.datasets(cfg) if cfg else [])
     text += from_file("results/<target>/<variant>/<experiment>/meta.json, the runs' times")
