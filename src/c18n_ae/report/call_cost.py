@@ -204,8 +204,8 @@ def finding(
         what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
         out = [
             f"{where}, {compartment_name(abi)} (the {abi} ABI with compartments) ran its "
-            f"{_workload(r)} loop at {ratio_point(_f(r.ratio))} hybrid's {what}. That is about "
-            f"{_about(r.per_call_ns)} more per call into {library}{also}."
+            f"{_workload(r)} loop at {ratio_point(_f(r.ratio))} hybrid's {what}. The loop's extra "
+            f"time comes to about {_about(r.per_call_ns)} per call into {library}{also}."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
         # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
@@ -215,12 +215,12 @@ def finding(
         each = "Each estimate" if also else "The estimate"
         if level:
             built = f"{_level_words(level)} build"
-            builds = f"one run of each {built}" if study else f"{built}s"
+            builds = f"one run of {built}s" if study else f"{built}s"
             each += f", from {builds},"
         # what the estimate holds besides the switch: the ABI's costs in the caller's loop and
         # in the library it calls (a purecap build of it)
         out.append(
-            f"{each} bundles the compartment switch with the {abi} ABI's costs in the loop and in "
+            f"{each} bundles the compartment switch with the {abi} ABI's costs in the loop and "
             f"{library}, which these data cannot separate."
         )
     own = own_words(t, r, releases)

@@ -57,20 +57,18 @@ def read_verdicts(path: Path) -> pd.DataFrame:
 REPLICATION = {"holds": "replicates", "fails": "does not replicate"}
 
 
-# a study's claim recomputed from its own files or read off its printed values checks only that
-# they agree with its words: never 'holds', which reads as a test
-AGREEMENT = {"holds": "agrees", "fails": "disagrees"}
-
-
 def replication(r, result: str) -> str:
     """A verdict on one of the study's claims in words that say what it can carry: tested on
     other data, a replication ('fails' -> 'does not replicate', 'holds (…)' -> 'replicates (…)');
-    reproduced or restated, an agreement with its own data ('holds' -> 'agrees'); any other
-    verdict, and the package's own claims, as they are."""
+    reproduced or restated, its kind alone where the study's own data agree with its words
+    ('holds' -> 'reproduced from the same data'), never 'holds', which reads as a test, and
+    'disagrees' where they do not; any other verdict, and the package's own claims, as they are."""
     kind = _text(getattr(r, "verdict_kind", ""))
     if _text(getattr(r, "origin", "")) != "study":
         return result
-    words = {TESTED: REPLICATION, REPRODUCED: AGREEMENT, RESTATED: AGREEMENT}.get(kind, {})
+    words = REPLICATION if kind == TESTED else {}
+    if kind in (REPRODUCED, RESTATED):
+        words = {"holds": kind, "fails": "disagrees"}
     for word, said in words.items():
         if result.startswith(word):
             return said + result[len(word) :]
@@ -197,7 +195,12 @@ TALLY = {"study": "the study's {n}", "related study": "{n} of other published st
 def _kind_note(r) -> str:
     """' (tested)': a verdict's kind beside its result, unless the result already says it."""
     kind = _text(getattr(r, "verdict_kind", ""))
-    return f" ({kind})" if kind and not kind.startswith(str(r.result)) else ""
+    said = replication(r, str(r.result))
+    return (
+        f" ({kind})"
+        if kind and not (kind.startswith(str(r.result)) or said.startswith(kind))
+        else ""
+    )
 
 
 def tex_quotes(text: str) -> str:
@@ -265,14 +268,14 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     rows = tally_counts(results)
     if not rows:
         return ""
-    heads = ["Source", "Claims", "yes", "no", "inconcl."]
+    heads = ["Source", "Claims", "replicate", "do not", "inconcl."]
     heads += list(TALLY_HEADS)
     n = len(heads)
     lines = [
         r"\par\medskip\noindent\begin{minipage}{\textwidth}",
         r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
-        r"with an interval (\emph{tested}: yes where the claim holds, for the study's claims "
-        r"where it replicates; no where it does not) and how many it "
+        r"with an interval (\emph{tested}: the claim replicates on that source, does not, or "
+        r"stays inconclusive; this package's own claims hold or fail) and how many it "
         r"can only reproduce, restate, not attribute to compartments or not measure at all; "
         r"Table~\ref{tab:claims} defines the kinds and gives every verdict.}",
         r"\label{tab:claims-tally}",
@@ -675,8 +678,9 @@ def claims_summary(
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that first, so that replicate reads as on other data: 'The study's 24.05
-    data cannot test the 24 claims it drew from them; its 22.12 data could test 9: ...');
+    claims come from, that first, so that replicate reads as on other data: 'Recomputing the
+    study's 24 claims on the 24.05 data they came from only checks its arithmetic; its 22.12
+    data test 9: ...');
     the noise the intervals cover is Section 3's
     to say, once. Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
@@ -706,8 +710,8 @@ def claims_summary(
             # where the claims come from, what recomputing them there checks, and where they
             # could be tested: the reader's first three questions, in that order
             opening = (
-                f"The study's {drawn} data cannot test the {n} claims it drew from them; {on} "
-                f"could test {many}"
+                f"Recomputing the study's {n} claims on the {drawn} data they came from only "
+                f"checks its arithmetic; {on} test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"

@@ -249,15 +249,15 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
 def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """The abstract's sentence on what the study's own files show in place of its words: the data
     sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure (study.
-    brief), 'The study's files show that its 24.05 write and read loops did no work, its Read
-    Time is a wait for the next message, and its memory reader ran as the owner, not root.'; ''
+    brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its Read
+    Time is a wait for the next message, and its memory reader was the owner, not root.'; ''
     where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
     if not said:
         return ""
     listed_ = said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
-    return f"The study's files show that {listed_}."
+    return f"The study's files show flaws: {listed_}."
 
 
 def main(argv=None) -> None:
