@@ -62,3 +62,18 @@ def test_long_bar_labels_lie_the_bars_down_and_each_panel_has_its_own_categories
 
 PAPER = {"targets": [], "datasets": ["morello-2024"]}
 NAN = float("nan")
+
+
+def test_a_log_axis_within_one_decade_still_has_ticks_to_read():
+    """A cold read met E4's local panel with a single tick, 10^0: a log axis gets the 1, 2, 5
+    steps of each decade its values span, as plain numbers, and none where no value is
+    positive (pgfplots then chooses)."""
+    from c18n_ae.report.render_figure import log_ticks
+
+    within = Panel("local", [Series("O2", ["write", "read"], [0.3, 5.07])])
+    assert log_ticks(within) == ["0.2", "0.5", "1", "2", "5", "10"]
+    fig = Figure("bars", "E4", [within], "mean time (µs)", ylog=True)
+    assert "ytick={0.2,0.5,1,2,5,10}, log ticks with fixed point" in pgfplots(fig)
+    assert log_ticks(Panel("none", [Series("O2", ["write"], [0.0])])) == []
+    # many decades: pgfplots' powers of ten, not a row of long fixed-point labels
+    assert log_ticks(Panel("wide", [Series("O2", ["1", "64"], [5e5, 2e8])])) == []

@@ -126,6 +126,26 @@ def panel_height_cm(figure: Figure, panel) -> float:
     return 1.2 + 0.32 * rows
 
 
+def log_ticks(panel) -> list[str]:
+    """The 1, 2, 5 steps of each decade a log axis's values span ('0.2', '0.5', '1', '2', '5'),
+    so that a panel spanning a decade or two still has ticks to read; none where no value is
+    positive or the values span more than two decades (pgfplots' powers of ten read well there,
+    and fixed-point labels of many digits would not fit)."""
+    values = [v for s in panel.series for v in s.y if isinstance(v, (int, float)) and v > 0]
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    if high / low > 100:
+        return []
+    out = []
+    for k in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
+        for m in (1, 2, 5):
+            t = m * 10.0**k
+            if low / 2.5 <= t <= high * 2.5:
+                out.append(f"{t:g}")
+    return out
+
+
 def _axis_options(figure: Figure, panel, names: Names) -> str:
     lying = sideways(figure)
     value, category = ("x", "y") if lying else ("y", "x")
@@ -154,6 +174,9 @@ def _axis_options(figure: Figure, panel, names: Names) -> str:
                         f"yshift=-{LEGEND_BELOW_CM}cm}}")  # fmt: skip
     if figure.ylog:
         opts.append(f"{value}mode=log, log origin=infty")
+        ticks = log_ticks(panel)
+        if ticks:  # a panel within one decade would show a single power of ten, or none
+            opts.append(f"{value}tick={{{','.join(ticks)}}}, log ticks with fixed point")
     else:
         opts.append(f"{value}min=0")
     if figure.xlog_base:
