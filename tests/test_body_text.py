@@ -119,12 +119,13 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     # and why there: the study drew its claims from 24.05's files, not 22.12's
     assert said.startswith(
         "Recomputing the study's 24 claims on the 24.05 data they came from only checks its "
-        "arithmetic; its 22.12 data test 9: 4 replicate, 4 do not and 1 is inconclusive."
+        "arithmetic; on its 22.12 data, 9 could be tested: 4 replicate, 4 do not and 1 is "
+        "inconclusive."
     ), said
     # the noise its intervals cover is Section 3's to say, once
     assert "within one run" not in said, said
     # how they came out, the counts adding up to the claims tested
-    outcome = said.split("data test 9: ", 1)[1]
+    outcome = said.split("could be tested: ", 1)[1]
     assert sum(int(n) for n in re.findall(r"\b(\d+) (?:replicate|do not|is|are)\b", outcome)) == 9
     assert call_cost.abstract_problems(said) == [], said
     # the data sets' description: two sentences, the full account in the appendix; no id (Table

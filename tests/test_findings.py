@@ -219,7 +219,7 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
         "Recomputing the study's 12 claims on the 24.05 data they came from only checks its "
-        "arithmetic; its 22.12 data test 9: 4 replicate"
+        "arithmetic; on its 22.12 data, 9 could be tested: 4 replicate"
     ), drew
     # said once: the 24.05 data get no sentence of their own where recomputing is their reason
     assert drew.endswith("and 1 is inconclusive."), drew

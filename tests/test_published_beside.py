@@ -133,7 +133,8 @@ def test_readme_results_block_is_the_data_sets_verdicts():
         "**does not replicate (possibly also: compiler clang-morello against clang)** | tested |"
         in (math[0])
     )
-    assert "**holds (published values, no interval)**" in text
+    # a claim read off the study's printed values prints as its kind, never as a test's holds
+    assert "**restated (published values, no interval)**" in text
     results = both[both.source == "morello-2024"]
     verdicts = results.set_index("claim").result
     # the study's write loop did no stores: its claims rest on an invalid measurement

@@ -75,5 +75,8 @@ def test_a_log_axis_within_one_decade_still_has_ticks_to_read():
     fig = Figure("bars", "E4", [within], "mean time (µs)", ylog=True)
     assert "ytick={0.2,0.5,1,2,5,10}, log ticks with fixed point" in pgfplots(fig)
     assert log_ticks(Panel("none", [Series("O2", ["write"], [0.0])])) == []
+    # 3 to 4.5: no 1, 2 or 5 step among the values, so every step
+    narrow = log_ticks(Panel("narrow", [Series("O2", ["a", "b"], [3.0, 4.5])]))
+    assert sum(3.0 <= float(t) <= 4.5 for t in narrow) >= 2, narrow
     # many decades: pgfplots' powers of ten, not a row of long fixed-point labels
     assert log_ticks(Panel("wide", [Series("O2", ["1", "64"], [5e5, 2e8])])) == []

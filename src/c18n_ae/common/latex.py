@@ -271,9 +271,12 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     # the ratio after the values keeps its interval or the timer's range, as every ratio does
     # (a cold read: '1.6 → 3.0 µs (1.9×)' dropped the interval the paper promises); a form
     # with brackets of its own ('(no interval)') would nest: its point alone
-    ratio_part = full.removesuffix(after)
-    ratio_part = point if "(" in ratio_part else ratio_part
-    return f"{shown} ({ratio_part}){after}"
+    # what the interval covers only after an interval: a timer's range or a point covers nothing
+    tail = after if after and full.endswith(after) else ""
+    ratio_part = full.removesuffix(tail)
+    if "(no interval)" in ratio_part:
+        ratio_part = f"{point}, no interval"
+    return f"{shown} ({ratio_part}){tail}"
 
 
 def _ratio_text(

@@ -321,7 +321,7 @@ EXPERIMENT = Experiment(
         Param("max_seconds", 60, 20, "time budget of one scrape", exclusive_minimum=0),
         time_limit(600, 120),
     ),
-    title="E6 memory isolation with two libraries",
+    title="E6 memory isolation of two libraries in two processes",
     programs=(
         Program("isolation", ("isolation.c",), links=("isolation_a", "isolation_b")),
         Program("isolation_a", ("isolation_a.c",), shared=True),

@@ -52,9 +52,17 @@ def read_verdicts(path: Path) -> pd.DataFrame:
     return results
 
 
-# a study's claim tested with an interval is tested on other data than the files its words were
-# drawn from (there it is only reproduced): it replicates there or does not
-REPLICATION = {"holds": "replicates", "fails": "does not replicate"}
+# what a tested verdict decided, by the start of its result, in the order a table lists them. A
+# claim of the study's (or another study's) tested with an interval is tested on other data than
+# the files its words were drawn from (there it is only reproduced): it replicates there or does
+# not, in the words of one verdict, then of several ('1 replicates', '4 replicate', Table 5)
+OUTCOMES = (
+    ("holds", "replicates", "replicate"),
+    ("fails", "does not replicate", "do not"),
+    ("inconclusive", "is inconclusive", "inconclusive"),
+)
+TESTED_RESULTS = tuple(key for key, _, _ in OUTCOMES)
+REPLICATION = {key: one for key, one, _ in OUTCOMES[:2]}
 
 
 def replication(r, result: str) -> str:
@@ -64,7 +72,7 @@ def replication(r, result: str) -> str:
     ('holds' -> 'reproduced from the same data'), never 'holds', which reads as a test, and
     'disagrees' where they do not; any other verdict, and the package's own claims, as they are."""
     kind = _text(getattr(r, "verdict_kind", ""))
-    if _text(getattr(r, "origin", "")) != "study":
+    if _text(getattr(r, "origin", "")) in ("own", ""):
         return result
     words = REPLICATION if kind == TESTED else {}
     if kind in (REPRODUCED, RESTATED):
@@ -127,7 +135,8 @@ def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tup
     mine = results[results.source.isin(sources) & (kind == TESTED)]
     for claim, g in mine.groupby("claim", sort=False):
         if g.source.nunique() > 1 and g.result.nunique() > 1:
-            out.append((claim, " and ".join(f"{r.result} on {r.source}" for r in g.itertuples())))
+            said = (f"{replication(r, r.result)} on {r.source}" for r in g.itertuples())
+            out.append((claim, " and ".join(said)))
     return out
 
 
@@ -237,8 +246,6 @@ def kind_tally(results: pd.DataFrame, source: str) -> str:
     return "; ".join(parts)
 
 
-# what a tested verdict decided, by the start of its result
-TESTED_WORDS = (("holds", "hold"), ("fails", "fail"), ("inconclusive", "inconclusive"))
 # the tally table's columns: the kinds in the order a reader weighs them, tested split by outcome
 TALLY_KINDS = (REPRODUCED, RESTATED, NOT_ATTRIBUTABLE, UNMEASURABLE)
 TALLY_HEADS = ("reproduced", "restated", "not attributable", "not measurable")  # the kinds, short
@@ -255,7 +262,7 @@ def tally_counts(results: pd.DataFrame) -> list[tuple[str, str, int, list[int]]]
         for source, g in mine.groupby("source", sort=False):
             kind = g.get("verdict_kind", pd.Series("", index=g.index)).fillna("")
             tested = g[kind == TESTED]
-            counts = [int(tested.result.str.startswith(k).sum()) for k, _ in TESTED_WORDS]
+            counts = [int(tested.result.str.startswith(k).sum()) for k in TESTED_RESULTS]
             counts += [int(g[kind == k].claim.nunique()) for k in TALLY_KINDS]
             out.append((o, source, int(g.claim.nunique()), counts))
     return out
@@ -653,21 +660,17 @@ def _study_claims(results: pd.DataFrame, sources=None):
     return best, study[study.claim.isin(tested) & (study.verdict_kind == TESTED)]
 
 
-# what the study's claims tested on other data did, counted ('4 replicate, 4 do not')
-REPLICATION_WORDS = (("holds", "replicate"), ("fails", "do not"), ("inconclusive", "inconclusive"))
-
-
 def outcome_words(rows: pd.DataFrame) -> str:
     """'4 replicate, 4 do not and 1 is inconclusive': what the study's claims tested on other
     data than their own did; a claim tested on several sources has a verdict on each, counted
     then as 'of their 10 verdicts, ...'."""
-    counts = [
-        (int(rows.result.fillna("").str.startswith(k).sum()), w) for k, w in REPLICATION_WORDS
-    ]
-    said = [f"{c} {w}" for c, w in counts if c]
-    if said and said[-1].endswith(" inconclusive"):
-        c = counts[-1][0]
-        said[-1] = f"{c} {'is' if c == 1 else 'are'} inconclusive"
+    counts = [(int(rows.result.fillna("").str.startswith(k).sum()), one, many)
+              for k, one, many in OUTCOMES]  # fmt: skip
+    # one 'replicates' or 'does not'; several 'replicate', 'do not', 'are inconclusive'
+    words = {"replicates": "replicates", "does not replicate": "does not"}
+    said = [f"{c} {words.get(one, one) if c == 1 else many}" for c, one, many in counts if c]
+    if said and said[-1].endswith(" inconclusive") and counts[-1][0] > 1:
+        said[-1] = f"{counts[-1][0]} are inconclusive"
     of = "" if rows.claim.nunique() == len(rows) else f"of their {len(rows)} verdicts, "
     return of + listed(said) if said else ""
 
@@ -679,8 +682,8 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'Recomputing the
-    study's 24 claims on the 24.05 data they came from only checks its arithmetic; its 22.12
-    data test 9: ...');
+    study's 24 claims on the 24.05 data they came from only checks its arithmetic; on its 22.12
+    data, 9 could be tested: ...');
     the noise the intervals cover is Section 3's
     to say, once. Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
@@ -711,7 +714,7 @@ def claims_summary(
             # could be tested: the reader's first three questions, in that order
             opening = (
                 f"Recomputing the study's {n} claims on the {drawn} data they came from only "
-                f"checks its arithmetic; {on} test {many}"
+                f"checks its arithmetic; on {on}, {many} could be tested"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -826,7 +829,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     ]
     if rows.empty:
         return ""
-    order = {w: i for i, (w, _) in enumerate(TESTED_WORDS)}
+    order = {w: i for i, w in enumerate(TESTED_RESULTS)}
     rows = rows.assign(
         _order=rows.result.fillna("").map(lambda x: min((order[w] for w in order if
                                                          x.startswith(w)), default=len(order)))
@@ -881,7 +884,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
             ""
             if data_col
             else f" Where a claim does not replicate, the {data[0]} data contradict the study's "
-            f"finding; they differ from the data it was drawn from in release and builds too."
+            "finding (Section~\\ref{sec:claims} says what else differs)."
         )
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )

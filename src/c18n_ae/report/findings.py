@@ -256,7 +256,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
     if not said:
         return ""
-    listed_ = said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
+    # a serial comma where three or more clauses with commas of their own are listed
+    listed_ = listed(said) if len(said) < 3 else ", ".join(said[:-1]) + ", and " + said[-1]
     return f"The study's files show flaws: {listed_}."
 
 

@@ -508,7 +508,7 @@ def confounded_table(table: pd.DataFrame) -> str:
             rf"\begin{{tabular}}{{l{rag}p{{0.22\textwidth}}{rag}p{{0.19\textwidth}}l"
             rf"{rag}p{{0.3\textwidth}}}}",
             r"\toprule",
-            r"Source & Contrast & Metric (largest setting) & Ratio & Also differs \\",
+            r"Source & Contrast & Metric & Ratio & Also differs \\",
             r"\midrule",
         ]
         last = None

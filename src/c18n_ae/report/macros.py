@@ -149,8 +149,9 @@ def run_where(metas: list[dict], kinds: dict[str, str]) -> str:
 
 
 def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
-    """Where the runs behind this paper happened, in plain words, as the end of the abstract's
-    sentence on the workflow ('...; for this paper it ran on one machine without capabilities')."""
+    """Where the runs behind this paper happened, as the end of a sentence on the workflow ('...;
+    for this paper it ran on the Morello board `m1`'): the abstract's and Appendix D's, with a
+    board run; without one, the page-1 box says where the workflow ran (run_where)."""
     where = run_where(metas, kinds)
     if not where:
         return "for this paper it ran no experiment of its own, only re-analysed the data sets"
@@ -315,12 +316,13 @@ def added_experiments() -> str:
     rest = [x for x in ours if x.part != "beside"]
     parts = []
     if beside:
+        # their titles are their appendix sections': the body names the mechanism's kind only
         parts.append(
             f"{_span([x.number for x in beside])} follow published studies of other isolation "
-            f"mechanisms: {listed([what(x) for x in beside])}"
+            "mechanisms"
         )
     parts += [f"E{x.number} is built to measure the {what(x)}" for x in rest]
-    said = f"We add {_span([x.number for x in ours])}. " + "; ".join(parts) + "."
+    said = f"We add {_span([x.number for x in ours])}: " + "; ".join(parts) + "."
     return newcommand("ExperimentsAdded", said) + newcommand(
         "ExperimentsBeside", _span([x.number for x in beside]) if beside else ""
     )

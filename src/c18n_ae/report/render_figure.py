@@ -128,7 +128,8 @@ def panel_height_cm(figure: Figure, panel) -> float:
 
 def log_ticks(panel) -> list[str]:
     """The 1, 2, 5 steps of each decade a log axis's values span ('0.2', '0.5', '1', '2', '5'),
-    so that a panel spanning a decade or two still has ticks to read; none where no value is
+    so that a panel spanning a decade or two still has ticks to read (every step, where 1, 2
+    and 5 leave fewer than two among the values); none where no value is
     positive or the values span more than two decades (pgfplots' powers of ten read well there,
     and fixed-point labels of many digits would not fit)."""
     values = [v for s in panel.series for v in s.y if isinstance(v, (int, float)) and v > 0]
@@ -137,13 +138,12 @@ def log_ticks(panel) -> list[str]:
     low, high = min(values), max(values)
     if high / low > 100:
         return []
-    out = []
-    for k in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
-        for m in (1, 2, 5):
-            t = m * 10.0**k
-            if low / 2.5 <= t <= high * 2.5:
-                out.append(f"{t:g}")
-    return out
+    decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for steps in ((1, 2, 5), tuple(range(1, 10))):  # every step where 1, 2, 5 leave too few
+        ticks = [m * 10.0**k for k in decades for m in steps]
+        if sum(low <= t <= high for t in ticks) >= 2:
+            break
+    return [f"{t:g}" for t in ticks if low / 2.5 <= t <= high * 2.5]
 
 
 def _axis_options(figure: Figure, panel, names: Names) -> str:
