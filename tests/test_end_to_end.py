@@ -457,8 +457,11 @@ def test_findings_come_first_in_one_format(quick_run):
     # scales them to no program
     assert "-O0 builds and mix the ABI’s cost with the compartments’" in conclusion, conclusion
     assert "a second" not in conclusion and "core’s time" not in conclusion, conclusion
-    # at most 185 words as printed (a unit or a per cent sign counts as a word of its own)
-    assert len(abstract.rsplit(" 1 ", 1)[0].split()) <= 185, len(abstract.split())
+    # at most 195 words as printed (a unit or a per cent sign counts as a word of its own), under
+    # the 200 with room for a hyphenated word pdftotext splits
+    assert len(abstract.rsplit(" 1 ", 1)[0].split()) <= 195, len(abstract.split())
+    # the gravest flaw, said where a reader of the abstract alone meets it
+    assert "No log shows the study’s timed processes in compartments." in abstract, abstract
     # the study's claims in one plain sentence, no claim ID and no path (the tallies and IDs are
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)

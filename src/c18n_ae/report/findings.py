@@ -42,7 +42,7 @@ from c18n_ae.report.conclusion import (
     point,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
-from c18n_ae.report.macros import invalid_phrases
+from c18n_ae.report.macros import invalid_phrases, unseen_phrases
 
 MAX_WORDS = 60
 
@@ -246,19 +246,23 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     )
 
 
-def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
+def study_flaws(invalid: list[str], verdicts: pd.DataFrame, unseen: list[str] = ()) -> str:
     """The abstract's sentence on what the study's own files show in place of its words: the data
     sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure (study.
     brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its Read
-    Time is a wait for the next message, and its memory reader was the owner, not root.'; ''
-    where there is none."""
+    Time is a wait for the next message, and its memory reader was the owner, not root.'; then,
+    in a sentence of its own, where nothing in a data set's files shows its c18n variants in
+    compartments (macros.unseen_phrases: 'No log shows the study's timed processes in
+    compartments.'); '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
+    # where nothing shows the compartments at all: a sentence of its own, the gravest of them
+    unseen_said = " ".join(f"{x[0].upper()}{x[1:]}." for x in unseen)
     if not said:
-        return ""
+        return unseen_said
     # a serial comma where three or more clauses with commas of their own are listed
     listed_ = listed(said) if len(said) < 3 else ", ".join(said[:-1]) + ", and " + said[-1]
-    return f"The study's files show flaws: {listed_}."
+    return " ".join(x for x in (f"The study's files show flaws: {listed_}.", unseen_said) if x)
 
 
 def main(argv=None) -> None:
@@ -292,7 +296,9 @@ def main(argv=None) -> None:
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # Section 2 also says why the release the claims were drawn from tests none
-    text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
+    text += newcommand(
+        "StudyFlaws", study_flaws(invalid_phrases(metas), verdicts, unseen_phrases(metas))
+    )
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))

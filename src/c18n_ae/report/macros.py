@@ -194,6 +194,14 @@ def _experiments_words(names: list[str]) -> str:
     return listed([f"E{n}" for n in numbers]) if numbers else escape(", ".join(names))
 
 
+def unseen_phrases(sets: list[dict]) -> list[str]:
+    """Where nothing in a data set's files shows its c18n variants in compartments, in its own
+    few words (dataset.yaml compartments_seen.brief), each said once: 'no log shows the study's
+    timed processes in compartments'."""
+    said = [d.get("compartments_seen", {}).get("brief", "") for d in sets]
+    return [escape(x) for x in dict.fromkeys(x for x in said if x)]
+
+
 def invalid_phrases(sets: list[dict]) -> list[str]:
     """What the study's files measure that their names do not claim (dataset.yaml invalid, in its
     cell's few words), one phrase each for the abstract's list: 'its 24.05 write and read loops
