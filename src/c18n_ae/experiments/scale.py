@@ -413,8 +413,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         )
         if _compartments_only(source, summary):
             out.append(
-                "Every variant here ran in compartments, so these data cannot say how much of "
-                "each instance's memory the compartments take."
+                # launched so: whether in compartments is not recorded (compartments_seen)
+                "Every variant in these data was launched in compartments, so they cannot say how "
+                "much of each instance's memory the compartments take."
             )
         # the other slope is in that data set's own sentence: named and compared, not repeated
         for other, theirs in _other_slopes(source, summary):
