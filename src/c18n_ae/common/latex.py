@@ -269,9 +269,9 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         *sides, resolution, grid.get("unit", "") or "ns", tex, point.replace(mark["times"], "")
     )
     # the ratio after the values keeps its interval or the timer's range, as every ratio does
-    # (a cold read: '1.6 → 3.0 µs (1.9×)' dropped the interval the paper promises); a form
-    # with brackets of its own ('(no interval)') would nest: its point alone
-    # what the interval covers only after an interval: a timer's range or a point covers nothing
+    # (a cold read: '1.6 → 3.0 µs (1.9×)' dropped the interval the paper promises); what the
+    # interval covers follows only an interval (a timer's range or a point covers nothing); a
+    # ratio without one says so without brackets of its own, which would nest
     tail = after if after and full.endswith(after) else ""
     ratio_part = full.removesuffix(tail)
     if "(no interval)" in ratio_part:

@@ -196,9 +196,8 @@ def finding(
         ]
     else:
         study = _s(r.interval_covers) == "within one run"  # a data set: one run per variant
-        # the release as CheriBSD's, the first time the abstract names it ('CheriBSD 24.05')
         # the abstract's first words on the data: whose they are, that they are public, and the
-        # board and release, in one clause (no sentence of its own to introduce them)
+        # board and release ('CheriBSD 24.05'), in one clause (no sentence of its own)
         where = f"In an earlier study's public Morello data on {where}" if study else f"On {where}"
         also = _elsewhere(t, r, releases)
         # the loop's ratio first, as Table 1 prints it, then what it comes to per call: the
@@ -210,10 +209,10 @@ def finding(
             f"time comes to about {_about(r.per_call_ns)} per call into {library}{also}."
         ]
         # another ABI's figure stays in the body: its contrast differs in more (an optimisation
-        # level) and the abstract gives one figure a reader can repeat; 'the figure', never 'it',
-        # so that the sentence cannot be read as about the other release's
-        # where each figure comes from and what it bundles, in one sentence: a data set's one
-        # run of each build at one level (what an interval over its trials cannot cover)
+        # level) and the abstract gives one figure a reader can repeat. Where each estimate comes
+        # from and what it bundles, in one sentence ('Each estimate', never 'it', which could be
+        # read as the other release's): a data set's one run at one level (what an interval
+        # over its trials cannot cover)
         each = "Each estimate" if also else "The estimate"
         if level:
             built = f"{_level_words(level)} build"
@@ -593,7 +592,8 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
 
 
 def _cost_label(r) -> str:
-    """A cost per call as Table 7 prints it, with its unit after the amount: '60 ns [60, 60]'."""
+    """A cost per call as Table 7 prints it, with its unit after the amount: '60 ns', '73 ns
+    [46, 110]'."""
     amount_, _, ends = cost_cell(r).partition(" ")
     return f"{amount_} \\si{{\\nano\\second}} {ends}".rstrip()
 

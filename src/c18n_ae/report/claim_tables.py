@@ -55,14 +55,14 @@ def read_verdicts(path: Path) -> pd.DataFrame:
 # what a tested verdict decided, by the start of its result, in the order a table lists them. A
 # claim of the study's (or another study's) tested with an interval is tested on other data than
 # the files its words were drawn from (there it is only reproduced): it replicates there or does
-# not, in the words of one verdict, then of several ('1 replicates', '4 replicate', Table 5)
+# not: the verdict's words, then a count's of one and of several ('1 replicates', '4 replicate')
 OUTCOMES = (
-    ("holds", "replicates", "replicate"),
-    ("fails", "does not replicate", "do not"),
-    ("inconclusive", "is inconclusive", "inconclusive"),
+    ("holds", "replicates", "replicates", "replicate"),
+    ("fails", "does not replicate", "does not", "do not"),
+    ("inconclusive", "inconclusive", "is inconclusive", "are inconclusive"),
 )
-TESTED_RESULTS = tuple(key for key, _, _ in OUTCOMES)
-REPLICATION = {key: one for key, one, _ in OUTCOMES[:2]}
+TESTED_RESULTS = tuple(key for key, *_ in OUTCOMES)
+REPLICATION = {key: verdict for key, verdict, *_ in OUTCOMES[:2]}
 
 
 def replication(r, result: str) -> str:
@@ -74,9 +74,12 @@ def replication(r, result: str) -> str:
     kind = _text(getattr(r, "verdict_kind", ""))
     if _text(getattr(r, "origin", "")) in ("own", ""):
         return result
-    words = REPLICATION if kind == TESTED else {}
-    if kind in (REPRODUCED, RESTATED):
+    if kind == TESTED:
+        words = REPLICATION
+    elif kind in (REPRODUCED, RESTATED):
         words = {"holds": kind, "fails": "disagrees"}
+    else:
+        return result
     for word, said in words.items():
         if result.startswith(word):
             return said + result[len(word) :]
@@ -665,12 +668,8 @@ def outcome_words(rows: pd.DataFrame) -> str:
     data than their own did; a claim tested on several sources has a verdict on each, counted
     then as 'of their 10 verdicts, ...'."""
     counts = [(int(rows.result.fillna("").str.startswith(k).sum()), one, many)
-              for k, one, many in OUTCOMES]  # fmt: skip
-    # one 'replicates' or 'does not'; several 'replicate', 'do not', 'are inconclusive'
-    words = {"replicates": "replicates", "does not replicate": "does not"}
-    said = [f"{c} {words.get(one, one) if c == 1 else many}" for c, one, many in counts if c]
-    if said and said[-1].endswith(" inconclusive") and counts[-1][0] > 1:
-        said[-1] = f"{counts[-1][0]} are inconclusive"
+              for k, _, one, many in OUTCOMES]  # fmt: skip
+    said = [f"{c} {one if c == 1 else many}" for c, one, many in counts if c]
     of = "" if rows.claim.nunique() == len(rows) else f"of their {len(rows)} verdicts, "
     return of + listed(said) if said else ""
 
@@ -683,9 +682,8 @@ def claims_summary(
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'Recomputing the
     study's 24 claims on the 24.05 data they came from only checks its arithmetic; on its 22.12
-    data, 9 could be tested: ...');
-    the noise the intervals cover is Section 3's
-    to say, once. Where none could be, why not, most common reason first. why_not: also say why
+    data, 9 could be tested: ...'); the noise the intervals cover is Section 3's to say, once.
+    Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
     data sets and boards with compartments; default every source); a source in releases is a data

@@ -295,10 +295,10 @@ def main(argv=None) -> None:
     # the releases the study drew its claims from (the data sets its printed numbers come from)
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
-    # Section 2 also says why the release the claims were drawn from tests none
     text += newcommand(
         "StudyFlaws", study_flaws(invalid_phrases(metas), verdicts, unseen_phrases(metas))
     )
+    # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))

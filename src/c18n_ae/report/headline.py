@@ -322,7 +322,8 @@ def latex_table(table: pd.DataFrame) -> str:
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
     n = len(sources)
-    # the p columns, the Calls into column and the gaps (4pt each side) within the text width
+    # the p columns, the Setting and Calls into columns and the gaps (4pt each side) within the
+    # text width
     width = min(0.19, 0.42 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
