@@ -206,23 +206,26 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     full = claims_summary(verdicts, releases, list(releases))
     assert full == (
         "Of the study's 12 claims, 9 could be tested on its data, all on 22.12: 4 replicate, 4 do "
-        "not and 1 is inconclusive. On the 24.05 data none of the claims could be tested. They "
-        "only repeat the study's numbers."
+        "not and 1 is inconclusive. The other 3 cannot be measured on the 22.12 data. On the "
+        "24.05 data none of the claims could be tested. They only repeat the study's numbers."
     ), full
     # the abstract's form: the count alone
     assert (
         claims_summary(verdicts, releases, list(releases), why_not=False)
-        == full.split(" On the 24.05")[0]
+        == full.split(" The other")[0]
     )
     assert said.split(", ", 1)[1] in full
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "Recomputing the study's 12 claims on the 24.05 data they came from only checks its "
-        "arithmetic; on its 22.12 data, 9 could be tested: 4 replicate"
+        "Of the study's 12 claims, drawn from its 24.05 data, 9 could be tested on independent "
+        "data from 22.12: 4 replicate"
     ), drew
-    # said once: the 24.05 data get no sentence of their own where recomputing is their reason
-    assert drew.endswith("and 1 is inconclusive."), drew
+    # the 24.05 data's sentence says what recomputing the claims on their own files checks
+    assert drew.endswith(
+        "and 1 is inconclusive. The other 3 cannot be measured on the 22.12 data. On the 24.05 "
+        "data, recomputing a claim only checks the study's arithmetic."
+    ), drew
     # with another reason too: the rest said after it, in one plain sentence of at most 35 words
     from c18n_ae.analysis.claim_kinds.verdict import NOT_ATTRIBUTABLE
 
@@ -230,9 +233,10 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     mixed.loc[mixed.index[-1], "verdict_kind"] = NOT_ATTRIBUTABLE
     both = claims_summary(mixed, releases, list(releases), ["CheriBSD 24.05"])
     last = both.rsplit(". ", 1)[1]
-    assert last == "On the 24.05 data, some claims also mix compartments with other differences.", (
-        both
-    )
+    assert last == (
+        "On the 24.05 data, recomputing a claim only checks the study's arithmetic, and some "
+        "claims also mix compartments with other differences."
+    ), both
     assert len(last.split()) <= 35, last
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims
     twice = pd.concat([verdicts, verdicts.iloc[:1].assign(source="morello-2024")])

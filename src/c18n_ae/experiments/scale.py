@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from c18n_ae.common import student_t
-from c18n_ae.common.latex import amount, escape, fmt, gen_name, newcommand, quantity
+from c18n_ae.common.latex import amount, escape, fmt, gen_name, listed, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
@@ -417,21 +417,29 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 "Every variant in these data was launched in compartments, so they cannot say how "
                 "much of each instance's memory the compartments take."
             )
-        # the other slope is in that data set's own sentence: named and compared, not repeated
+        # a rising data set's gap to another rising one, said once (by the one that says the
+        # larger slope); a data set that levels off compares itself in its own sentence below
         for other, theirs in _other_slopes(source, summary):
-            than = "smaller" if theirs < min(slopes) else "larger" if theirs > max(slopes) else ""
-            if than:
+            if theirs < min(slopes) and not any(f["saturated"] for f in _fits(other, summary)):
                 named = _where(other, True)
                 out.append(
-                    f"{named[0].upper()}{named[1:]} give a {than} slope; nothing recorded "
+                    f"{named[0].upper()}{named[1:]} give a smaller slope; nothing recorded "
                     "explains why."
                 )
     for f in fits:
         if f["saturated"]:
             level = _about(f["plateau_mib"], "MiB").removeprefix("about ")
+            mine = float(_two(f["mib_per_instance"]))
+            larger = [o for o, theirs in _other_slopes(source, summary) if theirs > mine]
+            than = (
+                f", less than on {listed([_where(o, True) for o in larger])} for reasons nothing "
+                "recorded shows,"
+                if larger
+                else ""
+            )
             out.append(
-                f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')} until "
-                f"memory in use levelled off near {level} at instance {int(f['knee'])}; the "
+                f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "
+                f"until memory in use levelled off near {level} at instance {int(f['knee'])}; the "
                 "script's later count is of processes started, not of processes running."
             )
     return out

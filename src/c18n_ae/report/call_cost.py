@@ -222,7 +222,9 @@ def finding(
         # in the library it calls (a purecap build of it)
         out.append(
             f"{each} bundles the compartment switch with the {abi} ABI's costs in the loop and "
-            f"{library}, which these data cannot separate."
+            f"{library}. These data cannot separate the two, so "
+            f"{'neither estimate bounds' if also else 'the estimate does not bound'} the switch "
+            "alone."
         )
     own = own_words(t, r, releases)
     if own:
@@ -471,9 +473,9 @@ def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
     faster = [escape(WORKLOAD.get(x.metric, x.metric)) for x in own.itertuples() if _ends(x)[1] < 1]
     if faster:
         return (
-            f"Nor does it bound the switch from above: the {abi} ABI made the {listed(faster)} "
-            f"workload{'s' * (len(faster) > 1)} faster, so the ABI's share of the loop's extra "
-            "time could be below zero and the switch's above the estimate."
+            f"Nor is it an upper bound on the switch: the {abi} ABI made the {listed(faster)} "
+            f"workload{'s' * (len(faster) > 1)} faster, so it may save time in this loop too, "
+            "and the switch then costs more than the estimate."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "
@@ -546,11 +548,11 @@ def value_labels(rows: list[tuple], xmax: float) -> list[str]:
 MARKS = {False: ("mark=*", "solid"), True: ("mark=o", "densely dashed")}
 
 
-def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, ratio=False) -> str:
-    """One panel: rows of (label, value, low, high, shown value, timer), the first at the top;
-    the shown values in a column right of the box (value_labels); a time axis from 0, a ratio
-    axis (ratio) spanning 1 and its values with a margin, so that differences of a few per cent
-    can be seen; a timer's range (timer) drawn apart from an interval (MARKS)."""
+def _axis(rows: list[tuple], title: str, xlabel: str, span: tuple, extra: str = "", top=0.0) -> str:
+    """One panel: rows of (label, ratio, low, high, shown value, timer), the first at the top;
+    the shown values in a column right of the box (value_labels); a ratio axis over span (every
+    panel's: _ratio_span), with room below the last row for the line at 1's label; a timer's
+    range (timer) drawn apart from an interval (MARKS)."""
     if not rows:
         return ""
     n = len(rows)
@@ -560,13 +562,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
     for i, (_, v, lo, hi, _shown, timer) in enumerate(rows):
         lo, hi = (v, v) if not (math.isfinite(lo) and math.isfinite(hi)) else (lo, hi)
         pts[timer].append(f"({v:.6g},{n - 1 - i}) += ({hi - v:.6g},0) -= ({v - lo:.6g},0)")
-    highs = [max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows]
-    xmin, xmax, ymin = 0.0, max(highs) * 1.2, -0.6  # the largest value clear of the edge
-    if ratio:
-        lows = [min(x[2] if math.isfinite(x[2]) else x[1], x[1]) for x in rows]
-        lo, hi = min(*lows, 1.0), max(*highs, 1.0)
-        pad = max(hi - lo, 0.02) * 0.15
-        xmin, xmax, ymin = lo - pad, hi + pad, -0.6 - HYBRID_ROOM
+    (xmin, xmax), ymin = span, -0.6 - HYBRID_ROOM
     bars = "error bars/.cd, x dir=both, x explicit, error bar style={line width=1pt, %s}"
     plots = [
         rf"\addplot[only marks, {MARKS[t][0]}, black, {bars % MARKS[t][1]}] coordinates "
@@ -574,7 +570,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, extra: str = "", top=0.0, 
         for t in (False, True)
         if pts[t]
     ]
-    height = BOX_CM[0] + BOX_CM[1] * (n + (HYBRID_ROOM if ratio else 0))
+    height = BOX_CM[0] + BOX_CM[1] * (n + HYBRID_ROOM)
     return "\n".join(
         [
             r"\begin{axis}[",
@@ -610,60 +606,58 @@ def _cpu_or_time(rows: pd.DataFrame) -> str:
 
 
 def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = None) -> str:
-    """Figure 1: two panels, one above the other: the extra time per call into another library
-    (ABI and switch together), and the time of code that calls no other library against hybrid.
-    Contrasts that differ in more than ABI and compartments are left out of both (the appendix's
-    table lists them), so every mark is a contrast the text can name; each value is printed in a
-    column right of its panel, clear of every bar; the time axis starts at 0 and the ratio axis
-    spans 1 and the values; a bar is the interval the tables print (the timer's bound where it
-    limits, drawn apart: MARKS); each value in the tables' form (Table 5's amount, Table 1's
-    ratio)."""
-    board = t[t.e10_per_call_ns.notna()].assign(
-        per_call_ns=lambda x: x.e10_per_call_ns,
-        per_call_low_ns=lambda x: x.e10_low_ns,
-        per_call_high_ns=lambda x: x.e10_high_ns,
-    )  # E10 on a board: the same quantity, measured directly
-    calls = clean(pd.concat([board, crossing(t)]) if len(board) else crossing(t))
+    """Figure 1: two panels on one ratio axis, one above the other: the time of code that calls
+    into another library against hybrid, with its extra time per call (ABI and switch together)
+    beside the ratio, and the time of code that calls no other library. One axis, so that the
+    gap between the two kinds of code is seen at a glance. Contrasts that differ in more than ABI
+    and compartments are left out of both (the appendix's table lists them), so every mark is a
+    contrast the text can name; each value is printed in a column right of its panel, clear of
+    every bar; the axis spans 1 and every value; a bar is the interval Table 1 prints (the
+    timer's bound where it limits, drawn apart: MARKS). A board's direct E10 measurement has no
+    ratio: Table 7 gives it beside the estimates."""
+    calls = clean(crossing(t))
     own = clean(own_code(t))
     if calls.empty and own.empty:
         return "No source in this run has workloads whose calls per iteration are known.\n"
-    top_rows = []
-    for r in calls.itertuples():
-        x, lo, hi = r.per_call_ns, _f(r.per_call_low_ns), _f(r.per_call_high_ns)
-        timer = _timer_limits(r, x, lo, hi)
-        if timer:
-            bound = _f(r.timer_bound_ns)
-            lo, hi = x - bound, x + bound
-        # the value as Table 7 prints it, its interval or the timer's range beside it (two
-        # significant figures, as the text gives it): the bar under it may hide behind its mark
-        top_rows.append((plain_label(r, releases, abis), x, lo, hi, _cost_label(r), timer))
-    own_rows = [
-        (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), _ratio_label(r)) + (_on_timer(r),)
-        for r in own.itertuples()
+
+    def ratio_row(r, shown: str) -> tuple:
+        return (plain_label(r, releases, abis), _f(r.ratio), *_ends(r), shown, _on_timer(r))
+
+    # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
+    top_rows = [
+        ratio_row(r, f"{_ratio_label(r)}; {_cost_label(r)} a call") for r in calls.itertuples()
     ]
-    top = _axis(
-        top_rows,
-        "Calls into another library",
-        r"extra time per call: purecap code in the loop and in the library, and the switch "
-        r"(\si{\nano\second})",
-    )
+    own_rows = [ratio_row(r, _ratio_label(r)) for r in own.itertuples()]
+    span = _ratio_span(top_rows + own_rows)
     # the line at 1 named at its foot, in the room below the last row (HYBRID_ROOM)
     hybrid = (
         r", extra description/.code={\draw[dashed] (axis cs:1,\pgfkeysvalueof{/pgfplots/ymin})"
         r" -- (axis cs:1,\pgfkeysvalueof{/pgfplots/ymax}) node[pos=0, anchor=south west,"
         r" font=\scriptsize] {hybrid};}"
     )
+    what = _cpu_or_time(pd.concat([calls, own]))
+    top = _axis(top_rows, "Calls into another library", "", span, extra=hybrid)
     below = _axis(
         own_rows,
         "Code that calls no other library",
-        f"mean {_cpu_or_time(own)}, ratio to hybrid",
+        f"mean {what}, ratio to hybrid",
+        span,
         extra=hybrid,
-        ratio=True,
-        top=BOX_CM[0] + BOX_CM[1] * len(top_rows) + GAP_CM + 0.4 if top_rows else 0.0,
+        top=BOX_CM[0] + BOX_CM[1] * (len(top_rows) + HYBRID_ROOM) + GAP_CM if top_rows else 0.0,
     )
     parts = [r"\begin{tikzpicture}", *(x for x in (top, below) if x)]
     parts.append(r"\end{tikzpicture}")
     return "\n".join(parts) + "\n"
+
+
+def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
+    """One ratio axis for every panel: from the lowest end to the highest, 1 included, with a
+    margin, so that differences of a few per cent can still be seen."""
+    lows = [min(x[2] if math.isfinite(x[2]) else x[1], x[1]) for x in rows]
+    highs = [max(x[3] if math.isfinite(x[3]) else x[1], x[1]) for x in rows]
+    lo, hi = min(*lows, 1.0), max(*highs, 1.0)
+    pad = max(hi - lo, 0.02) * 0.1
+    return lo - pad, hi + pad
 
 
 def _num(x: float) -> str:

@@ -680,9 +680,10 @@ def claims_summary(
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that first, so that replicate reads as on other data: 'Recomputing the
-    study's 24 claims on the 24.05 data they came from only checks its arithmetic; on its 22.12
-    data, 9 could be tested: ...'); the noise the intervals cover is Section 3's to say, once.
+    claims come from, that first, so that replicate reads as on other data: 'Of the study's 24
+    claims, drawn from its 24.05 data, 9 could be tested on its 22.12 data: ...'; what recomputing
+    them on their own files checks is Section 4.4's, in why_not's sentence); the noise the
+    intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
@@ -707,12 +708,12 @@ def claims_summary(
         many = f"all {n}" if len(tested) == n else str(len(tested))
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
-            on = f"its {names} data" if len(where) == 1 else f"its data ({names})"
+            on = f"independent data from {names}"  # runs the claims were not drawn from
             # where the claims come from, what recomputing them there checks, and where they
             # could be tested: the reader's first three questions, in that order
             opening = (
-                f"Recomputing the study's {n} claims on the {drawn} data they came from only "
-                f"checks its arithmetic; on {on}, {many} could be tested"
+                f"Of the study's {n} claims, drawn from its {drawn} data, {many} could be tested "
+                f"on {on}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -725,15 +726,35 @@ def claims_summary(
     text = f"{opening}: {said}." if said else f"{opening}."
     if not why_not:
         return text
-    return text + _untested_sources(results, releases, sources, where, worded)
+    return (
+        text
+        + _the_others(results, releases, where)
+        + _untested_sources(results, releases, sources, where, worded)
+    )
+
+
+def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str]) -> str:
+    """Where the claims were tested on one data set, why the rest were not tested there ('The
+    other 15 cannot be measured on the 22.12 data.'): a reader who meets 9 of 24 asks."""
+    if len(where) != 1 or where[0] not in releases:
+        return ""
+    study = _study_rows(results)
+    rest = study[(study.source == where[0]) & (study.verdict_kind != TESTED)]
+    reasons = _reasons(rest.verdict_kind.fillna(""))
+    if not reasons:
+        return ""
+    on = f"on the {escape(releases[where[0]].removeprefix('CheriBSD '))} data"
+    words = listed(reasons).replace(" and ", " or ").removesuffix(" here")
+    return f" The other {rest.claim.nunique()} {words} {on}."
 
 
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
     """Why a data set of the study tested none of its claims, plainly ('On the 24.05 data none of
     the claims could be tested. They only repeat the study's numbers.'): Section 2's reader meets
     the headline's data set first and asks why. Where the study drew its claims from that release
-    (worded), the tally has said so and what recomputing checks; only the other reasons follow
-    ('On the 24.05 data, some claims also mix compartments with other differences.')."""
+    (worded), what recomputing them there checks, then the other reasons ('On the 24.05 data,
+    recomputing a claim only checks the study's arithmetic, and some claims also mix compartments
+    with other differences.')."""
     study = _study_rows(results)
     repeat = UNTESTED_WORDS[REPRODUCED]
     out = []
@@ -748,13 +769,11 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         name = escape(releases[s].removeprefix("CheriBSD "))
         head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
-            # the tally has said the claims come from these files and what recomputing checks
+            # the tally has said the claims come from these files; what recomputing checks here
             rest = [w for w in reasons if w != repeat]
-            if rest:
-                out.append(
-                    f" On the {name} data, some claims also "
-                    f"{listed(rest).replace(' and ', ' or ')}."
-                )
+            also = f", and some claims also {listed(rest).replace(' and ', ' or ')}" if rest else ""
+            checks = "recomputing a claim only checks the study's arithmetic"
+            out.append(f" On the {name} data, {checks}{also}.")
         else:
             out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
     return "".join(out)
@@ -772,11 +791,10 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
 
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
-    """Why a claim can be tested on a release the study did not draw its claims from, and what a
-    claim that does not replicate there means, said once after the tally ('The 22.12 files could
-    have contradicted the claims, so there each claim replicates or does not. They differ from the
-    24.05 data in release and builds too, so a claim that does not replicate on 22.12 need not be
-    wrong on 24.05.'); '' where every tested claim was decided on the release its words
+    """What a claim that does not replicate on a release the study did not draw its claims from
+    means, said once after the tally ('The 22.12 data differ from the 24.05 data in release and
+    builds too, so a claim that does not replicate on 22.12 need not be wrong on 24.05.'); ''
+    where every tested claim was decided on the release its words
     describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
     tested = results[
@@ -794,9 +812,9 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
         return ""
     on, drawn = listed(other), listed(said)
     # why the drawn release tests none is the tally's (claims_summary): said once
+    # that the other release could have contradicted them is the definition of tested (4.4's)
     return (
-        f"The {on} files could have contradicted the claims, so there each claim replicates or "
-        f"does not. They differ from the {drawn} data in release and builds too, so a claim that "
+        f"The {on} data differ from the {drawn} data in release and builds too, so a claim that "
         f"does not replicate on {on} need not be wrong on {drawn}."
     )
 

@@ -246,23 +246,26 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
     )
 
 
-def study_flaws(invalid: list[str], verdicts: pd.DataFrame, unseen: list[str] = ()) -> str:
-    """The abstract's sentence on what the study's own files show in place of its words: the data
-    sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure (study.
-    brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its Read
-    Time is a wait for the next message, and its memory reader was the owner, not root.'; then,
-    in a sentence of its own, where nothing in a data set's files shows its c18n variants in
-    compartments (macros.unseen_phrases: 'No log shows the study's timed processes in
-    compartments.'); '' where there is none."""
+def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
+    """The introduction's sentence on what the study's own files show in place of its words: the
+    data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
+    (study.brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its
+    Read Time is a wait for the next message, and its memory reader was the owner, not root.';
+    '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
-    # where nothing shows the compartments at all: a sentence of its own, the gravest of them
-    unseen_said = " ".join(f"{x[0].upper()}{x[1:]}." for x in unseen)
     if not said:
-        return unseen_said
+        return ""
     # a serial comma where three or more clauses with commas of their own are listed
     listed_ = listed(said) if len(said) < 3 else ", ".join(said[:-1]) + ", and " + said[-1]
-    return " ".join(x for x in (f"The study's files show flaws: {listed_}.", unseen_said) if x)
+    return f"The study's files show flaws: {listed_}."
+
+
+def unseen_sentences(unseen: list[str]) -> str:
+    """The abstract's sentence where nothing in a data set's files shows its c18n variants in
+    compartments (macros.unseen_phrases: 'No log shows the study's timed processes in
+    compartments.'), the gravest caveat of all; '' where every data set shows them."""
+    return " ".join(f"{x[0].upper()}{x[1:]}." for x in unseen)
 
 
 def main(argv=None) -> None:
@@ -295,9 +298,9 @@ def main(argv=None) -> None:
     # the releases the study drew its claims from (the data sets its printed numbers come from)
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
-    text += newcommand(
-        "StudyFlaws", study_flaws(invalid_phrases(metas), verdicts, unseen_phrases(metas))
-    )
+    # the introduction's list of the study's flaws; the abstract keeps only the gravest
+    text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
+    text += newcommand("StudyUnseen", unseen_sentences(unseen_phrases(metas)))
     # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it

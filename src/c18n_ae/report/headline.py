@@ -324,10 +324,10 @@ def latex_table(table: pd.DataFrame) -> str:
     n = len(sources)
     # the p columns, the Setting and Calls into columns and the gaps (4pt each side) within the
     # text width
-    width = min(0.19, 0.42 / n)
+    width = min(0.21, 0.42 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.13\\textwidth}}{rag}p{{0.22\\textwidth}}ll"
+        f"{rag}p{{0.13\\textwidth}}{rag}p{{0.205\\textwidth}}ll"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
     cols = 4 + n
