@@ -890,17 +890,15 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         else ""
     )
     caption = (
-        rf"The study's claims tested on its {on} each decided by its ratio with compartments "
-        r"to without (in the study's words, \emph{without} means its hybrid build)."
-        + setting
-        + r" "
+        rf"The study's claims tested on its {on} each in the study's words, where \emph{{without}} "
+        r"means its hybrid build, and decided by the ratio beside it." + setting + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours)."
         + (
             ""
             if data_col
-            else f" Where a claim does not replicate, the {data[0]} data contradict the study's "
-            "finding (Section~\\ref{sec:claims} says what else differs)."
+            else f" Where a claim does not replicate, the {data[0]} data do not bear it out; it "
+            "need not be wrong on the release it was drawn from (Section~\\ref{sec:claims})."
         )
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )

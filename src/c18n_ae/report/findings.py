@@ -261,11 +261,28 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     return f"The study's files show flaws: {listed_}."
 
 
-def unseen_sentences(unseen: list[str]) -> str:
-    """The abstract's sentence where nothing in a data set's files shows its c18n variants in
-    compartments (macros.unseen_phrases: 'No log shows the study's timed processes in
-    compartments.'), the gravest caveat of all; '' where every data set shows them."""
-    return " ".join(f"{x[0].upper()}{x[1:]}." for x in unseen)
+def study_limits(metas: list[dict], unseen: list[str]) -> str:
+    """The abstract's sentence on what the data sets cannot measure, before any figure of theirs:
+    the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
+    in their files shows the c18n variants in compartments (macros.unseen_phrases), 'They cannot
+    measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
+    compartments, and no log shows the study's timed processes in compartments.'; '' where
+    neither holds."""
+    variants = [v for m in metas for v in (m.get("variants") or {}).values()]
+    inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
+    outside = {str(v["abi"]) for v in variants if v.get("c18n") is False}
+    alone = [escape(a) for a in dict.fromkeys(inside) if a not in outside]
+    said = []
+    if alone:
+        said.append(
+            f"they have no {listed(alone).replace(' and ', ' or ')} variant without compartments"
+        )
+    said += list(unseen)  # escaped by unseen_phrases
+    if not said:
+        return ""
+    # independent clauses: a comma before the last one's 'and'
+    joined = ", ".join(said[:-1]) + (", and " if len(said) > 1 else "") + said[-1]
+    return f"They cannot measure c18n's cost alone: {joined}."
 
 
 def main(argv=None) -> None:
@@ -300,7 +317,7 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
-    text += newcommand("StudyUnseen", unseen_sentences(unseen_phrases(metas)))
+    text += newcommand("StudyLimits", study_limits(metas, unseen_phrases(metas)))
     # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it
