@@ -119,13 +119,13 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     # counted on the study's data, as Table 4 counts them there (it tests two more locally)
     # and why there: the study drew its claims from 24.05's files, not 22.12's
     assert said.startswith(
-        "Of the study's 24 claims, drawn from its 24.05 data, 9 could be tested on independent "
-        "data from 22.12: 4 replicate, 4 do not and 1 is inconclusive."
+        "Of the study's 24 claims, drawn from its 24.05 data, 9 could be tested on its separate "
+        "22.12 runs: 4 replicate, 4 do not and 1 is inconclusive."
     ), said
     # the noise its intervals cover is Section 3's to say, once
     assert "within one run" not in said, said
     # how they came out, the counts adding up to the claims tested
-    outcome = said.split("from 22.12: ", 1)[1]
+    outcome = said.split("22.12 runs: ", 1)[1]
     assert sum(int(n) for n in re.findall(r"\b(\d+) (?:replicate|do not|is|are)\b", outcome)) == 9
     assert call_cost.abstract_problems(said) == [], said
     # the data sets' description: two sentences, the full account in the appendix; no id (Table

@@ -469,8 +469,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "Of the study's 24 claims, drawn from its 24.05 data, 9 could be tested on independent "
-        "data from 22.12: 4 replicate, 4 do not and 1 is inconclusive."
+        "Of the study's 24 claims, drawn from its 24.05 data, 9 could be tested on its separate "
+        "22.12 runs: 4 replicate, 4 do not and 1 is inconclusive."
         in (" ".join(abstract.replace("’", "'").split()))
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count

@@ -489,10 +489,10 @@ def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
     own = _own_rows(t, r.source, r.subject)
     faster = [escape(WORKLOAD.get(x.metric, x.metric)) for x in own.itertuples() if _ends(x)[1] < 1]
     if faster:
+        which = f"workload{'s' * (len(faster) > 1)}, which cross{'es' * (len(faster) == 1)}"
         return (
-            f"Nor is it an upper bound on the switch: the {abi} ABI made the {listed(faster)} "
-            f"workload{'s' * (len(faster) > 1)} faster, so it may save time in this loop too, "
-            "and the switch then costs more than the estimate."
+            f"Nor is it an upper bound on the switch: the {listed(faster)} {which} no boundary, "
+            "ran faster than hybrid, so the ABI may save time here too and the switch cost more."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "
@@ -734,9 +734,17 @@ def _means(r) -> str:
         return "--"
     unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)) if
                         min(a, b) >= f), ("ns", 1.0))  # fmt: skip
-    # three figures of the smaller, so that the two as printed give the row's ratio (1.02 / 0.96
-    # gave 1.06 beside a printed 1.07)
+    # at least three figures of the smaller, and one more place where the two as printed would
+    # not give the ratio Table 1 prints (1.44 / 1.41 gives 1.02 beside 1.03; 1.443 / 1.407 does)
     places = max(0, 2 - math.floor(math.log10(min(a, b) / scale)))
+    ratio = _f(getattr(r, "ratio", math.nan))
+    for _ in range(2):
+        shown = round(a / scale, places) / round(b / scale, places)
+        if not math.isfinite(ratio) or ratio_point(shown) == ratio_point(ratio):
+            break
+        if math.floor(math.log10(max(a, b) / scale)) + 1 + places >= 4:
+            break  # four figures at most: the ratio's own column carries the rest
+        places += 1
     return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME.get(unit, unit)}"
 
 
@@ -874,21 +882,38 @@ def beside(published: pd.DataFrame) -> str:
     )
 
 
-def confounds(t: pd.DataFrame) -> str:
-    """What else the first finding's contrast may differ in, said once beside it: what is
-    recorded on one side only, or differs in a name alone (possibly_also), each side named
-    ('the compiler, cc for purecap-c18n against clang for hybrid'; a host named by one side's
-    files only, in analysis.contrasts' words)."""
+def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None = None) -> str:
+    """What else the first finding's contrast may differ in, said once in Section 4.1 beside the
+    worked estimate, in plain words (no data set or variant IDs, no host names): a compiler
+    named differently ('the compiler's name, cc for purecap + c18n against clang for hybrid'),
+    a host named by one side's files only ('only the purecap + c18n files name their host, so
+    the two sides may have run on different boards'), anything else in analysis.contrasts'
+    words."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""
+    abi = (abis or {}).get((r.source, r.subject), _abi(r.subject))
+    names = {r.subject: compartment_name(abi), r.baseline: str(r.baseline)}
     said = []
     for part in r.possibly_also.split("; "):
-        m = re.fullmatch(r"(compiler) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
-        said.append(
-            f"the {m[1]}, {m[2]} for {r.subject} against {m[3]} for {r.baseline}" if m else part
+        compiler = re.fullmatch(r"compiler (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
+        host = re.fullmatch(
+            r"the (\S+) files name host \S+ but the (\S+) files name no host.*", part
         )
-    return f"Possibly also, on {escape(r.source)}: {escape('; '.join(said))}."
+        if compiler:
+            said.append(
+                f"the compiler's name, {compiler[1]} for {names[r.subject]} against "
+                f"{compiler[2]} for {names[r.baseline]}"
+            )
+        elif host:
+            said.append(
+                f"only the {names.get(host[1], host[1])} files name their host, so the two sides "
+                "may have run on different boards"
+            )
+        else:
+            said.append(part)
+    on = escape((releases or {}).get(r.source, "").removeprefix("CheriBSD "))
+    return f"Possibly also{f', on {on}' if on else ''}: {escape('; '.join(said))}."
 
 
 def direct(t: pd.DataFrame) -> str:
@@ -949,7 +974,7 @@ def main(argv=None) -> None:
     meta = metas.get(getattr(r, "source", None))
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
-    text += newcommand("PerCallPossibly", confounds(t))
+    text += newcommand("PerCallPossibly", confounds(t, abis, releases))
     text += newcommand("PerCallBeside", beside(published))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))

@@ -708,7 +708,7 @@ def claims_summary(
         many = f"all {n}" if len(tested) == n else str(len(tested))
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
-            on = f"independent data from {names}"  # runs the claims were not drawn from
+            on = f"its separate {names} runs"  # runs the claims were not drawn from
             # where the claims come from, what recomputing them there checks, and where they
             # could be tested: the reader's first three questions, in that order
             opening = (

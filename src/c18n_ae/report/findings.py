@@ -258,7 +258,9 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
         return ""
     # a serial comma where three or more clauses with commas of their own are listed
     listed_ = listed(said) if len(said) < 3 else ", ".join(said[:-1]) + ", and " + said[-1]
-    return f"The study's files show flaws: {listed_}."
+    return (
+        f"The study's files show flaws (Appendix~\\ref{{sec:experiments}} shows each): {listed_}."
+    )
 
 
 def study_limits(metas: list[dict], unseen: list[str]) -> str:
