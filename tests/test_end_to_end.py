@@ -431,9 +431,10 @@ def test_findings_come_first_in_one_format(quick_run):
     # data sets said once a data set with no ratio quoted as a cost
     # whose data and what they compare, then what they cannot measure, before any figure
     assert re.search(
-        r"which set purecap \+ c18n \(the purecap ABI with compartments\) against hybrid\. They "
-        r"cannot measure c18n[’']s cost alone: they have no purecap or purecap-benchmark variant "
-        r"without compartments, and no log shows the study[’']s timed processes in compartments\. "
+        r"which set purecap \+ c18n \(the purecap ABI with compartments\) against hybrid\. "
+        r"These data cannot measure c18n[’']s cost alone: they have no purecap or "
+        r"purecap-benchmark variant without compartments, and no log shows the study[’']s timed "
+        r"processes in compartments\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time\. That is about \d+ ns more per call into libm",
         abstract,

@@ -247,8 +247,9 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     assert r"\StudyFlaws" not in tex
     limits = study_limits(shipped, unseen_phrases(shipped))
     assert limits == (
-        "They cannot measure c18n's cost alone: they have no purecap or purecap-benchmark variant "
-        "without compartments, and no log shows the study's timed processes in compartments."
+        "These data cannot measure c18n's cost alone: they have no purecap or purecap-benchmark "
+        "variant without compartments, and no log shows the study's timed processes in "
+        "compartments."
     ), limits
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
@@ -625,18 +626,3 @@ def test_per_call_csv_keeps_the_pipe_numbers_with_their_reason():
         ).all()
     )
     assert pipe.per_call_ns.notna().all()  # the numbers stay, flagged
-
-
-def test_the_two_means_as_printed_give_the_ratio_table_1_prints():
-    """A reader redoes a row from its two printed means: where three figures of the smaller give
-    another ratio than Table 1's (1.44 / 1.41 = 1.02 beside 1.03), one more place is printed, up
-    to four figures."""
-    from types import SimpleNamespace
-
-    array = SimpleNamespace(mean_ns=1.44331e9, reference_mean_ns=1.40706e9, ratio=1.025763)
-    assert call_cost._means(array) == r"1.443 / 1.407 \si{\second}"
-    same = SimpleNamespace(mean_ns=9.9256e8, reference_mean_ns=9.2223e8, ratio=1.076261)
-    assert call_cost._means(same) == r"993 / 922 \si{\milli\second}"  # 993/922 gives 1.08
-    # four figures at most, whatever the ratio
-    far = SimpleNamespace(mean_ns=1.006e8, reference_mean_ns=1.40706e9, ratio=0.0714969)
-    assert call_cost._means(far) == r"101 / 1407 \si{\milli\second}"

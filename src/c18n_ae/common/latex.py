@@ -265,9 +265,7 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     point = full.split(" [")[0].split(f" {mark['open']}")[0].split(",")[0].split(" (")[0]
     covers = grid.get("covers", "")
     after = f", {covers_words(covers, tex)}" if covers else ""  # as the other forms say it
-    shown = few_ticks(
-        *sides, resolution, grid.get("unit", "") or "ns", tex, point.replace(mark["times"], "")
-    )
+    shown = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
     # the ratio after the values keeps its interval or the timer's range, as every ratio does
     # (a cold read: '1.6 → 3.0 µs (1.9×)' dropped the interval the paper promises); what the
     # interval covers follows only an interval (a timer's range or a point covers nothing); a
@@ -507,34 +505,17 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
     return f"timer step {pm}{amount(bound, unit, tex)}"
 
 
-def few_ticks(
-    a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True, point: str = ""
-) -> str:
+def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
     """A metric only a few ticks long, in its unit: the baseline's value, then the subject's,
-    two significant figures (a few ticks carry no more): '1.6 → 3.0 µs' (a, b: subject and
-    baseline in `unit`; resolution, the tick, is the legend's to say). point: the ratio as
-    printed after them ('1.8'); where the two-figure values would give another ('3.0 / 1.6'
-    prints 1.9), three figures, so that the ratio follows from the printed times and two ratios
-    never print the same times."""
+    three significant figures, the most a figure prints (a mean over many trials resolves less
+    than a tick): '1.63 → 3.01 µs' (a, b: subject and baseline in `unit`; resolution, the tick,
+    is the legend's to say). Always three, so that one side's value prints alike beside every
+    partner (hybrid's pipe write is 1.63 µs in Table 1 and in Table 9), and the ratio printed
+    after them (point) follows from them but where they sit on a rounding edge."""
     arrow = notation(tex)["arrow"]
     scale = 1.0
     if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
         unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
     shown = _SI.get(unit, escape(unit)) if tex else unit
-    for digits in (2, 3):
-        after, before = _sig(a / scale, digits), _sig(b / scale, digits)
-        if _follows(after, before, point):
-            break
+    after, before = _sig(a / scale, MAX_DIGITS), _sig(b / scale, MAX_DIGITS)
     return f"{before} {arrow} {after} {shown}"
-
-
-def _follows(after: str, before: str, point: str) -> bool:
-    """Whether the printed ratio (point, '1.8') is what the printed values give ('3.0' / '1.6'
-    in as many figures: 1.9); a point that is no number (a range) or a zero divisor: True."""
-    try:
-        float(point)
-        top, bottom = float(after), float(before)
-    except ValueError:
-        return True
-    figures = len(point.replace(".", "").lstrip("0"))
-    return bottom == 0 or _sig(top / bottom, max(figures, 1)) == point

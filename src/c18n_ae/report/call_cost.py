@@ -734,17 +734,9 @@ def _means(r) -> str:
         return "--"
     unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)) if
                         min(a, b) >= f), ("ns", 1.0))  # fmt: skip
-    # at least three figures of the smaller, and one more place where the two as printed would
-    # not give the ratio Table 1 prints (1.44 / 1.41 gives 1.02 beside 1.03; 1.443 / 1.407 does)
+    # three figures of the smaller, the most a number prints (Section 3.1): two means that round
+    # alike can give a ratio one digit off Table 1's (1.44 / 1.41 gives 1.02 beside its 1.03)
     places = max(0, 2 - math.floor(math.log10(min(a, b) / scale)))
-    ratio = _f(getattr(r, "ratio", math.nan))
-    for _ in range(2):
-        shown = round(a / scale, places) / round(b / scale, places)
-        if not math.isfinite(ratio) or ratio_point(shown) == ratio_point(ratio):
-            break
-        if math.floor(math.log10(max(a, b) / scale)) + 1 + places >= 4:
-            break  # four figures at most: the ratio's own column carries the rest
-        places += 1
     return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME.get(unit, unit)}"
 
 

@@ -266,8 +266,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
 def study_limits(metas: list[dict], unseen: list[str]) -> str:
     """The abstract's sentence on what the data sets cannot measure, before any figure of theirs:
     the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
-    in their files shows the c18n variants in compartments (macros.unseen_phrases), 'They cannot
-    measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
+    in their files shows the c18n variants in compartments (macros.unseen_phrases), 'These data
+    cannot measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
     compartments, and no log shows the study's timed processes in compartments.'; '' where
     neither holds."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
@@ -284,7 +284,19 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
         return ""
     # independent clauses: a comma before the last one's 'and'
     joined = ", ".join(said[:-1]) + (", and " if len(said) > 1 else "") + said[-1]
-    return f"They cannot measure c18n's cost alone: {joined}."
+    return f"These data cannot measure c18n's cost alone: {joined}."
+
+
+def unseen_conclusion(unseen: list[str]) -> str:
+    """The conclusion's words on the gravest caveat, where nothing in a data set's files shows
+    its c18n variants in compartments (macros.unseen_phrases), in other words than the
+    abstract's; '' where every data set shows them."""
+    if not unseen:
+        return ""
+    return (
+        "Nothing recorded shows the study's timed processes in compartments; until a board run "
+        "does, these figures may be the ABI's alone."
+    )
 
 
 def main(argv=None) -> None:
@@ -320,6 +332,7 @@ def main(argv=None) -> None:
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
     text += newcommand("StudyLimits", study_limits(metas, unseen_phrases(metas)))
+    text += newcommand("UnseenConclusion", unseen_conclusion(unseen_phrases(metas)))
     # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it
