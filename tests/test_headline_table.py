@@ -61,8 +61,12 @@ def test_table_1_caption_and_legend_stay_short():
     rows = raw.split(r"\begin{tabular}", 1)[1].split(r"\end{tabular}")[0].split(r"\\")
     rows = [x for x in rows if "&" in x]
     assert 1 <= len(rows) <= 3 and all(x.count("&") == 3 for x in rows), rows
-    for form in ("[$a$, $b$]", r"$\langle a, b\rangle$", "alone", r"$x \rightarrow y$"):
+    for form in ("[$a$, $b$]", "alone", r"$x \rightarrow y$"):
         assert sum(form in x for x in rows) == 1, form
+    # a form no cell uses is not defined: the 24.05 data's CPU times, many ticks long, print
+    # their intervals, and its few-ticks pipe write an interval too
+    assert "langle" not in tex.split(r"\end{tabular}", 1)[0], tex
+    assert r"$\langle a, b\rangle$" not in raw
     assert legend.count("every interval is the spread within one run") == 1
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert "not run" not in tex  # E10 did not run: the body says so, not Table 1

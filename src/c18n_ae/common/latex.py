@@ -290,15 +290,16 @@ def _ratio_text(
     resolution: float = math.nan,
     unit: str = "",
     covers: str = "",
+    median: bool = False,
 ) -> str:
     """The one format of a ratio with its interval (READ31's notation, defined once in Table 1's
     legend and Section 3, then used bare):
 
     - '1.51× [1.49, 1.53]': the interval (an interval that contains 1 prints alike);
-    - '1.08× ⟨1.06, 1.09⟩': the range a tick of the timer either way allows (tick_bounds), in
-      place of an interval the grid makes meaningless (values on one or two grid points, or
-      finer than the grid lets a ratio be printed); '13× ⟨6.2, ∞⟩' where the divisor is within
-      a tick of zero;
+    - '0.92× ⟨0.61, 1.4⟩': the range a tick of the timer either way allows (tick_bounds), in
+      place of an interval the grid makes meaningless (_on_grid: a median, or a metric a few
+      ticks long, on one or two grid points or finer than the grid lets a ratio be printed);
+      '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
     - '1.51×': the point alone, where the interval or the timer's range is narrower than its
       last digit (brackets would only repeat the point, BARE_WORDS);
     - '4.2–130×': an interval wider than a factor of WIDE_FACTOR, too uncertain for a point.
@@ -325,7 +326,7 @@ def _ratio_text(
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval)"
     if carried(low) == carried(high) and _on_grid(
-        ratio, low, high, sides, spreads, resolution, digits
+        ratio, low, high, sides, spreads, resolution, digits, median
     ):
         # the timer's range is no interval: nothing said of what an interval covers (a cold
         # read met '⟨1.33, 1.33⟩, the spread within one run' and took it for a contradiction)
@@ -376,23 +377,30 @@ def _last_digit(text: str) -> float:
     return 10.0 ** -len(text.partition(".")[2])
 
 
-def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS) -> bool:
-    """Whether ratio_text prints the timer's bound in place of the interval: values on one or two
-    grid points, every resample's statistic on the same point (a median of tied values), or an
-    interval finer than the grid lets a ratio be printed (the interval is the grid's, never a
-    certainty, '± 0'); only where the interval's ends round alike."""
+def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS, median=False) -> bool:
+    """Whether ratio_text prints the timer's bound in place of the interval, only where the
+    interval's ends round alike: every resample's statistic on the same point (a median of tied
+    values), or a metric only a few ticks long (FEW_TICKS) whose values sit on one or two grid
+    points or whose interval is finer than the grid lets a ratio be printed (the interval is the
+    grid's, never a certainty, '± 0')."""
     gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
     if not gridded or not (math.isfinite(low) and math.isfinite(high)):
         return False
     digits = min(digits, MAX_DIGITS, resolution_digits(sides, resolution))
     if _sig(low, digits) != _sig(high, digits):
         return False
+    if high == low:  # every resample on one point: no interval at all
+        return True
+    # a metric only a few ticks long: how its program rounded to the grid can bias the ratio
+    # itself, which the trials cannot average out. A longer one's trials start at random points
+    # between ticks, so the grid averages out in their mean and the interval stands; a median
+    # is one of the values, on the grid, and averages nothing out
+    if not median and max(abs(s) for s in sides) >= FEW_TICKS * resolution:
+        return False
     half = _one_figure(max(high - ratio, ratio - low))
     figures = len(half.partition(".")[2]) + (math.floor(math.log10(abs(ratio))) + 1 if ratio else 0)
-    return (
-        (spreads is not None and min(spreads) < resolution)
-        or high == low
-        or figures > resolution_digits(sides, resolution)
+    return (spreads is not None and min(spreads) < resolution) or figures > resolution_digits(
+        sides, resolution
     )
 
 
@@ -436,6 +444,7 @@ def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool
         num(f"{pre}ci95_low"),
         num(f"{pre}ci95_high"),
         tex=tex,
+        median=bool(pre),
         sides=sides if all(math.isfinite(s) for s in sides) else None,
         spreads=spreads if all(math.isfinite(s) for s in spreads) else None,
         resolution=num("resolution"),

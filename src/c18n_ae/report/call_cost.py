@@ -667,6 +667,19 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     return "\n".join(parts) + "\n"
 
 
+def figure_marks(t: pd.DataFrame) -> str:
+    """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
+    printed with it (MARKS), else intervals alone."""
+    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
+    hidden = "a bar narrower than its mark is hidden by it."
+    if any(_on_timer(r) for r in drawn.itertuples()):
+        return (
+            "Solid bars, filled marks: an interval $[a, b]$; dashed bars, open marks: a timer "
+            f"tick either way $\\langle a, b\\rangle$; {hidden}"
+        )
+    return f"Bars: intervals $[a, b]$; {hidden}"
+
+
 def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
     """One ratio axis for every panel: from the lowest end to the highest, 1 included, with a
     margin, so that differences of a few per cent can still be seen."""
@@ -962,6 +975,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallOthers", other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
+    text += newcommand("PerCallMarks", figure_marks(t))
     r, _ = answer(t)  # the build level both sides of the worked estimate share, where recorded
     meta = metas.get(getattr(r, "source", None))
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None

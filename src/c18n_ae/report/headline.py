@@ -328,10 +328,10 @@ def latex_table(table: pd.DataFrame) -> str:
     n = len(sources)
     # the p columns, the Setting and Calls into columns and the gaps (4pt each side) within the
     # text width
-    width = min(0.21, 0.42 / n)
+    width = min(0.215, 0.43 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.13\\textwidth}}{rag}p{{0.205\\textwidth}}ll"
+        f"{rag}p{{0.14\\textwidth}}{rag}p{{0.2\\textwidth}}ll"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
     cols = 4 + n
