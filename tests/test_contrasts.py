@@ -310,3 +310,18 @@ def test_the_analysis_step_reads_each_variants_state_beside_its_raw_csv(tmp_path
         "kernel GENERIC-MORELLO-PURECAP-NODEBUG against GENERIC-MORELLO-PURECAP; "
         "debug kernel no against yes"
     }
+
+
+def test_possibly_also_reads_back_into_its_parts():
+    """The words possibly() writes read back into parts (read_possibly), so that the paper can
+    word them without variant IDs or host names; words of another shape stay whole."""
+    host = contrasts.HOST_ONE_SIDE.format(
+        named="purecap-c18n", host="morello-camb-3", other="hybrid"
+    )
+    parts = contrasts.read_possibly(f"compiler clang-morello against clang; {host}; odd words")
+    assert parts == [
+        {"kind": "compiler", "subject": "clang-morello", "baseline": "clang"},
+        {"kind": "host", "named": "purecap-c18n", "other": "hybrid"},
+        {"kind": "", "text": "odd words"},
+    ]
+    assert contrasts.read_possibly("") == []

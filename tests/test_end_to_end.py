@@ -431,7 +431,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # data sets said once a data set with no ratio quoted as a cost
     # whose data and what they compare, then what they cannot measure, before any figure
     assert re.search(
-        r"which set purecap \+ c18n \(the purecap ABI with compartments\) against hybrid\. "
+        r"which compare purecap \+ c18n \(the purecap ABI with compartments\) with hybrid\. "
         r"These data cannot measure c18n[’']s cost alone: they have no purecap or "
         r"purecap-benchmark variant without compartments, and no log shows the study[’']s timed "
         r"processes in compartments\. "
@@ -464,8 +464,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # at most 195 words as printed (a unit or a per cent sign counts as a word of its own), under
     # the issue's 200 with room for a hyphenated word pdftotext splits
     assert len(abstract.rsplit(" 1 ", 1)[0].split()) <= 195, len(abstract.split())
-    # the gravest flaw, said where a reader of the abstract alone meets it
-
+    # the gravest flaw, said where a reader of the abstract alone meets it, before any figure
+    assert abstract.index("no log shows") < abstract.index("60 ns"), abstract
     # the study's claims in one plain sentence, no claim ID and no path (the tallies and IDs are
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)

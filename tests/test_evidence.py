@@ -216,3 +216,26 @@ def test_compartments_seen_cites_the_study_s_own_log(tmp_path):
     assert "compartments_seen.evidence[1]: isolation/study-logs/memory-regions-results.txt:97" in (
         refused(d, meta)
     )
+
+
+def test_the_cpu_section_s_line_numbers_say_what_it_claims():
+    """Appendix A.3 cites where the study's array workload allocates, frees and reads the clock
+    (its malloc and free outside the clock calls): the shipped source's lines say so, and no
+    other program of 24.05 puts an allocation between its clock calls."""
+    import re
+
+    text = " ".join((ROOT / "paper" / "sections" / "cpu.tex").read_text().split())
+    m = re.search(r"lines (\d+) and (\d+), against (\d+) and (\d+)", text)
+    assert m, text
+    malloc, free, start, end = (int(x) for x in m.groups())
+    source = ROOT / "datasets" / "morello-2024" / "source" / "cpu-performance"
+    lines = (source / "inside-tee-execution-purecap" / "cpu-in-experiment-purecap.c").read_text()
+    lines = lines.splitlines()
+    assert "malloc(" in lines[malloc - 1] and "free(array)" in lines[free - 1]
+    assert "start = clock()" in lines[start - 1] and "end = clock()" in lines[end - 1]
+    assert malloc < start < end < free
+    # 'alike in the other programs': each allocates before its clock starts and frees after
+    for program in source.rglob("cpu-*.c"):
+        body = program.read_text().split("void perform_array_test(", 1)[1].split("\n}\n", 1)[0]
+        at = [body.index(x) for x in ("malloc(", "start = clock()", "end = clock()", "free(")]
+        assert at == sorted(at), program

@@ -51,6 +51,7 @@ is about, not a confound (common.board_config.state_differences)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -220,10 +221,33 @@ def possibly(a: dict, b: dict, subject: str = "", baseline: str = "") -> list[st
         if not host:
             (named, host), other = (baseline, b["host"]), subject
         # no semicolon: a row's differences are '; '-joined
-        out.append(
-            f"the {named or 'one'} files name host {host} but the {other or 'other'} files name "
-            "no host, so the two may come from different boards"
-        )
+        out.append(HOST_ONE_SIDE.format(named=named or "one", host=host, other=other or "other"))
+    return out
+
+
+# a board recorded on one side only, in possibly()'s words (read back by read_possibly)
+HOST_ONE_SIDE = (
+    "the {named} files name host {host} but the {other} files name no host, so the two may come "
+    "from different boards"
+)
+
+
+def read_possibly(text: str) -> list[dict]:
+    """possibly()'s '; '-joined words read back into their parts, for a reader that words them
+    otherwise: {'kind': 'compiler', 'subject': 'cc', 'baseline': 'clang'} for a name alone,
+    {'kind': 'host', 'named': 'purecap-c18n', 'other': 'hybrid'} for a board named by one side's
+    files only, {'kind': '', 'text': ...} for anything else."""
+    host = re.escape(HOST_ONE_SIDE).replace(r"\{named\}", r"(?P<named>\S+)")
+    host = host.replace(r"\{host\}", r"\S+").replace(r"\{other\}", r"(?P<other>\S+)")
+    names = "|".join(re.escape(LABELS.get(k, k)) for k in NAME_ONLY)
+    out = []
+    for part in (x for x in str(text or "").split("; ") if x):
+        if m := re.fullmatch(host, part):
+            out.append({"kind": "host", **m.groupdict()})
+        elif m := re.fullmatch(rf"({names}) (\S+(?: \S+)?) against (\S+(?: \S+)?)", part):
+            out.append({"kind": m[1], "subject": m[2], "baseline": m[3]})
+        else:
+            out.append({"kind": "", "text": part})
     return out
 
 

@@ -246,8 +246,8 @@ def notation(tex: bool = True) -> dict[str, str]:
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
     """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
     sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
-    subject, and the ratio after them with its interval or range: '1.6 → 3.0 µs (1.9× [1.2,
-    2.7])' (a range with no point prints as the range, '1 → 9 µs (1.2–40×)')."""
+    subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.9× [1.2,
+    2.7])' (a range with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)')."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -296,7 +296,7 @@ def _ratio_text(
     legend and Section 3, then used bare):
 
     - '1.51× [1.49, 1.53]': the interval (an interval that contains 1 prints alike);
-    - '0.92× ⟨0.61, 1.4⟩': the range a tick of the timer either way allows (tick_bounds), in
+    - '0.92× ⟨0.60, 1.4⟩': the range a tick of the timer either way allows (tick_bounds), in
       place of an interval the grid makes meaningless (_on_grid: a median, or a metric a few
       ticks long, on one or two grid points or finer than the grid lets a ratio be printed);
       '13× ⟨6.2, ∞⟩' where the divisor is within a tick of zero;
@@ -352,7 +352,7 @@ def _touches(ratio: float, low: float, high: float, f) -> bool:
 
 
 def _timer_text(ratio, sides, resolution, f, m) -> str:
-    """The timer's range in its own brackets, '1.08× ⟨1.06, 1.09⟩'; the point alone, '1.51×',
+    """The timer's range in its own brackets, '0.92× ⟨0.60, 1.4⟩'; the point alone, '1.51×',
     where the range is narrower than the point's last digit."""
     times, a, b = m["times"], m["open"], m["close"]
     bounds, figures = tick_bounds(sides, resolution)
@@ -380,9 +380,9 @@ def _last_digit(text: str) -> float:
 def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS, median=False) -> bool:
     """Whether ratio_text prints the timer's bound in place of the interval, only where the
     interval's ends round alike: every resample's statistic on the same point (a median of tied
-    values), or a metric only a few ticks long (FEW_TICKS) whose values sit on one or two grid
-    points or whose interval is finer than the grid lets a ratio be printed (the interval is the
-    grid's, never a certainty, '± 0')."""
+    values), or a median (median) or a metric only a few ticks long (FEW_TICKS) whose values sit
+    on one or two grid points or whose interval is finer than the grid lets a ratio be printed
+    (the interval is the grid's, never a certainty, '± 0')."""
     gridded = sides is not None and resolution > 0 and all(math.isfinite(s) for s in sides)
     if not gridded or not (math.isfinite(low) and math.isfinite(high)):
         return False
@@ -404,20 +404,21 @@ def _on_grid(ratio, low, high, sides, spreads, resolution, digits=MAX_DIGITS, me
     )
 
 
-def timer_range(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
+def timer_range(ratio, low, high, sides=None, spreads=None, resolution=math.nan, median=False):
     """The timer's range (a tick either way) where ratio_text prints it in the interval's place,
-    in angle brackets (_on_grid); None where it prints the interval."""
-    if _on_grid(ratio, low, high, sides, spreads, resolution):
+    in angle brackets (_on_grid; median: the ratio is of medians); None where it prints the
+    interval."""
+    if _on_grid(ratio, low, high, sides, spreads, resolution, median=median):
         bounds, _ = tick_bounds(sides, resolution)
         return bounds
     return None
 
 
-def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan):
+def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan, median=False):
     """The two ends ratio_text prints for a ratio: the timer's bound where it takes the
     interval's place (timer_range), else the interval's; what a figure draws and a 'within N %'
     reads, so that neither says more than the tables."""
-    return timer_range(ratio, low, high, sides, spreads, resolution) or (low, high)
+    return timer_range(ratio, low, high, sides, spreads, resolution, median) or (low, high)
 
 
 def comparison_text(row, statistic: str = "mean", tex: bool = True, covers: bool = False) -> str:
@@ -520,7 +521,7 @@ def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool
     than a tick): '1.63 → 3.01 µs' (a, b: subject and baseline in `unit`; resolution, the tick,
     is the legend's to say). Always three, so that one side's value prints alike beside every
     partner (hybrid's pipe write is 1.63 µs in Table 1 and in Table 9), and the ratio printed
-    after them (point) follows from them but where they sit on a rounding edge."""
+    after them follows from them but where they sit on a rounding edge."""
     arrow = notation(tex)["arrow"]
     scale = 1.0
     if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like

@@ -430,12 +430,17 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if f["saturated"]:
             level = _about(f["plateau_mib"], "MiB").removeprefix("about ")
             mine = float(_two(f["mib_per_instance"]))
-            larger = [o for o, theirs in _other_slopes(source, summary) if theirs > mine]
-            than = (
-                f", less than on {listed([_where(o, True) for o in larger])} for reasons nothing "
+            others = _other_slopes(source, summary)
+            # a data set that levels off says the gap to each other one, either way, as the
+            # rising one leaves it to this sentence
+            than = "".join(
+                f", {word} than on {listed([_where(o, True) for o in named])} for reasons nothing "
                 "recorded shows,"
-                if larger
-                else ""
+                for word, named in (
+                    ("less", [o for o, theirs in others if theirs > mine]),
+                    ("more", [o for o, theirs in others if theirs < mine]),
+                )
+                if named
             )
             out.append(
                 f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "

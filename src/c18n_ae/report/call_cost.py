@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.contrasts import read_possibly
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -31,6 +32,7 @@ from c18n_ae.common.latex import (
 from c18n_ae.common.names import compartment_name, from_config
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
+from c18n_ae.report.headline import CROSSING_HEADS
 
 MAX_WORDS = 35  # a sentence of the abstract
 ABSTRACT_WORDS = 200  # the whole abstract
@@ -175,10 +177,11 @@ def _others(t: pd.DataFrame, r) -> pd.DataFrame:
 def finding(
     t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None, level: str | None = None
 ) -> str:
-    """The abstract's first finding: short sentences, each of at most MAX_WORDS words, in prose
-    figures (two significant figures; the table keeps more): the extra time per call, the build
-    level both sides share (level: quoted_level, where recorded), what it holds, and how close
-    code calling no other library stays to hybrid."""
+    """The abstract's first finding, after its scope (scope) and what the data cannot measure
+    (findings.study_limits): short sentences, each of at most MAX_WORDS words, in prose figures
+    (two significant figures; the table keeps more): the loop's ratio, its extra time per call,
+    the build level both sides share (level: quoted_level, where recorded), and how close code
+    calling no other library stays to hybrid."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -202,7 +205,9 @@ def finding(
         # as Table 1 prints it, then what it comes to per call: the reader meets the study's
         # own measure and the per-call figure together
         named = compartment_name(abi)
-        if not study:  # a data set's answer follows the scope sentence, which names it (scope)
+        # a data set's answer follows the scope sentence, which defines the variant (scope); a
+        # board's answer has none, so it defines the variant here
+        if not study:
             named += f" (the {abi} ABI with compartments)"
         out = []
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
@@ -223,16 +228,16 @@ def finding(
 
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
-    finding is a data set's: 'We re-analyse an earlier study's public Morello data, which set
-    purecap + c18n (the purecap ABI with compartments) against hybrid.'; what they cannot
+    finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
+    purecap + c18n (the purecap ABI with compartments) with hybrid.'; what they cannot
     measure follows it (findings.study_limits), then the finding; '' where a board answers."""
     r, kind = answer(t)
     if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
-        "We re-analyse an earlier study's public Morello data, which set "
-        f"{compartment_name(abi)} (the {abi} ABI with compartments) against "
+        "We re-analyse an earlier study's public Morello data, which compare "
+        f"{compartment_name(abi)} (the {abi} ABI with compartments) with "
         f"{escape(_s(r.baseline)) or 'hybrid'}."
     )
 
@@ -653,11 +658,12 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         r" font=\scriptsize] {hybrid};}"
     )
     what = _cpu_or_time(pd.concat([calls, own]))
-    top = _axis(top_rows, "Calls into another library", "", span, extra=hybrid)
+    xlabel = f"mean {what}, ratio to hybrid"  # under the last panel drawn
+    top = _axis(top_rows, CROSSING_HEADS[False], "" if own_rows else xlabel, span, extra=hybrid)
     below = _axis(
         own_rows,
-        "Code that calls no other library",
-        f"mean {what}, ratio to hybrid",
+        CROSSING_HEADS[True],
+        xlabel,
         span,
         extra=hybrid,
         top=BOX_CM[0] + BOX_CM[1] * (len(top_rows) + HYBRID_ROOM) + GAP_CM if top_rows else 0.0,
@@ -670,9 +676,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
-    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
+    calls, drawn = clean(crossing(t)), pd.concat([clean(crossing(t)), clean(own_code(t))])
     hidden = "a bar narrower than its mark is hidden by it."
-    if any(_on_timer(r) for r in drawn.itertuples()):
+    # a ratio drawn on the timer's range, or a cost per call printed with one beside its ratio
+    costs = (TICK[0] in _cost_label(r) for r in calls.itertuples())
+    if any(_on_timer(r) for r in drawn.itertuples()) or any(costs):
         return (
             "Solid bars, filled marks: an interval $[a, b]$; dashed bars, open marks: a timer "
             f"tick either way $\\langle a, b\\rangle$; {hidden}"
@@ -900,23 +908,19 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     abi = (abis or {}).get((r.source, r.subject), _abi(r.subject))
     names = {r.subject: compartment_name(abi), r.baseline: str(r.baseline)}
     said = []
-    for part in r.possibly_also.split("; "):
-        compiler = re.fullmatch(r"compiler (\S+(?: \S+)?) against (\S+(?: \S+)?)", part)
-        host = re.fullmatch(
-            r"the (\S+) files name host \S+ but the (\S+) files name no host.*", part
-        )
-        if compiler:
+    for part in read_possibly(r.possibly_also):
+        if part["kind"] == "host":
             said.append(
-                f"the compiler's name, {compiler[1]} for {names[r.subject]} against "
-                f"{compiler[2]} for {names[r.baseline]}"
+                f"only the {names.get(part['named'], part['named'])} files name their host, so "
+                "the two sides may have run on different boards"
             )
-        elif host:
+        elif part["kind"]:  # a name alone: the compiler's
             said.append(
-                f"only the {names.get(host[1], host[1])} files name their host, so the two sides "
-                "may have run on different boards"
+                f"the {part['kind']}'s name, {part['subject']} for {names[r.subject]} against "
+                f"{part['baseline']} for {names[r.baseline]}"
             )
         else:
-            said.append(part)
+            said.append(part["text"])
     on = escape((releases or {}).get(r.source, "").removeprefix("CheriBSD "))
     return f"Possibly also{f', on {on}' if on else ''}: {escape('; '.join(said))}."
 

@@ -681,9 +681,9 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'Of the study's 24
-    claims, drawn from its 24.05 data, 9 could be tested on its 22.12 data: ...'; what recomputing
-    them on their own files checks is Section 4.4's, in why_not's sentence); the noise the
-    intervals cover is Section 3's to say, once.
+    claims, drawn from its 24.05 data, 9 could be tested on its separate 22.12 runs: ...'; what
+    recomputing them on their own files checks is Section 4.4's, in why_not's sentence); the
+    noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
@@ -709,8 +709,8 @@ def claims_summary(
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"its separate {names} runs"  # runs the claims were not drawn from
-            # where the claims come from, what recomputing them there checks, and where they
-            # could be tested: the reader's first three questions, in that order
+            # where the claims come from and where they could be tested; what recomputing them
+            # on their own files checks is why_not's sentence (Section 4.4)
             opening = (
                 f"Of the study's {n} claims, drawn from its {drawn} data, {many} could be tested "
                 f"on {on}"
@@ -744,7 +744,7 @@ def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str
     if not reasons:
         return ""
     on = f"on the {escape(releases[where[0]].removeprefix('CheriBSD '))} data"
-    words = listed(reasons).replace(" and ", " or ").removesuffix(" here")
+    words = listed([w.removesuffix(" here") for w in reasons]).replace(" and ", " or ")
     return f" The other {rest.claim.nunique()} {words} {on}."
 
 

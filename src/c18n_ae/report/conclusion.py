@@ -22,8 +22,8 @@ from c18n_ae.report.claim_tables import claims_outcome
 from c18n_ae.report.headline import rests_on_few
 from c18n_ae.report.provenance import covers
 
-# the point estimate at the start of Table 1's cell ('1.08× ⟨1.06, 1.09⟩'), or in parentheses
-# where a few ticks print first ('1.6 → 3.0 µs (1.9×)'); a range ('4.2–130×') has none
+# the point estimate at the start of Table 1's cell ('0.92× ⟨0.60, 1.4⟩'), or in parentheses
+# where a few ticks print first ('1.63 → 3.01 µs (1.9×)'); a range ('4.2–130×') has none
 POINT = re.compile(r"(?:^|ratio |\()([0-9.]+)\$\\times\$")
 
 
@@ -62,6 +62,7 @@ def has_point(r) -> bool:
         sides if all(math.isfinite(x) for x in sides) else None,
         spreads if all(math.isfinite(x) for x in spreads) else None,
         num("resolution"),
+        median=bool(pre),
     )
     if not (math.isfinite(low) and math.isfinite(high)):
         return math.isfinite(num(f"{pre}ratio"))

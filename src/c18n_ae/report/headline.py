@@ -301,7 +301,7 @@ def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# Table 1's two kinds of metric within a contrast, as Figure 1's panels name them
+# the two kinds of metric: Table 1's groups within a contrast and Figure 1's panels (call_cost)
 CROSSING_HEADS = {False: "Calls into another library", True: "Calls no other library"}
 
 
