@@ -409,10 +409,13 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     few = [x for x in rows if "→" in cell(x, tex=False)]
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
-        # a split's ABI share has no compartments: its two sides are the pair's
-        sides = "without $\\rightarrow$ with compartments"
-        if any(getattr(x, "share", "") == "ABI share" for x in few):
-            sides = "second $\\rightarrow$ first of the pair"
+        # the two sides by name, as Section 4 says them: the pair's second, then its first
+        # ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs: by position
+        pairs = list(dict.fromkeys(str(getattr(x, "pair", "")) for x in few))
+        sides = "second $\\rightarrow$ first of the pair"
+        if len(pairs) == 1 and pairs[0].count(" / ") == 1:
+            first, second = (escape(x) for x in pairs[0].split(" / "))
+            sides = f"{second} $\\rightarrow$ {first}"
         # the unit as the cells print it ('\\si{\\micro\\second}')
         unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
         forms.append(
