@@ -866,7 +866,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     at_col = any(at)
     cols = [rf"{rag}p{{0.4\textwidth}}"] + ["l"] * data_col + ["r"] * at_col
     cols += [rf"{rag}p{{0.2\textwidth}}", rf"{rag}p{{0.12\textwidth}}", "l"]
-    head = ["The study's claim"] + ["Data"] * data_col + ["Setting"] * at_col
+    head = ["The study's claim"] + ["Data"] * data_col + ["Decided at"] * at_col
     head += [ratio, "Needs", "Verdict"]
     out = [
         rf"\begin{{tabular}}{{{''.join(cols)}}}",
@@ -884,8 +884,9 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Setting}: for a claim over every block size, the size whose ratio decides "
-        r"the verdict (Table~\ref{tab:headline} gives the largest)."
+        r" \emph{Decided at}: for a claim over every block size, the size whose ratio decides "
+        r"the verdict, so its ratio differs from Table~\ref{tab:headline}'s, which is the "
+        r"largest size's."
         if at_col
         else ""
     )
