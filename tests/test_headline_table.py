@@ -70,6 +70,9 @@ def test_table_1_caption_and_legend_stay_short():
     assert legend.count("every interval is the spread within one run") == 1
     # a few-ticks cell's two values named as Section 4 names them: hybrid's, then the subject's
     assert r"hybrid $\rightarrow$ purecap + c18n, a few" in raw, raw
+    # a share of a split total names its sides by position: its pair's words end in the share
+    split = TABLE.assign(share="ABI share", pair="purecap / hybrid (the ABI's share)")
+    assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert "not run" not in tex  # E10 did not run: the body says so, not Table 1
     # what else differs, and differences of name alone, live in the appendix's table

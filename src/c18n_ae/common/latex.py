@@ -140,11 +140,11 @@ def resolution_digits(sides, resolution: float) -> int:
     return max(1, math.floor(math.log10(small / resolution)) + 1)
 
 
-def listed(items: list[str]) -> str:
-    """'a, b and c' (one item: itself; none: '')."""
+def listed(items: list[str], conj: str = "and") -> str:
+    """'a, b and c', or with conj 'or' 'a, b or c' (one item: itself; none: '')."""
     if not items:
         return ""
-    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+    return ", ".join(items[:-1]) + (f" {conj} " if len(items) > 1 else "") + items[-1]
 
 
 SETTING_UNITS = {"_mib": "MiB", "_bytes": "bytes", "_s": "s", "_ns": "ns"}  # a name's unit suffix
@@ -265,7 +265,7 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     point = full.split(" [")[0].split(f" {mark['open']}")[0].split(",")[0].split(" (")[0]
     covers = grid.get("covers", "")
     after = f", {covers_words(covers, tex)}" if covers else ""  # as the other forms say it
-    shown = few_ticks(*sides, resolution, grid.get("unit", "") or "ns", tex)
+    shown = few_ticks(*sides, grid.get("unit", "") or "ns", tex)
     # the ratio after the values keeps its interval or the timer's range, as every ratio does
     # (a cold read: '1.6 → 3.0 µs (1.9×)' dropped the interval the paper promises); what the
     # interval covers follows only an interval (a timer's range or a point covers nothing); a
@@ -515,11 +515,11 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
     return f"timer step {pm}{amount(bound, unit, tex)}"
 
 
-def few_ticks(a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True) -> str:
+def few_ticks(a: float, b: float, unit: str = "ns", tex: bool = True) -> str:
     """A metric only a few ticks long, in its unit: the baseline's value, then the subject's,
     three significant figures, the most a figure prints (a mean over many trials resolves less
-    than a tick): '1.63 → 3.01 µs' (a, b: subject and baseline in `unit`; resolution, the tick,
-    is the legend's to say). Always three, so that one side's value prints alike beside every
+    than a tick): '1.63 → 3.01 µs' (a, b: subject and baseline in `unit`; the tick is the
+    legend's to say). Always three, so that one side's value prints alike beside every
     partner (hybrid's pipe write is 1.63 µs in Table 1 and in Table 9), and the ratio printed
     after them follows from them but where they sit on a rounding edge."""
     arrow = notation(tex)["arrow"]

@@ -211,7 +211,8 @@ def finding(
             named += f" (the {abi} ABI with compartments)"
         out = []
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
-        out.append(f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} hybrid's {what}.")
+        base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
+        out.append(f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}.")
         # a data set's one run at one level (what an interval over its trials cannot cover)
         built = ""
         if level:
@@ -553,6 +554,11 @@ GAP_CM = 1.6  # from one box's bottom to the next box's top: tick labels, x labe
 HYBRID_ROOM = 0.6  # extra room below a ratio axis's last row, in rows, for the 'hybrid' label
 
 
+def _panel_height(n: int) -> float:
+    """An axis box's height in cm for n rows, with room below them for the line at 1's label."""
+    return BOX_CM[0] + BOX_CM[1] * (n + HYBRID_ROOM)
+
+
 def value_labels(rows: list[tuple], xmax: float) -> list[str]:
     """Each row's printed value in a column right of the axis box (at xmax, which every
     interval's end stays left of), so that no label meets a mark or a bar however many rows
@@ -592,7 +598,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, span: tuple, extra: str = 
         for t in (False, True)
         if pts[t]
     ]
-    height = BOX_CM[0] + BOX_CM[1] * (n + HYBRID_ROOM)
+    height = _panel_height(n)
     return "\n".join(
         [
             r"\begin{axis}[",
@@ -666,7 +672,7 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         xlabel,
         span,
         extra=hybrid,
-        top=BOX_CM[0] + BOX_CM[1] * (len(top_rows) + HYBRID_ROOM) + GAP_CM if top_rows else 0.0,
+        top=_panel_height(len(top_rows)) + GAP_CM if top_rows else 0.0,
     )
     parts = [r"\begin{tikzpicture}", *(x for x in (top, below) if x)]
     parts.append(r"\end{tikzpicture}")

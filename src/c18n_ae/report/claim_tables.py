@@ -698,7 +698,7 @@ def claims_summary(
     if not tested:
         reasons = _reasons(best.values())
         return f"None of the study's {n} claims could be tested with an interval: they " + (
-            listed(reasons).replace(" and ", " or ") + "."
+            listed(reasons, "or") + "."
         )
     where = list(dict.fromkeys(rows.source))
     head = "All" if len(tested) == n else "Only"
@@ -744,7 +744,7 @@ def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str
     if not reasons:
         return ""
     on = f"on the {escape(releases[where[0]].removeprefix('CheriBSD '))} data"
-    words = listed([w.removesuffix(" here") for w in reasons]).replace(" and ", " or ")
+    words = listed([w.removesuffix(" here") for w in reasons], "or")
     return f" The other {rest.claim.nunique()} {words} {on}."
 
 
@@ -771,11 +771,11 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         if releases[s] in worded and repeat in reasons:
             # the tally has said the claims come from these files; what recomputing checks here
             rest = [w for w in reasons if w != repeat]
-            also = f", and some claims also {listed(rest).replace(' and ', ' or ')}" if rest else ""
+            also = f", and some claims also {listed(rest, 'or')}" if rest else ""
             checks = "recomputing a claim only checks the study's arithmetic"
             out.append(f" On the {name} data, {checks}{also}.")
         else:
-            out.append(f"{head} They {listed(reasons).replace(' and ', ' or ')}.")
+            out.append(f"{head} They {listed(reasons, 'or')}.")
     return "".join(out)
 
 

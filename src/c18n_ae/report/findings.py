@@ -276,9 +276,7 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     alone = [escape(a) for a in dict.fromkeys(inside) if a not in outside]
     said = []
     if alone:
-        said.append(
-            f"they have no {listed(alone).replace(' and ', ' or ')} variant without compartments"
-        )
+        said.append(f"they have no {listed(alone, 'or')} variant without compartments")
     said += list(unseen)  # escaped by unseen_phrases
     if not said:
         return ""
@@ -331,8 +329,9 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
-    text += newcommand("StudyLimits", study_limits(metas, unseen_phrases(metas)))
-    text += newcommand("UnseenConclusion", unseen_conclusion(unseen_phrases(metas)))
+    unseen = unseen_phrases(metas)  # the abstract's and the conclusion's
+    text += newcommand("StudyLimits", study_limits(metas, unseen))
+    text += newcommand("UnseenConclusion", unseen_conclusion(unseen))
     # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's table of the tested claims, each with the ratio that decides it

@@ -410,10 +410,12 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
         # the two sides by name, as Section 4 says them: the pair's second, then its first
-        # ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs: by position
+        # ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs, or a share of a
+        # split total (pair_name adds its share after the second name): by position
         pairs = list(dict.fromkeys(str(getattr(x, "pair", "")) for x in few))
+        shares = any(_text(getattr(x, "share", "")) in SHARES for x in few)
         sides = "second $\\rightarrow$ first of the pair"
-        if len(pairs) == 1 and pairs[0].count(" / ") == 1:
+        if len(pairs) == 1 and pairs[0].count(" / ") == 1 and not shares:
             first, second = (escape(x) for x in pairs[0].split(" / "))
             sides = f"{second} $\\rightarrow$ {first}"
         # the unit as the cells print it ('\\si{\\micro\\second}')
