@@ -69,7 +69,10 @@ def test_table_1_caption_and_legend_stay_short():
     assert r"$\langle a, b\rangle$" not in raw
     assert legend.count("every interval is the spread within one run") == 1
     # a few-ticks cell's two values named as Section 4 names them: hybrid's, then the subject's
-    assert r"hybrid $\rightarrow$ purecap + c18n, a few" in raw, raw
+    assert r"hybrid $\rightarrow$ purecap + c18n: times only a few" in raw, raw
+    # the cells in words are said in one sentence, not as notations of the list
+    assert r"A cell in words gives no ratio: \emph{confounded}" in raw, raw
+    assert "confounded" not in rows[-1] and "not valid" not in " ".join(rows), rows
     # a share of a split total names its sides by position: its pair's words end in the share
     split = TABLE.assign(share="ABI share", pair="purecap / hybrid (the ABI's share)")
     assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)

@@ -372,6 +372,14 @@ def _timer_text(ratio, sides, resolution, f, m) -> str:
     return f"{point}{times} {a}{lo}, {hi}{b}"
 
 
+def ranged_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
+    """A ratio with a timer's range its caller derived (two significant figures, as
+    _timer_text prints a range the grid leaves wide): '0.50× ⟨0.22, 0.93⟩'."""
+    m = notation(tex)
+    f = lambda x: _sig(x, 2)  # noqa: E731
+    return f"{f(ratio)}{m['times']} {m['open']}{f(low)}, {f(high)}{m['close']}"
+
+
 def _last_digit(text: str) -> float:
     """The value of a printed number's last digit ('1.33' -> 0.01, '130' -> 1)."""
     return 10.0 ** -len(text.partition(".")[2])

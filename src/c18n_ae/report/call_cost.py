@@ -497,8 +497,9 @@ def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
     if faster:
         which = f"workload{'s' * (len(faster) > 1)}, which cross{'es' * (len(faster) == 1)}"
         return (
-            f"Nor is it an upper bound on the switch: the {listed(faster)} {which} no boundary, "
-            "ran faster than hybrid, so the ABI may save time here too and the switch cost more."
+            "These data can neither split it between the ABI and the switch nor bound the switch "
+            f"with it. The {listed(faster)} {which} no boundary, ran faster than hybrid: the "
+            "ABI can save time as well as cost it."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "

@@ -250,7 +250,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """The introduction's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
     (study.brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its
-    Read Time is a wait for the next message, and its memory reader was the owner, not root.';
+    timed pipe read included the wait for the next message, and its memory reader was the owner,
+    not root.';
     '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
@@ -268,8 +269,8 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
     in their files shows the c18n variants in compartments (macros.unseen_phrases), 'These data
     cannot measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
-    compartments, and no log shows the study's timed processes in compartments.'; '' where
-    neither holds."""
+    compartments, and no log shows the study's timed processes in compartments. The figures that follow
+    may therefore be the ABI's cost alone.'; '' where neither holds."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
     inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
     outside = {str(v["abi"]) for v in variants if v.get("c18n") is False}
@@ -282,7 +283,10 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
         return ""
     # independent clauses: a comma before the last one's 'and'
     joined = ", ".join(said[:-1]) + (", and " if len(said) > 1 else "") + said[-1]
-    return f"These data cannot measure c18n's cost alone: {joined}."
+    # what that means for every figure after it, said where it is met (a cold reader found the
+    # consequence only in the conclusion)
+    then = " The figures that follow may therefore be the ABI's cost alone." if unseen else ""
+    return f"These data cannot measure c18n's cost alone: {joined}.{then}"
 
 
 def unseen_conclusion(unseen: list[str]) -> str:

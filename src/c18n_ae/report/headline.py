@@ -423,25 +423,25 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         forms.append(
             (
                 f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$)",
-                f"{sides}, a few {ticks} ticks long",
+                f"{sides}: times only a few {ticks} ticks long",
             )
         )
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
+    # cells in words are no notation: one sentence after the notations says what each word means
+    # (a cold read counted six codes when two of them were words that name their reason)
+    words = []
     hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
-        # the cell says 'confounded' in words; why, and where its ratio is, said once
-        forms.append(
-            (
-                "confounded",
-                r"the variants differ in more than ABI and compartments "
-                r"(Table~\ref{tab:confounded})",
-            )
+        # the cell says 'confounded' and why; where its ratio is, said once
+        words.append(
+            r"\emph{confounded}, the variants also differ in what the cell names "
+            r"(Table~\ref{tab:confounded})"
         )
     elif possibly_notes(table):
-        forms.append(("differences of name alone", r"Table~\ref{tab:confounded}"))
+        words.append(r"differences of name alone are in Table~\ref{tab:confounded}")
     if NOT_VALID in said:
-        forms.append((NOT_VALID, "the timed code does not do what the metric names"))
+        words.append(rf"\emph{{{NOT_VALID}}}, the timed code does not do what the metric names")
     spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
     lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
     for i in range(0, len(forms), LEGEND_PAIRS):
@@ -450,6 +450,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
     lines.append(r"\end{tabular}")
     covers = covers_line(table)
+    if words:
+        said_once = "; ".join(words)
+        lines += [r"\par", f"A cell in words gives no ratio: {said_once}."]
     if covers:
         lines += [r"\par", covers]
     return lines

@@ -22,9 +22,11 @@ from c18n_ae.common.latex import (
     escape,
     listed,
     newcommand,
+    ranged_text,
     ratio_point,
     ratio_text,
     resolution_digits,
+    timer_range,
 )
 from c18n_ae.common.names import from_config
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
@@ -136,8 +138,43 @@ def _between_text(x: pd.Series, pair: pd.DataFrame, median: bool) -> str:
         for _, y in pair.iterrows()
         if all(pd.notna(y[k]) for k in (side, ref, "resolution"))
     ]
+    ranged = _timer_between(x, pair) if median else None
+    if ranged:
+        return ranged_text(float(ends.iloc[0]), *ranged) + DAGGER
     shown = ratio_text(*map(float, ends), True, min(digits, default=None))
     return shown + (DAGGER if median else "")
+
+
+def _own_ends(y: pd.Series) -> tuple[tuple[float, float], bool]:
+    """A release's own ratio of medians as its table prints the ends (shown_ends: the timer's
+    range where the grid limits it), and whether those ends are the timer's."""
+    num = lambda k: float(y[k]) if pd.notna(y.get(k)) else math.nan  # noqa: E731
+    args = (
+        num("contrast_median_ratio"),
+        num("contrast_median_ci95_low"),
+        num("contrast_median_ci95_high"),
+        (num("median"), num("reference_median")),
+        (num("sd"), num("reference_sd")),
+        num("resolution"),
+    )
+    ranged = timer_range(*args, median=True)
+    return (ranged or args[1:3]), ranged is not None
+
+
+def _timer_between(x: pd.Series, pair: pd.DataFrame) -> tuple[float, float] | None:
+    """The range a ratio of medians between releases may take where either release's own
+    median ratio is limited by its timer (a tick either way): the later release's lowest end
+    over the first's highest, and the reverse; None where neither is (its interval stands). A
+    bootstrap of medians on a grid gives ends on the point ('0.50× [0.40, 0.50]'), which an
+    interval's brackets would claim."""
+    first = pair[pair.release == x["first"]]
+    if first.empty or x["release"] == x["first"]:
+        return None
+    (a, b), on_a = _own_ends(x)
+    (c, d), on_c = _own_ends(first.iloc[0])
+    if not (on_a or on_c) or not all(math.isfinite(v) and v > 0 for v in (a, b, c, d)):
+        return None
+    return a / d, b / c
 
 
 def mixes(table: pd.DataFrame) -> str:
