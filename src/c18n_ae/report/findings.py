@@ -269,8 +269,8 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
     in their files shows the c18n variants in compartments (macros.unseen_phrases), 'These data
     cannot measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
-    compartments, and no log shows the study's timed processes in compartments. The figures that follow
-    may therefore be the ABI's cost alone.'; '' where neither holds."""
+    compartments, and no log shows the study's timed processes in compartments. The figures that
+    follow may therefore be the ABI's cost alone.'; '' where neither holds."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
     inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
     outside = {str(v["abi"]) for v in variants if v.get("c18n") is False}
