@@ -250,6 +250,12 @@ def test_a_release_quotes_the_statistic_table_1_quotes():
     point = float(cells[4].split("$")[0])
     assert point == pytest.approx(rel.median_ratio, rel=0.05) and point != rel.ratio, line
     assert cells[4].startswith("0.50$") and headline.DAGGER in cells[4], line
+    # both releases' own medians are limited by the 1 µs grid, so the ratio between them prints
+    # the range a tick either way allows, one release's lowest end over the other's highest, not
+    # a bootstrap interval whose end sits on the point ('0.50× [0.40, 0.50]')
+    assert r"$\langle$" in cells[4] and "[" not in cells[4], line
+    low, high = (float(x) for x in cells[4].split(r"$\langle$")[1].split("$")[0].split(", "))
+    assert low < point < high and high / low > 2, line
     # the 22.12 cell quotes its mean (a few ticks: 0.92×), the ratio between releases divides
     # medians (1.0 / 2.0): said below the table, so that no reader divides 0.92 by 2.0
     assert f"{headline.DAGGER} {headline.MEDIAN_WORDS}{release_report.BETWEEN_MEDIANS}." in tex
