@@ -470,13 +470,13 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "Of the study's 24 claims, drawn from its 24.05 data, 9 could be tested on its separate "
-        "22.12 runs: 4 replicate, 4 do not and 1 is inconclusive."
+        "The study drew its 24 claims from its 24.05 data, so only its separate 22.12 runs can "
+        "test them. Those runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
         in (" ".join(abstract.replace("’", "'").split()))
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count
     assert "none of the claims could be" not in abstract, abstract
-    outcome = " ".join(abstract.split("could be tested", 1)[1].split()).split(". ")[0]
+    outcome = " ".join(abstract.split("could test", 1)[1].split()).split(". ")[0]
     assert re.search(r"\d+ replicate, \d+ do not and \d+ is inconclusive", outcome), outcome
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b|config/|\.yaml", abstract), abstract
     assert "[" not in abstract  # prose figures, no brackets

@@ -110,7 +110,7 @@ def test_headline_table_marks_tails_invalid_rows_and_leaves_confounded_numbers_o
     assert " & not valid" in body
     # confounded on its only source: the row leaves Table 1, the legend says where it is
     assert "A malloc" not in body and "A free" not in body
-    assert "confounded & the variants differ" in legend
+    assert r"\emph{confounded}, the variants also differ" in legend
     # no mark but † (the median's): the cells and the legend say the rest in words
     assert not any(m in tex for m in (r"\ddagger", r"\S", "‡", "§"))
     apart = headline.confounded_table(TABLE)
@@ -218,8 +218,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "Of the study's 12 claims, drawn from its 24.05 data, 9 could be tested on its separate "
-        "22.12 runs: 4 replicate"
+        "The study drew its 12 claims from its 24.05 data, so only its separate 22.12 runs can "
+        "test them. Those runs could test 9: 4 replicate"
     ), drew
     # the 24.05 data's sentence says what recomputing the claims on their own files checks
     assert drew.endswith(
