@@ -524,7 +524,7 @@ def test_figure_one_leaves_confounded_contrasts_out_shares_one_ratio_axis_and_la
     # too)
     said = call_cost.finding(rows, RELEASES, ABIS)
     shown = re.search(r"about (\d+) \\si\{\\nano\\second\}", said)[1]
-    assert shown == "60" and rf"{{1.51$\times$; {shown} \si{{\nano\second}} a call}};" in top, top
+    assert shown == "60" and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} per call}};" in top, top
     # both panels on one ratio axis, which spans 1 and every value (0.97 to 1.51) with a margin:
     # the math loop's rise beside code that calls no other library is seen at a glance
     spans = set(re.findall(r"xmin=([0-9.]+), xmax=([0-9.]+),", fig))

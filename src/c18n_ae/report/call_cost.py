@@ -654,7 +654,7 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
-        ratio_row(r, f"{_ratio_label(r)}; {_cost_label(r)} a call") for r in calls.itertuples()
+        ratio_row(r, f"{_ratio_label(r)}; +{_cost_label(r)} per call") for r in calls.itertuples()
     ]
     own_rows = [ratio_row(r, _ratio_label(r)) for r in own.itertuples()]
     span = _ratio_span(top_rows + own_rows)
