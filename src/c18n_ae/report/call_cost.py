@@ -219,7 +219,9 @@ def finding(
             built = f"{_level_words(level)} build"
             built = f", from one run of {built}s" if study else f", from {built}s"
         out.append(
-            f"That is about {_about(r.per_call_ns)} more per call into {library}{also}{built}."
+            # a division, said as one (a cold read took 'per call' for a timed call)
+            f"Divided among the loop's calls into {library}, that is about "
+            f"{_about(r.per_call_ns)} more per call{also}{built}."
         )
     own = own_words(t, r, releases)
     if own:

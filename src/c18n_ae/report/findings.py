@@ -268,8 +268,8 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     """The abstract's sentence on what the data sets cannot measure, before any figure of theirs:
     the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
     in their files shows the c18n variants in compartments (macros.unseen_phrases), 'These data
-    cannot measure c18n's cost alone: they have no purecap or purecap-benchmark variant without
-    compartments, and no log shows the study's timed processes in compartments.'; '' where
+    cannot measure c18n's cost alone: they have no purecap variant without compartments, and no
+    log shows the study's timed processes in compartments.'; '' where
     neither holds."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
     inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
@@ -277,7 +277,9 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     alone = [escape(a) for a in dict.fromkeys(inside) if a not in outside]
     said = []
     if alone:
-        said.append(f"they have no {listed(alone, 'or')} variant without compartments")
+        # both purecap ABIs are purecap variants: the abstract defines neither name beyond it
+        named = ["purecap"] if all(a.startswith("purecap") for a in alone) else alone
+        said.append(f"they have no {listed(named, 'or')} variant without compartments")
     said += list(unseen)  # escaped by unseen_phrases
     if not said:
         return ""
