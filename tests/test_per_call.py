@@ -254,7 +254,8 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     limits = study_limits(shipped, unseen_phrases(shipped))
     assert limits == (
         "These data cannot measure c18n's cost alone: they have no purecap variant without "
-        "compartments, and no log shows the study's timed processes in compartments."
+        "compartments, and no log shows the study's timed processes in compartments, so the "
+        "figures may be the purecap ABI's alone."
     ), limits
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
@@ -431,8 +432,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # the ABI can make code faster (said of the contrast, not as the ABI's doing alone)
     assert (
         "These data can neither split it between the ABI and the switch nor bound the switch "
-        "with it. The float workload, which crosses no boundary, ran faster than hybrid: the "
-        "ABI can save time as well as cost it."
+        "with it. Purecap code can also run faster than hybrid: the float workload, which "
+        "crosses no boundary, did."
     ) in text, text
     assert "slower" not in text and "made the" not in text, text
     # with no workload faster, the bound stands with its condition

@@ -500,8 +500,8 @@ def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
         which = f"workload{'s' * (len(faster) > 1)}, which cross{'es' * (len(faster) == 1)}"
         return (
             "These data can neither split it between the ABI and the switch nor bound the switch "
-            f"with it. The {listed(faster)} {which} no boundary, ran faster than hybrid: the "
-            "ABI can save time as well as cost it."
+            "with it. Purecap code can also run faster than hybrid: the "
+            f"{listed(faster)} {which} no boundary, did."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "

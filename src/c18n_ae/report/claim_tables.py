@@ -894,8 +894,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         else ""
     )
     caption = (
-        rf"The study's claims tested on its {on} each in the study's words, where \emph{{without}} "
-        r"means its hybrid build, and decided by the ratio beside it." + setting + r" "
+        rf"The study's claims tested on its {on} each as the study stated it, and decided by the "
+        r"ratio beside it." + setting + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours)."
         + (
