@@ -433,8 +433,7 @@ def test_findings_come_first_in_one_format(quick_run):
     assert re.search(
         r"which compare purecap \+ c18n \(the purecap ABI with compartments\) with hybrid\. "
         r"These data cannot measure c18n[’']s cost alone: they have no purecap variant without "
-        r"compartments, and no log shows the study[’']s timed processes in compartments, so the "
-        r"figures may be the purecap ABI[’']s alone\. "
+        r"compartments, and no log shows the study[’']s timed processes in compartments\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time\. Divided among the loop[’']s calls into libm, that is about \d+ "
         r"ns more per call",

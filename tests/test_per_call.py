@@ -249,13 +249,15 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     from c18n_ae.report.findings import unseen_conclusion
 
     # the conclusion's words on it, only where a data set's files show no compartments
-    assert unseen_conclusion(unseen_phrases(shipped)).startswith("Nothing recorded shows")
+    assert unseen_conclusion(unseen_phrases(shipped)) == (
+        "The study launched its timed processes with c18n, but nothing recorded shows them in "
+        "compartments."
+    )
     assert unseen_conclusion([]) == ""
     limits = study_limits(shipped, unseen_phrases(shipped))
     assert limits == (
         "These data cannot measure c18n's cost alone: they have no purecap variant without "
-        "compartments, and no log shows the study's timed processes in compartments, so the "
-        "figures may be the purecap ABI's alone."
+        "compartments, and no log shows the study's timed processes in compartments."
     ), limits
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
