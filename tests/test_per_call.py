@@ -222,7 +222,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     )
     # as the abstract has it (findings.py): the release the claims come from, no why-not
     summary = claims_summary(verdicts, RELEASES, list(RELEASES), ["CheriBSD 24.05"], False)
-    assert summary.startswith("The study drew its 24 claims from its 24.05 data, so only its")
+    assert summary.startswith("The study drew its 24 claims from its 24.05 data, so of its data")
     # the noise the intervals cover is Section 3's to say, once
     assert "within one run" not in summary
     scope = run_scope([{"target": "local", "experiment": "cpu"}], {"local": "local"})
@@ -647,3 +647,29 @@ def test_per_call_csv_keeps_the_pipe_numbers_with_their_reason():
         ).all()
     )
     assert pipe.per_call_ns.notna().all()  # the numbers stay, flagged
+
+
+def test_cycles_at_morello_s_published_clock_only_where_no_source_records_one():
+    """No data set records its boards' clock, so Table 7 has no cycles column; Section 4.1 gives
+    the answer in cycles at the clock Morello's report publishes (the CSV's row, cited), said to
+    be a clock nobody recorded; a source that records its own frequency leaves it to Table 7."""
+    published = pd.read_csv(ROOT / "published" / "morello_performance_2023.csv")
+    clock = published[published.metric == "clock frequency"]
+    assert (
+        len(clock) == 1 and clock.value.iloc[0] == 2.5 and clock.unit_as_published.iloc[0] == "GHz"
+    )
+    assert clock.source_path.iloc[0].endswith("software-ecosystem-enablement.md")
+    rows = morello_rows()
+    said = call_cost.nominal_cycles(rows, published)
+    r, _ = call_cost.answer(rows)
+    expect = f"{float(f'{r.per_call_ns * 2.5:.2g}'):.0f}"
+    assert expect == "150", expect  # about 60 ns at 2.5 GHz
+    assert said == (
+        "At Morello's published clock of 2.5~GHz~\\cite{morello-early-performance}, "
+        "60 \\si{\\nano\\second} is about 150 cycles, if the study's boards ran at it; no data "
+        "set records their clock."
+    ), said
+    # a source with its own frequency: Table 7's column, not a published clock
+    assert call_cost.nominal_cycles(rows.assign(per_call_cycles=120.0), published) == ""
+    # no clock published: nothing said
+    assert call_cost.nominal_cycles(rows, published[published.metric != "clock frequency"]) == ""

@@ -875,6 +875,29 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
     return "\n".join(lines) + "\n"
 
 
+def nominal_cycles(t: pd.DataFrame, published: pd.DataFrame) -> str:
+    """The answer's cost per call in cycles at Morello's published clock (its CSV's 'clock
+    frequency' row, in GHz), said to be at a clock no data set records: 'At Morello's published
+    clock of 2.5 GHz, 60 ns is about 150 cycles, if the study's boards ran at it; no data set
+    records their clock.'; '' where the answer is E10's, a source records its own frequency
+    (Table 7 then has a column), or the report gives no clock."""
+    r, kind = answer(t)
+    clock = published[published.metric == "clock frequency"] if "metric" in published else None
+    if r is None or kind != "data" or clock is None or clock.empty:
+        return ""
+    if t.per_call_cycles.notna().any():
+        return ""
+    ghz = float(clock.value.iloc[0])
+    if str(clock.unit_as_published.iloc[0]) != "GHz" or not math.isfinite(_f(r.per_call_ns)):
+        return ""
+    cycles = float(f"{_f(r.per_call_ns) * ghz:.2g}")
+    return (
+        f"At Morello's published clock of {ghz:g}~GHz~\\cite{{morello-early-performance}}, "
+        f"{_about(r.per_call_ns)} is about {cycles:.0f} cycles, if the study's boards ran at it; "
+        "no data set records their clock."
+    )
+
+
 def beside(published: pd.DataFrame) -> str:
     """Section 2's paragraph on the purecap ABI's own cost on a call into another library, from
     Morello's published performance work (its CSV), ahead of the estimates that mix it with the
@@ -995,6 +1018,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
     text += newcommand("PerCallBeside", beside(published))
+    text += newcommand("PerCallCycles", nominal_cycles(t, published))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 

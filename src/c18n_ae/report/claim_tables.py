@@ -681,8 +681,8 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'The study drew its
-    24 claims from its 24.05 data, so only its separate 22.12 runs can test them. Those runs
-    could test 9: ...'; what
+    24 claims from its 24.05 data, so of its data only its separate 22.12 runs can test them.
+    Those runs could test 9: ...'; what
     recomputing them on their own files checks is Section 4.4's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
@@ -715,8 +715,8 @@ def claims_summary(
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
             # none), then how many they test
             opening = (
-                f"The study drew its {n} claims from its {drawn} data, so only {on} can test "
-                f"them. Those runs could test {many}"
+                f"The study drew its {n} claims from its {drawn} data, so of its data only {on} "
+                f"can test them. Those runs could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
