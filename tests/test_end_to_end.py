@@ -431,7 +431,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # data sets said once a data set with no ratio quoted as a cost
     # whose data and what they compare, then what they cannot measure, before any figure
     assert re.search(
-        r"which compare purecap \+ c18n \(the purecap ABI with compartments\) with hybrid\. "
+        r"which compare purecap \+ c18n \(every pointer a capability, each library in a "
+        r"compartment\) with hybrid \(plain 64-bit pointers\)\. "
         r"These data cannot measure c18n[’']s cost alone: they have no purecap variant without "
         r"compartments, and no log shows the study[’']s timed processes in compartments\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
@@ -440,7 +441,7 @@ def test_findings_come_first_in_one_format(quick_run):
         abstract,
     ), abstract
     assert re.search(
-        r"more per call \(about \d+ ns on 22\.12\), from one run of unoptimised \(-O0\) "
+        r"more per call \(about \d+ ns on CheriBSD 22\.12\), from one run of unoptimised \(-O0\) "
         r"builds\.",
         abstract,
     ), abstract

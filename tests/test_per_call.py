@@ -130,8 +130,13 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     rows = morello_rows()
     assert call_cost.scope(rows, ABIS) == (
         "We re-analyse an earlier study's public Morello data, which compare purecap + c18n "
-        "(the purecap ABI with compartments) with hybrid."
+        "(every pointer a capability, each library in a compartment) with hybrid (plain 64-bit "
+        "pointers)."
     )
+    # an ABI without a gloss: named as an ABI with compartments, as before
+    odd = rows.assign(subject="odd-c18n")
+    said = call_cost.scope(odd, {("morello-2024", "odd-c18n"): "odd"})
+    assert said.endswith("compare odd + c18n (the odd ABI with compartments) with hybrid."), said
     sentence = call_cost.finding(rows, RELEASES, ABIS, "-O0")
     assert sentence.startswith(
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
@@ -177,7 +182,7 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
     # both figures from one run of unoptimised builds, said once after both
     assert (
-        f" more per call (about {about} on 22.12), from one run of unoptimised "
+        f" more per call (about {about} on CheriBSD 22.12), from one run of unoptimised "
         "(\\mbox{-O0}) builds." in sentence
     ), sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
@@ -306,7 +311,10 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     own = "ran at 0.969$\\times$ to 1.08$\\times$ hybrid's CPU time."
     shared = sentences(first) & sentences(said)
     assert len(shared) == 1 and shared.pop().endswith(own), said
-    for about in ("about 60 \\si{\\nano\\second}", "about 41 \\si{\\nano\\second} on 22.12"):
+    for about in (
+        "about 60 \\si{\\nano\\second}",
+        "about 41 \\si{\\nano\\second} on CheriBSD 22.12",
+    ):
         assert about in first and about in said, about
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
     assert "a second" not in said and "core" not in said, said

@@ -28,6 +28,15 @@ def abi_word(abi: str) -> str:
     return abi.rsplit("-", 1)[-1]
 
 
+# What each ABI does to a pointer, in a few words, where the abstract first names a variant
+# (Section 2 says it at length): CHERI's ABIs, not a property of any data set
+ABI_GLOSS = {
+    "purecap": "every pointer a capability",
+    "purecap-benchmark": "every pointer a capability",
+    "hybrid": "plain 64-bit pointers",
+}
+
+
 def compartment_name(abi: str) -> str:
     """A variant in compartments by its ABI: 'purecap + c18n'."""
     return abi_word(abi) + C18N

@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_range,
 )
-from c18n_ae.common.names import compartment_name, from_config
+from c18n_ae.common.names import ABI_GLOSS, compartment_name, from_config
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.headline import CROSSING_HEADS
@@ -232,16 +232,24 @@ def finding(
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
-    purecap + c18n (the purecap ABI with compartments) with hybrid.'; what they cannot
+    purecap + c18n (every pointer a capability, each library in a compartment) with hybrid
+    (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); what they cannot
     measure follows it (findings.study_limits), then the finding; '' where a board answers."""
     r, kind = answer(t)
     if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
         return ""
-    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+    raw = (abis or {}).get((r.source, r.subject), _abi(r.subject))
+    abi, base = escape(raw), _s(r.baseline) or "hybrid"
+    ours, theirs = ABI_GLOSS.get(raw), ABI_GLOSS.get((abis or {}).get((r.source, base), base))
+    if ours and theirs:  # what each side does to a pointer, where the reader first meets them
+        return (
+            "We re-analyse an earlier study's public Morello data, which compare "
+            f"{compartment_name(abi)} ({ours}, each library in a compartment) with "
+            f"{escape(base)} ({theirs})."
+        )
     return (
         "We re-analyse an earlier study's public Morello data, which compare "
-        f"{compartment_name(abi)} (the {abi} ABI with compartments) with "
-        f"{escape(_s(r.baseline)) or 'hybrid'}."
+        f"{compartment_name(abi)} (the {abi} ABI with compartments) with {escape(base)}."
     )
 
 
@@ -355,11 +363,12 @@ def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str 
 
 
 def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
-    """' (about 40 ns on 22.12)': the same workload's and contrast's figure on the other data
-    sets, as Figure 1 draws them (no confound); '' where there is none."""
+    """' (about 40 ns on CheriBSD 22.12)', the release named in full as the answer's is (a
+    cold read met a bare '22.12' in the abstract): the same workload's and contrast's figure on
+    the other data sets, as Figure 1 draws them (no confound); '' where there is none."""
     o = _other_sources(t, r)
     said = [
-        f"about {_about(x.per_call_ns)} on {escape(releases[x.source].removeprefix('CheriBSD '))}"
+        f"about {_about(x.per_call_ns)} on {escape(releases[x.source])}"
         for x in o.itertuples()
         if x.source in releases
     ]
