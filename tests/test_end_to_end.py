@@ -456,7 +456,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # pdftotext may read the section headings around it out of order: the conclusion is the
     # text before the references from its first words, the answer
     body = text.split("REFERENCES", 1)[0]
-    conclusion = body[body.rindex("Purecap + c18n costs time where code calls into another") :]
+    conclusion = body[body.rindex("Purecap + c18n cost time in the math loop, which calls") :]
     assert own[1] in conclusion and "made each call" not in conclusion, conclusion
     # the conclusion says once that the figures are -O0 ones mixing ABI and compartments, and
     # scales them to no program

@@ -579,6 +579,8 @@ def test_figure_one_leaves_confounded_contrasts_out_shares_one_ratio_axis_and_la
     assert write.crosses == "libc" and "write_ns" not in set(rows.metric)
     words = " ".join(caption.split())
     assert "Left out: confounded contrasts (Table~\\ref{tab:confounded})" in words, words
+    # Table 1's other calls into a library (22.12's malloc and free) are named as left out too
+    assert "Drawn: CPU time only." in words and "memory times" in words, words
     assert "the pipe write, which also times two clock calls." in words, words
     # at most three short sentences
     assert len(re.findall(r"\.(\s|$)", words)) <= 3 and len(words.split()) <= 80, words
