@@ -119,8 +119,8 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     # counted on the study's data, as Table 4 counts them there (it tests two more locally)
     # and why there: the study drew its claims from 24.05's files, not 22.12's
     assert said.startswith(
-        "The study drew its 24 claims from its 24.05 data, so of its data only its separate 22.12 "
-        "runs can test them. Those runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
+        "The study drew its 24 claims from its 24.05 data, so only its other data can test "
+        "them. Its separate 22.12 runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
     ), said
     # the noise its intervals cover is Section 3's to say, once
     assert "within one run" not in said, said

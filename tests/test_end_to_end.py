@@ -431,8 +431,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # data sets said once a data set with no ratio quoted as a cost
     # whose data and what they compare, then what they cannot measure, before any figure
     assert re.search(
-        r"which compare purecap \+ c18n \(every pointer a capability, each library in a "
-        r"compartment\) with hybrid \(plain 64-bit pointers\)\. "
+        r"which compare purecap \+ c18n \(every pointer a capability, each library launched in "
+        r"a compartment\) with hybrid \(plain 64-bit pointers\)\. "
         r"These data cannot measure c18n[’']s cost alone: they have no purecap variant without "
         r"compartments, and no log shows the study[’']s timed processes in compartments\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
@@ -471,8 +471,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "The study drew its 24 claims from its 24.05 data, so of its data only its separate 22.12 "
-        "runs can test them. Those runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
+        "The study drew its 24 claims from its 24.05 data, so only its other data can test "
+        "them. Its separate 22.12 runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
         in (" ".join(abstract.replace("’", "'").split()))
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count

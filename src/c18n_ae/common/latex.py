@@ -373,10 +373,13 @@ def _timer_text(ratio, sides, resolution, f, m) -> str:
 
 
 def ranged_text(ratio: float, low: float, high: float, tex: bool = True) -> str:
-    """A ratio with a timer's range its caller derived (two significant figures, as
-    _timer_text prints a range the grid leaves wide): '0.50× ⟨0.22, 0.93⟩'."""
+    """A ratio with a timer's range its caller derived, in two significant figures (a range
+    wide enough for a caller to derive it is no finer): '0.50× ⟨0.22, 0.93⟩'; the point alone
+    where the ends print alike."""
     m = notation(tex)
     f = lambda x: _sig(x, 2)  # noqa: E731
+    if f(low) == f(high):
+        return f"{f(ratio)}{m['times']}"
     return f"{f(ratio)}{m['times']} {m['open']}{f(low)}, {f(high)}{m['close']}"
 
 

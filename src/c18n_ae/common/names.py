@@ -33,7 +33,7 @@ def abi_word(abi: str) -> str:
 ABI_GLOSS = {
     "purecap": "every pointer a capability",
     "purecap-benchmark": "every pointer a capability",
-    "hybrid": "plain 64-bit pointers",
+    "hybrid": "plain \\mbox{64-bit} pointers",  # LaTeX: no line break at its hyphen
 }
 
 

@@ -232,7 +232,7 @@ def finding(
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
-    purecap + c18n (every pointer a capability, each library in a compartment) with hybrid
+    purecap + c18n (every pointer a capability, each library launched in a compartment) with hybrid
     (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); what they cannot
     measure follows it (findings.study_limits), then the finding; '' where a board answers."""
     r, kind = answer(t)
@@ -244,7 +244,7 @@ def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     if ours and theirs:  # what each side does to a pointer, where the reader first meets them
         return (
             "We re-analyse an earlier study's public Morello data, which compare "
-            f"{compartment_name(abi)} ({ours}, each library in a compartment) with "
+            f"{compartment_name(abi)} ({ours}, each library launched in a compartment) with "
             f"{escape(base)} ({theirs})."
         )
     return (
@@ -287,7 +287,7 @@ def conclusion_finding(
         study = _s(r.interval_covers) == "within one run"
         where = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
-        also = _elsewhere(t, r, releases).strip(" ()").replace("; ", " and ")
+        also = _elsewhere(t, r, releases, full=False).strip(" ()").replace("; ", " and ")
         # the figure's workload named, not 'where code calls into another library': one loop's
         # calls give it, and a cold read set it against 22.12's malloc and free, whose one call
         # per timed region shows no such cost within the timer's steps
@@ -366,13 +366,16 @@ def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str 
     return levels.pop() if len(levels) == 1 else None
 
 
-def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
+def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str], full: bool = True) -> str:
     """' (about 40 ns on CheriBSD 22.12)', the release named in full as the answer's is (a
     cold read met a bare '22.12' in the abstract): the same workload's and contrast's figure on
-    the other data sets, as Figure 1 draws them (no confound); '' where there is none."""
+    the other data sets, as Figure 1 draws them (no confound); '' where there is none. full:
+    False where the sentence names the answer's release without the system's name (the
+    conclusion's 'the study's 24.05 data')."""
     o = _other_sources(t, r)
     said = [
-        f"about {_about(x.per_call_ns)} on {escape(releases[x.source])}"
+        f"about {_about(x.per_call_ns)} on "
+        + escape(releases[x.source] if full else releases[x.source].removeprefix("CheriBSD "))
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -638,6 +641,12 @@ def _cost_label(r) -> str:
     return f"{amount_} \\si{{\\nano\\second}} {ends}".rstrip()
 
 
+def _signed(label: str) -> str:
+    """An extra time with its sign, as Figure 1 labels it: '+60 ns'; a negative one keeps its
+    own minus ('$-$5 ns')."""
+    return label if label.startswith(("$-$", "-")) else f"+{label}"
+
+
 def _ratio_label(r) -> str:
     """A ratio as Table 1 prints it, with its interval or the timer's range."""
     ratio, low, high, sides, spreads, resolution = _grid(r)
@@ -669,7 +678,8 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
-        ratio_row(r, f"{_ratio_label(r)}; +{_cost_label(r)} per call") for r in calls.itertuples()
+        ratio_row(r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} per call")
+        for r in calls.itertuples()
     ]
     own_rows = [ratio_row(r, _ratio_label(r)) for r in own.itertuples()]
     span = _ratio_span(top_rows + own_rows)
@@ -722,8 +732,8 @@ def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
 
 def _num(x: float) -> str:
     """A number of the table's ns column: the one amount formatter's figures, two significant as
-    the text and Figure 1 give a cost per call from one run per variant (_about), without the unit
-    (the column's heading gives it)."""
+    the text and Figure 1 give a cost per call, which charges all of a loop's extra time to its
+    calls (_about; Section 3.1), without the unit (the column's heading gives it)."""
     return _about(_f(x)).rsplit(" ", 1)[0]
 
 
@@ -892,13 +902,13 @@ def nominal_cycles(t: pd.DataFrame, published: pd.DataFrame) -> str:
     """The answer's cost per call in cycles at Morello's published clock (its CSV's 'clock
     frequency' row, in GHz), said to be at a clock no data set records: 'At Morello's published
     clock of 2.5 GHz, 60 ns is about 150 cycles, if the study's boards ran at it; no data set
-    records their clock.'; '' where the answer is E10's, a source records its own frequency
-    (Table 7 then has a column), or the report gives no clock."""
+    records their clock.'; '' where the answer is E10's or a board's (which records its own
+    clock), or the report gives no clock."""
     r, kind = answer(t)
     clock = published[published.metric == "clock frequency"] if "metric" in published else None
     if r is None or kind != "data" or clock is None or clock.empty:
         return ""
-    if t.per_call_cycles.notna().any():
+    if _s(r.interval_covers) != "within one run":  # a board records its own clock
         return ""
     ghz = float(clock.value.iloc[0])
     if str(clock.unit_as_published.iloc[0]) != "GHz" or not math.isfinite(_f(r.per_call_ns)):

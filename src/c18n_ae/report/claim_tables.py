@@ -681,8 +681,8 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'The study drew its
-    24 claims from its 24.05 data, so of its data only its separate 22.12 runs can test them.
-    Those runs could test 9: ...'; what
+    24 claims from its 24.05 data, so only its other data can test them. Its separate 22.12
+    runs could test 9: ...'; what
     recomputing them on their own files checks is Section 4.4's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
@@ -715,8 +715,8 @@ def claims_summary(
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
             # none), then how many they test
             opening = (
-                f"The study drew its {n} claims from its {drawn} data, so of its data only {on} "
-                f"can test them. Those runs could test {many}"
+                f"The study drew its {n} claims from its {drawn} data, so only its other data can "
+                f"test them. {on[0].upper()}{on[1:]} could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -894,8 +894,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         else ""
     )
     caption = (
-        rf"The study's claims tested on its {on} each as the study stated it, and decided by the "
-        r"ratio beside it." + setting + r" "
+        rf"The study's claims tested on its {on} each restating the study's words, and decided by "
+        r"the ratio beside it." + setting + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours)."
         + (

@@ -250,8 +250,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """The introduction's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
     (study.brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its
-    timed pipe read included the wait for the next message, and its memory reader was the owner,
-    not root.';
+    Read Time timed the wait for the next message, and its memory reader was the owner, not
+    root.';
     '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
@@ -277,7 +277,12 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
     said = []
     if alone:
         # both purecap ABIs are purecap variants: the abstract defines neither name beyond it
-        named = ["purecap"] if all(a.startswith("purecap") for a in alone) else alone
+        # only where no purecap ABI runs outside compartments ('no purecap variant' would
+        # then be false)
+        purecaps = all(a.startswith("purecap") for a in alone)
+        named = (
+            ["purecap"] if purecaps and not any(o.startswith("purecap") for o in outside) else alone
+        )
         said.append(f"they have no {listed(named, 'or')} variant without compartments")
     said += list(unseen)  # escaped by unseen_phrases
     if not said:

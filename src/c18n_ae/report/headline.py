@@ -393,9 +393,9 @@ LEGEND_PAIRS = 2  # notations side by side on one row of the legend
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
-    """The legend under Table 1, in footnote type: each notation and word beside its meaning,
-    two to a row, defined once and only where a cell uses it; then what the intervals cover,
-    said once."""
+    """The legend under Table 1, in footnote type: each notation beside its meaning, two to a
+    row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
+    valid') in one sentence; then what the intervals cover, said once."""
     rows = [x for _, g in shown for x in g.itertuples()]
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
     said = " ".join(printed)
@@ -438,8 +438,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
             r"\emph{confounded}, the variants also differ in what the cell names "
             r"(Table~\ref{tab:confounded})"
         )
-    elif possibly_notes(table):
-        words.append(r"differences of name alone are in Table~\ref{tab:confounded}")
+    apart = ""  # no cell says it: a sentence of its own, never one on cells in words
+    if not words and possibly_notes(table):
+        apart = r"Differences of name alone are in Table~\ref{tab:confounded}."
     if NOT_VALID in said:
         words.append(rf"\emph{{{NOT_VALID}}}, the timed code does not do what the metric names")
     spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
@@ -453,6 +454,8 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if words:
         said_once = "; ".join(words)
         lines += [r"\par", f"A cell in words gives no ratio: {said_once}."]
+    if apart:
+        lines += [r"\par", apart]
     if covers:
         lines += [r"\par", covers]
     return lines

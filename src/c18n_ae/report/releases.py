@@ -162,9 +162,9 @@ def _own_ends(y: pd.Series) -> tuple[tuple[float, float], bool]:
 
 
 def _timer_between(x: pd.Series, pair: pd.DataFrame) -> tuple[float, float] | None:
-    """The range a ratio of medians between releases may take where either release's own
-    median ratio is limited by its timer (a tick either way): the later release's lowest end
-    over the first's highest, and the reverse; None where neither is (its interval stands). A
+    """The range a ratio of medians between releases may take where both releases' own median
+    ratios are limited by their timers (a tick either way): the later release's lowest end
+    over the first's highest, and the reverse; None where either is not (its interval stands). A
     bootstrap of medians on a grid gives ends on the point ('0.50× [0.40, 0.50]'), which an
     interval's brackets would claim."""
     first = pair[pair.release == x["first"]]
@@ -172,7 +172,9 @@ def _timer_between(x: pd.Series, pair: pd.DataFrame) -> tuple[float, float] | No
         return None
     (a, b), on_a = _own_ends(x)
     (c, d), on_c = _own_ends(first.iloc[0])
-    if not (on_a or on_c) or not all(math.isfinite(v) and v > 0 for v in (a, b, c, d)):
+    # both releases' ends a tick either way: their quotient is one too; a tick range over a
+    # bootstrap interval would be neither, and prints as the bootstrap's
+    if not (on_a and on_c) or not all(math.isfinite(v) and v > 0 for v in (a, b, c, d)):
         return None
     return a / d, b / c
 
