@@ -403,7 +403,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if "⟨" in said:
         forms.append((r"$r\times$ $\langle a, b\rangle$", "a timer tick either way"))
     if any(bare(x) for x in printed):  # the point alone: brackets would only repeat it
-        forms.append((r"$r\times$ alone", BARE_WORDS.split(": ", 1)[1]))
+        # one entry with the interval's form, of which it is the short case (a cold read
+        # counted four notations where three are kinds of one)
+        forms[0] = (forms[0][0], f"{forms[0][1]}; $r\\times$ alone: {BARE_WORDS.split(': ', 1)[1]}")
     if "–" in said:
         forms.append((r"$a$--$b\times$", "too uncertain for a point"))
     few = [x for x in rows if "→" in cell(x, tex=False)]
