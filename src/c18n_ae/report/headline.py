@@ -302,7 +302,10 @@ def _first_upper(text: str) -> str:
 
 
 # the two kinds of metric: Table 1's groups within a contrast and Figure 1's panels (call_cost)
-CROSSING_HEADS = {False: "Calls into another library", True: "Calls no other library"}
+CROSSING_HEADS = {
+    False: "Code that calls into another library",
+    True: "Code that calls no other library",
+}
 
 
 def _calls(crosses: str) -> str:
