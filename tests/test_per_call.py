@@ -683,3 +683,25 @@ def test_cycles_at_morello_s_published_clock_only_where_no_source_records_one():
     assert call_cost.nominal_cycles(rows.assign(interval_covers="between runs"), published) == ""
     # no clock published: nothing said
     assert call_cost.nominal_cycles(rows, published[published.metric != "clock frequency"]) == ""
+
+
+def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowest_own_workload():
+    """An expert reader asked how much of the 60 ns the -O0 purecap caller's own code could hold:
+    were it to slow as much as the slowest workload that calls no other library (int, 1.08×),
+    at most (ratio - 1) x hybrid's loop time per call, the loop's own code being part of it."""
+    rows = morello_rows()
+    said = call_cost.own_share(rows)
+    r, _ = call_cost.answer(rows)
+    own = call_cost._own_rows(rows, r.source, r.subject)
+    worst = own.loc[own.ratio.idxmax()]
+    assert worst.metric == "int_cpu_ns", worst.metric
+    bound = (worst.ratio - 1) * r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
+    assert 5 < bound < 15, bound  # about 9 ns of 60
+    assert said == (
+        "If the loop's own code slowed as much as the int workload's (1.08$\\times$), it would "
+        f"account for at most about {call_cost._about(bound)} of each call's 60 "
+        "\\si{\\nano\\second}."
+    ), said
+    # no workload of its own slower than hybrid: nothing to bound
+    faster = rows.assign(ratio=rows.ratio.where(rows.calls_per_iteration > 0, 0.9))
+    assert call_cost.own_share(faster) == ""

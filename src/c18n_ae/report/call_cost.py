@@ -506,6 +506,32 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     )
 
 
+def own_share(t: pd.DataFrame) -> str:
+    """How much of the answer's cost per call the loop's own code could hold, were it to slow as
+    much as the slowest workload of the same data set and variant that calls no other library
+    (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
+    call, an upper bound as the loop's own code is only part of that time: 'If the loop's own
+    code slowed as much as the int workload's (1.08×), it would account for at most about 9 ns of
+    each call's 60 ns.'; '' where E10 answers, no such workload is slower than its baseline, or
+    a number is missing."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    own = [x for x in _own_rows(t, r.source, r.subject).itertuples() if math.isfinite(_f(x.ratio))]
+    b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
+    if not own or not all(math.isfinite(x) and x > 0 for x in (b, n, k)):
+        return ""
+    worst = max(own, key=lambda x: _f(x.ratio))
+    if _f(worst.ratio) <= 1:
+        return ""
+    bound = (_f(worst.ratio) - 1) * b / (n * k)
+    return (
+        f"If the loop's own code slowed as much as the {escape(_workload(worst))} workload's "
+        f"({ratio_point(_f(worst.ratio))}), it would account for at most about {_about(bound)} "
+        f"of each call's {_about(r.per_call_ns)}."
+    )
+
+
 def _bound_words(t: pd.DataFrame, r, abi: str) -> str:
     """Whether the estimate bounds the switch alone from above: only if the ABI never makes code
     faster, which a workload of the same data set and variant that calls no other library and
@@ -1042,6 +1068,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
     text += newcommand("PerCallBeside", beside(published))
     text += newcommand("PerCallCycles", nominal_cycles(t, published))
+    text += newcommand("PerCallOwnShare", own_share(t))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
