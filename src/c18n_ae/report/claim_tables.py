@@ -894,8 +894,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         else ""
     )
     caption = (
-        rf"The study's claims tested on its {on} each restating the study's words, and decided by "
-        r"the ratio beside it." + setting + r" "
+        rf"The study's claims tested on its {on} each a conclusion of the study in our words, "
+        r"decided by the ratio beside it." + setting + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours)."
         + (
