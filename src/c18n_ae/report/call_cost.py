@@ -939,10 +939,10 @@ def nominal_cycles(t: pd.DataFrame, published: pd.DataFrame) -> str:
     ghz = float(clock.value.iloc[0])
     if str(clock.unit_as_published.iloc[0]) != "GHz" or not math.isfinite(_f(r.per_call_ns)):
         return ""
-    cycles = float(f"{_f(r.per_call_ns) * ghz:.2g}")
+    cycles = amount(_f(r.per_call_ns) * ghz, "cycles", digits=2)  # the prose figures of _about
     return (
         f"At Morello's published clock of {ghz:g}~GHz~\\cite{{morello-early-performance}}, "
-        f"{_about(r.per_call_ns)} is about {cycles:.0f} cycles, if the study's boards ran at it; "
+        f"{_about(r.per_call_ns)} is about {cycles}, if the study's boards ran at it; "
         "no data set records their clock."
     )
 

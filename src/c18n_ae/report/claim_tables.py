@@ -682,9 +682,8 @@ def claims_summary(
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'The study drew its
     24 claims from its 24.05 data, so only its other data can test them. Its separate 22.12
-    runs could test 9: ...'; what
-    recomputing them on their own files checks is Section 4.4's, in why_not's sentence); the
-    noise the intervals cover is Section 3's to say, once.
+    runs could test 9: ...'; what recomputing them on their own files checks is Section 4.4's,
+    in why_not's sentence); the noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the

@@ -145,20 +145,19 @@ def _between_text(x: pd.Series, pair: pd.DataFrame, median: bool) -> str:
     return shown + (DAGGER if median else "")
 
 
-def _own_ends(y: pd.Series) -> tuple[tuple[float, float], bool]:
-    """A release's own ratio of medians as its table prints the ends (shown_ends: the timer's
-    range where the grid limits it), and whether those ends are the timer's."""
+def _own_range(y: pd.Series) -> tuple[float, float] | None:
+    """A release's own ratio of medians' timer range, as its table prints it (timer_range: a
+    tick either way, where the grid limits the ratio); None where its interval is printed."""
     num = lambda k: float(y[k]) if pd.notna(y.get(k)) else math.nan  # noqa: E731
-    args = (
+    return timer_range(
         num("contrast_median_ratio"),
         num("contrast_median_ci95_low"),
         num("contrast_median_ci95_high"),
         (num("median"), num("reference_median")),
         (num("sd"), num("reference_sd")),
         num("resolution"),
+        median=True,
     )
-    ranged = timer_range(*args, median=True)
-    return (ranged or args[1:3]), ranged is not None
 
 
 def _timer_between(x: pd.Series, pair: pd.DataFrame) -> tuple[float, float] | None:
@@ -170,12 +169,12 @@ def _timer_between(x: pd.Series, pair: pd.DataFrame) -> tuple[float, float] | No
     first = pair[pair.release == x["first"]]
     if first.empty or x["release"] == x["first"]:
         return None
-    (a, b), on_a = _own_ends(x)
-    (c, d), on_c = _own_ends(first.iloc[0])
     # both releases' ends a tick either way: their quotient is one too; a tick range over a
     # bootstrap interval would be neither, and prints as the bootstrap's
-    if not (on_a and on_c) or not all(math.isfinite(v) and v > 0 for v in (a, b, c, d)):
+    mine, theirs = _own_range(x), _own_range(first.iloc[0])
+    if not (mine and theirs) or not all(math.isfinite(v) and v > 0 for v in (*mine, *theirs)):
         return None
+    (a, b), (c, d) = mine, theirs
     return a / d, b / c
 
 
