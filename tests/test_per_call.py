@@ -137,16 +137,19 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     odd = rows.assign(subject="odd-c18n")
     said = call_cost.scope(odd, {("morello-2024", "odd-c18n"): "odd"})
     assert said.endswith("compare odd + c18n (the odd ABI with compartments) with hybrid."), said
-    sentence = call_cost.finding(rows, RELEASES, ABIS, "-O0")
+    sentence = call_cost.finding(rows, RELEASES, ABIS)
     assert sentence.startswith(
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
         r"time. Divided among the loop's calls into libm, that is about 60 \si{\nano\second} more "
-        r"per call, from one run of unoptimised (\mbox{-O0}) builds."
+        r"per call. On"
     ), sentence
     assert " It " not in sentence, sentence
-    # no level recorded: no level said
-    bare = call_cost.finding(rows, RELEASES, ABIS)
-    assert r"more per call. On" in bare and "-O" not in bare, bare
+    # the runs and builds the figures rest on are the limits' to say, after the finding
+    assert "-O" not in sentence and "one run" not in sentence, sentence
+    assert call_cost.built_words(rows, "-O0") == (
+        "one run per variant of unoptimised (\\mbox{-O0}) builds"
+    )
+    assert call_cost.built_words(rows, None) == "one run per variant"
     assert "15" not in sentence and "benchmark" not in sentence
     # the lowest and highest point ratios Table 1 prints in its own-code cells, in its form
     from c18n_ae.report.headline import cell
@@ -177,14 +180,15 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
         & (both.metric == "math_cpu_ns")
         & (both.subject == "purecap-c18n")
     ].iloc[0]
-    sentence = call_cost.finding(both, RELEASES, ABIS, "-O0")
+    sentence = call_cost.finding(both, RELEASES, ABIS)
     about = call_cost._about(other.per_call_ns)
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
-    # both figures from one run of unoptimised builds, said once after both
-    assert (
-        f" more per call (about {about} on CheriBSD 22.12), from one run of unoptimised "
-        "(\\mbox{-O0}) builds." in sentence
-    ), sentence
+    # with the ratio it comes from, in a clause of its own
+    ratio = call_cost.ratio_point(other.ratio)
+    said = (
+        f" more per call; on CheriBSD 22.12, the same loop ran at {ratio}, about {about} more per"
+    )
+    assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
     assert "22.12" not in call_cost.finding(morello_rows(), RELEASES, ABIS)
@@ -227,7 +231,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     )
     # as the abstract has it (findings.py): the release the claims come from, no why-not
     summary = claims_summary(verdicts, RELEASES, list(RELEASES), ["CheriBSD 24.05"], False)
-    assert summary.startswith("The study drew its 24 claims from its 24.05 data, so only its")
+    assert summary.startswith("The study drew its 24 claims from its 24.05 data, so those data")
     # the noise the intervals cover is Section 3's to say, once
     assert "within one run" not in summary
     scope = run_scope([{"target": "local", "experiment": "cpu"}], {"local": "local"})
@@ -259,11 +263,16 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
         "compartments."
     )
     assert unseen_conclusion([]) == ""
-    limits = study_limits(shipped, unseen_phrases(shipped))
+    limits = study_limits(shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"))
     assert limits == (
-        "These data cannot measure c18n's cost alone: they have no purecap variant without "
-        "compartments, and no log shows the study's timed processes in compartments."
+        "These figures mix the purecap ABI's cost with c18n's, because the data have no purecap "
+        "variant without compartments. They come from one run per variant of unoptimised "
+        "(\\mbox{-O0}) builds, and no log shows the study's timed processes in compartments."
     ), limits
+    # nothing recorded of the runs or builds: what the files do not show, in a sentence of its own
+    assert study_limits(shipped, unseen_phrases(shipped)).endswith(
+        "without compartments. No log shows the study's timed processes in compartments."
+    )
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
         {
@@ -277,10 +286,10 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     text = (
         tex.replace(r"\begin{abstract}", "")
         .replace(r"\end{abstract}", "")
-        .replace(r"\PerCallFinding{}", call_cost.finding(both, RELEASES, ABIS, "-O0"))
+        .replace(r"\PerCallFinding{}", call_cost.finding(both, RELEASES, ABIS))
         .replace(r"\ClaimsSummary{}", summary)
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
-        .replace(r"\StudyLimits", limits)
+        .replace(r"\PerCallLimits", limits)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")
     )
@@ -304,7 +313,7 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     -O0 figures mixing ABI and compartments, and scales them to no program (a rate per second
     would extend one unoptimised loop's figure to programs in general)."""
     both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
-    first = call_cost.finding(both, RELEASES, ABIS, "-O0")
+    first = call_cost.finding(both, RELEASES, ABIS)
     said = call_cost.conclusion_finding(both, RELEASES, ABIS, "-O0")
     sentences = lambda x: set(re.split(r"(?<=\.) (?=[A-Z])", x))  # noqa: E731
     # only the sentence on code calling no other library is the same, in the same words
@@ -314,7 +323,7 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     assert "about 60 \\si{\\nano\\second}" in first and "about 60 \\si{\\nano\\second}" in said
     # each names the other release as it names the answer's: in full in the abstract, as 'the
     # study's 24.05 data' and '22.12' in the conclusion
-    assert "about 41 \\si{\\nano\\second} on CheriBSD 22.12" in first, first
+    assert "on CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41 \\si" in first, first
     assert "about 41 \\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
     assert "a second" not in said and "core" not in said, said
@@ -407,14 +416,21 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
 def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     rows = morello_rows()
     assert "no direct measurement stands beside" in call_cost.direct(rows)
-    # in Section 4.1, beside the worked estimate, in plain words: no data set, variant or host
+    # in Threats' bullet on the boards, in plain words: no data set, variant or host
     assert call_cost.confounds(rows, ABIS, RELEASES) == (
-        "Possibly also, on 24.05: only the purecap + c18n files name their host, so the two sides "
-        "may have run on different boards."
+        "For the cost per call on 24.05, only the purecap + c18n files name their host, so its "
+        "two sides may have run on different boards."
     )
-    assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
+    assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
+    # said once: Section 4.1 leaves the qualifier to Threats
+    assert r"\PerCallPossibly" not in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     published = pd.read_csv(ROOT / "published" / "morello_performance_2023.csv")
-    said = call_cost.beside(published)
+    # Section 2 names the mechanism; Related work gives the whole-program figures
+    said = call_cost.beside() + " " + call_cost.published_overheads(published)
+    assert (
+        "%" not in call_cost.beside()
+        and "\\PerCallPublished" in (ROOT / "paper" / "sections" / "related.tex").read_text()
+    )
     assert "upper bound" not in said and "tighter" not in said
     # the body cites no artifact path (the reference names its file); Section 2 gives the ABI's
     # known cost on such calls before Section 4.1's estimates, and claims no novelty
@@ -434,23 +450,24 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # the stall it avoids (Section 2) would fit the gap: a reading, not a result
     assert other.endswith("which would fit much of the gap; these data cannot confirm it."), other
     assert "The purecap-benchmark ABI keeps those bounds global to avoid the stall" in said, said
-    # (the worked estimate's last sentence, Section 4.1)
-    text = call_cost.arithmetic(rows, RELEASES, ABIS, "-O0")
+    # (after the loop's own code's share, Section 4.1)
+    text = call_cost.bound_words(rows, ABIS)
     # the estimate is the switch plus the ABI's extra: it bounds the switch from above only where
     # the ABI adds nothing, i.e. makes these calls no faster than hybrid
-    # the data's own float workload, which crosses no boundary and ran faster than hybrid, shows
-    # the ABI can make code faster (said of the contrast, not as the ABI's doing alone)
-    assert (
-        "These data can neither split it between the ABI and the switch nor bound the switch "
-        "with it. Purecap code can also run faster than hybrid: the float workload, which "
-        "crosses no boundary, did."
-    ) in text, text
-    assert "slower" not in text and "made the" not in text, text
+    # the data's own float workload, which calls no other library and ran faster than hybrid,
+    # shows the ABI can make code faster (said of the contrast, not as the ABI's doing alone)
+    assert text == (
+        "The rest is the purecap build of libm and the switch, in shares these data cannot tell "
+        "apart. Purecap code can also run faster than hybrid, as the float workload did, so the "
+        "switch alone may take less than 60 \\si{\\nano\\second} a call or more."
+    ), text
+    assert "made the" not in text, text
     # with no workload faster, the bound stands with its condition
     own = call_cost.clean(call_cost.own_code(rows))
     slow = rows.drop(own[own.metric == "float_cpu_ns"].index)
-    text = call_cost.arithmetic(slow, RELEASES, ABIS, "-O0")
+    text = call_cost.bound_words(slow, ABIS)
     assert text.count("upper bound") == 1 and "unless the purecap ABI" in text, text
+    assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
 
 
 def test_the_quoted_figures_build_level_is_the_one_every_side_records():
@@ -479,16 +496,26 @@ def test_the_worked_estimate_lets_a_reader_check_the_cost_per_call():
         pd.concat([rows, rows_of("cheribsd-22.12")], ignore_index=True), RELEASES, ABIS, "-O0"
     )
     r, _ = call_cost.answer(rows)
-    worked = r"\$\(([\d.]+) - ([\d.]+)\)\$~\\si\{\\second\}~/~\$\((\d+) \\times 10\^\{(\d+)\}"
+    # the two times per trial, then per iteration, then the division by the calls
+    trial = re.search(r"([\d.]+)~\\si\{\\second\} in purecap \+ c18n and ([\d.]+)~\\si", said)
+    assert trial, said
+    assert abs(float(trial[1]) * 1e9 - r.mean_ns) <= 0.05e9
+    assert abs(float(trial[2]) * 1e9 - r.reference_mean_ns) <= 0.05e9
+    iterations = re.search(r"per trial of \$10\^\{(\d+)\}\$ iterations", said)
+    assert iterations and 10 ** int(iterations[1]) == r.iterations, said
+    worked = r"\$\(([\d.]+) - ([\d.]+)\)\$~\\si\{\\nano\\second\}~/~\$(\d+) \\approx\$"
     shown = re.search(worked, said)
     assert shown, said
-    a, b, k, e = float(shown[1]), float(shown[2]), int(shown[3]), int(shown[4])
-    assert (k, 10**e) == (r.calls_per_iteration, r.iterations)
-    assert abs(a * 1e9 - r.mean_ns) <= 0.05e9 and abs(b * 1e9 - r.reference_mean_ns) <= 0.05e9
-    per_call = (a - b) * 1e9 / (k * 10**e)  # what a reader gets from the printed numbers
+    a, b, k = float(shown[1]), float(shown[2]), int(shown[3])
+    assert k == r.calls_per_iteration
+    assert (
+        abs(a - r.mean_ns / r.iterations) <= 0.5
+        and abs(b - r.reference_mean_ns / r.iterations) <= 0.5
+    )
+    per_call = (a - b) / k  # what a reader gets from the printed numbers
     printed = float(re.search(r"\\approx\$ ([\d.]+) \\si\{\\nano\\second\}", said)[1])
     assert abs(per_call - printed) / printed < 0.05 and printed == float(f"{r.per_call_ns:.2g}")
-    assert f"{a} s" not in said and "sin, cos, tan and log" in said and "libm" in said
+    assert "sin, cos, tan and log" in said and "libm" in said
     # said once, plainly: what kind of figure the 60 ns is
     plain = "charges all of the loop's extra time to the calls: the caller's own purecap code"
     assert plain in said and "the purecap build of libm, and the compartment switch" in said
@@ -498,13 +525,13 @@ def test_the_worked_estimate_lets_a_reader_check_the_cost_per_call():
         assert len(sentence.split()) <= 35, sentence
     # every other data set's figure the abstract gives comes with its two means, checkable alike
     other = re.search(
-        r"On the 22.12 data, ([\d.]+)~\\si\{\\second\} and ([\d.]+)~\\si\{"
-        r"\\second\} give about ([\d.]+) \\si\{\\nano\\second\} the same way",
+        r"On the 22.12 data, ([\d.]+)~\\si\{\\nano\\second\} and ([\d.]+)~\\si\{"
+        r"\\nano\\second\} an iteration give about ([\d.]+) \\si\{\\nano\\second\} the same way",
         said,
     )
     assert other, said
     c, d, quoted = (float(x) for x in other.groups())
-    assert abs((c - d) * 1e9 / (k * 10**e) - quoted) / quoted < 0.05, (c, d, quoted)
+    assert abs((c - d) / k - quoted) / quoted < 0.05, (c, d, quoted)
     # E10 measures a call directly: no worked estimate from the data then
     board = rows.assign(e10_per_call_ns=[55.0] + [float("nan")] * (len(rows) - 1))
     assert call_cost.arithmetic(board, RELEASES, ABIS) == ""
@@ -557,7 +584,8 @@ def test_figure_one_leaves_confounded_contrasts_out_shares_one_ratio_axis_and_la
     assert r"\PerCallMarks" in caption
     assert (
         call_cost.figure_marks(rows)
-        == "Bars: intervals $[a, b]$; a bar narrower than its mark is hidden by it."
+        == "Bars and labels: intervals $[a, b]$; a label without one has its interval within its "
+        "last digit, and a bar narrower than its mark is hidden by it."
     )
     few = rows.assign(
         mean_ns=4600.0,
@@ -578,14 +606,14 @@ def test_figure_one_leaves_confounded_contrasts_out_shares_one_ratio_axis_and_la
     write = next(h for h in exp.registry()["pipe"].headline if h.metric == "write_ns")
     assert write.crosses == "libc" and "write_ns" not in set(rows.metric)
     words = " ".join(caption.split())
-    assert "Left out: confounded contrasts (Table~\\ref{tab:confounded})" in words, words
+    assert "confounded contrasts (Table~\\ref{tab:confounded})." in words, words
     # Table 1's other calls into a library (22.12's malloc and free) are named as left out too
-    assert "Table~\\ref{tab:headline}'s memory times" in words, words
-    assert "the pipe write, which also times two clock calls." in words, words
+    assert "Left out: Table~\\ref{tab:headline}'s memory times" in words, words
+    assert "the pipe write, which also times two clock calls," in words, words
     # at most three short sentences
     assert len(re.findall(r"\.(\s|$)", words)) <= 3 and len(words.split()) <= 80, words
     # what the cost per call holds, in words a reader need not read twice ('bounding neither')
-    assert "(the ABI's cost and the switch's together)" in words, words
+    assert "(the ABI's cost and the switch's together," in words, words
     table = " ".join((ROOT / "paper" / "sections" / "per-call-table.tex").read_text().split())
     table = table.split(r"\captionof{table}{", 1)[1].split(r"\label{tab:per-call}")[0]
     assert "the pipe write, which Table~\\ref{tab:headline} lists as a call into" in table
@@ -676,8 +704,7 @@ def test_cycles_at_morello_s_published_clock_only_where_no_source_records_one():
     assert expect == "150", expect  # about 60 ns at 2.5 GHz
     assert said == (
         "At Morello's published clock of 2.5~GHz~\\cite{morello-early-performance}, "
-        "60 \\si{\\nano\\second} is about 150 cycles, if the study's boards ran at it; no data "
-        "set records their clock."
+        "60 \\si{\\nano\\second} is about 150 cycles, if the study's boards ran at it."
     ), said
     # a board's answer (intervals between runs) records its own clock: no published one
     assert call_cost.nominal_cycles(rows.assign(interval_covers="between runs"), published) == ""
@@ -698,10 +725,12 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
     bound = (worst.ratio - 1) * r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < bound < 15, bound  # about 9 ns of 60
     assert said == (
-        "If the loop's own code slowed as much as the int workload's (1.08$\\times$), it would "
-        f"account for at most about {call_cost._about(bound)} of each call's 60 "
-        "\\si{\\nano\\second}."
+        "Had the loop's own code slowed as much as the int workload (1.08$\\times$), it would "
+        "account for at most $(1.08 - 1) \\times 468$~\\si{\\nano\\second}~/~$4 \\approx$ 9 "
+        "\\si{\\nano\\second} of the 60 \\si{\\nano\\second}."
     ), said
+    # the bound in one figure: the printed ratio and time give the same one as the unrounded
+    assert round((1.08 - 1) * 468 / 4) == round(bound) == 9, bound
     # no workload of its own slower than hybrid: nothing to bound
     faster = rows.assign(ratio=rows.ratio.where(rows.calls_per_iteration > 0, 0.9))
     assert call_cost.own_share(faster) == ""

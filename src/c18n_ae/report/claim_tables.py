@@ -681,7 +681,7 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that replicate reads as on other data: 'The study drew its
-    24 claims from its 24.05 data, so only its other data can test them. Its separate 22.12
+    24 claims from its 24.05 data, so those data cannot test them. Its separate 22.12
     runs could test 9: ...'; what recomputing them on their own files checks is Section 4.4's,
     in why_not's sentence); the noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
@@ -714,8 +714,8 @@ def claims_summary(
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
             # none), then how many they test
             opening = (
-                f"The study drew its {n} claims from its {drawn} data, so only its other data can "
-                f"test them. {on[0].upper()}{on[1:]} could test {many}"
+                f"The study drew its {n} claims from its {drawn} data, so those data cannot test "
+                f"them. {on[0].upper()}{on[1:]} could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"

@@ -264,17 +264,20 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     )
 
 
-def study_limits(metas: list[dict], unseen: list[str]) -> str:
-    """The abstract's sentence on what the data sets cannot measure, before any figure of theirs:
-    the ABIs they ran only in compartments (dataset.yaml variants: abi, c18n), and where nothing
-    in their files shows the c18n variants in compartments (macros.unseen_phrases), 'These data
-    cannot measure c18n's cost alone: they have no purecap variant without compartments, and no
-    log shows the study's timed processes in compartments.'; '' where neither holds."""
+def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
+    """The abstract's words on what its figures mix and rest on, after the first finding (a cold
+    read: caveats before the answer buried it): the ABIs the data sets ran only in compartments
+    (dataset.yaml variants: abi, c18n), the runs and builds the figures come from (built: 'one
+    run per variant of unoptimised (-O0) builds', call_cost.built_words), and where nothing in
+    their files shows the c18n variants in compartments (macros.unseen_phrases): 'These figures
+    mix the purecap ABI's cost with c18n's, because the data have no purecap variant without
+    compartments. They come from one run per variant of unoptimised (-O0) builds, and no log
+    shows the study's timed processes in compartments.'; '' where nothing holds."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
     inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
     outside = {str(v["abi"]) for v in variants if v.get("c18n") is False}
     alone = [escape(a) for a in dict.fromkeys(inside) if a not in outside]
-    said = []
+    out = []
     if alone:
         # both purecap ABIs are purecap variants: the abstract defines neither name beyond it
         # only where no purecap ABI runs outside compartments ('no purecap variant' would
@@ -283,17 +286,18 @@ def study_limits(metas: list[dict], unseen: list[str]) -> str:
         named = (
             ["purecap"] if purecaps and not any(o.startswith("purecap") for o in outside) else alone
         )
-        said.append(f"they have no {listed(named, 'or')} variant without compartments")
-    said += list(unseen)  # escaped by unseen_phrases
-    if not said:
-        return ""
-    # independent clauses: a comma before the last one's 'and'
-    joined = ", ".join(said[:-1]) + (", and " if len(said) > 1 else "") + said[-1]
+        out.append(
+            f"These figures mix the {listed(named, 'or')} ABI's cost with c18n's, because the "
+            f"data have no {listed(named, 'or')} variant without compartments."
+        )
+    rest = ([f"they come from {built}"] if built else []) + list(unseen)  # escaped by callers
+    if rest:
+        # independent clauses: a comma before the last one's 'and'
+        joined = ", ".join(rest[:-1]) + (", and " if len(rest) > 1 else "") + rest[-1]
+        out.append(joined[0].upper() + joined[1:] + ".")
     # no more on what the files' silence means: the study launched its c18n variants with c18n
-    # (dataset.yaml's launch evidence), and an expert reader took 'the figures may be the
-    # purecap ABI's alone' for a hedge the data do not motivate; the conclusion says it once
-    # (unseen_conclusion)
-    return f"These data cannot measure c18n's cost alone: {joined}."
+    # (dataset.yaml's launch evidence); the conclusion says it once (unseen_conclusion)
+    return " ".join(out)
 
 
 def unseen_conclusion(unseen: list[str]) -> str:
@@ -342,8 +346,7 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
-    unseen = unseen_phrases(metas)  # the abstract's and the conclusion's
-    text += newcommand("StudyLimits", study_limits(metas, unseen))
+    unseen = unseen_phrases(metas)  # the conclusion's; the abstract's are call_cost's
     text += newcommand("UnseenConclusion", unseen_conclusion(unseen))
     # Section 4.4 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
@@ -392,6 +395,7 @@ def main(argv=None) -> None:
             text += newcommand(f"Findings{macro_name(e.name)}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
+    text += newcommand("DatasetBoardsOpen", provenance.boards_open(metas))
     text += newcommand(
         "DatasetAttributions",
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))

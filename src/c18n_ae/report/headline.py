@@ -360,15 +360,17 @@ def latex_table(table: pd.DataFrame) -> str:
     last_pair, last_e, last_kind = None, None, None
     for (pair, e, _), mine in groups:
         if pair != last_pair:
-            lines += [
-                r"\midrule",
-                rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(_first_upper(pair))}}}}} \\",
-            ]
+            lines.append(r"\midrule")
+            if len(pairs) > 1:  # one contrast is the caption's to name
+                lines.append(
+                    rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(_first_upper(pair))}}}}} \\"
+                )
             last_pair, last_e, last_kind = pair, None, None
         first = mine.iloc[0]
         kind = CROSSING_HEADS[not _text(first.crosses)]
         if kind != last_kind:
-            lines.append(rf"\multicolumn{{{cols}}}{{@{{\quad}}l}}{{{kind}}} \\")
+            indent = r"\quad" if len(pairs) > 1 else ""
+            lines.append(rf"\multicolumn{{{cols}}}{{@{{{indent}}}l}}{{\emph{{{kind}}}}} \\")
             last_kind, last_e = kind, None
         cells = [
             escape(exp.get(e).title) if e != last_e else "",
@@ -404,7 +406,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     said = " ".join(printed)
     forms = [(r"$r\times$ [$a$, $b$]", "ratio with its interval")]
     if "⟨" in said:
-        forms.append((r"$r\times$ $\langle a, b\rangle$", "a timer tick either way"))
+        forms.append(
+            (r"$r\times$ $\langle a, b\rangle$", "not an interval: a timer tick either way")
+        )
     if any(bare(x) for x in printed):  # the point alone: brackets would only repeat it
         # one entry with the interval's form, of which it is the short case (a cold read
         # counted four notations where three are kinds of one)

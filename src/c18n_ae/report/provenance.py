@@ -72,11 +72,27 @@ def boards_text(meta: dict) -> str:
 NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
 
 
+def boards_open(metas: list[dict]) -> str:
+    """What the data sets' provenance leaves open about their boards, for Threats: 'The study's
+    documents disagree on how many boards it used, and its files name three hosts'; '' where
+    nothing is open. The full account is the appendix's (boards_text, attribution)."""
+    said = []
+    if any(len({b["document"] for b in m.get("boards", [])}) > 1 for m in metas):
+        said.append("the study's documents disagree on how many boards it used")
+    hosts = {h["host"] for m in metas for h in m.get("hosts", [])}
+    if hosts:
+        n = len(hosts)
+        count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+        said.append(f"its files name {count} host{'s' if n > 1 else ''}")
+    text = listed(said)
+    return text[:1].upper() + text[1:]
+
+
 def summary_text(metas: list[dict]) -> str:
-    """The body's two sentences on the data sets: which releases, whose, measured on what, and
-    that this package measured none of them; then what their provenance leaves open (the
-    documents' boards, the hosts the files name, the one host whose log records the kernel). The
-    full account, with its quotations and files, is the appendix's (boards_text, attribution)."""
+    """The body's sentence on the data sets: which releases, whose, measured on what, and that
+    this package measured none of them. What their provenance leaves open (the documents'
+    boards, the hosts the files name, the one host whose log records the kernel) is Threats'
+    and the appendix's to say, once (boards_text, attribution)."""
     if not metas:
         return "This run included no data set."
     names = listed([escape(m.get("release", m["name"]).removeprefix("CheriBSD ")) for m in metas])
@@ -88,25 +104,7 @@ def summary_text(metas: list[dict]) -> str:
     study = any(m.get("study_data") for m in metas) and len({m["measured_by"] for m in metas}) == 1
     whose = "the study's raw files" if study else "shipped measurements"
     verb = "are" if len(metas) > 1 else "is"
-    out = [
+    return (
         f"{data} {verb} {whose}, measured by their authors on {on}; we re-analysed them and "
         "measured none of them."
-    ]
-    open_ = []
-    if any(len({b["document"] for b in m.get("boards", [])}) > 1 for m in metas):
-        open_.append("the study's documents disagree on how many boards it used")
-    hosts = {h["host"] for m in metas for h in m.get("hosts", [])}
-    if hosts:
-        n = len(hosts)
-        count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-        open_.append(f"its files name {count} host{'s' if n > 1 else ''}")
-    kernels = [m["kernel"] for m in metas if (m.get("kernel") or {}).get("debug_options")]
-    for k in kernels[:1]:
-        where = "only one host's log" if k.get("host") else "the logs"
-        open_.append(
-            f"{where} records the kernel, a debug kernel with {escape(listed(k['debug_options']))}"
-        )
-    if open_:
-        said = listed(open_)
-        out.append(f"{said[:1].upper()}{said[1:]} (Appendix~\\ref{{sec:provenance}}).")
-    return " ".join(out)
+    )
