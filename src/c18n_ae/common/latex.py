@@ -217,6 +217,7 @@ def bare(text: str) -> bool:
 
 
 FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time first
+UNRESOLVED = "no difference the timer resolves"  # a few ticks whose timer's range covers 1
 
 
 def notation(tex: bool = True) -> dict[str, str]:
@@ -272,6 +273,13 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     # ratio without one says so without brackets of its own, which would nest
     tail = after if after and full.endswith(after) else ""
     ratio_part = full.removesuffix(tail)
+    if f" {mark['open']}" in ratio_part:
+        # a tick either way on each side allows no difference at all: said in words, which need
+        # no notation of their own (three cold reads asked why the malloc's ⟨⟩ and the pipe's []
+        # differ)
+        bounds, _ = tick_bounds(sides, resolution)
+        if bounds and bounds[0] <= 1 <= bounds[1]:
+            return f"{shown} ({UNRESOLVED})"
     if "(no interval)" in ratio_part:
         ratio_part = f"{point}, no interval"
     return f"{shown} ({ratio_part}){tail}"
