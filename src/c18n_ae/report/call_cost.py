@@ -531,7 +531,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
         f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
         f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
-        f"{_count(int(k))} calls into {library}{named}, so each call took "
+        f"{_count(int(k))} calls into {library}{named}, so each call, with its return, took "
         f"$({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)} longer. "
         f"{_same_way(t, r, releases)}"
         "The estimate charges all of the loop's extra time to the calls: the caller's own "
@@ -566,10 +566,10 @@ def own_share(t: pd.DataFrame) -> str:
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
     return (
-        f"Had the loop's own code slowed as much as the {escape(_workload(worst))} workload "
-        f"({point}), it would account for at most "
-        f"$({plain} - 1) \\times {per}$~{unit}~/~${int(k)} \\approx$ {shown} "
-        f"of the {_about(r.per_call_ns)}."
+        f"Were the loop's own code to slow as much as the {escape(_workload(worst))} workload "
+        f"({point}), it would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
+        f"\\approx$ {shown} of the {_about(r.per_call_ns)}, since {per}~{unit} also holds "
+        f"{escape(_s(r.library)) or 'the library'}'s own work."
     )
 
 
@@ -591,9 +591,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         lead = "The rest is" if own_share(t) else "Besides the loop's own code, it holds"
         return (
             f"{lead} the purecap build of {escape(_s(r.library)) or 'the library'} and the "
-            f"switch, in shares these data cannot tell apart. Purecap code can also run faster "
-            f"than hybrid, as {did}, so the switch alone may take less than "
-            f"{_about(r.per_call_ns)} a call or more."
+            "switch, in shares these data cannot tell apart. Purecap code can also run faster "
+            f"than hybrid, as {did}, so {_about(r.per_call_ns)} is no upper bound on the "
+            "switch alone."
         )
     return (
         f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "
@@ -717,6 +717,12 @@ def _cost_label(r) -> str:
     return f"{amount_} \\si{{\\nano\\second}} {ends}".rstrip()
 
 
+def _library_call(r) -> str:
+    """'libm call': the call a row's cost is divided among, by its library where known."""
+    library = escape(_s(getattr(r, "library", "")))
+    return f"\\texttt{{{library}}} call" if library else "call"
+
+
 def _signed(label: str) -> str:
     """An extra time with its sign, as Figure 1 labels it: '+60 ns'; a negative one keeps its
     own minus ('$-$5 ns')."""
@@ -754,7 +760,8 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
-        ratio_row(r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} per call")
+        # the library named: a cold read took '+60 ns per call' for a crossing's cost
+        ratio_row(r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} per {_library_call(r)}")
         for r in calls.itertuples()
     ]
     own_rows = [ratio_row(r, _ratio_label(r)) for r in own.itertuples()]
