@@ -113,6 +113,12 @@ def test_a_ratio_near_the_timers_grid_says_so():
     assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
         "5.00 → 4.60 µs (no difference the timer resolves)"
     )
+    # printed times that divide to another point than two figures give: one figure more (3.01 /
+    # 1.63 is 1.85, which cold reads met as 1.9)
+    pipe = dict(sides=(3012.0, 1626.0), spreads=(900, 300), resolution=1000.0, unit="ns")
+    assert ratio_text(3012 / 1626, 1.17, 2.73, tex=False, **pipe) == (
+        "1.63 → 3.01 µs (1.85× [1.2, 2.7])"
+    )
     # a range that leaves 1 out prints in its own brackets
     apart = dict(sides=(2100, 6000), spreads=(300, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.35, 0.35, 0.35, tex=False, **apart) == "6.00 → 2.10 µs (0.35× ⟨0.16, 0.62⟩)"

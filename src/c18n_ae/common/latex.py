@@ -282,6 +282,14 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
             return f"{shown} ({UNRESOLVED})"
     if "(no interval)" in ratio_part:
         ratio_part = f"{point}, no interval"
+    figures = re.match(r"[\d.]+", point)
+    if figures:
+        # the point one figure finer where the printed times would divide to another one (cold
+        # reads divided 3.01 by 1.63, got 1.85 and met 1.9), never past MAX_DIGITS
+        digits = len(figures[0].replace(".", "").lstrip("0"))
+        given = float(_sig(sides[0], MAX_DIGITS)) / float(_sig(sides[1], MAX_DIGITS))
+        if _sig(given, digits) != figures[0] and digits < MAX_DIGITS:
+            ratio_part = _sig(ratio, digits + 1) + ratio_part[len(figures[0]) :]
     return f"{shown} ({ratio_part}){tail}"
 
 
