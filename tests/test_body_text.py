@@ -135,8 +135,10 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     summary = generated["DatasetSummary"]
     assert summary.count(". ") == 0 and summary.endswith("measured none of them."), summary
     assert generated["DatasetBoardsOpen"] == (
-        "The study's documents disagree on how many boards it used and its files name three hosts"
+        "The study's documents disagree on how many boards it used and its files name three hosts "
+        "(Appendix~\\ref{sec:provenance})."
     ), generated["DatasetBoardsOpen"]
+    assert "BoardsOpen" in generated  # so Threats has its bullet
     assert "morello-2024" not in summary and "texttt" not in summary, summary
     assert "morello-camb" not in summary and "tom" not in summary.split()  # no host names
 

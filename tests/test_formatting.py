@@ -267,14 +267,16 @@ def test_experiment_paragraph_sentences_stay_short():
 
 
 def test_a_figure_and_a_within_read_the_ends_the_tables_print():
-    """shown_ends: the timer's bound where ratio_text prints it (a few-ticks metric's: 0.60 to
-    1.4, not the spread's 0.92 to 0.92), the interval's ends otherwise (the study's int workload,
+    """shown_ends: the timer's bound where it takes the interval's place (a few-ticks metric's:
+    0.60 to 1.4, not the spread's 0.92 to 0.92, which ratio_text says in words as it holds 1),
+    the interval's ends otherwise (the study's int workload,
     many ticks long: 1.075 to 1.077); a time unit prints in one spelling (µs, never 'us'); a
     single run's figure in prose has two significant figures."""
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0)
     low, high = shown_ends(0.92, 0.92, 0.92, **few)
     assert round(low, 2) == 0.60 and round(high, 1) == 1.4
-    assert "no difference the timer resolves" in ratio_text(
+    # a figure's bar through 1 where the words say the timer resolves no difference
+    assert low <= 1 <= high and "no difference the timer resolves" in ratio_text(
         0.92, 0.92, 0.92, tex=False, unit="ns", **few
     )
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
@@ -359,10 +361,12 @@ def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():
     Table 9), and its printed ratio is what the printed times give, but where they sit on a
     rounding edge, and then by no more than the figures' rounding allows."""
     rng = np.random.default_rng(31)
+    unresolved = 0
     for _ in range(2000):
         b, a = rng.uniform(1000, 9000, 2)  # ns, a few 1 µs ticks
         text = ratio_text(a / b, a / b * 0.99, a / b * 1.01, False, sides=(a, b), resolution=1000)
         if text.endswith("(no difference the timer resolves)"):  # no ratio to follow
+            unresolved += 1
             continue
         m = re.fullmatch(r"([\d.]+) → ([\d.]+) µs \(([\d.]+)×(?: [⟨\[][^)]*)?\)", text)
         assert m, text
@@ -372,6 +376,8 @@ def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():
         q = float(after) / float(before)
         slack = half[0] + q * (half[1] / float(after) + half[2] / float(before))
         assert abs(q - float(point)) <= slack * 1.01, text
+    # most pairs still print a ratio to check; the rest are within a tick of equal
+    assert 0 < unresolved < 1200, unresolved
     # one side alike beside two partners: the case readers saw
     assert few_ticks(2960, 1634, "ns", False) == "1.63 → 2.96 µs"
     assert few_ticks(3010, 1634, "ns", False) == "1.63 → 3.01 µs"

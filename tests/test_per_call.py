@@ -250,7 +250,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
         "The study's files show flaws (Appendix~\\ref{sec:experiments} shows each): its 24.05 "
         "write and read loops did no work, its Read Time timed the wait for the next message, "
         "and its "
-        "root memory reader ran as the process's owner."
+        "memory reader, said to be root, ran as the owner."
     ), flaws
     # the introduction lists them; the abstract keeps only the gravest, in a sentence of its own
     assert r"\StudyFlaws" in (ROOT / "paper" / "sections" / "introduction.tex").read_text()
@@ -607,10 +607,10 @@ def test_figure_one_leaves_confounded_contrasts_out_shares_one_ratio_axis_and_la
     write = next(h for h in exp.registry()["pipe"].headline if h.metric == "write_ns")
     assert write.crosses == "libc" and "write_ns" not in set(rows.metric)
     words = " ".join(caption.split())
-    assert "confounded contrasts (Table~\\ref{tab:confounded})." in words, words
+    assert "confounded contrasts (Table~\\ref{tab:confounded})" in words, words
     # Table 1's other calls into a library (22.12's malloc and free) are named as left out too
     assert "Left out: Table~\\ref{tab:headline}'s memory times" in words, words
-    assert "the pipe write, which also times two clock calls," in words, words
+    assert "the pipe write, which also times two clock calls." in words, words
     # at most three short sentences
     assert len(re.findall(r"\.(\s|$)", words)) <= 3 and len(words.split()) <= 80, words
     # what the cost per call holds, in words a reader need not read twice ('bounding neither')

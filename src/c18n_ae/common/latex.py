@@ -247,8 +247,11 @@ def notation(tex: bool = True) -> dict[str, str]:
 def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, **grid) -> str:
     """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
     sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
-    subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.9× [1.2,
-    2.7])' (a range with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)')."""
+    subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.85× [1.2,
+    2.7])', the point one figure finer where the printed values would divide to another; a
+    range with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way
+    on each side could make the two equal, the words UNRESOLVED stand for the ratio: '5.17 →
+    4.74 µs (no difference the timer resolves)'."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -273,13 +276,14 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     # ratio without one says so without brackets of its own, which would nest
     tail = after if after and full.endswith(after) else ""
     ratio_part = full.removesuffix(tail)
-    if f" {mark['open']}" in ratio_part:
-        # a tick either way on each side allows no difference at all: said in words, which need
-        # no notation of their own (three cold reads asked why the malloc's ⟨⟩ and the pipe's []
-        # differ)
-        bounds, _ = tick_bounds(sides, resolution)
-        if bounds and bounds[0] <= 1 <= bounds[1]:
-            return f"{shown} ({UNRESOLVED})"
+    bounds = timer_range(
+        ratio, low, high, sides, grid.get("spreads"), resolution, grid.get("median", False)
+    )
+    if bounds and bounds[0] <= 1 <= bounds[1]:
+        # a tick either way on each side could make the two times equal: said in words, which
+        # need no notation of their own (three cold reads asked why the malloc's ⟨⟩ and the
+        # pipe's [] differ)
+        return f"{shown} ({UNRESOLVED})"
     if "(no interval)" in ratio_part:
         ratio_part = f"{point}, no interval"
     figures = re.match(r"[\d.]+", point)
@@ -442,9 +446,10 @@ def timer_range(ratio, low, high, sides=None, spreads=None, resolution=math.nan,
 
 
 def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan, median=False):
-    """The two ends ratio_text prints for a ratio: the timer's bound where it takes the
-    interval's place (timer_range), else the interval's; what a figure draws and a 'within N %'
-    reads, so that neither says more than the tables."""
+    """The two ends ratio_text gives a ratio: the timer's bound where it takes the interval's
+    place (timer_range; printed in brackets, or as UNRESOLVED where it holds 1), else the
+    interval's; what a figure draws and a 'within N %' reads, so that neither says more than the
+    tables."""
     return timer_range(ratio, low, high, sides, spreads, resolution, median) or (low, high)
 
 

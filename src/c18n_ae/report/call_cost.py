@@ -259,8 +259,8 @@ def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
     purecap + c18n (every pointer a capability, each library launched in a compartment) with hybrid
-    (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); what they cannot
-    measure follows it (findings.study_limits), then the finding; '' where a board answers."""
+    (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); the finding follows it,
+    then what its figures mix and rest on (findings.study_limits); '' where a board answers."""
     r, kind = answer(t)
     if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
         return ""
@@ -380,7 +380,7 @@ def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
 def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
     """The one optimisation level ('-O0') that the data sets record for both sides of every
     figure the first finding quotes (the answer and the same contrast on the other data sets,
-    _elsewhere); None where E10 answers, or any side records none or another level."""
+    _elsewhere_ratios); None where E10 answers, or any side records none or another level."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return None
@@ -472,17 +472,24 @@ def _times(n: int) -> str:
     return f"{n:,}".replace(",", r"\,")
 
 
-_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3))
-_SI = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}"}
+_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3))  # a time's unit: the largest it reaches
+_SI_TIME = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}",
+            "ns": r"\si{\nano\second}"}  # fmt: skip
+
+
+def _time_places(values: tuple[float, ...], pick=max) -> tuple[str, float, int]:
+    """The unit, scale and decimal places that print times alike: the unit the picked value
+    (pick: max or min of them) reaches, and three significant figures of it."""
+    unit, scale = next(((u, f) for u, f in _UNITS if pick(values) >= f), ("ns", 1.0))
+    return unit, scale, max(0, 2 - math.floor(math.log10(pick(values) / scale)))
 
 
 def _printed_times(values: tuple[float, ...]) -> tuple[list[str], str]:
     """Times in ns as the worked estimate prints them: three significant figures of the larger,
     all in its unit and to the same place, so that their difference is what the text subtracts;
     with the unit's macro."""
-    unit, scale = next(((u, f) for u, f in _UNITS if max(values) >= f), ("ns", 1.0))
-    places = max(0, 2 - math.floor(math.log10(max(values) / scale)))
-    return [f"{x / scale:.{places}f}" for x in values], _SI.get(unit, r"\si{\nano\second}")
+    unit, scale, places = _time_places(values)
+    return [f"{x / scale:.{places}f}" for x in values], _SI_TIME[unit]
 
 
 def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
@@ -544,10 +551,11 @@ def own_share(t: pd.DataFrame) -> str:
     """How much of the answer's cost per call the loop's own code could hold, were it to slow as
     much as the slowest workload of the same data set and variant that calls no other library
     (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
-    call, an upper bound as the loop's own code is only part of that time: 'If the loop's own
-    code slowed as much as the int workload's (1.08×), it would account for at most about 9 ns of
-    each call's 60 ns.'; '' where E10 answers, no such workload is slower than its baseline, or
-    a number is missing."""
+    call, an upper bound as the loop's own code is only part of that time, with its arithmetic
+    in the printed figures: 'Were the loop's own code to slow as much as the int workload
+    (1.08×), it would take at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60 ns, since 468 ns also
+    holds libm's own work.'; '' where E10 answers, no such workload is slower than its
+    baseline, or a number is missing."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -595,9 +603,10 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
             f"than hybrid, as {did}, so {_about(r.per_call_ns)} is no upper bound on the "
             "switch alone."
         )
+    # no workload of its own ran faster than hybrid: the bound stands, with its condition
     return (
-        f"It is therefore an upper bound on the switch alone, unless the {abi} ABI makes these "
-        "calls faster than hybrid does."
+        f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, unless the "
+        f"{abi} ABI makes these calls faster than hybrid does."
     )
 
 
@@ -866,24 +875,16 @@ def _e10(r) -> str:
 def _means(r) -> str:
     """The two mean times per trial the estimate divides, subject then baseline, in the unit of
     the smaller, to the same place, three figures of the smaller ('66.0 / 49.8 s', '1024 / 961
-    ms', never '1.024 / 0.961 s'), so that a reader can redo any row as Section 4.1 does its own;
-    '--' where a side is missing."""
+    ms', never '1.024 / 0.961 s'), and a fourth where three would divide to another ratio than
+    Table 1 prints ('1.443 / 1.407 s', never '1.44 / 1.41 s' beside 1.03×), so that a reader can
+    redo any row as Section 4.1 does its own; '--' where a side is missing."""
     a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
-    unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)) if
-                        min(a, b) >= f), ("ns", 1.0))  # fmt: skip
-    # three figures of the smaller, the most a number prints (Section 3.1)
-    places = max(0, 2 - math.floor(math.log10(min(a, b) / scale)))
-    # one more figure where the printed means would divide to another ratio than Table 1 prints
-    # (a cold read divided 1.44 / 1.41 and got 1.02 beside 1.03)
+    unit, scale, places = _time_places((a, b), min)
     if ratio_point(round(a / scale, places) / round(b / scale, places)) != ratio_point(a / b):
         places += 1
-    return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME.get(unit, unit)}"
-
-
-_SI_TIME = {"s": r"\si{\second}", "ms": r"\si{\milli\second}", "µs": r"\si{\micro\second}",
-            "ns": r"\si{\nano\second}"}  # fmt: skip
+    return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME[unit]}"
 
 
 def _calls(r) -> str:
@@ -1050,11 +1051,11 @@ def published_overheads(published: pd.DataFrame) -> str:
 
 def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None = None) -> str:
     """What else the first finding's contrast may differ in, said once in Threats' bullet on the
-    boards, in plain words (no data set or variant IDs, no host names): a compiler
-    named differently ('the compiler's name, cc for purecap + c18n against clang for hybrid'),
-    a host named by one side's files only ('only the purecap + c18n files name their host, so
-    the two sides may have run on different boards'), anything else in analysis.contrasts'
-    words."""
+    boards, in plain words (no data set or variant IDs, no host names): 'For the cost per call
+    on 24.05, ' then a compiler named differently ('the compilers' names differ, cc for purecap +
+    c18n against clang for hybrid'), a host named by one side's files only ('only the purecap +
+    c18n files name their host, so its two sides may have run on different boards'), anything
+    else in analysis.contrasts' words."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""

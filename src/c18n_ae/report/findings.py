@@ -250,8 +250,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """The introduction's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
     (study.brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its
-    Read Time timed the wait for the next message, and its root memory reader ran as the process's
-    owner.';
+    Read Time timed the wait for the next message, and its memory reader, said to be root, ran as
+    the owner.';
     '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
@@ -290,7 +290,9 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
             f"These figures mix the {listed(named, 'or')} ABI's cost with c18n's, because the "
             f"data have no {listed(named, 'or')} variant without compartments."
         )
-    rest = ([f"they come from {built}"] if built else []) + list(unseen)  # escaped by callers
+    # 'they' only after a sentence that names the figures
+    figures = "they" if out else "these figures"
+    rest = ([f"{figures} come from {built}"] if built else []) + list(unseen)  # escaped by callers
     if rest:
         # independent clauses: a comma before the last one's 'and'
         joined = ", ".join(rest[:-1]) + (", and " if len(rest) > 1 else "") + rest[-1]
@@ -395,7 +397,10 @@ def main(argv=None) -> None:
             text += newcommand(f"Findings{macro_name(e.name)}Detail", " ".join(own(e, "details")))
     # the body's two sentences on the data sets; the full account is the appendix's
     text += newcommand("DatasetSummary", provenance.summary_text(metas))
-    text += newcommand("DatasetBoardsOpen", provenance.boards_open(metas))
+    boards = provenance.boards_open(metas)
+    text += newcommand("DatasetBoardsOpen", boards)
+    if boards:  # Threats' bullet on the boards, only where something about them is open
+        text += newcommand("BoardsOpen", "")
     text += newcommand(
         "DatasetAttributions",
         " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))

@@ -12,9 +12,11 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.claims import min_trials as claims_min_trials
 from c18n_ae.analysis.comparisons import RESAMPLES
+from c18n_ae.analysis.stats import TAIL_FACTOR
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
+    WIDE_FACTOR,
     duration,
     escape,
     from_file,
@@ -24,6 +26,8 @@ from c18n_ae.common.latex import (
     newcommand,
     quantity,
 )
+from c18n_ae.report.headline import TAIL_SHARE
+from c18n_ae.report.provenance import NUMBER_WORDS
 
 
 def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
@@ -410,6 +414,13 @@ def main(argv=None) -> None:
     # statistics settings the methodology quotes
     text += from_file("src/c18n_ae/analysis/comparisons.py")
     text += newcommand("BootstrapResamples", str(RESAMPLES), "RESAMPLES")
+    # the rarer forms' rules (Appendix C.1)
+    text += from_file("src/c18n_ae/common/latex.py")
+    text += newcommand("WideFactor", NUMBER_WORDS[WIDE_FACTOR], "WIDE_FACTOR")
+    text += from_file("src/c18n_ae/analysis/stats.py")
+    text += newcommand("TailFactor", NUMBER_WORDS[TAIL_FACTOR], "TAIL_FACTOR")
+    text += from_file("src/c18n_ae/report/headline.py")
+    text += newcommand("TailShare", f"{TAIL_SHARE:.0%}".replace("%", r"\,\%"), "TAIL_SHARE")
     if a.claims:
         text += from_file(a.claims)
         text += newcommand("ClaimMinTrials", str(claims_min_trials(a.claims)), "min_trials")

@@ -74,8 +74,8 @@ NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
 
 def boards_open(metas: list[dict]) -> str:
     """What the data sets' provenance leaves open about their boards, for Threats: 'The study's
-    documents disagree on how many boards it used, and its files name three hosts'; '' where
-    nothing is open. The full account is the appendix's (boards_text, attribution)."""
+    documents disagree on how many boards it used and its files name three hosts (Appendix C).';
+    '' where nothing is open. The full account is the appendix's (boards_text, attribution)."""
     said = []
     if any(len({b["document"] for b in m.get("boards", [])}) > 1 for m in metas):
         said.append("the study's documents disagree on how many boards it used")
@@ -84,8 +84,10 @@ def boards_open(metas: list[dict]) -> str:
         n = len(hosts)
         count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
         said.append(f"its files name {count} host{'s' if n > 1 else ''}")
+    if not said:
+        return ""
     text = listed(said)
-    return text[:1].upper() + text[1:]
+    return f"{text[:1].upper()}{text[1:]} (Appendix~\\ref{{sec:provenance}})."
 
 
 def summary_text(metas: list[dict]) -> str:
