@@ -140,6 +140,14 @@ def resolution_digits(sides, resolution: float) -> int:
     return max(1, math.floor(math.log10(small / resolution)) + 1)
 
 
+NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
+
+
+def in_words(n: int) -> str:
+    """A count in words up to ten ('four'), in figures above ('1023')."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
 def listed(items: list[str], conj: str = "and") -> str:
     """'a, b and c', or with conj 'or' 'a, b or c' (one item: itself; none: '')."""
     if not items:

@@ -22,6 +22,7 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     amount,
     escape,
+    in_words,
     listed,
     newcommand,
     ratio_point,
@@ -457,14 +458,6 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     return " ".join(out)
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def _count(n: int) -> str:
-    """A count of calls in words up to nine ('four'), in figures above."""
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
-
-
 def _times(n: int) -> str:
     """An iteration count in math mode: a power of ten as one ('10^{8}'), else its figures."""
     if n > 0 and 10 ** round(math.log10(n)) == n:
@@ -538,7 +531,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
         f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
         f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
-        f"{_count(int(k))} calls into {library}{named}, so each call, with its return, took "
+        f"{in_words(int(k))} calls into {library}{named}, so each call, with its return, took "
         f"$({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)} longer. "
         f"{_same_way(t, r, releases)}"
         "The estimate charges all of the loop's extra time to the calls: the caller's own "

@@ -21,13 +21,13 @@ from c18n_ae.common.latex import (
     escape,
     from_file,
     gen_name,
+    in_words,
     listed,
     macro_name,
     newcommand,
     quantity,
 )
 from c18n_ae.report.headline import TAIL_SHARE
-from c18n_ae.report.provenance import NUMBER_WORDS
 
 
 def resolution_macros(experiment: str, summary: pd.DataFrame) -> str:
@@ -420,9 +420,9 @@ def main(argv=None) -> None:
     text += newcommand("BootstrapResamples", str(RESAMPLES), "RESAMPLES")
     # the rarer forms' rules (Appendix C.1)
     text += from_file("src/c18n_ae/common/latex.py")
-    text += newcommand("WideFactor", NUMBER_WORDS[WIDE_FACTOR], "WIDE_FACTOR")
+    text += newcommand("WideFactor", in_words(WIDE_FACTOR), "WIDE_FACTOR")
     text += from_file("src/c18n_ae/analysis/stats.py")
-    text += newcommand("TailFactor", NUMBER_WORDS[TAIL_FACTOR], "TAIL_FACTOR")
+    text += newcommand("TailFactor", in_words(TAIL_FACTOR), "TAIL_FACTOR")
     text += from_file("src/c18n_ae/report/headline.py")
     text += newcommand("TailShare", f"{TAIL_SHARE:.0%}".replace("%", r"\,\%"), "TAIL_SHARE")
     if a.claims:

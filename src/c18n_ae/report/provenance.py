@@ -5,7 +5,7 @@ from one host's log (the kernel) covers. Said once, in the data sets' descriptio
 from __future__ import annotations
 
 from c18n_ae.analysis.contrasts import experiment_of
-from c18n_ae.common.latex import escape, listed
+from c18n_ae.common.latex import escape, in_words, listed
 
 
 def covers(fact: dict, experiments) -> bool:
@@ -69,9 +69,6 @@ def boards_text(meta: dict) -> str:
     return "".join(f" {x}" for x in out)
 
 
-NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
-
-
 def boards_open(metas: list[dict]) -> str:
     """What the data sets' provenance leaves open about their boards, for Threats: 'The study's
     documents disagree on how many boards it used and its files name three hosts (Appendix C).';
@@ -82,8 +79,7 @@ def boards_open(metas: list[dict]) -> str:
     hosts = {h["host"] for m in metas for h in m.get("hosts", [])}
     if hosts:
         n = len(hosts)
-        count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-        said.append(f"its files name {count} host{'s' if n > 1 else ''}")
+        said.append(f"its files name {in_words(n)} host{'s' if n > 1 else ''}")
     if not said:
         return ""
     text = listed(said)

@@ -20,6 +20,7 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     comparison_text,
     escape,
+    in_words,
     listed,
     newcommand,
     ranged_text,
@@ -295,14 +296,6 @@ def _within(ratios) -> str:
     return f"{math.ceil(round(reach, 6))}" + r"\,\%"
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def _words(n: int) -> str:
-    """A count in words up to nine, in figures above."""
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
-
-
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
     """Per later release and contrast, one plain sentence: the metric whose ratio moved most
     between releases, with its ratio on each release, and how close the other metrics' ratios
@@ -338,7 +331,7 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             rest = []
             if len(shown) > 1:
                 n = len(shown) - 1
-                which = f"other {_words(n)} metrics' ratios" if n > 1 else "other metric's ratio"
+                which = f"other {in_words(n)} metrics' ratios" if n > 1 else "other metric's ratio"
                 rest.append(
                     f"The {which} agreed within {_within(shown.ratio.iloc[1:])} between releases."
                 )
