@@ -540,6 +540,20 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     )
 
 
+def _slowest_own(t: pd.DataFrame, r):
+    """The slowest workload of the answer's data set and variant that calls no other library,
+    where it ran slower than its baseline and the answer has the times own_share divides; None
+    otherwise (own_share says nothing then)."""
+    if r is None:
+        return None
+    own = [x for x in _own_rows(t, r.source, r.subject).itertuples() if math.isfinite(_f(x.ratio))]
+    b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
+    if not own or not all(math.isfinite(x) and x > 0 for x in (b, n, k)):
+        return None
+    worst = max(own, key=lambda x: _f(x.ratio))
+    return worst if _f(worst.ratio) > 1 else None
+
+
 def own_share(t: pd.DataFrame) -> str:
     """How much of the answer's cost per call the loop's own code could hold, were it to slow as
     much as the slowest workload of the same data set and variant that calls no other library
@@ -550,15 +564,10 @@ def own_share(t: pd.DataFrame) -> str:
     holds libm's own work.'; '' where E10 answers, no such workload is slower than its
     baseline, or a number is missing."""
     r, kind = answer(t)
-    if r is None or kind != "data":
+    worst = _slowest_own(t, r) if kind == "data" else None
+    if worst is None:
         return ""
-    own = [x for x in _own_rows(t, r.source, r.subject).itertuples() if math.isfinite(_f(x.ratio))]
     b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
-    if not own or not all(math.isfinite(x) and x > 0 for x in (b, n, k)):
-        return ""
-    worst = max(own, key=lambda x: _f(x.ratio))
-    if _f(worst.ratio) <= 1:
-        return ""
     bound = (_f(worst.ratio) - 1) * b / (n * k)
     point = ratio_point(_f(worst.ratio))
     (per,), unit = _printed_times((b / n,))  # hybrid's time an iteration, as arithmetic prints it
@@ -589,7 +598,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         did = f"the {listed(faster)} workload{'s' * (len(faster) > 1)} did"
         # the own code's bound before it is no bound on the switch: libm's purecap build may
         # gain or lose time (a cold read took 'at most 9 ns' then 'no bound' for a contradiction)
-        lead = "The rest is" if own_share(t) else "Besides the loop's own code, it holds"
+        shared = _slowest_own(t, r) is not None  # own_share has bounded the loop's own code
+        lead = "The rest is" if shared else "Besides the loop's own code, it holds"
         return (
             f"{lead} the purecap build of {escape(_s(r.library)) or 'the library'} and the "
             "switch, in shares these data cannot tell apart. Purecap code can also run faster "
@@ -990,10 +1000,9 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
 
 def nominal_cycles(t: pd.DataFrame, published: pd.DataFrame) -> str:
     """The answer's cost per call in cycles at Morello's published clock (its CSV's 'clock
-    frequency' row, in GHz), said to be at a clock no data set records: 'At Morello's published
-    clock of 2.5 GHz, 60 ns is about 150 cycles, if the study's boards ran at it; no data set
-    records their clock.'; '' where the answer is E10's or a board's (which records its own
-    clock), or the report gives no clock."""
+    frequency' row, in GHz), at a clock no data set records: 'At Morello's published clock of
+    2.5 GHz, 60 ns is about 150 cycles, if the study's boards ran at it.'; '' where the answer is
+    E10's or a board's (which records its own clock), or the report gives no clock."""
     r, kind = answer(t)
     clock = published[published.metric == "clock frequency"] if "metric" in published else None
     if r is None or kind != "data" or clock is None or clock.empty:
