@@ -14,6 +14,7 @@ from c18n_ae.common.latex import (
     comparison_text,
     covers_words,
     duration,
+    escape,
     few_ticks,
     fmt,
     quantity,
@@ -405,3 +406,12 @@ def test_an_interval_end_never_prints_as_its_point_unless_they_are_equal():
 def _half_last(printed: str) -> float:
     """Half the value of a printed number's last digit ('0.0119' -> 0.00005)."""
     return 5 * 10.0 ** -(len(printed.partition(".")[2]) + 1)
+
+
+def test_escaped_microseconds_print_upright_as_siunitx_prints_them():
+    """A plain-text time in µs (Table 2's cells, axis labels) prints as Table 1's cells do, with
+    siunitx's upright µ; math's \\mu, italic, only where µ stands alone."""
+    assert escape("5.50 → 5.48 µs (1.0× [0.81, 1.2])") == (
+        r"5.50 $\rightarrow$ 5.48 \si{\micro\second} (1.0$\times$ [0.81, 1.2])"
+    )
+    assert escape("µ_x") == r"$\mu$\_x"

@@ -30,7 +30,9 @@ def escape(text: str) -> str:
         "⟩": r"$\rangle$",
         "∞": r"$\infty$",
     }
-    return "".join(repl.get(c, c) for c in str(text))
+    # microseconds as siunitx prints them everywhere else (an upright µ; math's \mu is italic)
+    parts = str(text).split("µs")
+    return r"\si{\micro\second}".join("".join(repl.get(c, c) for c in p) for p in parts)
 
 
 def macro_name(*parts: str) -> str:
