@@ -1,11 +1,16 @@
 """The paper's one name per data set, machine and variant (common/names.py), from the config and
 the shipped data sets' dataset.yaml: no id in running text, the ids kept in paths."""
 
+import re
+import shutil
 from pathlib import Path
 
+import yaml
+
 from c18n_ae.common import config as cfg
-from c18n_ae.common.names import from_config, variant_names
-from conftest import ROOT
+from c18n_ae.common.names import from_config, release_labels, variant_names
+from c18n_ae.report.files import PER_CALL, VERDICTS
+from conftest import ROOT, snakemake
 
 BOTH = {"targets": [], "datasets": ["morello-2024", "cheribsd-22.12"]}
 
@@ -65,3 +70,39 @@ def test_no_report_module_spells_a_data_set_or_variant_id():
         )
         found = {i for i in ids if f'"{i}"' in code or f"'{i}'" in code}
         assert not found, (path.name, found)
+
+
+def test_copies_of_one_release_are_named_apart():
+    sets = cfg.datasets(cfg.merged(ROOT / "config" / "config.yaml"))
+    copy = {**sets[-1], "name": "copy-b"}
+    labels = release_labels([*sets, copy])
+    release = sets[-1]["release"]
+    assert labels[copy["name"]] == f"{release} (copy-b)"
+    assert labels[sets[-1]["name"]] == f"{release} ({sets[-1]['name']})"
+    assert labels[sets[0]["name"]] == sets[0]["release"]  # a release of its own: bare
+    assert release_labels(sets) == {m["name"]: m["release"] for m in sets}
+    assert release_labels([{"name": "x"}]) == {"x": ""}  # none recorded
+
+
+def test_a_copy_of_a_data_set_prints_apart_in_every_generated_sentence(project_copy):
+    """A third data set of a release already shipped (a renamed copy) once printed 'its separate
+    22.12 and 22.12 runs' and the per-call clause twice over: every sentence names it apart."""
+    config = yaml.safe_load((project_copy / "config" / "config.yaml").read_text())
+    first = config["datasets"][-1]
+    folder = project_copy / "datasets" / "copy-b"
+    shutil.copytree(project_copy / "datasets" / first, folder)
+    meta = folder / "dataset.yaml"
+    meta.write_text(re.sub(r"(?m)^name: .*$", "name: copy-b", meta.read_text()))
+    more = yaml.safe_dump({"datasets": [*config["datasets"], "copy-b"]})
+    (project_copy / "config" / "more.yaml").write_text(more)
+    wanted = [VERDICTS["findings"], VERDICTS["releases"], PER_CALL["macros"]]
+    done = snakemake(project_copy, *wanted, configs=("config/quick.yaml", "config/more.yaml"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = {Path(p).name: (project_copy / p).read_text() for p in wanted}
+    release = yaml.safe_load(meta.read_text())["release"].removeprefix("CheriBSD ")
+    for name, tex in said.items():
+        assert not re.search(rf"{re.escape(release)},? (and )?(the )?{re.escape(release)}\b", tex)
+        assert "(copy-b)" in tex, name
+    for macro in ("PerCallFinding", "ClaimsSummary", "DatasetSummary"):
+        body = next(x for x in "".join(said.values()).splitlines() if f"{{\\{macro}}}" in x)
+        assert f"{release} (copy-b)" in body and f"{release} ({first})" in body, body

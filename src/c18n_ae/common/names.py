@@ -22,6 +22,18 @@ def release(meta: dict) -> str:
     return (meta.get("release") or meta["name"]).removeprefix("CheriBSD ")
 
 
+def release_labels(metas: list[dict]) -> dict[str, str]:
+    """Each data set's release as prose names it: its dataset.yaml release ('CheriBSD 22.12'),
+    with its id beside it where another data set of the run has the same release ('CheriBSD 22.12
+    (copy-b)'), so that two copies of one release never print alike ('the 22.12 and 22.12
+    data'); '' where none is recorded. Matching a claim to a release keeps the bare release."""
+    said = [m.get("release") or "" for m in metas]
+    return {
+        m["name"]: f"{r} ({m['name']})" if r and said.count(r) > 1 else r
+        for m, r in zip(metas, said)
+    }
+
+
 def abi_word(abi: str) -> str:
     """An ABI in one word: its last ('purecap-benchmark' -> 'benchmark'), the word that tells it
     from the other ABIs beside it."""

@@ -30,7 +30,7 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_range,
 )
-from c18n_ae.common.names import ABI_GLOSS, compartment_name, from_config
+from c18n_ae.common.names import ABI_GLOSS, compartment_name, from_config, release_labels
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.findings import study_limits
@@ -1111,8 +1111,9 @@ def names(config: dict) -> tuple[dict, dict]:
         releases[t["name"]] = t.get("description", "") or t["name"]
         for v in t["variants"]:
             abis[(t["name"], v["name"])] = v.get("abi", v["name"])
+    labels = release_labels(cfg.datasets(config))  # copies of one release named apart
     for m in cfg.datasets(config):
-        releases[m["name"]] = m.get("release", m["name"])
+        releases[m["name"]] = labels[m["name"]] or m["name"]
         for v, spec in m["variants"].items():
             abis[(m["name"], v)] = spec.get("abi", v)
     return releases, abis

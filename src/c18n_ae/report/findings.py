@@ -22,7 +22,7 @@ from c18n_ae.common.latex import (
     macro_name,
     newcommand,
 )
-from c18n_ae.common.names import from_config, release
+from c18n_ae.common.names import from_config, release, release_labels
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -67,9 +67,10 @@ def sentences(opening: str, items: list[str], closing: str = ".") -> list[str]:
     return out
 
 
-def the_data(meta: dict, the: str = "The") -> str:
-    """A data set as a sentence's subject: 'The 24.05 data'."""
-    return f"{the} {escape(release(meta))} data"
+def the_data(meta: dict, the: str = "The", label: str = "") -> str:
+    """A data set as a sentence's subject: 'The 24.05 data' (label: its release as release_labels
+    names it among the run's data sets, where copies of one release need their ids)."""
+    return f"{the} {escape(label.removeprefix('CheriBSD ') or release(meta))} data"
 
 
 def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:
@@ -216,7 +217,7 @@ def _number(n: int) -> str:
     return ["no", "one", "two", "three", "four", "five", "six"][n] if n < 7 else str(n)
 
 
-def attribution(meta: dict, earlier: list[dict] = ()) -> str:
+def attribution(meta: dict, earlier: list[dict] = (), labels: dict | None = None) -> str:
     """The one full attribution of a data set (the set-up section); a data set from the same
     people and source as an earlier one says so instead of repeating it. When it was measured
     follows a semicolon: its words may hold a parenthesis, which must not sit inside another."""
@@ -230,15 +231,17 @@ def attribution(meta: dict, earlier: list[dict] = ()) -> str:
         None,
     )
     where = f"a {escape(h['model'])} running {escape(h['os'])}"
+    said = lambda m: (labels or {}).get(m["name"], "")  # noqa: E731
     boards = provenance.boards_text(meta)  # the study's boards and hosts, where recorded
     if same is not None:
         return (
-            f"{the_data(meta)} are {escape(meta['title'])}, by the same authors "
-            f"and from the same repository and commit as {the_data(same, 'the')}, "
+            f"{the_data(meta, label=said(meta))} are {escape(meta['title'])}, by the same "
+            f"authors and from the same repository and commit as "
+            f"{the_data(same, 'the', said(same))}, "
             f"measured on {where}; when: {escape(meta['measured_when'])}." + boards
         )
     return (
-        f"{the_data(meta)} are {escape(meta['title'])}, measured by "
+        f"{the_data(meta, label=said(meta))} are {escape(meta['title'])}, measured by "
         f"{escape(meta['measured_by'])} on {where}; when: {escape(meta['measured_when'])}. "
         f"Its files come from \\texttt{{{escape(src['repository'])}}} at commit "
         f"\\texttt{{{src['commit'][:12]}}} ({escape(src['license'])}); this package re-analysed "
@@ -331,7 +334,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     config = exp.config_from_arguments(a)
     metas = cfg.datasets(config)
-    releases = {m["name"]: m.get("release", "") for m in metas}
+    releases = release_labels(metas)  # copies of one release named apart
     limits = {m["name"]: m.get("limitations", {}) for m in metas}
     table = pd.read_csv(a.headline, keep_default_na=False, na_values=[""])
     verdicts = pd.read_csv(a.verdicts)
@@ -403,7 +406,7 @@ def main(argv=None) -> None:
         text += newcommand("BoardsOpen", "")
     text += newcommand(
         "DatasetAttributions",
-        " ".join(attribution(m, metas[:i]) for i, m in enumerate(metas))
+        " ".join(attribution(m, metas[:i], releases) for i, m in enumerate(metas))
         or "This run included no data set.",
     )
     write_text_atomic(a.out, from_config(config).text(text, prose=True))  # the paper's names

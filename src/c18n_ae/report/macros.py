@@ -27,6 +27,7 @@ from c18n_ae.common.latex import (
     newcommand,
     quantity,
 )
+from c18n_ae.common.names import release_labels
 from c18n_ae.report.headline import TAIL_SHARE
 
 
@@ -53,6 +54,7 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
     together: 'on the 24.05 data, memory and pipe times in steps of 1 µs and CPU times in steps of
     7.81 ms; on the 22.12 data, ...', so that a reader can check a timer's range against it."""
     grids, names = [], []  # per data set: each kind of time -> its step
+    labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
         grid: dict[str, str] = {}
         for experiment, summary in summaries.items():
@@ -67,7 +69,7 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
             step = quantity(r.resolution, r.unit, tex=True).replace(" ", "~", 1)
             grid["CPU" if cpu else escape(experiment)] = step
         if grid:
-            release = d.get("release", "").removeprefix("CheriBSD ")
+            release = labels[d["name"]].removeprefix("CheriBSD ")
             names.append(escape(release) if release else rf"\texttt{{{escape(d['name'])}}}")
             grids.append(grid)
     agree = all(g.get(k, v) == v for a in grids for g in grids for k, v in a.items())
@@ -215,8 +217,9 @@ def invalid_phrases(sets: list[dict]) -> list[str]:
     cell's few words), one phrase each for the abstract's list: 'its 24.05 write and read loops
     did no work'; none where no data set names one or gives no words for it."""
     said = []
+    labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
-        release = d.get("release", d["name"]).removeprefix("CheriBSD ")
+        release = (labels[d["name"]] or d["name"]).removeprefix("CheriBSD ")
         for spec in d.get("invalid", {}).values():
             if not spec.get("cell"):
                 continue
@@ -234,8 +237,9 @@ def dataset_macros(sets: list[dict]) -> str:
     if not sets:
         return ""
     kernels, levels = [], []
+    labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
-        release = d.get("release", "").removeprefix("CheriBSD ")
+        release = labels[d["name"]].removeprefix("CheriBSD ")
         name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
         k = d.get("kernel")
         if k:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from c18n_ae.analysis.contrasts import experiment_of
 from c18n_ae.common.latex import escape, in_words, listed
+from c18n_ae.common.names import release_labels
 
 
 def covers(fact: dict, experiments) -> bool:
@@ -93,7 +94,10 @@ def summary_text(metas: list[dict]) -> str:
     and the appendix's to say, once (boards_text, attribution)."""
     if not metas:
         return "This run included no data set."
-    names = listed([escape(m.get("release", m["name"]).removeprefix("CheriBSD ")) for m in metas])
+    labels = release_labels(metas)  # copies of one release named apart
+    names = listed(
+        [escape((labels[m["name"]] or m["name"]).removeprefix("CheriBSD ")) for m in metas]
+    )
     data = f"The {names} data" if len(metas) > 1 else f"The {names} data set"
     # the board model without what a release leaves unrecorded (the appendix says it)
     models = list(dict.fromkeys(escape(m["host"]["model"].split(" (")[0]) for m in metas))

@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     resolution_digits,
     timer_range,
 )
-from c18n_ae.common.names import from_config
+from c18n_ae.common.names import from_config, release_labels
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 from c18n_ae.report.labels import named_together
 
@@ -280,13 +280,11 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
 
 
 def _data(source: str, names: dict[str, str]) -> str:
-    """A data set as the body names it: 'the 22.12 data' by its release, or its short name where
-    another data set shares the release (copies of one release)."""
-    release = names.get(source, "").removeprefix("CheriBSD ")
-    shared = sum(1 for r in names.values() if r.removeprefix("CheriBSD ") == release) > 1
-    if release and not shared:
-        return f"the {escape(release)} data"
-    return f"\\texttt{{{escape(source)}}}"
+    """A data set as the body names it: 'the 22.12 data' by its release, with its id beside it
+    where another data set shares the release (release_labels: copies of one release)."""
+    labels = release_labels([{"name": n, "release": r} for n, r in names.items()])
+    label = labels.get(source, "").removeprefix("CheriBSD ")
+    return f"the {escape(label)} data" if label else f"\\texttt{{{escape(source)}}}"
 
 
 def _within(ratios) -> str:
