@@ -149,8 +149,9 @@ def test_three_copies_of_a_data_set_reach_the_pdf_with_bounded_sentences(grown):
     assert measured == {f"run_local_{name}" for name in ADDED}, measured
     generated = project / "paper" / "generated"
     releases = sentences((generated / "releases.tex").read_text())["ReleaseFindings"]
-    for name in COPIES:  # each copy compared with the first data set, in sentences of its own
-        assert any(f"On \\texttt{{{name}}}" in s for s in releases), name
+    for name in COPIES:  # each copy compared with the first data set, in sentences of its own,
+        # named by its release with its id beside it (names.release_labels)
+        assert any(re.search(rf"On the [\d.]+ \({name}\) data", s) for s in releases), name
     too_long = [
         (macro, s)
         for f in ("releases.tex", "findings.tex")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from c18n_ae.common import config as cfg
-from c18n_ae.common.latex import escape
+from c18n_ae.common.latex import escape, listed
 
 C18N = " + c18n"
 
@@ -32,6 +32,13 @@ def release_labels(metas: list[dict]) -> dict[str, str]:
         m["name"]: f"{r} ({m['name']})" if r and said.count(r) > 1 else r
         for m, r in zip(metas, said)
     }
+
+
+def data_phrase(names: list[str]) -> str:
+    """Data sets as one noun phrase, each by its release label without the system's name:
+    'the 24.05 data', 'the 24.05 (copy-b) and 24.05 data' (the word 'data' once, so that
+    copies of one release listed together cost a few words each)."""
+    return f"the {listed(list(dict.fromkeys(names)))} data"
 
 
 def abi_word(abi: str) -> str:

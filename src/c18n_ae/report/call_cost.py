@@ -209,21 +209,37 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # board's answer has none, so it defines the variant here
         if not study:
             named += f" (the {abi} ABI with compartments)"
-        out = []
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
         base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
-        out.append(f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}.")
-        # a division, said as one (a cold read took 'per call' for a timed call); the other
-        # releases' figures from their own ratios, in a clause of their own; the runs and builds
-        # the figures rest on follow the finding with its other limits (findings.study_limits)
-        out.append(
-            f"Divided among the loop's calls into {library}, that is about "
-            f"{_about(r.per_call_ns)} more per call{_elsewhere_ratios(t, r, releases)}."
+        # issue 31: the first finding is one sentence a reader can repeat, the loop's ratio
+        # with what it comes to per call and how close code calling no other library stays
+        # (a cold read could state the answer only after a second pass over three sentences);
+        # the other releases' figures follow in sentences of their own; the runs and builds
+        # the figures rest on follow with its other limits (findings.study_limits)
+        first = (
+            f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}, "
+            f"about {_about(r.per_call_ns)} more per call into {library}"
         )
+        own = _own_clause(t, r)
+        together = f"{first}; {own}."
+        if own and len(together.split()) <= MAX_WORDS:
+            return " ".join([together, *_elsewhere_sentences(t, r, releases)])
+        out = [f"{first}.", *_elsewhere_sentences(t, r, releases)]
     own = own_words(t, r, releases)
     if own:
         out.append(own)
     return " ".join(out)
+
+
+def _own_clause(t: pd.DataFrame, r) -> str:
+    """'code that calls no other library ran at 0.969× to 1.08×': own_words' ratios as a clause
+    of the first finding's sentence, whose source, baseline and statistic it shares; '' where
+    none has one."""
+    ends = own_points(t, r.source, r.subject)
+    if not ends:
+        return ""
+    low, high = (ratio_point(x) for x in ends)
+    return f"code that calls no other library ran at {low if low == high else f'{low} to {high}'}"
 
 
 def built_words(t: pd.DataFrame, level: str | None) -> str:
@@ -241,19 +257,17 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
     return built
 
 
-def _elsewhere_ratios(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
-    """'; on CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more per call': the same
-    workload's and contrast's figure on the other data sets with the ratio it comes from
-    (_elsewhere's figures), each release named in full as the answer's is; '' where there is
-    none."""
+def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
+    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more per call.']: the same
+    workload's and contrast's figure on each other data set with the ratio it comes from
+    (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
-    said = [
-        f"on {escape(releases[x.source])}, the same loop ran at {ratio_point(_f(x.ratio))}, about "
-        f"{_about(x.per_call_ns)} more per call"
+    return [
+        f"On {escape(releases[x.source])}, the same loop ran at {ratio_point(_f(x.ratio))}, about "
+        f"{_about(x.per_call_ns)} more per call."
         for x in o.itertuples()
         if x.source in releases
     ]
-    return "; " + "; ".join(said) if said else ""
 
 
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
@@ -381,7 +395,7 @@ def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
 def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
     """The one optimisation level ('-O0') that the data sets record for both sides of every
     figure the first finding quotes (the answer and the same contrast on the other data sets,
-    _elsewhere_ratios); None where E10 answers, or any side records none or another level."""
+    _elsewhere_sentences); None where E10 answers, or any side records none or another level."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return None
@@ -534,9 +548,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"{in_words(int(k))} calls into {library}{named}, so each call, with its return, took "
         f"$({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)} longer. "
         f"{_same_way(t, r, releases)}"
-        "The estimate charges all of the loop's extra time to the calls: the caller's own "
-        f"purecap code{built} (which spills capabilities to the stack), the purecap build of "
-        f"{library}, and the compartment switch."
+        # the calls under the purecap ABI are a share of their own (two cold reads charged the
+        # call sites' capability saves and the bounds stall to 'own code', which the int
+        # workload does not bound)
+        "The estimate charges all of the loop's extra time to the calls, though part of it is "
+        f"the caller's own purecap code{built}, which spills capabilities to the stack."
     )
 
 
@@ -559,10 +575,10 @@ def own_share(t: pd.DataFrame) -> str:
     much as the slowest workload of the same data set and variant that calls no other library
     (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
     call, an upper bound as the loop's own code is only part of that time, with its arithmetic
-    in the printed figures: 'Were the loop's own code to slow as much as the int workload
-    (1.08×), it would take at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60 ns, since 468 ns also
-    holds libm's own work.'; '' where E10 answers, no such workload is slower than its
-    baseline, or a number is missing."""
+    in the printed figures: 'Were the loop's own code, apart from its calls, to slow as much as
+    the int workload (1.08×), it would take at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60
+    ns, since 468 ns also holds libm's own work.'; '' where E10 answers, no such workload is
+    slower than its baseline, or a number is missing."""
     r, kind = answer(t)
     worst = _slowest_own(t, r) if kind == "data" else None
     if worst is None:
@@ -576,7 +592,8 @@ def own_share(t: pd.DataFrame) -> str:
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
     return (
-        f"Were the loop's own code to slow as much as the {escape(_workload(worst))} workload "
+        f"Were the loop's own code, apart from its calls, to slow as much as the "
+        f"{escape(_workload(worst))} workload "
         f"({point}), it would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
         f"\\approx$ {shown} of the {_about(r.per_call_ns)}, since {per}~{unit} also holds "
         f"{escape(_s(r.library)) or 'the library'}'s own work."
@@ -601,8 +618,10 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         shared = _slowest_own(t, r) is not None  # own_share has bounded the loop's own code
         lead = "The rest is" if shared else "Besides the loop's own code, it holds"
         return (
-            f"{lead} the purecap build of {escape(_s(r.library)) or 'the library'} and the "
-            "switch, in shares these data cannot tell apart. Purecap code can also run faster "
+            f"{lead} the calls themselves under the purecap ABI, such as the stall on the "
+            "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
+            f"build of {escape(_s(r.library)) or 'the library'} and the switch, in shares these "
+            "data cannot tell apart. Purecap code can also run faster "
             f"than hybrid, as {did}, so {_about(r.per_call_ns)} is no upper bound on the "
             "switch alone."
         )
@@ -812,16 +831,20 @@ def figure_marks(t: pd.DataFrame) -> str:
     printed with it (MARKS), else intervals alone."""
     calls, drawn = clean(crossing(t)), pd.concat([clean(crossing(t)), clean(own_code(t))])
     hidden = "a bar narrower than its mark is hidden by it."
+    # what the intervals cover, where every row drawn is one run per variant (a cold read took
+    # Figure 1's narrow bars for 95 % intervals of the effect)
+    one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
+    over = " over one run's trials" if one else ""
     # a ratio drawn on the timer's range, or a cost per call printed with one beside its ratio
     costs = (TICK[0] in _cost_label(r) for r in calls.itertuples())
     if any(_on_timer(r) for r in drawn.itertuples()) or any(costs):
         return (
-            "Solid bars, filled marks: an interval $[a, b]$; dashed bars, open marks: a timer "
-            f"tick either way $\\langle a, b\\rangle$; {hidden}"
+            f"Solid bars, filled marks: an interval $[a, b]${over}; dashed bars, open marks: a "
+            f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
         )
     return (
-        "Bars and labels: intervals $[a, b]$; a label without one has its interval within its "
-        f"last digit, and {hidden}"
+        f"Bars and labels: intervals $[a, b]${over}; a label without one has its interval "
+        f"within its last digit, and {hidden}"
     )
 
 
@@ -1094,8 +1117,9 @@ def direct(t: pd.DataFrame) -> str:
     ran = t[t.e10_per_call_ns.notna()]
     if ran.empty:
         return (
-            "E10 times a crossing directly, but ran on no board here, so no direct measurement "
-            "stands beside these estimates."
+            "E10, our loop of calls into a function of another library, times a crossing "
+            "directly, but ran on no board here, so no direct measurement stands beside these "
+            "estimates."
         )
     return (
         "E10 measures a crossing directly on a board; its rows stand beside these estimates in "

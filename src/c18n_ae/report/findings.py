@@ -22,7 +22,7 @@ from c18n_ae.common.latex import (
     macro_name,
     newcommand,
 )
-from c18n_ae.common.names import from_config, release, release_labels
+from c18n_ae.common.names import data_phrase, from_config, release, release_labels
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -113,6 +113,14 @@ def _where(source: str, releases: dict) -> str:
     return f"the {where}" if where.endswith(" data") else f"\\texttt{{{where}}}"
 
 
+def _where_all(sources: list[str], releases: dict) -> str:
+    """Sources as one phrase: 'the 24.05 (a) and 24.05 (b) data' where all are data sets."""
+    names = [data_name(x, releases) for x in sources]
+    if all(n.endswith(" data") for n in names):
+        return data_phrase([n.removesuffix(" data") for n in names])
+    return listed(list(dict.fromkeys(_where(x, releases) for x in sources)))  # alike: once
+
+
 def experiment_paragraph(
     experiment: str,
     table: pd.DataFrame,
@@ -159,14 +167,12 @@ def experiment_paragraph(
             if one and crossing.label.nunique() > 1:
                 break
             libs = listed(list(dict.fromkeys(escape(x) for x in same.crosses)))
-            # copies of one release that print alike are said once
+            # sources whose cells print alike (copies of one release) share one cell
+            cells: dict[str, list[str]] = {}
+            for r in same.itertuples():
+                cells.setdefault(cell(r), []).append(r.source)
             on = listed(
-                list(
-                    dict.fromkeys(
-                        cell(r) + ("" if one else f" on {_where(r.source, releases)}")
-                        for r in same.itertuples()
-                    )
-                )
+                [c + ("" if one else f" on {_where_all(s, releases)}") for c, s in cells.items()]
             )
             stands = _stands(same, staying)
             only = "only " if stands != "gives " and crossing.label.nunique() == 1 else ""
@@ -187,7 +193,7 @@ def experiment_paragraph(
                 own = lead + own
             out.append(f"{own[:1].upper()}{own[1:]}.")
     for what in dict.fromkeys(none.values()):  # the sources alike in one sentence
-        where = listed(list(dict.fromkeys(_where(x, releases) for x in none if none[x] == what)))
+        where = _where_all([x for x in none if none[x] == what], releases)
         out.append(
             f"{where[:1].upper()}{where[1:]} give no ratio here: "
             f"Table~\\ref{{tab:headline}} marks them {what}."
@@ -268,41 +274,39 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
 
 
 def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
-    """The abstract's words on what its figures mix and rest on, after the first finding (a cold
-    read: caveats before the answer buried it): the ABIs the data sets ran only in compartments
-    (dataset.yaml variants: abi, c18n), the runs and builds the figures come from (built: 'one
-    run per variant of unoptimised (-O0) builds', call_cost.built_words), and where nothing in
-    their files shows the c18n variants in compartments (macros.unseen_phrases): 'These figures
-    mix the purecap ABI's cost with c18n's, because the data have no purecap variant without
-    compartments. They come from one run per variant of unoptimised (-O0) builds, and no log
-    shows the study's timed processes in compartments.'; '' where nothing holds."""
+    """The abstract's sentences on what its figures mix and rest on, after the first finding
+    (a cold read: caveats before the answer buried it; another: more words on hedges than on
+    the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
+    c18n), the runs and builds the figures come from (built: 'one run per variant of unoptimised
+    (-O0) builds', call_cost.built_words), and where nothing in their files shows the c18n
+    variants in compartments (macros.unseen_phrases): 'These figures hold the purecap ABI's cost
+    and c18n's together and come from one run per variant of unoptimised (-O0) builds. The study
+    launched its timed processes with c18n, but no log shows them in compartments.'; '' where
+    nothing holds. Why the two
+    costs cannot be told apart (no purecap variant without compartments) is the introduction's
+    to say."""
     variants = [v for m in metas for v in (m.get("variants") or {}).values()]
     inside = [str(v["abi"]) for v in variants if v.get("c18n") is True and v.get("abi")]
     outside = {str(v["abi"]) for v in variants if v.get("c18n") is False}
     alone = [escape(a) for a in dict.fromkeys(inside) if a not in outside]
-    out = []
+    clauses = []
     if alone:
-        # both purecap ABIs are purecap variants: the abstract defines neither name beyond it
-        # only where no purecap ABI runs outside compartments ('no purecap variant' would
-        # then be false)
+        # both purecap ABIs are purecap variants: named as one only where no purecap ABI runs
+        # outside compartments
         purecaps = all(a.startswith("purecap") for a in alone)
         named = (
             ["purecap"] if purecaps and not any(o.startswith("purecap") for o in outside) else alone
         )
-        out.append(
-            f"These figures mix the {listed(named, 'or')} ABI's cost with c18n's, because the "
-            f"data have no {listed(named, 'or')} variant without compartments."
-        )
-    # 'they' only after a sentence that names the figures
-    figures = "they" if out else "these figures"
-    rest = ([f"{figures} come from {built}"] if built else []) + list(unseen)  # escaped by callers
-    if rest:
-        # independent clauses: a comma before the last one's 'and'
-        joined = ", ".join(rest[:-1]) + (", and " if len(rest) > 1 else "") + rest[-1]
-        out.append(joined[0].upper() + joined[1:] + ".")
+        clauses.append(f"hold the {listed(named, 'or')} ABI's cost and c18n's together")
+    if built:
+        clauses.append(f"come from {built}")
+    parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
+    parts += list(unseen)  # escaped by callers
+    if not parts:
+        return ""
     # no more on what the files' silence means: the study launched its c18n variants with c18n
     # (dataset.yaml's launch evidence); the conclusion says it once (unseen_conclusion)
-    return " ".join(out)
+    return " ".join(x[0].upper() + x[1:] + "." for x in parts)
 
 
 def unseen_conclusion(unseen: list[str]) -> str:

@@ -216,7 +216,7 @@ def invalid_phrases(sets: list[dict]) -> list[str]:
     """What the study's files measure that their names do not claim (dataset.yaml invalid, in its
     cell's few words), one phrase each for the abstract's list: 'its 24.05 write and read loops
     did no work'; none where no data set names one or gives no words for it."""
-    said = []
+    said: dict[tuple[str, str], list[str]] = {}  # (steps, cell) -> the data sets that have it
     labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
         release = (labels[d["name"]] or d["name"]).removeprefix("CheriBSD ")
@@ -225,8 +225,9 @@ def invalid_phrases(sets: list[dict]) -> list[str]:
                 continue
             # the timed steps the metrics name: write_ns, write_GBps -> 'write'
             steps = list(dict.fromkeys(m.split("_")[0] for m in spec["metrics"]))
-            said.append(escape(f"its {release} {listed(steps)} {spec['cell']}"))
-    return said
+            said.setdefault((listed(steps), spec["cell"]), []).append(release)
+    # one phrase per flaw, its data sets listed (copies of one release share it)
+    return [escape(f"its {listed(r)} {steps} {cell}") for (steps, cell), r in said.items()]
 
 
 def dataset_macros(sets: list[dict]) -> str:

@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     resolution_digits,
     timer_range,
 )
-from c18n_ae.common.names import from_config, release_labels
+from c18n_ae.common.names import data_phrase, from_config, release_labels
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 from c18n_ae.report.labels import named_together
 
@@ -287,6 +287,14 @@ def _data(source: str, names: dict[str, str]) -> str:
     return f"the {escape(label)} data" if label else f"\\texttt{{{escape(source)}}}"
 
 
+def _data_all(sources: list[str], names: dict[str, str]) -> str:
+    """Data sets as one phrase: 'the 24.05 (a) and 24.05 (b) data' ('data' said once)."""
+    said = [_data(x, names) for x in sources]
+    if said and all(x.startswith("the ") and x.endswith(" data") for x in said):
+        return data_phrase([x[4:-5] for x in said])
+    return listed(said)
+
+
 def _within(ratios) -> str:
     """How far ratios between releases reach from 1, in whole per cent rounded up so that
     'within' stays true (0.929 -> '8 %')."""
@@ -343,7 +351,7 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             # no reader takes it for the later release's
             held = [x.split(": ", 1)[0].strip() for c in mixed.confounded_by
                     for x in str(c).split(";") if ": " in x]  # fmt: skip
-            where = listed([_data(x, names) for x in dict.fromkeys(held) if x in names])
+            where = _data_all([x for x in dict.fromkeys(held) if x in names], names)
             on = f" on {where}" if where else ""
             rest.append(f"For {which}, the variants{on} also differ in {escape(kinds)}.")
         out.append(" ".join([said + ".", *rest]))
