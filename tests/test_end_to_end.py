@@ -469,8 +469,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "The study drew its 24 claims from its 24.05 data, so those data cannot test "
-        "them. Its separate 22.12 runs could test 9: 4 replicate, 4 do not and 1 is inconclusive."
+        "Of the study's 24 claims, drawn from its 24.05 data, its separate 22.12 runs could "
+        "test 9: 4 replicate, 4 do not and 1 is inconclusive."
         in (" ".join(abstract.replace("’", "'").split()))
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count

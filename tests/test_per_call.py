@@ -239,7 +239,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     )
     # as the abstract has it (findings.py): the release the claims come from, no why-not
     summary = claims_summary(verdicts, RELEASES, list(RELEASES), ["CheriBSD 24.05"], False)
-    assert summary.startswith("The study drew its 24 claims from its 24.05 data, so those data")
+    assert summary.startswith("Of the study's 24 claims, drawn from its 24.05 data, its")
     # the noise the intervals cover is Section 3's to say, once
     assert "within one run" not in summary
     scope = run_scope([{"target": "local", "experiment": "cpu"}], {"local": "local"})

@@ -1011,7 +1011,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         why = [escape(_s(x).removeprefix("not run").strip(": ")) for x in t.e10_note]
         said = listed([x for x in dict.fromkeys(why) if x])
         notes.append(
-            "E10, which times a crossing directly, ran nowhere with compartments"
+            "E10, which times a compartment switch directly, ran nowhere with compartments"
             + (f": {said}." if said else ".")
         )
     if notes:
@@ -1117,9 +1117,9 @@ def direct(t: pd.DataFrame) -> str:
     ran = t[t.e10_per_call_ns.notna()]
     if ran.empty:
         return (
-            "E10, our loop of calls into a function of another library, times a crossing "
-            "directly, but ran on no board here, so no direct measurement stands beside these "
-            "estimates."
+            "E10, our loop of calls into a function of another library, times a compartment "
+            "switch directly, but ran on no board here, so no direct measurement stands beside "
+            "these estimates."
         )
     return (
         "E10 measures a crossing directly on a board; its rows stand beside these estimates in "

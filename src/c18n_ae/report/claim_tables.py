@@ -680,10 +680,10 @@ def claims_summary(
     """The abstract's one sentence on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that first, so that replicate reads as on other data: 'The study drew its
-    24 claims from its 24.05 data, so those data cannot test them. Its separate 22.12
-    runs could test 9: ...'; what recomputing them on their own files checks is Section 4.4's,
-    in why_not's sentence); the noise the intervals cover is Section 3's to say, once.
+    claims come from, that too, so that replicate reads as on other data: 'Of the study's 24
+    claims, drawn from its 24.05 data, its separate 22.12 runs could test 9: ...'; what
+    recomputing them on their own files checks is Section 4.5's, in why_not's sentence); the
+    noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
     a data set of the study tested none (Section 2; the abstract leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
@@ -713,9 +713,10 @@ def claims_summary(
             # on their own files checks is why_not's sentence (Section 4.4)
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
             # none), then how many they test
+            # one sentence, where they come from as an aside (three cold reads read a sentence
+            # on why those data cannot test them twice; Section 4.5 says why, why_not)
             opening = (
-                f"The study drew its {n} claims from its {drawn} data, so those data cannot test "
-                f"them. {on[0].upper()}{on[1:]} could test {many}"
+                f"Of the study's {n} claims, drawn from its {drawn} data, {on} could test {many}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
