@@ -435,18 +435,18 @@ def test_findings_come_first_in_one_format(quick_run):
         r"which compare purecap \+ c18n \(every pointer a capability, each library launched in "
         r"a compartment\) with hybrid \(plain 64-bit pointers\)\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
-        r"hybrid[’']s CPU time, about \d+ ns more per call into libm; code that calls no other "
-        r"library ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the same loop ran at "
-        r"\d\.\d+×, about \d+ ns more per call\.",
+        r"hybrid[’']s CPU time, about \d+ ns more loop time per libm call; code calling no "
+        r"other library ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the same loop ran "
+        r"at \d\.\d+×, about \d+ ns more loop time per call\.",
         abstract,
     ), abstract
     assert re.search(
-        r"per call\. These figures hold the purecap ABI[’']s cost and c18n[’']s together and "
+        r"per call\. These figures mix the purecap ABI[’']s cost with c18n[’']s and "
         r"come from one run per variant of unoptimised \(-O0\) builds\. The study launched its "
         r"timed processes with c18n, but no log shows them in compartments\.",
         abstract,
     ), abstract
-    own = re.search(r"code that calls no other library ran at (\d\.\d+× to \d\.\d+×)", abstract)
+    own = re.search(r"code calling no other library ran at (\d\.\d+× to \d\.\d+×)", abstract)
     assert own, abstract
     # the conclusion says the answer in other words, with the same figures and the same words
     # for code calling no other library, then what follows (never the abstract's sentence again)

@@ -414,3 +414,35 @@ def test_experiment_paragraphs_say_copies_of_a_data_set_once():
         assert text.count("the 24.05 data") <= 1 and text.count("board-b") == 1, text
     memory = experiment_paragraph("memory", copies, releases)
     assert memory.count("give no ratio here") == 1, memory
+
+
+def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
+    """Section 4.5 says how many tested claims rest on a threshold the study's words give and
+    how those came out, and that the rest are our reading: from the shipped claims' verdicts
+    (three of the nine on 22.12 are the study's: float faster, write and read slower)."""
+    from c18n_ae.report.claim_tables import outcome_words, threshold_words
+
+    verdicts = pd.DataFrame(
+        {
+            "claim": [f"c{i}" for i in range(5)],
+            "source": "cheribsd-22.12",
+            "origin": "study",
+            "verdict_kind": "tested",
+            "result": ["holds", "fails", "fails", "holds", "inconclusive"],
+            "threshold_from": ["study", "study", "study", "package", "package"],
+        }
+    )
+    said = threshold_words(verdicts)
+    theirs = verdicts[verdicts.threshold_from == "study"]
+    assert said == (
+        f"The study's words give the threshold of 3 of the 5 tested claims "
+        f"({outcome_words(theirs)}); we read the other 2 from its words, and "
+        "Table~\\ref{tab:tested} marks them ours."
+    ), said
+    assert "1 replicates and 2 do not" in said, said
+    # every threshold the study's: nothing to say; none: said plainly
+    assert threshold_words(verdicts.assign(threshold_from="study")) == ""
+    assert threshold_words(verdicts.assign(threshold_from="package")).startswith(
+        "We read the threshold of all 5 tested claims from the study's words"
+    )
+    assert threshold_words(verdicts.iloc[:0]) == ""

@@ -141,7 +141,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     # one sentence a reader can repeat: the loop's ratio, per call, and how close own code stays
     assert sentence.startswith(
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
-        r"time, about 60 \si{\nano\second} more per call into libm; code that calls no other "
+        r"time, about 60 \si{\nano\second} more loop time per libm call; code calling no other "
         r"library ran at"
     ), sentence
     assert sentence.count(". ") == 0, sentence  # one sentence
@@ -165,7 +165,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     ends = call_cost.own_points(rows, "morello-2024", "purecap-c18n")
     assert len(own) == 3 and ends == (min(printed), max(printed)) == (0.969, 1.08), printed
     assert sentence.endswith(
-        r"code that calls no other library ran at 0.969$\times$ to 1.08$\times$."
+        r"code calling no other library ran at 0.969$\times$ to 1.08$\times$."
     ), sentence
     # too long for one sentence (a longer library name): own code in a sentence of its own
     long = call_cost.finding(
@@ -195,7 +195,9 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
     # with the ratio it comes from, in a clause of its own
     ratio = call_cost.ratio_point(other.ratio)
-    said = f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more per call."
+    said = (
+        f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more loop time per call."
+    )
     assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
@@ -274,13 +276,13 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     limits = study_limits(shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"))
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (
-        "These figures hold the purecap ABI's cost and c18n's together and come from one run per "
+        "These figures mix the purecap ABI's cost with c18n's and come from one run per "
         "variant of unoptimised (\\mbox{-O0}) builds. The study launched its timed processes "
         "with c18n, but no log shows them in compartments."
     ), limits
     # nothing recorded of the runs or builds: the mix and what the files do not show
     assert study_limits(shipped, unseen_phrases(shipped)) == (
-        "These figures hold the purecap ABI's cost and c18n's together. The study launched its "
+        "These figures mix the purecap ABI's cost with c18n's. The study launched its "
         "timed processes with c18n, but no log shows them in compartments."
     )
     assert study_limits([], unseen_phrases(shipped)) == (
@@ -353,8 +355,8 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     metas = {n: load_dataset(n) for n in RELEASES}
     said = call_cost.release_gap(both, RELEASES, metas)
     assert said.startswith(
-        "The per-call figure is lower on 22.12: about 41 \\si{\\nano\\second} against about "
-        "60 \\si{\\nano\\second} on 24.05."
+        "The extra loop time per call is lower on 22.12: about 41 \\si{\\nano\\second} against "
+        "about 60 \\si{\\nano\\second} on 24.05."
     ), said
     for differs in ("how c18n was enabled", "the compilers' names", "the boards and kernels"):
         assert differs in said, differs
@@ -431,7 +433,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "no direct measurement stands beside" in call_cost.direct(rows)
     # in Threats' bullet on the boards, in plain words: no data set, variant or host
     assert call_cost.confounds(rows, ABIS, RELEASES) == (
-        "For the cost per call on 24.05, only the purecap + c18n files name their host, so its "
+        "For the extra loop time per call on 24.05, only the purecap + c18n files name their "
+        "host, so its "
         "two sides may have run on different boards."
     )
     assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
@@ -461,7 +464,11 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # that ABI loads its own build of libm: nothing says libm's code is the same
     assert "libm's own code" not in other and "loop's own time" not in other, other
     # the stall it avoids (Section 2) would fit the gap: a reading, not a result
-    assert other.endswith("which would fit much of the gap; these data cannot confirm it."), other
+    # a reading, not a result: a switch may change the bounds in either ABI
+    assert other.endswith(
+        "though a compartment switch may still change them; these data cannot say how much of the "
+        "gap the stall explains."
+    ), other
     assert "The purecap-benchmark ABI keeps those bounds global to avoid the stall" in said, said
     # (after the loop's own code's share, Section 4.1)
     text = call_cost.bound_words(rows, ABIS)
@@ -578,7 +585,8 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     shown = re.search(r"about (\d+) \\si\{\\nano\\second\}", said)[1]
     assert (
         shown == "60"
-        and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} per \texttt{{libm}} call}};" in top
+        and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} loop time per \texttt{{libm}} call}};"
+        in top
     ), top
     # each panel on a ratio axis of its own that spans 1 and its values with a margin: code that
     # calls no other library (0.969 to 1.08) is not squeezed beside the loop's 1.51
@@ -746,8 +754,9 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
     bound = (worst.ratio - 1) * r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < bound < 15, bound  # about 9 ns of 60
     assert said == (
-        "Were the loop's own code, apart from its calls, to slow as much as the int workload "
-        "(1.08$\\times$), it would take at most $(1.08 - 1) \\times 468$~\\si{\\nano\\second}~/~"
+        "If the loop's own code, apart from its calls, slowed as much as the int workload "
+        "(1.08$\\times$), an assumption these data cannot check, it would take at most "
+        "$(1.08 - 1) \\times 468$~\\si{\\nano\\second}~/~"
         "$4 \\approx$ 9 \\si{\\nano\\second} of the 60 \\si{\\nano\\second}, since "
         "468~\\si{\\nano\\second} also holds libm's own work."
     ), said

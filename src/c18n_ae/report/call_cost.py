@@ -212,13 +212,15 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
         base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
         # issue 31: the first finding is one sentence a reader can repeat, the loop's ratio
-        # with what it comes to per call and how close code calling no other library stays
-        # (a cold read could state the answer only after a second pass over three sentences);
+        # with what it comes to per call ('more loop time per libm call': a division of the
+        # loop's time, which cold reads took for a crossing's cost when it read 'more per
+        # call') and how close code calling no other library stays (a cold read could state
+        # the answer only after a second pass over three sentences);
         # the other releases' figures follow in sentences of their own; the runs and builds
         # the figures rest on follow with its other limits (findings.study_limits)
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}, "
-            f"about {_about(r.per_call_ns)} more per call into {library}"
+            f"about {_about(r.per_call_ns)} more loop time per {library} call"
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
@@ -232,14 +234,15 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
 
 
 def _own_clause(t: pd.DataFrame, r) -> str:
-    """'code that calls no other library ran at 0.969× to 1.08×': own_words' ratios as a clause
+    """'code calling no other library ran at 0.969× to 1.08×': own_words' ratios as a clause
     of the first finding's sentence, whose source, baseline and statistic it shares; '' where
     none has one."""
     ends = own_points(t, r.source, r.subject)
     if not ends:
         return ""
     low, high = (ratio_point(x) for x in ends)
-    return f"code that calls no other library ran at {low if low == high else f'{low} to {high}'}"
+    # 'calling': the clause fits the first finding's sentence (MAX_WORDS)
+    return f"code calling no other library ran at {low if low == high else f'{low} to {high}'}"
 
 
 def built_words(t: pd.DataFrame, level: str | None) -> str:
@@ -258,13 +261,13 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
 
 
 def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more per call.']: the same
+    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more loop time per call.']:
     workload's and contrast's figure on each other data set with the ratio it comes from
     (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
     return [
         f"On {escape(releases[x.source])}, the same loop ran at {ratio_point(_f(x.ratio))}, about "
-        f"{_about(x.per_call_ns)} more per call."
+        f"{_about(x.per_call_ns)} more loop time per call."
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -358,8 +361,8 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4.1's sentence on the same loop's estimate with another ABI in compartments: what
     it is, what else its contrast differs in (an optimisation level changes the calling loop and
     its call sites), and, for the ABI that avoids the program-counter bounds stall
-    (STALL_FREE_ABI) with a lower estimate, that the stall would fit the gap, as a reading the
-    data cannot confirm; '' where there is none."""
+    (STALL_FREE_ABI) with a lower estimate, that mechanism, as one the data cannot weigh; ''
+    where there is none."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -377,9 +380,12 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
             out.append(
+                # no more than a reading: a switch may set the callee's bounds in either ABI (a
+                # cold read: 'which would fit much of the gap' was unsupported)
                 f"The {abi} ABI avoids the stall on calls that change the program-counter "
-                "capability's bounds (Section~\\ref{sec:background}), which would fit much of "
-                "the gap; these data cannot confirm it."
+                "capability's bounds (Section~\\ref{sec:background}), though a compartment switch "
+                "may still change them; these data cannot say how much of the gap the stall "
+                "explains."
             )
     return " ".join(out)
 
@@ -463,8 +469,8 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         there = escape(releases[x.source].removeprefix("CheriBSD "))
         way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
         out.append(
-            f"The per-call figure is {way} on {there}: about {_about(x.per_call_ns)} against "
-            f"about {_about(r.per_call_ns)} on {here}."
+            f"The extra loop time per call is {way} on {there}: about "
+            f"{_about(x.per_call_ns)} against about {_about(r.per_call_ns)} on {here}."
         )
         apart = _apart(metas.get(r.source, {}), metas.get(x.source, {}), r.subject)
         if apart:
@@ -575,10 +581,10 @@ def own_share(t: pd.DataFrame) -> str:
     much as the slowest workload of the same data set and variant that calls no other library
     (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
     call, an upper bound as the loop's own code is only part of that time, with its arithmetic
-    in the printed figures: 'Were the loop's own code, apart from its calls, to slow as much as
-    the int workload (1.08×), it would take at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60
-    ns, since 468 ns also holds libm's own work.'; '' where E10 answers, no such workload is
-    slower than its baseline, or a number is missing."""
+    in the printed figures: 'If the loop's own code, apart from its calls, slowed as much as the
+    int workload (1.08×), an assumption these data cannot check, it would take at most
+    (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60 ns, since 468 ns also holds libm's own work.'; ''
+    where E10 answers, no such workload is slower than its baseline, or a number is missing."""
     r, kind = answer(t)
     worst = _slowest_own(t, r) if kind == "data" else None
     if worst is None:
@@ -592,9 +598,10 @@ def own_share(t: pd.DataFrame) -> str:
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
     return (
-        f"Were the loop's own code, apart from its calls, to slow as much as the "
-        f"{escape(_workload(worst))} workload "
-        f"({point}), it would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
+        # an assumption, said as one (cold reads: 'at most' on an unchecked proxy is no bound)
+        f"If the loop's own code, apart from its calls, slowed as much as the "
+        f"{escape(_workload(worst))} workload ({point}), an assumption these data cannot "
+        f"check, it would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
         f"\\approx$ {shown} of the {_about(r.per_call_ns)}, since {per}~{unit} also holds "
         f"{escape(_s(r.library)) or 'the library'}'s own work."
     )
@@ -791,8 +798,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
-        # the library named: a cold read took '+60 ns per call' for a crossing's cost
-        ratio_row(r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} per {_library_call(r)}")
+        # the library named, and loop time: cold reads took '+60 ns per call' for a crossing's
+        # cost (the abstract's words, 'more loop time per libm call')
+        ratio_row(
+            r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} loop time per {_library_call(r)}"
+        )
         for r in calls.itertuples()
     ]
     own_rows = [ratio_row(r, _ratio_label(r)) for r in own.itertuples()]
@@ -1108,7 +1118,9 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
         else:
             said.append(part["text"])
     on = escape((releases or {}).get(r.source, "").removeprefix("CheriBSD "))
-    return f"For the cost per call{f' on {on}' if on else ''}, {escape('; '.join(said))}."
+    return (
+        f"For the extra loop time per call{f' on {on}' if on else ''}, {escape('; '.join(said))}."
+    )
 
 
 def direct(t: pd.DataFrame) -> str:

@@ -782,6 +782,31 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
     return "".join(out)
 
 
+def threshold_words(results: pd.DataFrame, sources=None) -> str:
+    """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
+    tally 'is driven by the authors' own thresholds'): 'The study's words give the threshold of
+    3 of the 9 tested claims (1 replicates and 2 do not); we read the other 6 from its words, and
+    Table 2 marks them ours.'; '' where none was tested or every threshold is the study's."""
+    _, rows = _study_claims(results, sources)
+    if rows.empty or "threshold_from" not in rows:
+        return ""
+    theirs = rows[rows.threshold_from.fillna("") == "study"]
+    n, k = len(rows), len(theirs)
+    what = "tested claims" if rows.claim.nunique() == n else "verdicts"
+    if k == n:
+        return ""
+    if k == 0:
+        return (
+            f"We read the threshold of all {n} {what} from the study's words, and "
+            "Table~\\ref{tab:tested} marks them ours."
+        )
+    return (
+        f"The study's words give the threshold of {k} of the {n} {what} "
+        f"({outcome_words(theirs)}); "
+        f"we read the other {n - k} from its words, and Table~\\ref{{tab:tested}} marks them ours."
+    )
+
+
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
     could test, 4 replicate, 4 do not and 1 is inconclusive.'; '' where none could be tested (the

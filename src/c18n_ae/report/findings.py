@@ -34,6 +34,7 @@ from c18n_ae.report.claim_tables import (
     single_trial_claims,
     tested_table,
     tex_quotes,
+    threshold_words,
 )
 from c18n_ae.report.conclusion import (
     _quoted,
@@ -279,8 +280,8 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
     the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
     c18n), the runs and builds the figures come from (built: 'one run per variant of unoptimised
     (-O0) builds', call_cost.built_words), and where nothing in their files shows the c18n
-    variants in compartments (macros.unseen_phrases): 'These figures hold the purecap ABI's cost
-    and c18n's together and come from one run per variant of unoptimised (-O0) builds. The study
+    variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
+    with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
     launched its timed processes with c18n, but no log shows them in compartments.'; '' where
     nothing holds. Why the two
     costs cannot be told apart (no purecap variant without compartments) is the introduction's
@@ -297,7 +298,7 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
         named = (
             ["purecap"] if purecaps and not any(o.startswith("purecap") for o in outside) else alone
         )
-        clauses.append(f"hold the {listed(named, 'or')} ABI's cost and c18n's together")
+        clauses.append(f"mix the {listed(named, 'or')} ABI's cost with c18n's")
     if built:
         clauses.append(f"come from {built}")
     parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
@@ -362,6 +363,8 @@ def main(argv=None) -> None:
     # Section 2's table of the tested claims, each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
+    # whose thresholds the tested verdicts rest on: the study's words or our reading of them
+    text += newcommand("ClaimsThresholds", threshold_words(verdicts, sources))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
     # those whose mean and median disagree
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
