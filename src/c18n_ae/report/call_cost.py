@@ -377,6 +377,14 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                 "its call sites"
             )
         out.append(said + ".")
+        # which way the level moves it (a cold read took the lower figure for a bound on the
+        # switch from above): a subject built at a higher level runs its own loop faster
+        levels = re.search(r"optimisation -O(\d+) against -O(\d+)", also)
+        if levels and int(levels[1]) > int(levels[2]):
+            out.append(
+                f"Built at -O{levels[1]}, its calling loop does less of its own work than at "
+                f"-O{levels[2]}, so the contrast at one level would likely give more."
+            )
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
             out.append(
@@ -927,7 +935,21 @@ def _means(r) -> str:
     unit, scale, places = _time_places((a, b), min)
     if ratio_point(round(a / scale, places) / round(b / scale, places)) != ratio_point(a / b):
         places += 1
+    if _time_places((b,))[0] != unit:
+        # the baseline would leave its own unit (1407.1 ms beside 100.6 ms): each side in its
+        # own unit, so that a baseline prints in one unit in every row (a cold read met 1.407 s
+        # and 1407.1 ms in one table)
+        return " / ".join(_own_unit(x, places, scale) for x in (a, b))
     return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME[unit]}"
+
+
+def _own_unit(x: float, places: int, scale: float) -> str:
+    """A mean time in the unit it reaches, with as many significant figures as the pair gives
+    the smaller side (places decimals in the smaller's unit, scale)."""
+    figures = max(1, math.floor(math.log10(x / scale)) + 1 + places)
+    unit, own, _ = _time_places((x,))
+    shown = max(0, figures - 1 - math.floor(math.log10(x / own)))
+    return f"{x / own:.{shown}f} {_SI_TIME[unit]}"
 
 
 def _calls(r) -> str:
