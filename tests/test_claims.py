@@ -316,7 +316,7 @@ def test_metrics_claim_compares_two_metrics_on_every_variant():
     )
     assert r.loc[("p", "local"), "result"] == "fails" and r.loc[
         ("p", "local"), "measured"
-    ].startswith("1.33× [")
+    ].startswith("1.33×")
     r = one(
         [{**claim, "variants": ["O2"]}],
         {"packet": summary(rows)},

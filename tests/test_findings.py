@@ -350,7 +350,7 @@ def test_every_interval_the_generated_findings_print_stands_bare(tmp_path):
     said = intervals(out.read_text())
     printed = [x for found in said.values() for x in found]
     # (a timer range narrower than the point's last digit prints the point alone, no brackets)
-    assert len(printed) >= 2 and {c for _, c in printed} == {""}, printed
+    assert len(printed) >= 1 and {c for _, c in printed} == {""}, printed
     # Table 1 says it once, from the comparisons' interval_covers
     legend = headline.latex_table(table).split(r"\end{tabular}", 1)[1]
     assert legend.count("every interval is the spread within one run") == 1

@@ -401,6 +401,11 @@ def test_an_interval_end_never_prints_as_its_point_unless_they_are_equal():
         if m[1] in (m[2], m[3]):  # still alike at three figures: within its last digit
             assert min(abs(point - low), abs(high - point)) < 2 * _half_last(m[1]), text
     assert ratio_text(0.497, 0.40, 0.503, False, 2) == "0.497× [0.400, 0.503]"
+    # at three figures, an interval narrower than the last digit that only straddles a rounding
+    # edge prints the point alone (cold reads took '1.07× [1.06, 1.07]' for an error); one as
+    # wide as the last digit keeps its brackets
+    assert ratio_text(1.066, 1.0635, 1.0704, False) == "1.07×"
+    assert ratio_text(0.8756, 0.8750, 0.8762, False) == "0.876× [0.875, 0.876]"
 
 
 def _half_last(printed: str) -> float:

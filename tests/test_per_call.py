@@ -501,8 +501,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "libm's own code" not in other and "loop's own time" not in other, other
     # which way its higher level moves it: no bound on the switch from above
     assert (
-        "Built at -O2, its calling loop does less of its own work than at -O0, so the contrast "
-        "at one level would likely give more." in other
+        "Built at -O2, its calling loop does less of its own work than at -O0, so with both "
+        "sides at one level the estimate would likely be larger." in other
     ), other
     lower = rows.assign(
         confounded_by=rows.confounded_by.str.replace("-O2 against -O0", "-O0 against -O2")

@@ -372,6 +372,11 @@ def _ratio_text(
         # on its interval's edge): one more figure for all three, never past MAX_DIGITS
         more = max(digits, 2) + 1
         f = lambda x: _sig(x, more)  # noqa: E731
+    elif _touches(ratio, low, high, f) and high - low < _last_digit(f(ratio)):
+        # at the figures prose carries, an interval narrower than the point's last digit that
+        # only straddles a rounding edge ('1.07× [1.06, 1.07]', which cold reads took for an
+        # error): the point alone, as BARE_WORDS says it
+        return f"{f(ratio)}{times}"
     return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}"  # as many figures as its ends
 
 

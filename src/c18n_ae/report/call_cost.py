@@ -383,7 +383,8 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         if levels and int(levels[1]) > int(levels[2]):
             out.append(
                 f"Built at -O{levels[1]}, its calling loop does less of its own work than at "
-                f"-O{levels[2]}, so the contrast at one level would likely give more."
+                f"-O{levels[2]}, so with both sides at one level the estimate would likely be "
+                "larger."
             )
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
@@ -559,8 +560,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
         f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
         f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
-        f"{in_words(int(k))} calls into {library}{named}, so each call, with its return, took "
-        f"$({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)} longer. "
+        f"{in_words(int(k))} calls into {library}{named}, so the extra loop time per call, with "
+        f"its return, is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)}. "
         f"{_same_way(t, r, releases)}"
         # the calls under the purecap ABI are a share of their own (two cold reads charged the
         # call sites' capability saves and the bounds stall to 'own code', which the int
@@ -975,7 +976,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         "Workload",
         "Calls per iteration",
         "Mean per trial, with / without",
-        r"Extra time, \si{\nano\second}",
+        r"Extra loop time, \si{\nano\second}",
     ]
     heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
     n = len(heads)
