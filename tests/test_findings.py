@@ -446,3 +446,11 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
         "We read the threshold of all 5 tested claims from the study's words"
     )
     assert threshold_words(verdicts.iloc[:0]) == ""
+    # a claim tested on two sources: counted as verdicts, the outcome without 'of their'
+    twice = pd.concat([verdicts, verdicts.assign(source="board")])
+    said = threshold_words(twice)
+    assert said.startswith("The study's words give the threshold of 6 of the 10 verdicts (2 "), said
+    assert "of their" not in said and "()" not in said, said
+    # a threshold neither the study's nor ours (not recorded) counts as neither
+    odd = verdicts.assign(threshold_from=["study", "study", "study", "", ""])
+    assert threshold_words(odd) == "", threshold_words(odd)

@@ -82,6 +82,11 @@ def test_copies_of_one_release_are_named_apart():
     assert labels[sets[0]["name"]] == sets[0]["release"]  # a release of its own: bare
     assert release_labels(sets) == {m["name"]: m["release"] for m in sets}
     assert release_labels([{"name": "x"}]) == {"x": ""}  # none recorded
+    # one release written two ways is still one release, as from_config names it
+    two = release_labels(
+        [{"name": "a", "release": "CheriBSD 22.12"}, {"name": "b", "release": "22.12"}]
+    )
+    assert two == {"a": "CheriBSD 22.12 (a)", "b": "22.12 (b)"}, two
 
 
 def test_a_copy_of_a_data_set_prints_apart_in_every_generated_sentence(project_copy):

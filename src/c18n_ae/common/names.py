@@ -28,16 +28,17 @@ def release_labels(metas: list[dict]) -> dict[str, str]:
     (copy-b)'), so that two copies of one release never print alike ('the 22.12 and 22.12
     data'); '' where none is recorded. Matching a claim to a release keeps the bare release."""
     said = [m.get("release") or "" for m in metas]
+    short = [r.removeprefix("CheriBSD ") for r in said]  # as release() and from_config compare
     return {
-        m["name"]: f"{r} ({m['name']})" if r and said.count(r) > 1 else r
-        for m, r in zip(metas, said)
+        m["name"]: f"{r} ({m['name']})" if r and short.count(s) > 1 else r
+        for m, r, s in zip(metas, said, short)
     }
 
 
 def data_phrase(names: list[str]) -> str:
     """Data sets as one noun phrase, each by its release label without the system's name:
-    'the 24.05 data', 'the 24.05 (copy-b) and 24.05 data' (the word 'data' once, so that
-    copies of one release listed together cost a few words each)."""
+    'the 24.05 data', 'the 22.12 (copy-a) and 22.12 (copy-b) data' (the word 'data' once, so
+    that copies of one release listed together cost a few words each)."""
     return f"the {listed(list(dict.fromkeys(names)))} data"
 
 

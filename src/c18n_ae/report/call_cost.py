@@ -338,7 +338,7 @@ def conclusion_finding(
         out = [
             f"{compartment_name(abi).capitalize()} cost time in the {escape(_workload(r))} "
             f"loop, which calls into {library}: "
-            f"about {_about(r.per_call_ns)} a call on {where}"
+            f"about {_about(r.per_call_ns)} more loop time per call on {where}"
             + (f", and {also}" if also else "")
             + "."
         ]
@@ -380,11 +380,13 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         # which way the level moves it (a cold read took the lower figure for a bound on the
         # switch from above): a subject built at a higher level runs its own loop faster
         levels = re.search(r"optimisation -O(\d+) against -O(\d+)", also)
-        if levels and int(levels[1]) > int(levels[2]):
+        if levels and levels[1] != levels[2]:
+            higher = int(levels[1]) > int(levels[2])
+            less, way = ("less", "larger") if higher else ("more", "smaller")
             out.append(
-                f"Built at -O{levels[1]}, its calling loop does less of its own work than at "
-                f"-O{levels[2]}, so with both sides at one level the estimate would likely be "
-                "larger."
+                f"Built at -O{levels[1]}, the {compartment_name(abi)} loop does {less} of its own "
+                f"work than at -O{levels[2]}, so with both sides at one level the estimate would "
+                f"likely be {way}."
             )
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
@@ -929,7 +931,9 @@ def _means(r) -> str:
     the smaller, to the same place, three figures of the smaller ('66.0 / 49.8 s', '1024 / 961
     ms', never '1.024 / 0.961 s'), and a fourth where three would divide to another ratio than
     Table 1 prints ('1.443 / 1.407 s', never '1.44 / 1.41 s' beside 1.03×), so that a reader can
-    redo any row as Section 4.1 does its own; '--' where a side is missing."""
+    redo any row as Section 4.1 does its own; where that unit is not the baseline's own, each
+    side in its own unit with the smaller's figures ('100.6 ms / 1.407 s'); '--' where a side is
+    missing."""
     a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
@@ -938,16 +942,16 @@ def _means(r) -> str:
         places += 1
     if _time_places((b,))[0] != unit:
         # the baseline would leave its own unit (1407.1 ms beside 100.6 ms): each side in its
-        # own unit, so that a baseline prints in one unit in every row (a cold read met 1.407 s
-        # and 1407.1 ms in one table)
-        return " / ".join(_own_unit(x, places, scale) for x in (a, b))
+        # own unit with the smaller side's significant figures, so that a baseline prints alike
+        # in every row (a cold read met 1.407 s and 1407.1 ms in one table)
+        small = min(a, b) / scale
+        figures = math.floor(math.log10(small)) + 1 + places
+        return " / ".join(_own_unit(x, figures) for x in (a, b))
     return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME[unit]}"
 
 
-def _own_unit(x: float, places: int, scale: float) -> str:
-    """A mean time in the unit it reaches, with as many significant figures as the pair gives
-    the smaller side (places decimals in the smaller's unit, scale)."""
-    figures = max(1, math.floor(math.log10(x / scale)) + 1 + places)
+def _own_unit(x: float, figures: int) -> str:
+    """A mean time in the unit it reaches, to `figures` significant figures ('1.407 s')."""
     unit, own, _ = _time_places((x,))
     shown = max(0, figures - 1 - math.floor(math.log10(x / own)))
     return f"{x / own:.{shown}f} {_SI_TIME[unit]}"

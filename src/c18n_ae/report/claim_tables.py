@@ -710,7 +710,7 @@ def claims_summary(
             drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
             on = f"its separate {names} runs"  # runs the claims were not drawn from
             # where the claims come from and where they could be tested; what recomputing them
-            # on their own files checks is why_not's sentence (Section 4.4)
+            # on their own files checks is why_not's sentence (Section 4.5)
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
             # none), then how many they test
             # one sentence, where they come from as an aside (three cold reads read a sentence
@@ -786,24 +786,33 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
     tally 'is driven by the authors' own thresholds'): 'The study's words give the threshold of
     3 of the 9 tested claims (1 replicates and 2 do not); we read the other 6 from its words, and
-    Table 2 marks them ours.'; '' where none was tested or every threshold is the study's."""
+    Table 2 marks them ours.'; a threshold is ours where Table 2 marks it so (threshold_from
+    'package'); '' where none was tested or none is ours."""
     _, rows = _study_claims(results, sources)
     if rows.empty or "threshold_from" not in rows:
         return ""
-    theirs = rows[rows.threshold_from.fillna("") == "study"]
+    whose = rows.threshold_from.fillna("")
+    theirs, ours = rows[whose == "study"], rows[whose == "package"]
     n, k = len(rows), len(theirs)
     what = "tested claims" if rows.claim.nunique() == n else "verdicts"
-    if k == n:
+    if ours.empty:
         return ""
-    if k == 0:
+    if theirs.empty:
         return (
             f"We read the threshold of all {n} {what} from the study's words, and "
             "Table~\\ref{tab:tested} marks them ours."
         )
+    # the outcome of the study's own thresholds, without outcome_words' 'of their N verdicts'
+    # (the sentence has just counted them)
+    came = (
+        outcome_words(theirs).split(", ", 1)[-1]
+        if theirs.claim.nunique() < k
+        else (outcome_words(theirs))
+    )
+    came = f" ({came})" if came else ""
     return (
-        f"The study's words give the threshold of {k} of the {n} {what} "
-        f"({outcome_words(theirs)}); "
-        f"we read the other {n - k} from its words, and Table~\\ref{{tab:tested}} marks them ours."
+        f"The study's words give the threshold of {k} of the {n} {what}{came}; we read the "
+        f"other {len(ours)} from its words, and Table~\\ref{{tab:tested}} marks them ours."
     )
 
 

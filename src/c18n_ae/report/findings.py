@@ -305,8 +305,9 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
     parts += list(unseen)  # escaped by callers
     if not parts:
         return ""
-    # no more on what the files' silence means: the study launched its c18n variants with c18n
-    # (dataset.yaml's launch evidence); the conclusion says it once (unseen_conclusion)
+    # no more on what the files' silence means: the brief says the study launched its c18n
+    # variants with c18n (dataset.yaml's launch evidence); the conclusion says what that rests
+    # on, in other words (unseen_conclusion)
     return " ".join(x[0].upper() + x[1:] + "." for x in parts)
 
 
@@ -319,8 +320,8 @@ def unseen_conclusion(unseen: list[str]) -> str:
     # c18n as launched, not as observed (dataset.yaml compartments_seen): said so, without a
     # doubt about the launch that nothing motivates
     return (
-        "The study launched its timed processes with c18n, but nothing recorded shows them in "
-        "compartments."
+        "That the timed processes ran in compartments rests on the study's launch commands "
+        "alone; no log records it."
     )
 
 
