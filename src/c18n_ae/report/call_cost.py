@@ -897,7 +897,7 @@ def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> 
     return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
-CALLS = "Calls into another library: extra time of one call"
+CALLS = "Calls into another library: extra loop time per call"
 NO_CALL = "No call into another library: extra time per iteration (no call)"
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
 

@@ -784,8 +784,8 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
-    tally 'is driven by the authors' own thresholds'): 'The study's words give the threshold of
-    3 of the 9 tested claims (1 replicates and 2 do not); we read the other 6 from its words, and
+    tally 'is driven by the authors' own thresholds'): 'The study names the threshold of 3 of the
+    9 tested claims (1 replicates and 2 do not); for the other 6 we read one from its words, and
     Table 2 marks them ours.'; a threshold is ours where Table 2 marks it so (threshold_from
     'package'); '' where none was tested or none is ours."""
     _, rows = _study_claims(results, sources)
@@ -811,8 +811,8 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     )
     came = f" ({came})" if came else ""
     return (
-        f"The study's words give the threshold of {k} of the {n} {what}{came}; we read the "
-        f"other {len(ours)} from its words, and Table~\\ref{{tab:tested}} marks them ours."
+        f"The study names the threshold of {k} of the {n} {what}{came}; for the other "
+        f"{len(ours)} we read one from its words, and Table~\\ref{{tab:tested}} marks them ours."
     )
 
 
