@@ -8,6 +8,7 @@ the HTML report and the command line, and Table 2 says once which id each name s
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from c18n_ae.common import config as cfg
@@ -22,24 +23,34 @@ def release(meta: dict) -> str:
     return (meta.get("release") or meta["name"]).removeprefix("CheriBSD ")
 
 
+def _shared(metas: list[dict]) -> set[str]:
+    """The data sets whose release (release(): without the system's name) another data set of
+    the run also has: copies of one release, or a board's own run beside the study's."""
+    said = Counter(release(m) for m in metas)
+    return {m["name"] for m in metas if said[release(m)] > 1}
+
+
 def release_labels(metas: list[dict]) -> dict[str, str]:
     """Each data set's release as prose names it: its dataset.yaml release ('CheriBSD 22.12'),
     with its id beside it where another data set of the run has the same release ('CheriBSD 22.12
-    (copy-b)'), so that two copies of one release never print alike ('the 22.12 and 22.12
-    data'); '' where none is recorded. Matching a claim to a release keeps the bare release."""
-    said = [m.get("release") or "" for m in metas]
-    short = [r.removeprefix("CheriBSD ") for r in said]  # as release() and from_config compare
+    (copy-b)', _shared), so that two copies of one release never print alike ('the 22.12 and
+    22.12 data'); '' where none is recorded. Matching a claim to a release keeps the bare
+    release."""
+    shared = _shared(metas)
     return {
-        m["name"]: f"{r} ({m['name']})" if r and short.count(s) > 1 else r
-        for m, r, s in zip(metas, said, short)
+        m["name"]: f"{r} ({m['name']})" if r and m["name"] in shared else r
+        for m, r in ((m, m.get("release") or "") for m in metas)
     }
 
 
-def data_phrase(names: list[str]) -> str:
-    """Data sets as one noun phrase, each by its release label without the system's name:
-    'the 24.05 data', 'the 22.12 (copy-a) and 22.12 (copy-b) data' (the word 'data' once, so
-    that copies of one release listed together cost a few words each)."""
-    return f"the {listed(list(dict.fromkeys(names)))} data"
+def data_together(phrases: list[str]) -> str:
+    """Data sets named together, each once: 'the 22.12 (copy-a) and 22.12 (copy-b) data' where
+    every phrase is 'the ... data' (the word 'data' once, so that copies of one release listed
+    together cost a few words each), else the phrases listed."""
+    said = list(dict.fromkeys(phrases))
+    if said and all(x.startswith("the ") and x.endswith(" data") for x in said):
+        return f"the {listed([x[4:-5] for x in said])} data"
+    return listed(said)
 
 
 def abi_word(abi: str) -> str:
@@ -185,9 +196,9 @@ def from_config(config: dict | None) -> Names:
     metas = cfg.datasets(config)
     # two data sets of one release (a board's own run beside the study's, or copies) would print
     # alike: each of those keeps its id
-    said = [release(m) for m in metas]
+    shared = _shared(metas)
     for m in metas:
-        sources[m["name"]] = release(m) if said.count(release(m)) == 1 else m["name"]
+        sources[m["name"]] = m["name"] if m["name"] in shared else release(m)
         releases[m["name"]] = m.get("release", "")
         variants.update({(m["name"], v): n for v, n in variant_names(m["variants"]).items()})
     return Names(sources, frozenset(m["name"] for m in metas), variants, releases)

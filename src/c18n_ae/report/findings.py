@@ -22,7 +22,7 @@ from c18n_ae.common.latex import (
     macro_name,
     newcommand,
 )
-from c18n_ae.common.names import data_phrase, from_config, release, release_labels
+from c18n_ae.common.names import data_together, from_config, release, release_labels
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -116,10 +116,7 @@ def _where(source: str, releases: dict) -> str:
 
 def _where_all(sources: list[str], releases: dict) -> str:
     """Sources as one phrase: 'the 24.05 (a) and 24.05 (b) data' where all are data sets."""
-    names = [data_name(x, releases) for x in sources]
-    if all(n.endswith(" data") for n in names):
-        return data_phrase([n.removesuffix(" data") for n in names])
-    return listed(list(dict.fromkeys(_where(x, releases) for x in sources)))  # alike: once
+    return data_together([_where(x, releases) for x in sources])
 
 
 def experiment_paragraph(

@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     resolution_digits,
     timer_range,
 )
-from c18n_ae.common.names import data_phrase, from_config, release_labels
+from c18n_ae.common.names import data_together, from_config, release_labels
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 from c18n_ae.report.labels import named_together
 
@@ -279,20 +279,11 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _data(source: str, names: dict[str, str]) -> str:
+def _data(source: str, labels: dict[str, str]) -> str:
     """A data set as the body names it: 'the 22.12 data' by its release, with its id beside it
-    where another data set shares the release (release_labels: copies of one release)."""
-    labels = release_labels([{"name": n, "release": r} for n, r in names.items()])
+    where another data set shares the release (labels: release_labels, copies of one release)."""
     label = labels.get(source, "").removeprefix("CheriBSD ")
     return f"the {escape(label)} data" if label else f"\\texttt{{{escape(source)}}}"
-
-
-def _data_all(sources: list[str], names: dict[str, str]) -> str:
-    """Data sets as one phrase: 'the 24.05 (a) and 24.05 (b) data' ('data' said once)."""
-    said = [_data(x, names) for x in sources]
-    if said and all(x.startswith("the ") and x.endswith(" data") for x in said):
-        return data_phrase([x[4:-5] for x in said])
-    return listed(said)
 
 
 def _within(ratios) -> str:
@@ -309,6 +300,7 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
     mix something else, and what by kind ('heap revocation'; the appendix's table gives every
     ratio)."""
     out = []
+    labels = release_labels([{"name": n, "release": r} for n, r in names.items()])  # once
     later = table[table.release != table["first"]]
     for _, g in later.groupby(["release", "contrast"], sort=False):
         rows = g[g.ratio.notna()]
@@ -319,7 +311,7 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
         wide = (clean.ci95_high / clean.ci95_low > WIDE_FACTOR) | clean.ci95_low.isna()
         shown = clean[~wide]
         shown = shown.iloc[shown.ratio.map(lambda x: -abs(math.log(x))).argsort(kind="stable")]
-        release, first = _data(g.release.iloc[0], names), _data(g["first"].iloc[0], names)
+        release, first = _data(g.release.iloc[0], labels), _data(g["first"].iloc[0], labels)
         subject, baseline = (escape(x) for x in g.contrast.iloc[0].split("/", 1))
         if len(shown):
             top = shown.iloc[0]
@@ -351,7 +343,7 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             # no reader takes it for the later release's
             held = [x.split(": ", 1)[0].strip() for c in mixed.confounded_by
                     for x in str(c).split(";") if ": " in x]  # fmt: skip
-            where = _data_all([x for x in dict.fromkeys(held) if x in names], names)
+            where = data_together([_data(x, labels) for x in dict.fromkeys(held) if x in names])
             on = f" on {where}" if where else ""
             rest.append(f"For {which}, the variants{on} also differ in {escape(kinds)}.")
         out.append(" ".join([said + ".", *rest]))
