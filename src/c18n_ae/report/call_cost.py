@@ -148,11 +148,9 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
     1's form, alike in the abstract and the conclusion; '' where none has one."""
-    ends = own_points(t, r.source, r.subject)
-    if not ends:
+    was = _own_range(t, r)
+    if not was:
         return ""
-    low, high = (ratio_point(x) for x in ends)
-    was = low if low == high else f"{low} to {high}"
     metrics = _own_rows(t, r.source, r.subject).metric
     what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
     name = escape(releases.get(r.source, "").removeprefix("CheriBSD "))
@@ -237,12 +235,19 @@ def _own_clause(t: pd.DataFrame, r) -> str:
     """'code calling no other library ran at 0.969× to 1.08×': own_words' ratios as a clause
     of the first finding's sentence, whose source, baseline and statistic it shares; '' where
     none has one."""
+    was = _own_range(t, r)
+    # 'calling': the clause fits the first finding's sentence (MAX_WORDS)
+    return f"code calling no other library ran at {was}" if was else ""
+
+
+def _own_range(t: pd.DataFrame, r) -> str:
+    """'0.969× to 1.08×': own_points in Table 1's form, one point where both ends print alike;
+    '' where none has one."""
     ends = own_points(t, r.source, r.subject)
     if not ends:
         return ""
     low, high = (ratio_point(x) for x in ends)
-    # 'calling': the clause fits the first finding's sentence (MAX_WORDS)
-    return f"code calling no other library ran at {low if low == high else f'{low} to {high}'}"
+    return low if low == high else f"{low} to {high}"
 
 
 def built_words(t: pd.DataFrame, level: str | None) -> str:
