@@ -30,7 +30,7 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_range,
 )
-from c18n_ae.common.names import ABI_GLOSS, compartment_name, from_config, release_labels
+from c18n_ae.common.names import ABI_GLOSS, bare, compartment_name, from_config, release_labels
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.findings import study_limits
@@ -153,7 +153,7 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
         return ""
     metrics = _own_rows(t, r.source, r.subject).metric
     what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
-    name = escape(releases.get(r.source, "").removeprefix("CheriBSD "))
+    name = escape(bare(releases.get(r.source, "")))
     where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
     base = escape(_s(r.baseline)) or "hybrid"
     return f"On {where}, code that calls no other library ran at {was} {base}'s {what}."
@@ -334,7 +334,7 @@ def conclusion_finding(
         ]
     else:
         study = _s(r.interval_covers) == "within one run"
-        where = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
+        where = escape(bare(releases.get(r.source, r.source)))
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
         also = _elsewhere(t, r, releases, full=False).strip(" ()").replace("; ", " and ")
         # the figure's workload named, not 'where code calls into another library': one loop's
@@ -438,7 +438,7 @@ def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str], full: bool = True) 
     o = _other_sources(t, r)
     said = [
         f"about {_about(x.per_call_ns)} on "
-        + escape(releases[x.source] if full else releases[x.source].removeprefix("CheriBSD "))
+        + escape(releases[x.source] if full else bare(releases[x.source]))
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -478,11 +478,11 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         return ""
     o = _other_sources(t, r)
     out = []
-    here = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
+    here = escape(bare(releases.get(r.source, r.source)))
     for x in o.itertuples():
         if x.source not in releases:
             continue
-        there = escape(releases[x.source].removeprefix("CheriBSD "))
+        there = escape(bare(releases[x.source]))
         way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
         out.append(
             f"The extra loop time per call is {way} on {there}: about "
@@ -532,7 +532,7 @@ def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
         if x.source not in releases or not all(math.isfinite(v) and v > 0 for v in (a, b, n)):
             continue
         (sa, sb), u = _printed_times((a / n, b / n))
-        where = escape(releases[x.source].removeprefix("CheriBSD "))
+        where = escape(bare(releases[x.source]))
         out.append(
             f"On the {where} data, {sa}~{u} and {sb}~{u} an iteration give about "
             f"{_about(x.per_call_ns)} the same way. "
@@ -557,7 +557,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     (ia, ib), ui = _printed_times((a / n, b / n))  # per iteration
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    where = escape(releases.get(r.source, r.source).removeprefix("CheriBSD "))
+    where = escape(bare(releases.get(r.source, r.source)))
     where = f"the {where} data" if r.source in releases else f"\\texttt{{{where}}}"
     calls = [escape(x.strip()) for x in _s(r.calls).split(",") if x.strip()]
     named = f" ({listed(calls)})" if calls else ""
@@ -691,7 +691,7 @@ def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> st
     """A row in words: '24.05, purecap + c18n, math (libm)' (release, the variant's ABI with
     compartments, the workload and the library it calls)."""
     release = _s((releases or {}).get(r.source, "")) or r.source
-    release = release.removeprefix("CheriBSD ")
+    release = bare(release)
     abi = (abis or {}).get((r.source, r.subject), _abi(_s(r.subject)))
     lib = _s(getattr(r, "library", ""))
     work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
@@ -1012,7 +1012,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
             work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
             # smashed: a raised mark would make its row taller than the rest
             work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
-            cells = [escape(release.removeprefix("CheriBSD ")), escape(compartment_name(abi)), work]
+            cells = [escape(bare(release)), escape(compartment_name(abi)), work]
             if r.kind == "target":
                 cells += ["1 (E10)", "--", "--"]
             else:
@@ -1032,7 +1032,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
              for v in dict.fromkeys(rows.subject)]
         )  # fmt: skip
         notes.append(
-            f"{work[0].upper()}{work[1:]}, {escape(release.removeprefix('CheriBSD '))}, {who}: "
+            f"{work[0].upper()}{work[1:]}, {escape(bare(release))}, {who}: "
             f"no cost per call, as {escape(reason)} (results/per\\_call.csv keeps its numbers)."
         )
     confounded = t[t.confounded_by.fillna("") != ""]
@@ -1149,7 +1149,7 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
             )
         else:
             said.append(part["text"])
-    on = escape((releases or {}).get(r.source, "").removeprefix("CheriBSD "))
+    on = escape(bare((releases or {}).get(r.source, "")))
     return (
         f"For the extra loop time per call{f' on {on}' if on else ''}, {escape('; '.join(said))}."
     )

@@ -21,7 +21,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
 )
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed
-from c18n_ae.common.names import from_config
+from c18n_ae.common.names import bare, from_config
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -630,7 +630,7 @@ def data_name(source: str, releases: dict[str, str]) -> str:
     """A source as the body names it: a data set by its release ('22.12 data'), a target by its
     name."""
     release = releases.get(source, "")
-    return f"{escape(release.removeprefix('CheriBSD '))} data" if release else escape(source)
+    return f"{escape(bare(release))} data" if release else escape(source)
 
 
 def _study_rows(results: pd.DataFrame) -> pd.DataFrame:
@@ -704,10 +704,10 @@ def claims_summary(
     head = "All" if len(tested) == n else "Only"
     if all(s in releases for s in where):  # the study's data sets: one run per variant
         # 'on the study's data': Table 4 also counts claims tested on the machines that ran
-        names = listed([escape(releases[s].removeprefix("CheriBSD ")) for s in where])
+        names = listed([escape(bare(releases[s])) for s in where])
         many = f"all {n}" if len(tested) == n else str(len(tested))
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
-            drawn = listed([escape(w.removeprefix("CheriBSD ")) for w in worded])
+            drawn = listed([escape(bare(w)) for w in worded])
             on = f"its separate {names} runs"  # runs the claims were not drawn from
             # where the claims come from and where they could be tested; what recomputing them
             # on their own files checks is why_not's sentence (Section 4.5)
@@ -746,7 +746,7 @@ def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str
     reasons = _reasons(rest.verdict_kind.fillna(""))
     if not reasons:
         return ""
-    on = f"on the {escape(releases[where[0]].removeprefix('CheriBSD '))} data"
+    on = f"on the {escape(bare(releases[where[0]]))} data"
     words = listed([w.removesuffix(" here") for w in reasons], "or")
     return f" The other {rest.claim.nunique()} {words} {on}."
 
@@ -769,7 +769,7 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         reasons = [w for w in reasons if w != UNTESTED_WORDS[UNMEASURABLE]] or reasons
         if not reasons:
             continue
-        name = escape(releases[s].removeprefix("CheriBSD "))
+        name = escape(bare(releases[s]))
         head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
             # the tally has said the claims come from these files; what recomputing checks here
@@ -839,11 +839,9 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
         & (results.verdict_kind == TESTED)
         & results.source.isin(list(releases))
     ]
-    said = [escape(w.removeprefix("CheriBSD ")) for w in dict.fromkeys(worded) if w]
+    said = [escape(bare(w)) for w in dict.fromkeys(worded) if w]
     other = [
-        escape(releases[s].removeprefix("CheriBSD "))
-        for s in dict.fromkeys(tested.source)
-        if releases[s] not in worded
+        escape(bare(releases[s])) for s in dict.fromkeys(tested.source) if releases[s] not in worded
     ]
     if not said or not other:
         return ""
@@ -895,7 +893,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         " / ".join(rf"\texttt{{{escape(v)}}}" for v in pairs.pop()) if len(pairs) == 1 else "Ratio"
     )
     # one data set: named once in the caption, not in every row
-    data = list(dict.fromkeys(escape(releases[s].removeprefix("CheriBSD ")) for s in rows.source))
+    data = list(dict.fromkeys(escape(bare(releases[s])) for s in rows.source))
     data_col = len(data) > 1
     # the setting a claim over several sizes is decided at has its own column, so that a ratio
     # printed beside Table 1's largest setting reads as another setting, not another value
@@ -912,7 +910,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         r"\midrule",
     ]
     for r, setting in zip(rows.itertuples(), at):
-        where = escape(releases[r.source].removeprefix("CheriBSD "))
+        where = escape(bare(releases[r.source]))
         verdict = escape(replication(r, _text(r.result).split(" (")[0]))
         cells = [escape(_text(r.text))] + [where] * data_col
         cells += [escape(setting) or "---"] * at_col
