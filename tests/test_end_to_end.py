@@ -432,8 +432,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # whose data and what they compare, the finding, then what its figures mix and rest on
     # (a cold read: caveats before the answer buried it)
     assert re.search(
-        r"which compare purecap \+ c18n \(every pointer a capability, each library launched in "
-        r"a compartment\) with hybrid \(plain 64-bit pointers\)\. "
+        r"which compare purecap \+ c18n \(every pointer a capability, each library in a "
+        r"compartment of its own\) with hybrid \(plain 64-bit pointers\)\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time, about \d+ ns more loop time per libm call; code calling no "
         r"other library ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the same loop ran "
@@ -469,8 +469,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # the claims table's)
     # counted on the study's data, as Table 4 counts them there (it tests 2 more on local)
     assert (
-        "Of the study's 24 claims, drawn from its 24.05 data, its separate 22.12 runs could "
-        "test 9: 4 replicate, 4 do not and 1 is inconclusive."
+        "The study drew its 24 claims from its 24.05 data. Its separate 22.12 runs could "
+        "test 9 of them: 4 replicate, 4 do not and 1 is inconclusive."
         in (" ".join(abstract.replace("’", "'").split()))
     ), abstract
     # why 24.05 tests none is Section 2's to say; the abstract gives the count

@@ -218,8 +218,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "Of the study's 12 claims, drawn from its 24.05 data, its separate 22.12 runs could "
-        "test 9: 4 replicate"
+        "The study drew its 12 claims from its 24.05 data. Its separate 22.12 runs could "
+        "test 9 of them: 4 replicate"
     ), drew
     # the 24.05 data's sentence says what recomputing the claims on their own files checks
     assert drew.endswith(
@@ -435,9 +435,9 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     said = threshold_words(verdicts)
     theirs = verdicts[verdicts.threshold_from == "study"]
     assert said == (
-        f"The study names the threshold of 3 of the 5 tested claims "
-        f"({outcome_words(theirs)}); for the other 2 we read one from its words, and "
-        "Table~\\ref{tab:tested} marks them ours."
+        f"The study named a threshold for 3 of the 5 tested claims "
+        f"({outcome_words(theirs)}). For the other 2 we read one from its words; "
+        "Table~\\ref{tab:tested} marks these ours."
     ), said
     assert "1 replicates and 2 do not" in said, said
     # every threshold the study's: nothing to say; none: said plainly
@@ -449,7 +449,7 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     # a claim tested on two sources: counted as verdicts, the outcome without 'of their'
     twice = pd.concat([verdicts, verdicts.assign(source="board")])
     said = threshold_words(twice)
-    assert said.startswith("The study names the threshold of 6 of the 10 verdicts (2 "), said
+    assert said.startswith("The study named a threshold for 6 of the 10 verdicts (2 "), said
     assert "of their" not in said and "()" not in said, said
     # a threshold neither the study's nor ours (not recorded) counts as neither
     odd = verdicts.assign(threshold_from=["study", "study", "study", "", ""])

@@ -174,8 +174,8 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     rows = morello_rows()
     assert call_cost.scope(rows, ABIS) == (
         "We re-analyse an earlier study's public Morello data, which compare purecap + c18n "
-        "(every pointer a capability, each library launched in a compartment) with hybrid (plain "
-        "\\mbox{64-bit} pointers)."
+        "(every pointer a capability, each library in a compartment of its own) with hybrid "
+        "(plain \\mbox{64-bit} pointers)."
     )
     # an ABI without a gloss: named as an ABI with compartments, as before
     odd = rows.assign(subject="odd-c18n")
@@ -285,7 +285,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     )
     # as the abstract has it (findings.py): the release the claims come from, no why-not
     summary = claims_summary(verdicts, RELEASES, list(RELEASES), ["CheriBSD 24.05"], False)
-    assert summary.startswith("Of the study's 24 claims, drawn from its 24.05 data, its")
+    assert summary.startswith("The study drew its 24 claims from its 24.05 data. Its")
     # the noise the intervals cover is Section 3's to say, once
     assert "within one run" not in summary
     scope = run_scope([{"target": "local", "experiment": "cpu"}], {"local": "local"})
@@ -652,7 +652,7 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     assert float(top_span[0]) < 1 and 1.51 < float(top_span[1]) < 1.7, top_span
     assert 0.9 < float(own_span[0]) < 0.969 and 1.08 < float(own_span[1]) < 1.2, own_span
     caption = (ROOT / "paper" / "sections" / "introduction.tex").read_text()
-    assert "on a scale of its own" in caption
+    assert "on their own scale" in caption
     assert "xmin=0," not in fig and top.count("{hybrid}") == 1
     assert below.count("+= (") == 3  # int, float, array of purecap-c18n
     assert "{hybrid}" in below and "mean CPU time, ratio to hybrid" in below
@@ -668,11 +668,11 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     # the study's rows: what the intervals cover said where the bars are
     assert (
         call_cost.figure_marks(rows)
-        == "Bars and labels: intervals $[a, b]$ over one run's trials; a label without one has "
-        "its interval within its last digit, and a bar narrower than its mark is hidden by it."
+        == "Bars and labels: intervals $[a, b]$ over one run's trials; a bar narrower than its "
+        "mark hides behind it. A label without one has its interval within its last digit."
     )
     runs = rows.assign(interval_covers="between runs")
-    assert call_cost.figure_marks(runs).startswith("Bars and labels: intervals $[a, b]$; a")
+    assert call_cost.figure_marks(runs).startswith("Bars and labels: intervals $[a, b]$; a bar")
     few = rows.assign(
         mean_ns=4600.0,
         reference_mean_ns=5000.0,

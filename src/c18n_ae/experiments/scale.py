@@ -357,6 +357,17 @@ def _fits(source: str, summary: pd.DataFrame) -> list[dict]:
     return [f for f in fits if f["instances"] >= 3 and not np.isnan(f["mib_per_instance"])]
 
 
+def _about_range(slopes: list[float]) -> str:
+    """'about 15\\,MiB' or 'about 25 to 26\\,MiB': slopes in MiB per instance, in two figures."""
+    low, high = _two(min(slopes)), _two(max(slopes))
+    return f"about {low}\\,MiB" if low == high else f"about {low} to {high}\\,MiB"
+
+
+def _one_per_variant(fits: list[dict]) -> str:
+    """', one run per variant' where several runs are counted: whose counts they are."""
+    return ", one run per variant" if len(fits) > 1 else ""
+
+
 def _compartments_only(source: str, summary: pd.DataFrame) -> bool:
     """Every variant the data set ran E1 with is in compartments (dataset.yaml's c18n): no
     baseline to take the compartments' share of an instance's memory from."""
@@ -395,10 +406,14 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     out = []
     rising = [f for f in fits if not f["saturated"]]
     if rising:
-        slopes = [f["mib_per_instance"] for f in rising]
-        slopes += [f["mib_after"] for f in rising if np.isfinite(f.get("mib_after", np.nan))]
-        low, high = _two(min(slopes)), _two(max(slopes))
-        each = f"about {low}\\,MiB" if low == high else f"about {low} to {high}\\,MiB"
+        first = [f["mib_per_instance"] for f in rising]
+        later = [f["mib_after"] for f in rising if np.isfinite(f.get("mib_after", np.nan))]
+        slopes = first + later
+        # the slope at first, then after its knee: a cold read took '15 to 26 MiB' for a range
+        # over variants
+        each = f"{_about_range(first)} of memory in use"
+        if later:
+            each += f" at first and {_about_range(later)} later in the run"
         counts = sorted({int(f["instances"]) for f in rising})
         reached = (
             f"{counts[0]}"
@@ -408,9 +423,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             else f"{counts[0]} to {counts[-1]}"
         )
         out.append(
-            f"On {where}, each instance added {each} of memory in use. The study's script stops "
+            f"On {where}, each instance added {each}. The study's script stops "
             "at a set share of the board's memory (Appendix~\\ref{sec:scale}); its runs got "
-            f"there at {reached} instances."
+            f"there at {reached} instances{_one_per_variant(rising)}."
         )
         if _compartments_only(source, summary):
             out.append(
@@ -445,8 +460,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             )
             out.append(
                 f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "
-                f"until memory in use levelled off near {level} at instance {int(f['knee'])}; the "
-                "script's later count is of processes started, not of processes running."
+                f"until memory in use levelled off near {level} at instance {int(f['knee'])}; "
+                "after that, the script's count is of processes started, not of processes "
+                "running."
             )
     return out
 

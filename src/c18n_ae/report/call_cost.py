@@ -281,9 +281,10 @@ def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[s
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
-    purecap + c18n (every pointer a capability, each library launched in a compartment) with hybrid
-    (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); the finding follows it,
-    then what its figures mix and rest on (findings.study_limits); '' where a board answers."""
+    purecap + c18n (every pointer a capability, each library in a compartment of its own) with
+    hybrid (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); the finding
+    follows it, then what its figures mix and rest on (findings.study_limits); '' where a board
+    answers."""
     r, kind = answer(t)
     if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
         return ""
@@ -293,7 +294,7 @@ def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     if ours and theirs:  # what each side does to a pointer, where the reader first meets them
         return (
             "We re-analyse an earlier study's public Morello data, which compare "
-            f"{compartment_name(abi)} ({ours}, each library launched in a compartment) with "
+            f"{compartment_name(abi)} ({ours}, each library in a compartment of its own) with "
             f"{escape(base)} ({theirs})."
         )
     return (
@@ -856,7 +857,7 @@ def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
     calls, drawn = clean(crossing(t)), pd.concat([clean(crossing(t)), clean(own_code(t))])
-    hidden = "a bar narrower than its mark is hidden by it."
+    hidden = "a bar narrower than its mark hides behind it."
     # what the intervals cover, where every row drawn is one run per variant (a cold read took
     # Figure 1's narrow bars for 95 % intervals of the effect)
     one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
@@ -869,8 +870,8 @@ def figure_marks(t: pd.DataFrame) -> str:
             f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
         )
     return (
-        f"Bars and labels: intervals $[a, b]${over}; a label without one has its interval "
-        f"within its last digit, and {hidden}"
+        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without one has its "
+        "interval within its last digit."
     )
 
 

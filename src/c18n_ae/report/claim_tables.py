@@ -681,7 +681,7 @@ def claims_summary(
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that too, so that replicate reads as on other data: 'Of the study's 24
-    claims, drawn from its 24.05 data, its separate 22.12 runs could test 9: ...'; what
+    claims from its 24.05 data. Its separate 22.12 runs could test 9 of them: ...'; what
     recomputing them on their own files checks is Section 4.5's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
@@ -715,8 +715,12 @@ def claims_summary(
             # none), then how many they test
             # one sentence, where they come from as an aside (three cold reads read a sentence
             # on why those data cannot test them twice; Section 4.5 says why, why_not)
+            # two sentences, where they come from first (cold reads read 'Of the study's 24
+            # claims, drawn from its 24.05 data, its separate 22.12 runs could test 9' twice)
+            them = "all of them" if len(tested) == n else f"{len(tested)} of them"
             opening = (
-                f"Of the study's {n} claims, drawn from its {drawn} data, {on} could test {many}"
+                f"The study drew its {n} claims from its {drawn} data. "
+                f"{on[0].upper()}{on[1:]} could test {them}"
             )
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
@@ -784,9 +788,9 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
-    tally 'is driven by the authors' own thresholds'): 'The study names the threshold of 3 of the
-    9 tested claims (1 replicates and 2 do not); for the other 6 we read one from its words, and
-    Table 2 marks them ours.'; a threshold is ours where Table 2 marks it so (threshold_from
+    tally 'is driven by the authors' own thresholds'): 'The study named a threshold for 3 of the 9
+    tested claims (1 replicates and 2 do not). For the other 6 we read one from its words; Table 2
+    marks these ours.'; a threshold is ours where Table 2 marks it so (threshold_from
     'package'); '' where none was tested or none is ours."""
     _, rows = _study_claims(results, sources)
     if rows.empty or "threshold_from" not in rows:
@@ -811,8 +815,8 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     )
     came = f" ({came})" if came else ""
     return (
-        f"The study names the threshold of {k} of the {n} {what}{came}; for the other "
-        f"{len(ours)} we read one from its words, and Table~\\ref{{tab:tested}} marks them ours."
+        f"The study named a threshold for {k} of the {n} {what}{came}. For the other "
+        f"{len(ours)} we read one from its words; Table~\\ref{{tab:tested}} marks these ours."
     )
 
 
