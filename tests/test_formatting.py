@@ -40,10 +40,12 @@ def test_an_interval_that_rounding_collapses_prints_the_point_alone():
     the point's last printed digit prints no brackets at all, the point alone (a cold read:
     '[±0.00002]' beside '0.969×' is notation that says nothing the point does not)."""
     assert ratio_text(1.5137, 1.5136, 1.5138, tex=False) == "1.51×"
-    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.143×"
+    assert ratio_text(0.14286, 0.1428, 0.1429, tex=False) == "0.14×"
     assert ratio_text(1.5137, 1.5136, 1.5138) == r"1.51$\times$"
     assert ratio_text(1.0, 0.9999, 1.0001, tex=False) == "1.00×"
-    assert ratio_text(0.96871, 0.96851, 0.96891, tex=False) == "0.969×"
+    # a ratio below 1 carries two decimals, as one just above 1 does (cold reads: '0.969×' beside
+    # '1.08×' read as false precision)
+    assert ratio_text(0.96871, 0.96851, 0.96891, tex=False) == "0.97×"
     assert ratio_text(1.02, 1.02, 1.02, tex=False) == "1.02×"  # an interval of no width
     assert bare("1.51×") and bare("0.969×†") and not bare("1.51× [1.49, 1.53]")
     assert not bare("1.0 → 3.0 µs (3.0×)") and not bare("4.2–130×")
@@ -184,9 +186,7 @@ def test_every_form_of_an_interval_says_what_it_covers_where_asked():
     # no interval printed, nothing said of one
     assert ratio_text(1.5137, 1.5136, 1.5138, **runs) == "1.51×"
     assert ratio_text(45.9, 5.56, 98.2, **runs) == "5.6–98×, 95 % interval between runs"
-    assert ratio_text(0.989, 0.5, 1.6, **runs) == (
-        "0.989× [0.500, 1.60], 95 % interval between runs"
-    )
+    assert ratio_text(0.989, 0.5, 1.6, **runs) == ("0.99× [0.50, 1.60], 95 % interval between runs")
     # the timer's range is no interval: nothing said of what one covers
     assert ratio_text(3.0, 3.0, 3.0, **runs, **grid) == "3.0× ⟨2.6, 3.4⟩"
     assert ratio_text(1.5, math.nan, math.nan, **runs) == "1.50× (no interval)"
@@ -217,7 +217,7 @@ def test_intervals_that_say_nothing_read_as_ranges():
     assert ratio_text(0.989, 0.053, 16.25, tex=False) == "0.053–16×"
     assert ratio_text(45.9, 5.56, 98.2, tex=False) == "5.6–98×"
     assert ratio_text(45.9, 4.24, 130.4) == r"4.2--130$\times$"
-    assert ratio_text(0.99, 0.95, 1.03, tex=False) == "0.990× [0.950, 1.03]"
+    assert ratio_text(0.99, 0.95, 1.03, tex=False) == "0.99× [0.95, 1.03]"
     assert "%" not in ratio_text(0.011, 0.0005, 15.25)
 
 
@@ -405,7 +405,8 @@ def test_an_interval_end_never_prints_as_its_point_unless_they_are_equal():
     # edge prints the point alone (cold reads took '1.07× [1.06, 1.07]' for an error); one as
     # wide as the last digit keeps its brackets
     assert ratio_text(1.066, 1.0635, 1.0704, False) == "1.07×"
-    assert ratio_text(0.8756, 0.8750, 0.8762, False) == "0.876× [0.875, 0.876]"
+    assert ratio_text(0.8756, 0.8700, 0.8812, False) == "0.88× [0.87, 0.88]"
+    assert ratio_text(0.8756, 0.8750, 0.8762, False) == "0.88×"
 
 
 def _half_last(printed: str) -> float:

@@ -76,6 +76,15 @@ def _sig(x: float, digits: int) -> str:
     return f"{rounded:.{max(decimals, 0)}f}"
 
 
+def ratio_figures(x: float, digits: int = 3) -> str:
+    """A ratio or an end of its interval: `digits` significant figures, but between 0.1 and 1
+    two decimals, as a ratio just above 1 carries ('0.97×' beside '1.08×', never '0.969×': cold
+    readers took the third figure of a ratio below 1 for false precision; 0.998 prints 1.00)."""
+    if math.isfinite(x) and 0.1 <= abs(x) < 1:
+        return f"{x:.2f}"
+    return _sig(x, digits)
+
+
 def _one_figure(x: float) -> str:
     """A half-width: one significant figure, never an exponent (0.0001, 0.02, 3)."""
     if x <= 0 or not math.isfinite(x):
@@ -220,7 +229,7 @@ BARE_WORDS = "a ratio without brackets: its interval within its last digit"
 
 
 def bare(text: str) -> bool:
-    """Whether a printed ratio is its point alone ('1.51×', '0.969×†'): an interval or a timer
+    """Whether a printed ratio is its point alone ('1.51×', '0.97×†'): an interval or a timer
     range narrower than the point's last digit prints no brackets (_ratio_text); a legend
     defines that form (BARE_WORDS) only where a cell uses it."""
     return "×" in text and not any(c in text for c in "[⟨→–(")
@@ -351,7 +360,7 @@ def _ratio_text(
     # the figures the ratio carries decide the form; it prints in two at least: 1.17 printed as
     # 1 would read as an interval that reaches 1, 0.46 as 0.5 as a point on its interval's end
     carried = lambda x: _sig(x, digits)  # noqa: E731
-    f = lambda x: _sig(x, max(digits, 2))  # noqa: E731
+    f = lambda x: ratio_figures(x, max(digits, 2))  # noqa: E731
     after = f", {covers_words(covers, tex)}" if covers else ""
     if math.isnan(low) or math.isnan(high):
         return f"{f(ratio)}{times} (no interval)"
@@ -505,7 +514,7 @@ def ratio_point(ratio: float, tex: bool = True) -> str:
     """A ratio without its interval ('1.51×'), where a sentence gives a range of estimates."""
     if ratio is None or math.isnan(ratio):
         return "--"
-    return _sig(ratio, MAX_DIGITS) + (r"$\times$" if tex else "×")
+    return ratio_figures(ratio) + (r"$\times$" if tex else "×")
 
 
 def interval_text(ratio: float, low: float, high: float, **grid) -> str:

@@ -25,6 +25,7 @@ from c18n_ae.common.latex import (
     in_words,
     listed,
     newcommand,
+    ratio_figures,
     ratio_point,
     ratio_text,
     shown_ends,
@@ -131,20 +132,20 @@ def _own_rows(t: pd.DataFrame, source: str, subject: str) -> pd.DataFrame:
 
 
 def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float] | None:
-    """The lowest and the highest point ratio Table 1 prints (three significant figures) for the
-    source's own-code workloads of this contrast (0.969 and 1.08 on 24.05); None where none was
+    """The lowest and the highest point ratio Table 1 prints (ratio_figures) for the source's
+    own-code workloads of this contrast (0.97 and 1.08 on 24.05); None where none was
     measured without a confound or none has a point (a ratio too uncertain prints as a range)."""
     rows = _own_rows(t, source, subject)
     points = []
     for r in rows.itertuples():
         low, high = _ends(r)
         if math.isfinite(_f(r.ratio)) and not (low > 0 and high / low > WIDE_FACTOR):
-            points.append(float(f"{_f(r.ratio):.3g}"))
+            points.append(float(ratio_figures(_f(r.ratio))))
     return (min(points), max(points)) if points else None
 
 
 def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
-    """'On the 24.05 data, code that calls no other library ran at 0.969× to 1.08× hybrid's CPU
+    """'On the 24.05 data, code that calls no other library ran at 0.97× to 1.08× hybrid's CPU
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
     1's form, alike in the abstract and the conclusion; '' where none has one."""
@@ -232,7 +233,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
 
 
 def _own_clause(t: pd.DataFrame, r) -> str:
-    """'code calling no other library ran at 0.969× to 1.08×': own_words' ratios as a clause
+    """'code calling no other library ran at 0.97× to 1.08×': own_words' ratios as a clause
     of the first finding's sentence, whose source, baseline and statistic it shares; '' where
     none has one."""
     was = _own_range(t, r)
@@ -241,7 +242,7 @@ def _own_clause(t: pd.DataFrame, r) -> str:
 
 
 def _own_range(t: pd.DataFrame, r) -> str:
-    """'0.969× to 1.08×': own_points in Table 1's form, one point where both ends print alike;
+    """'0.97× to 1.08×': own_points in Table 1's form, one point where both ends print alike;
     '' where none has one."""
     ends = own_points(t, r.source, r.subject)
     if not ends:

@@ -94,7 +94,7 @@ def cell(r) -> str:
 
 def _own_code(rows: pd.DataFrame, plural: bool) -> str:
     """The program's own code as the range of its points, as Table 1 prints them ('stay within
-    0.969× to 1.08×'); one point alone as its cell; the metrics without a point named as such."""
+    0.97× to 1.08×'); one point alone as its cell; the metrics without a point named as such."""
     shown = sorted((r for r in rows.itertuples() if has_point(r)), key=_quoted)
     rest = list(dict.fromkeys(escape(r.label) for r in rows.itertuples() if not has_point(r)))
     said, s = "", "" if plural else "s"
