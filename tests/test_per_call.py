@@ -304,8 +304,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     assert flaws == (
         "The study's files show flaws (Appendix~\\ref{sec:experiments} shows each): its 24.05 "
         "write and read loops did no work, its Read Time timed the wait for the next message, "
-        "and its "
-        "memory reader, said to be root, ran as the owner."
+        "and its memory reader ran as the owner, not as root."
     ), flaws
     # the introduction lists them; the abstract keeps only the gravest, in a sentence of its own
     assert r"\StudyFlaws" in (ROOT / "paper" / "sections" / "introduction.tex").read_text()

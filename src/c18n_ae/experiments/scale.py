@@ -430,7 +430,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if _compartments_only(source, summary):
             out.append(
                 # launched so: whether in compartments is not recorded (compartments_seen)
-                "Every variant in these data was launched in compartments, so they cannot say how "
+                "Every variant in these data was launched with c18n, so they cannot say how "
                 "much of each instance's memory the compartments take."
             )
         # a rising data set's gap to another rising one, said once (by the one that says the

@@ -701,7 +701,7 @@ def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> st
 
 
 BOX_CM = (0.25, 0.45)  # an axis box's height: a margin and each row
-GAP_CM = 1.6  # from one box's bottom to the next box's top: tick labels, x label, next title
+GAP_CM = 2.1  # from one box's bottom to the next box's top: tick labels, x label, next title
 HYBRID_ROOM = 0.6  # extra room below a ratio axis's last row, in rows, for the 'hybrid' label
 
 
@@ -833,11 +833,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
         r" font=\scriptsize] {hybrid};}"
     )
     what = _cpu_or_time(pd.concat([calls, own]))
-    xlabel = f"mean {what}, ratio to hybrid"  # under the last panel drawn
+    xlabel = f"mean {what}, ratio to hybrid"  # under each panel: their scales differ
     top = _axis(
         top_rows,
         CROSSING_HEADS[False],
-        "" if own_rows else xlabel,
+        xlabel,
         _ratio_span(top_rows or own_rows),
         extra=hybrid,
     )
