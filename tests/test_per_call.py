@@ -186,8 +186,8 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     # one sentence a reader can repeat: the loop's ratio, per call, and how close own code stays
     assert sentence.startswith(
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
-        r"time, about 60 \si{\nano\second} more loop time per libm call; code calling no other "
-        r"library ran at"
+        r"time, about 60 \si{\nano\second} of ABI-plus-switch time per libm call; code calling "
+        r"no other library ran at"
     ), sentence
     assert sentence.count(". ") == 0, sentence  # one sentence
     assert " It " not in sentence, sentence
@@ -241,7 +241,8 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     # with the ratio it comes from, in a clause of its own
     ratio = call_cost.ratio_point(other.ratio)
     said = (
-        f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more loop time per call."
+        f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} of ABI-plus-switch "
+        "time per call."
     )
     assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
@@ -362,7 +363,9 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     assert len(text.split()) <= 195, len(text.split())
     # no IDs (an ABI's name and a hyphenated verb are words)
     words = functools.reduce(
-        lambda x, w: x.replace(w, ""), ("c18n", "purecap-benchmark", "re-analyse"), text
+        lambda x, w: x.replace(w, ""),
+        ("c18n", "purecap-benchmark", "re-analyse", "ABI-plus-switch"),
+        text,
     )
     assert not re.search(r"\b[a-z]+(-[a-z0-9]+)+\b", words), text
     assert "/" not in text and ".yaml" not in text  # no file paths
@@ -402,8 +405,8 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     metas = {n: load_dataset(n) for n in RELEASES}
     said = call_cost.release_gap(both, RELEASES, metas)
     assert said.startswith(
-        "The extra loop time per call is lower on 22.12: about 41 \\si{\\nano\\second} against "
-        "about 60 \\si{\\nano\\second} on 24.05."
+        "The ABI-plus-switch time per call is lower on 22.12: about 41 \\si{\\nano\\second} "
+        "against about 60 \\si{\\nano\\second} on 24.05."
     ), said
     for differs in ("how c18n was enabled", "the compilers' names", "the boards and kernels"):
         assert differs in said, differs
@@ -480,7 +483,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "no direct measurement stands beside" in call_cost.direct(rows)
     # in Threats' bullet on the boards, in plain words: no data set, variant or host
     assert call_cost.confounds(rows, ABIS, RELEASES) == (
-        "For the extra loop time per call on 24.05, only the purecap + c18n files name their "
+        "For the ABI-plus-switch time per call on 24.05, only the purecap + c18n files name their "
         "host, so its "
         "two sides may have run on different boards."
     )
@@ -536,9 +539,10 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert text == (
         "The rest is the calls themselves under the purecap ABI, such as the stall on the "
         "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
-        "of libm and the switch, in shares these data cannot tell apart. Purecap code can also "
-        "run faster than hybrid, as the float workload did, so 60 \\si{\\nano\\second} is no "
-        "upper bound on the switch alone."
+        "of libm and the switch, in shares these data cannot tell apart. The 60 "
+        "\\si{\\nano\\second} is no upper bound on the switch alone: purecap code can also run "
+        "faster than hybrid, as the float workload did, and such gains could hide part of the "
+        "switch's cost."
     ), text
     assert "made the" not in text, text
     # with no workload faster, the bound stands with its condition
@@ -642,7 +646,8 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     shown = re.search(r"about (\d+) \\si\{\\nano\\second\}", said)[1]
     assert (
         shown == "60"
-        and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} loop time per \texttt{{libm}} call}};"
+        and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} ABI-plus-switch time per "
+        rf"\texttt{{libm}} call}};"
         in top
     ), top
     # each panel on a ratio axis of its own that spans 1 and its values with a margin: code that
@@ -699,7 +704,7 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     # at most three short sentences
     assert len(re.findall(r"\.(\s|$)", words)) <= 3 and len(words.split()) <= 80, words
     # what the cost per call holds, in words a reader need not read twice ('bounding neither')
-    assert "(the ABI's cost and the switch's together," in words, words
+    assert "labelled with the ABI-plus-switch time per call" in words, words
     table = " ".join((ROOT / "paper" / "sections" / "per-call-table.tex").read_text().split())
     table = table.split(r"\captionof{table}{", 1)[1].split(r"\label{tab:per-call}")[0]
     assert "the pipe write, which Table~\\ref{tab:headline} lists as a call into" in table

@@ -211,7 +211,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
         base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
         # issue 31: the first finding is one sentence a reader can repeat, the loop's ratio
-        # with what it comes to per call ('more loop time per libm call': a division of the
+        # with what it comes to per call ('of ABI-plus-switch time per libm call': a division of the
         # loop's time, which cold reads took for a crossing's cost when it read 'more per
         # call') and how close code calling no other library stays (a cold read could state
         # the answer only after a second pass over three sentences);
@@ -219,7 +219,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # the figures rest on follow with its other limits (findings.study_limits)
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}, "
-            f"about {_about(r.per_call_ns)} more loop time per {library} call"
+            f"about {_about(r.per_call_ns)} of ABI-plus-switch time per {library} call"
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
@@ -267,13 +267,14 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
 
 
 def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more loop time per call.']:
+    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns of ABI-plus-switch time per
+    call.']:
     workload's and contrast's figure on each other data set with the ratio it comes from
     (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
     return [
         f"On {escape(releases[x.source])}, the same loop ran at {ratio_point(_f(x.ratio))}, about "
-        f"{_about(x.per_call_ns)} more loop time per call."
+        f"{_about(x.per_call_ns)} of ABI-plus-switch time per call."
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -345,7 +346,7 @@ def conclusion_finding(
         out = [
             f"{compartment_name(abi).capitalize()} cost time in the {escape(_workload(r))} "
             f"loop, which calls into {library}: "
-            f"about {_about(r.per_call_ns)} more loop time per call on {where}"
+            f"about {_about(r.per_call_ns)} of ABI-plus-switch time per call on {where}"
             + (f", and {also}" if also else "")
             + "."
         ]
@@ -487,7 +488,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         there = escape(bare(releases[x.source]))
         way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
         out.append(
-            f"The extra loop time per call is {way} on {there}: about "
+            f"The ABI-plus-switch time per call is {way} on {there}: about "
             f"{_about(x.per_call_ns)} against about {_about(r.per_call_ns)} on {here}."
         )
         apart = _apart(metas.get(r.source, {}), metas.get(x.source, {}), r.subject)
@@ -569,8 +570,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
         f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
         f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
-        f"{in_words(int(k))} calls into {library}{named}, so the extra loop time per call, with "
-        f"its return, is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)}. "
+        f"{in_words(int(k))} calls into {library}{named}, so the ABI-plus-switch time per call, "
+        f"with its return, is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)}. "
         f"{_same_way(t, r, releases)}"
         # the calls under the purecap ABI are a share of their own (two cold reads charged the
         # call sites' capability saves and the bounds stall to 'own code', which the int
@@ -646,9 +647,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
             f"{lead} the calls themselves under the purecap ABI, such as the stall on the "
             "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
             f"build of {escape(_s(r.library)) or 'the library'} and the switch, in shares these "
-            "data cannot tell apart. Purecap code can also run faster "
-            f"than hybrid, as {did}, so {_about(r.per_call_ns)} is no upper bound on the "
-            "switch alone."
+            f"data cannot tell apart. The {_about(r.per_call_ns)} is no upper bound on the switch "
+            f"alone: purecap code can also run faster than hybrid, as {did}, and such gains could "
+            "hide part of the switch's cost."
         )
     # no workload of its own ran faster than hybrid: the bound stands, with its condition
     return (
@@ -753,7 +754,7 @@ def _axis(rows: list[tuple], title: str, xlabel: str, span: tuple, extra: str = 
     return "\n".join(
         [
             r"\begin{axis}[",
-            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.5\textwidth,",
+            rf"  title={{{title}}}, xlabel={{{xlabel}}}, width=0.42\textwidth,",
             rf"  scale only axis, anchor=north west, at={{(0,{-top:.2f}cm)}}, clip=false,",
             rf"  height={height:.2f}cm, ymin={ymin:.1f}, ymax={n - 0.4:.1f},",
             rf"  xmin={xmin:.4g}, xmax={xmax:.4g}, ytick={{{ticks}}}, yticklabels={{{labels}}},",
@@ -817,9 +818,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
         # the library named, and loop time: cold reads took '+60 ns per call' for a crossing's
-        # cost (the abstract's words, 'more loop time per libm call')
+        # cost (the abstract's words, 'of ABI-plus-switch time per libm call')
         ratio_row(
-            r, f"{_ratio_label(r)}; {_signed(_cost_label(r))} loop time per {_library_call(r)}"
+            r,
+            f"{_ratio_label(r)}; {_signed(_cost_label(r))} ABI-plus-switch time per "
+            f"{_library_call(r)}",
         )
         for r in calls.itertuples()
     ]
@@ -904,7 +907,7 @@ def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> 
     return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
-CALLS = "Calls into another library: extra loop time per call"
+CALLS = "Calls into another library: ABI-plus-switch time per call"
 NO_CALL = "No call into another library: extra time per iteration (no call)"
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
 
@@ -987,7 +990,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         "Workload",
         "Calls per iteration",
         "Mean per trial, with / without",
-        r"Extra loop time, \si{\nano\second}",
+        r"ABI-plus-switch time, \si{\nano\second}",
     ]
     heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
     n = len(heads)
@@ -1152,9 +1155,8 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
         else:
             said.append(part["text"])
     on = escape(bare((releases or {}).get(r.source, "")))
-    return (
-        f"For the extra loop time per call{f' on {on}' if on else ''}, {escape('; '.join(said))}."
-    )
+    where = f" on {on}" if on else ""
+    return f"For the ABI-plus-switch time per call{where}, {escape('; '.join(said))}."
 
 
 def direct(t: pd.DataFrame) -> str:
