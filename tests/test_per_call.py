@@ -860,3 +860,23 @@ def test_an_extra_time_takes_the_timer_s_bound_only_where_its_ratio_does():
     assert "langle" in call_cost.cost_cell(few.iloc[0])
     assert "a timer tick either way" in call_cost.table_marks(few)
     assert r"\PerCallTableMarks" in (ROOT / "paper" / "sections" / "per-call-table.tex").read_text()
+
+
+def test_the_worked_times_divide_to_the_figures_printed():
+    """Section 4.1's times per iteration divide among the calls to the very figure it prints
+    (cold reads computed (660 - 498) / 4 = 40.5 beside 'about 41'): a fourth figure where three
+    would not."""
+    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    text = call_cost.arithmetic(both, RELEASES, ABIS)
+    pairs = re.findall(
+        r"([\d.]+)~\\si\{\\nano\\second\} and ([\d.]+)~\\si\{\\nano\\second\} an iteration", text
+    )
+    said = re.findall(r"(?:\\approx\$|about) (\d+) \\si\{\\nano\\second\}", text)
+    assert len(pairs) == 2 and len(said) == 2, text
+    for (a, b), figure in zip(pairs, said):
+        assert call_cost._about((float(a) - float(b)) / 4) == f"{figure} \\si{{\\nano\\second}}", (
+            a,
+            b,
+            figure,
+        )
+    assert "660.4" in text and "708~" in text, text  # a fourth figure only where needed
