@@ -434,8 +434,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # whose data and what they compare, the finding, then what its figures mix and rest on
     # (a cold read: caveats before the answer buried it)
     assert re.search(
-        r"which compare purecap \+ c18n \(every pointer a capability, each library in a "
-        r"compartment of its own\) with hybrid \(plain 64-bit pointers\)\. "
+        r"which compare purecap \+ c18n \(every pointer a capability, launched with c18n\) "
+        r"with hybrid \(plain 64-bit pointers\)\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time, about \d+ ns of ABI-plus-switch time per libm call; code "
         r"calling no other library ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "

@@ -435,8 +435,8 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     said = threshold_words(verdicts)
     theirs = verdicts[verdicts.threshold_from == "study"]
     assert said == (
-        f"The study named a threshold for 3 of the 5 tested claims "
-        f"({outcome_words(theirs)}). For the other 2 we read one from its words; "
+        f"The study named the threshold of 3 of the 5 tested claims; of these, "
+        f"{outcome_words(theirs)}. For the other 2 we read one from its words; "
         "Table~\\ref{tab:tested} marks these ours."
     ), said
     assert "1 replicates and 2 do not" in said, said
@@ -449,7 +449,9 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     # a claim tested on two sources: counted as verdicts, the outcome without 'of their'
     twice = pd.concat([verdicts, verdicts.assign(source="board")])
     said = threshold_words(twice)
-    assert said.startswith("The study named a threshold for 6 of the 10 verdicts (2 "), said
+    assert said.startswith("The study named the threshold of 6 of the 10 verdicts; of these, 2 "), (
+        said
+    )
     assert "of their" not in said and "()" not in said, said
     # a threshold neither the study's nor ours (not recorded) counts as neither
     odd = verdicts.assign(threshold_from=["study", "study", "study", "", ""])

@@ -77,11 +77,15 @@ def _sig(x: float, digits: int) -> str:
 
 
 def ratio_figures(x: float, digits: int = 3) -> str:
-    """A ratio or an end of its interval: `digits` significant figures, but between 0.1 and 1
-    two decimals, as a ratio just above 1 carries ('0.97×' beside '1.08×', never '0.969×': cold
+    """A ratio or an end of its interval (_ratio_text's point and ends; the timer's range keeps
+    its own figures): `digits` significant figures, but between 0.1 and 1 two decimals, as a
+    ratio just above 1 carries ('0.97×' beside '1.08×', never '0.969×': cold
     readers took the third figure of a ratio below 1 for false precision; 0.998 prints 1.00)."""
     if math.isfinite(x) and 0.1 <= abs(x) < 1:
-        return f"{x:.2f}"
+        text = f"{x:.2f}"
+        # never onto 1 from below: an interval's end at 0.998 read as 1.00 hides that the
+        # interval holds 1 (a review: the free claim, inconclusive, printed [1.00, 1.02])
+        return text if abs(float(text)) < 1 else _sig(x, digits)
     return _sig(x, digits)
 
 
@@ -376,11 +380,14 @@ def _ratio_text(
         return f"{f(ratio)}{times}"
     if low > 0 and high / low > WIDE_FACTOR:
         return f"{_sig(low, 2)}{m['dash']}{_sig(high, 2)}{times}{after}"
-    if _touches(ratio, low, high, f) and max(digits, 2) < MAX_DIGITS:
+    shown = len(f(ratio).replace(".", "").replace("-", "").lstrip("0"))  # figures printed
+    if _touches(ratio, low, high, f) and shown < MAX_DIGITS:
         # an end printed as the point though they differ ('0.50× [0.40, 0.50]' reads as a point
         # on its interval's edge): one more figure for all three, never past MAX_DIGITS
-        more = max(digits, 2) + 1
+        more = min(shown + 1, MAX_DIGITS)
         f = lambda x: _sig(x, more)  # noqa: E731
+        if f(low) == f(high):  # alike at the finer figures too: the point alone
+            return f"{f(ratio)}{times}"
     elif _touches(ratio, low, high, f) and high - low < _last_digit(f(ratio)):
         # at the figures prose carries, an interval narrower than the point's last digit that
         # only straddles a rounding edge ('1.07× [1.06, 1.07]', which cold reads took for an

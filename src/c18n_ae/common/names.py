@@ -18,7 +18,7 @@ C18N = " + c18n"
 SYSTEM = "CheriBSD "  # the operating system's name, which a release's label carries first
 
 
-def bare(label: str) -> str:
+def short_release(label: str) -> str:
     """A release's label without the system's name ('CheriBSD 22.12 (copy-b)' -> '22.12
     (copy-b)'), as prose names a release once the system is said."""
     return label.removeprefix(SYSTEM)
@@ -27,7 +27,7 @@ def bare(label: str) -> str:
 def release(meta: dict) -> str:
     """A data set's release as the paper names it: '24.05' (its dataset.yaml release, without
     the operating system's name), else its id."""
-    return bare(meta.get("release") or meta["name"])
+    return short_release(meta.get("release") or meta["name"])
 
 
 def _shared(metas: list[dict]) -> set[str]:

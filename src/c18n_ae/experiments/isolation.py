@@ -13,7 +13,7 @@ from __future__ import annotations
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, listed, newcommand
 from c18n_ae.common.lazy import pd
-from c18n_ae.common.names import bare
+from c18n_ae.common.names import short_release
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs
@@ -196,7 +196,7 @@ def _where(source: str, meta: dict | None) -> str:
     """A data set by its release ('the 24.05 data'), a target by its name."""
     release = (meta or {}).get("release", "")
     if release:
-        return f"the {escape(bare(release))} data"
+        return f"the {escape(short_release(release))} data"
     return f"\\texttt{{{escape(source)}}}"
 
 

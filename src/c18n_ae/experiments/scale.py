@@ -5,7 +5,7 @@ from __future__ import annotations
 from c18n_ae.common import student_t
 from c18n_ae.common.latex import amount, escape, fmt, gen_name, listed, newcommand, quantity
 from c18n_ae.common.lazy import np, pd
-from c18n_ae.common.names import bare
+from c18n_ae.common.names import short_release
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment
 from c18n_ae.experiments.layouts import TIMES, Layout
@@ -340,7 +340,7 @@ def _where(source: str, study: bool) -> str:
 
         release = datasets.load(source).get("release", "")
         if release:
-            return f"the {escape(bare(release))} data"
+            return f"the {escape(short_release(release))} data"
     return f"\\texttt{{{escape(source)}}}"
 
 

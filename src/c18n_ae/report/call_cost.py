@@ -31,7 +31,13 @@ from c18n_ae.common.latex import (
     shown_ends,
     timer_range,
 )
-from c18n_ae.common.names import ABI_GLOSS, bare, compartment_name, from_config, release_labels
+from c18n_ae.common.names import (
+    ABI_GLOSS,
+    compartment_name,
+    from_config,
+    release_labels,
+    short_release,
+)
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.findings import study_limits
@@ -158,7 +164,7 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
         return ""
     metrics = _own_rows(t, r.source, r.subject).metric
     what = "CPU time" if all(str(m).endswith("_cpu_ns") for m in metrics) else "time"
-    name = escape(bare(releases.get(r.source, "")))
+    name = escape(short_release(releases.get(r.source, "")))
     where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
     base = escape(_s(r.baseline)) or "hybrid"
     return f"On {where}, code that calls no other library ran at {was} {base}'s {what}."
@@ -287,7 +293,7 @@ def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[s
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
-    purecap + c18n (every pointer a capability, each library in a compartment of its own) with
+    purecap + c18n (every pointer a capability, launched with c18n) with
     hybrid (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); the finding
     follows it, then what its figures mix and rest on (findings.study_limits); '' where a board
     answers."""
@@ -300,7 +306,7 @@ def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     if ours and theirs:  # what each side does to a pointer, where the reader first meets them
         return (
             "We re-analyse an earlier study's public Morello data, which compare "
-            f"{compartment_name(abi)} ({ours}, each library in a compartment of its own) with "
+            f"{compartment_name(abi)} ({ours}, launched with c18n) with "
             f"{escape(base)} ({theirs})."
         )
     return (
@@ -341,7 +347,7 @@ def conclusion_finding(
         ]
     else:
         study = _s(r.interval_covers) == "within one run"
-        where = escape(bare(releases.get(r.source, r.source)))
+        where = escape(short_release(releases.get(r.source, r.source)))
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
         also = _elsewhere(t, r, releases, full=False).strip(" ()").replace("; ", " and ")
         # the figure's workload named, not 'where code calls into another library': one loop's
@@ -445,7 +451,7 @@ def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str], full: bool = True) 
     o = _other_sources(t, r)
     said = [
         f"about {_about(x.per_call_ns)} on "
-        + escape(releases[x.source] if full else bare(releases[x.source]))
+        + escape(releases[x.source] if full else short_release(releases[x.source]))
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -485,11 +491,11 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         return ""
     o = _other_sources(t, r)
     out = []
-    here = escape(bare(releases.get(r.source, r.source)))
+    here = escape(short_release(releases.get(r.source, r.source)))
     for x in o.itertuples():
         if x.source not in releases:
             continue
-        there = escape(bare(releases[x.source]))
+        there = escape(short_release(releases[x.source]))
         way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
         out.append(
             f"The ABI-plus-switch time per call is {way} on {there}: about "
@@ -528,20 +534,31 @@ def _printed_times(values: tuple[float, ...]) -> tuple[list[str], str]:
     return [f"{x / scale:.{places}f}" for x in values], _SI_TIME[unit]
 
 
+def _gives(x: float, shown: str) -> bool:
+    """Whether a reader's arithmetic x rounds to the figure printed (_about), and not from a
+    rounding edge, where a reader could round either way (40.5 beside 'about 41')."""
+    if not math.isfinite(x) or x == 0:
+        return _about(x) == shown
+    step = 10.0 ** (math.floor(math.log10(abs(x))) - 1)  # the last of _about's two figures
+    edge = abs((abs(x) / step) % 1 - 0.5) < 1e-6
+    return _about(x) == shown and not edge
+
+
 def _dividing_times(values: tuple[float, float], calls: int, shown: str) -> tuple[list[str], str]:
     """_printed_times of two times per iteration, one place finer where the printed ones would
     divide among the calls to another figure than the prose prints (cold reads: 660 and 498 ns
-    give 40.5, printed 41; 660.4 and 498.3 give 41)."""
+    give 40.5, printed 41; 660.4 and 498.3 give 41); where neither does, the finer (never
+    more than one place: a reader's rounding, not a fourth and fifth figure)."""
     unit, scale, places = _time_places(values)
     for p in (places, places + 1):
         said = [f"{x / scale:.{p}f}" for x in values]
-        if _about((float(said[0]) - float(said[1])) * scale / max(calls, 1)) == shown:
+        if _gives((float(said[0]) - float(said[1])) * scale / max(calls, 1), shown):
             break
     return said, _SI_TIME[unit]
 
 
 def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
-    """'On the 22.12 data, 660 ns and 498 ns an iteration give about 41 ns the same way. ': the
+    """'On the 22.12 data, 660.4 ns and 498.3 ns an iteration give about 41 ns the same way. ': the
     worked estimate's other data sets (those _elsewhere quotes), their two times per iteration,
     so that a reader can check each figure the abstract gives; '' where there is none."""
     o = _other_sources(t, r)
@@ -550,9 +567,10 @@ def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
         a, b, n = _f(x.mean_ns), _f(x.reference_mean_ns), _f(x.iterations)
         if x.source not in releases or not all(math.isfinite(v) and v > 0 for v in (a, b, n)):
             continue
-        k = int(_f(x.calls_per_iteration) or 1)
+        calls = _f(x.calls_per_iteration)
+        k = int(calls) if math.isfinite(calls) and calls > 0 else 1
         (sa, sb), u = _dividing_times((a / n, b / n), k, _about(x.per_call_ns))
-        where = escape(bare(releases[x.source]))
+        where = escape(short_release(releases[x.source]))
         out.append(
             f"On the {where} data, {sa}~{u} and {sb}~{u} an iteration give about "
             f"{_about(x.per_call_ns)} the same way. "
@@ -578,7 +596,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     (ia, ib), ui = _dividing_times((a / n, b / n), int(k), _about(r.per_call_ns))
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    where = escape(bare(releases.get(r.source, r.source)))
+    where = escape(short_release(releases.get(r.source, r.source)))
     where = f"the {where} data" if r.source in releases else f"\\texttt{{{where}}}"
     calls = [escape(x.strip()) for x in _s(r.calls).split(",") if x.strip()]
     named = f" ({listed(calls)})" if calls else ""
@@ -712,7 +730,7 @@ def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> st
     """A row in words: '24.05, purecap + c18n, math (libm)' (release, the variant's ABI with
     compartments, the workload and the library it calls)."""
     release = _s((releases or {}).get(r.source, "")) or r.source
-    release = bare(release)
+    release = short_release(release)
     abi = (abis or {}).get((r.source, r.subject), _abi(_s(r.subject)))
     lib = _s(getattr(r, "library", ""))
     work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
@@ -892,8 +910,8 @@ def figure_marks(t: pd.DataFrame) -> str:
             f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
         )
     return (
-        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without one has its "
-        "interval within its last digit."
+        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has "
+        "its interval within its last digit."
     )
 
 
@@ -945,8 +963,9 @@ def table_marks(t: pd.DataFrame) -> str:
 
 
 def cost_cell(r) -> str:
-    """The estimate with one interval: the spread within the run in square brackets where it is
-    wider than the timer's bound, else a tick either way in angle brackets."""
+    """The estimate with one interval: a tick either way in angle brackets where Table 1 prints
+    the row's ratio on the timer's range and that bound is the wider (_timer_limits), else the
+    spread within the run in square brackets."""
     half = max(r.per_call_high_ns - r.per_call_ns, r.per_call_ns - r.per_call_low_ns)
     bound = _f(r.timer_bound_ns)
     if _timer_limits(r, r.per_call_ns, r.per_call_low_ns, r.per_call_high_ns):
@@ -980,7 +999,19 @@ def _means(r) -> str:
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
     unit, scale, places = _time_places((a, b), min)
-    if ratio_point(round(a / scale, places) / round(b / scale, places)) != ratio_point(a / b):
+    n, k = _f(getattr(r, "iterations", math.nan)), _f(getattr(r, "calls_per_iteration", 0))
+    cost = _f(getattr(r, "per_call_ns", math.nan))
+
+    def redone(p: int) -> bool:
+        """Whether times printed to p places give the ratio Table 1 prints and, for a row of
+        calls, the cost per call the text prints (cold reads: 66.0 / 49.8 s gave 40.5, not 41)."""
+        sa, sb = round(a / scale, p), round(b / scale, p)
+        ok = ratio_point(sa / sb) == ratio_point(a / b)
+        if k > 0 and n > 0 and math.isfinite(cost):
+            ok = ok and _gives((sa - sb) * scale / (n * k), _about(cost))
+        return ok
+
+    if not redone(places):
         places += 1
     if _time_places((b,))[0] != unit:
         # the baseline would leave its own unit (1407.1 ms beside 100.6 ms): each side in its
@@ -1049,7 +1080,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
             work = escape(_workload(r)) + (f" ({escape(lib)})" if lib else "")
             # smashed: a raised mark would make its row taller than the rest
             work += r"\smash{$^\S$}" if _s(r.confounded_by) else ""
-            cells = [escape(bare(release)), escape(compartment_name(abi)), work]
+            cells = [escape(short_release(release)), escape(compartment_name(abi)), work]
             if r.kind == "target":
                 cells += ["1 (E10)", "--", "--"]
             else:
@@ -1069,7 +1100,7 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
              for v in dict.fromkeys(rows.subject)]
         )  # fmt: skip
         notes.append(
-            f"{work[0].upper()}{work[1:]}, {escape(bare(release))}, {who}: "
+            f"{work[0].upper()}{work[1:]}, {escape(short_release(release))}, {who}: "
             f"no cost per call, as {escape(reason)} (results/per\\_call.csv keeps its numbers)."
         )
     confounded = t[t.confounded_by.fillna("") != ""]
@@ -1186,7 +1217,7 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
             )
         else:
             said.append(part["text"])
-    on = escape(bare((releases or {}).get(r.source, "")))
+    on = escape(short_release((releases or {}).get(r.source, "")))
     where = f" on {on}" if on else ""
     return f"For the ABI-plus-switch time per call{where}, {escape('; '.join(said))}."
 

@@ -21,7 +21,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
 )
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed
-from c18n_ae.common.names import bare, from_config
+from c18n_ae.common.names import from_config, short_release
 
 # the generated blocks: every claim in full (CLAIMS.md) and the verdicts at a glance (README.md)
 README_START, README_END = "<!-- claims:start -->", "<!-- claims:end -->"
@@ -630,7 +630,7 @@ def data_name(source: str, releases: dict[str, str]) -> str:
     """A source as the body names it: a data set by its release ('22.12 data'), a target by its
     name."""
     release = releases.get(source, "")
-    return f"{escape(bare(release))} data" if release else escape(source)
+    return f"{escape(short_release(release))} data" if release else escape(source)
 
 
 def _study_rows(results: pd.DataFrame) -> pd.DataFrame:
@@ -677,11 +677,11 @@ def outcome_words(rows: pd.DataFrame) -> str:
 def claims_summary(
     results: pd.DataFrame, releases: dict[str, str], sources=None, worded=(), why_not=True
 ) -> str:
-    """The abstract's one sentence on the study's claims: how many could be tested, on which
+    """The abstract's words on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that too, so that replicate reads as on other data: 'Of the study's 24
-    claims from its 24.05 data. Its separate 22.12 runs could test 9 of them: ...'; what
+    claims come from, that first, so that replicate reads as on other data: 'The study drew its
+    24 claims from its 24.05 data. Its separate 22.12 runs could test 9 of them: ...'; what
     recomputing them on their own files checks is Section 4.5's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
@@ -704,19 +704,18 @@ def claims_summary(
     head = "All" if len(tested) == n else "Only"
     if all(s in releases for s in where):  # the study's data sets: one run per variant
         # 'on the study's data': Table 4 also counts claims tested on the machines that ran
-        names = listed([escape(bare(releases[s])) for s in where])
+        names = listed([escape(short_release(releases[s])) for s in where])
         many = f"all {n}" if len(tested) == n else str(len(tested))
         if worded and not any(releases[s] in worded for s in where):  # why there, not elsewhere
-            drawn = listed([escape(bare(w)) for w in worded])
+            drawn = listed([escape(short_release(w)) for w in worded])
             on = f"its separate {names} runs"  # runs the claims were not drawn from
             # where the claims come from and where they could be tested; what recomputing them
             # on their own files checks is why_not's sentence (Section 4.5)
             # why those runs and not the claims' own, first (a cold read asked why 24.05 tests
-            # none), then how many they test
-            # one sentence, where they come from as an aside (three cold reads read a sentence
-            # on why those data cannot test them twice; Section 4.5 says why, why_not)
-            # two sentences, where they come from first (cold reads read 'Of the study's 24
-            # claims, drawn from its 24.05 data, its separate 22.12 runs could test 9' twice)
+            # none), then how many they test; why those data cannot test them is Section 4.5's
+            # (why_not). Two sentences, where they come from first (cold reads read 'Of the
+            # study's 24 claims, drawn from its 24.05 data, its separate 22.12 runs could test 9'
+            # twice)
             them = "all of them" if len(tested) == n else f"{len(tested)} of them"
             opening = (
                 f"The study drew its {n} claims from its {drawn} data. "
@@ -750,7 +749,7 @@ def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str
     reasons = _reasons(rest.verdict_kind.fillna(""))
     if not reasons:
         return ""
-    on = f"on the {escape(bare(releases[where[0]]))} data"
+    on = f"on the {escape(short_release(releases[where[0]]))} data"
     words = listed([w.removesuffix(" here") for w in reasons], "or")
     return f" The other {rest.claim.nunique()} {words} {on}."
 
@@ -773,7 +772,7 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         reasons = [w for w in reasons if w != UNTESTED_WORDS[UNMEASURABLE]] or reasons
         if not reasons:
             continue
-        name = escape(bare(releases[s]))
+        name = escape(short_release(releases[s]))
         head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
             # the tally has said the claims come from these files; what recomputing checks here
@@ -788,10 +787,10 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
-    tally 'is driven by the authors' own thresholds'): 'The study named a threshold for 3 of the 9
-    tested claims (1 replicates and 2 do not). For the other 6 we read one from its words; Table 2
-    marks these ours.'; a threshold is ours where Table 2 marks it so (threshold_from
-    'package'); '' where none was tested or none is ours."""
+    tally 'is driven by the authors' own thresholds'): 'The study named the threshold of 4 of the 9
+    tested claims; of these, 1 replicates, 2 do not and 1 is inconclusive. For the other 5 we read
+    one from its words; Table 2 marks these ours.'; a threshold is ours where Table 2 marks it so
+    (threshold_from 'package'); '' where none was tested or none is ours."""
     _, rows = _study_claims(results, sources)
     if rows.empty or "threshold_from" not in rows:
         return ""
@@ -813,9 +812,10 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
         if theirs.claim.nunique() < k
         else (outcome_words(theirs))
     )
-    came = f" ({came})" if came else ""
+    # how those came out in a clause of its own (a cold read reread it as a parenthesis)
+    came = f"; of these, {came}" if came else ""
     return (
-        f"The study named a threshold for {k} of the {n} {what}{came}. For the other "
+        f"The study named the threshold of {k} of the {n} {what}{came}. For the other "
         f"{len(ours)} we read one from its words; Table~\\ref{{tab:tested}} marks these ours."
     )
 
@@ -843,9 +843,11 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
         & (results.verdict_kind == TESTED)
         & results.source.isin(list(releases))
     ]
-    said = [escape(bare(w)) for w in dict.fromkeys(worded) if w]
+    said = [escape(short_release(w)) for w in dict.fromkeys(worded) if w]
     other = [
-        escape(bare(releases[s])) for s in dict.fromkeys(tested.source) if releases[s] not in worded
+        escape(short_release(releases[s]))
+        for s in dict.fromkeys(tested.source)
+        if releases[s] not in worded
     ]
     if not said or not other:
         return ""
@@ -897,7 +899,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         " / ".join(rf"\texttt{{{escape(v)}}}" for v in pairs.pop()) if len(pairs) == 1 else "Ratio"
     )
     # one data set: named once in the caption, not in every row
-    data = list(dict.fromkeys(escape(bare(releases[s])) for s in rows.source))
+    data = list(dict.fromkeys(escape(short_release(releases[s])) for s in rows.source))
     data_col = len(data) > 1
     # the setting a claim over several sizes is decided at has its own column, so that a ratio
     # printed beside Table 1's largest setting reads as another setting, not another value
@@ -914,7 +916,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         r"\midrule",
     ]
     for r, setting in zip(rows.itertuples(), at):
-        where = escape(bare(releases[r.source]))
+        where = escape(short_release(releases[r.source]))
         verdict = escape(replication(r, _text(r.result).split(" (")[0]))
         cells = [escape(_text(r.text))] + [where] * data_col
         cells += [escape(setting) or "---"] * at_col

@@ -22,7 +22,7 @@ from c18n_ae.common.latex import (
     macro_name,
     newcommand,
 )
-from c18n_ae.common.names import bare, data_together, from_config, release, release_labels
+from c18n_ae.common.names import data_together, from_config, release, release_labels, short_release
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
@@ -71,7 +71,7 @@ def sentences(opening: str, items: list[str], closing: str = ".") -> list[str]:
 def the_data(meta: dict, the: str = "The", label: str = "") -> str:
     """A data set as a sentence's subject: 'The 24.05 data' (label: its release as release_labels
     names it among the run's data sets, where copies of one release need their ids)."""
-    return f"{the} {escape(bare(label) or release(meta))} data"
+    return f"{the} {escape(short_release(label) or release(meta))} data"
 
 
 def statistics_disagree(verdicts: pd.DataFrame, source: str) -> str:

@@ -1,4 +1,4 @@
-"""Metrics named together in prose by the words that tell their labels apart: 'writing 0.931×
+"""Metrics named together in prose by the words that tell their labels apart: 'writing 0.93×
 and reading 0.97×' in Section 4, 'a malloc and free of the largest block' where Section 4.3
 names the metrics whose variants also differ in heap revocation."""
 

@@ -27,7 +27,7 @@ from c18n_ae.common.latex import (
     newcommand,
     quantity,
 )
-from c18n_ae.common.names import bare, release_labels
+from c18n_ae.common.names import release_labels, short_release
 from c18n_ae.report.headline import TAIL_SHARE
 
 
@@ -69,7 +69,7 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
             step = quantity(r.resolution, r.unit, tex=True).replace(" ", "~", 1)
             grid["CPU" if cpu else escape(experiment)] = step
         if grid:
-            release = bare(labels[d["name"]])
+            release = short_release(labels[d["name"]])
             names.append(escape(release) if release else rf"\texttt{{{escape(d['name'])}}}")
             grids.append(grid)
     agree = all(g.get(k, v) == v for a in grids for g in grids for k, v in a.items())
@@ -219,7 +219,7 @@ def invalid_phrases(sets: list[dict]) -> list[str]:
     said: dict[tuple[str, str], list[str]] = {}  # (steps, cell) -> the data sets that have it
     labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
-        release = bare(labels[d["name"]] or d["name"])
+        release = short_release(labels[d["name"]] or d["name"])
         for spec in d.get("invalid", {}).values():
             if not spec.get("cell"):
                 continue
@@ -240,7 +240,7 @@ def dataset_macros(sets: list[dict]) -> str:
     kernels, levels = [], []
     labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
-        release = bare(labels[d["name"]])
+        release = short_release(labels[d["name"]])
         name = f"the {escape(release)} data" if release else rf"\texttt{{{escape(d['name'])}}}"
         k = d.get("kernel")
         if k:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from c18n_ae.analysis.contrasts import experiment_of
 from c18n_ae.common.latex import escape, in_words, listed
-from c18n_ae.common.names import bare, release_labels
+from c18n_ae.common.names import release_labels, short_release
 
 
 def covers(fact: dict, experiments) -> bool:
@@ -95,7 +95,7 @@ def summary_text(metas: list[dict]) -> str:
     if not metas:
         return "This run included no data set."
     labels = release_labels(metas)  # copies of one release named apart
-    names = listed([escape(bare(labels[m["name"]] or m["name"])) for m in metas])
+    names = listed([escape(short_release(labels[m["name"]] or m["name"])) for m in metas])
     data = f"The {names} data" if len(metas) > 1 else f"The {names} data set"
     # the board model without what a release leaves unrecorded (the appendix says it)
     models = list(dict.fromkeys(escape(m["host"]["model"].split(" (")[0]) for m in metas))

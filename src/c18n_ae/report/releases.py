@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     resolution_digits,
     timer_range,
 )
-from c18n_ae.common.names import bare, data_together, from_config, release_labels
+from c18n_ae.common.names import data_together, from_config, release_labels, short_release
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 from c18n_ae.report.labels import named_together
 
@@ -282,7 +282,7 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
 def _data(source: str, labels: dict[str, str]) -> str:
     """A data set as the body names it: 'the 22.12 data' by its release, with its id beside it
     where another data set shares the release (labels: release_labels, copies of one release)."""
-    label = bare(labels.get(source, ""))
+    label = short_release(labels.get(source, ""))
     return f"the {escape(label)} data" if label else f"\\texttt{{{escape(source)}}}"
 
 
@@ -331,7 +331,8 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                 n = len(shown) - 1
                 which = f"other {in_words(n)} metrics' ratios" if n > 1 else "other metric's ratio"
                 rest.append(
-                    f"The {which} agreed within {_within(shown.ratio.iloc[1:])} between releases."
+                    f"The {which} agreed within about {_within(shown.ratio.iloc[1:])} between "
+                    "releases."
                 )
         else:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
