@@ -440,6 +440,14 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
         "Table~\\ref{tab:tested} marks these ours."
     ), said
     assert "1 replicates and 2 do not" in said, said
+    # the abstract's short form: how many rest on our reading, after the tally
+    from c18n_ae.report.claim_tables import threshold_brief
+
+    assert threshold_brief(verdicts) == (
+        "For 2 of the 5, the threshold is our reading of the study's words."
+    )
+    assert threshold_brief(verdicts.assign(threshold_from="study")) == ""
+    assert threshold_brief(verdicts.assign(threshold_from="package")).startswith("For each,")
     # every threshold the study's: nothing to say; none: said plainly
     assert threshold_words(verdicts.assign(threshold_from="study")) == ""
     assert threshold_words(verdicts.assign(threshold_from="package")).startswith(

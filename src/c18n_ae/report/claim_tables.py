@@ -820,6 +820,22 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     )
 
 
+def threshold_brief(results: pd.DataFrame, sources=None) -> str:
+    """The abstract's short form of threshold_words, after the tally (cold reads: the tally
+    'is softer than the abstract suggests' where thresholds are ours): 'For 5 of the 9, the
+    threshold is our reading of the study's words.'; '' where none is ours."""
+    _, rows = _study_claims(results, sources)
+    if rows.empty or "threshold_from" not in rows:
+        return ""
+    ours = rows[rows.threshold_from.fillna("") == "package"]
+    if ours.empty:
+        return ""
+    n, k = rows.claim.nunique(), ours.claim.nunique()
+    if k == n:
+        return "For each, the threshold is our reading of the study's words."
+    return f"For {k} of the {n}, the threshold is our reading of the study's words."
+
+
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
     could test, 4 replicate, 4 do not and 1 is inconclusive.'; '' where none could be tested (the

@@ -34,6 +34,7 @@ from c18n_ae.report.claim_tables import (
     single_trial_claims,
     tested_table,
     tex_quotes,
+    threshold_brief,
     threshold_words,
 )
 from c18n_ae.report.conclusion import (
@@ -351,7 +352,9 @@ def main(argv=None) -> None:
     # table): how many could be tested with an interval, and why the others could not
     # the releases the study drew its claims from (the data sets its printed numbers come from)
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
-    text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
+    summary = claims_summary(verdicts, releases, sources, worded, False)
+    brief = threshold_brief(verdicts, sources) if summary else ""
+    text += newcommand("ClaimsSummary", f"{summary} {brief}".strip())
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
     unseen = unseen_phrases(metas)  # the conclusion's; the abstract's are call_cost's
