@@ -229,7 +229,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
 def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it():
     """On both data sets the sentence adds 22.12's figure for the same workload and contrast,
     in the same two figures (Figure 1's bars, no confound), and no figure of a confounded row."""
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     other = both[
         (both.source == "cheribsd-22.12")
         & (both.metric == "math_cpu_ns")
@@ -267,7 +267,7 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     from c18n_ae.report.findings import study_flaws, study_limits
     from c18n_ae.report.macros import invalid_phrases, run_scope, unseen_phrases
 
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     tex = (ROOT / "paper" / "sections" / "abstract.tex").read_text()
     # without a board run: the workflow is made for boards, and where it ran follows (no
     # "simulated", which readers take for QEMU or an FVP)
@@ -377,7 +377,7 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     significant), says once that they are
     -O0 figures mixing ABI and compartments, and scales them to no program (a rate per second
     would extend one unoptimised loop's figure to programs in general)."""
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     first = call_cost.finding(both, RELEASES, ABIS)
     said = call_cost.conclusion_finding(both, RELEASES, ABIS, "-O0")
     sentences = lambda x: set(re.split(r"(?<=\.) (?=[A-Z])", x))  # noqa: E731
@@ -401,7 +401,7 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     descriptions: how c18n was enabled, the compilers' names, the boards and kernels."""
     from c18n_ae.common.config import load_dataset
 
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     metas = {n: load_dataset(n) for n in RELEASES}
     said = call_cost.release_gap(both, RELEASES, metas)
     assert said.startswith(
@@ -428,6 +428,27 @@ def morello_rows() -> pd.DataFrame:
     meta = datasets.load("morello-2024")
     comps = {"cpu": cpu_comparisons("morello-2024")}
     return pd.DataFrame(per_call.estimates(meta, comps, {}), columns=per_call.COLUMNS)
+
+
+def both_rows() -> pd.DataFrame:
+    """Both shipped data sets' estimates, 24.05's first."""
+    return pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+
+
+def few_ticks(rows: pd.DataFrame, **more) -> pd.DataFrame:
+    """rows as a metric a few 1 us ticks long whose ratio Table 1 prints on the timer's range
+    (4.6 against 5.0 us), with `more` columns set too."""
+    return rows.assign(
+        mean_ns=4600.0,
+        reference_mean_ns=5000.0,
+        sd_ns=400.0,
+        reference_sd_ns=300.0,
+        resolution_ns=1000.0,
+        ratio=0.92,
+        ci95_low=0.92,
+        ci95_high=0.92,
+        **more,
+    )
 
 
 def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
@@ -560,7 +581,7 @@ def test_the_quoted_figures_build_level_is_the_one_every_side_records():
     one figure, or none recorded, names none."""
     import copy
 
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     metas = {n: datasets.load(n) for n in RELEASES}
     assert call_cost.quoted_level(both, RELEASES, metas) == "-O0"
     other = copy.deepcopy(metas)
@@ -679,16 +700,7 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     )
     runs = rows.assign(interval_covers="between runs")
     assert call_cost.figure_marks(runs).startswith("Bars and labels: intervals $[a, b]$; a bar")
-    few = rows.assign(
-        mean_ns=4600.0,
-        reference_mean_ns=5000.0,
-        sd_ns=400.0,
-        reference_sd_ns=300.0,
-        resolution_ns=1000.0,
-        ratio=0.92,
-        ci95_low=0.92,
-        ci95_high=0.92,
-    )
+    few = few_ticks(rows)
     assert "open marks: a timer tick either way" in call_cost.figure_marks(few)
     # the pipe write, which Table 1 lists as a call into libc, gives no cost per call and so is
     # not drawn: the caption names it and says why in a few words (a cold read would not look it
@@ -836,22 +848,15 @@ def test_an_extra_time_takes_the_timer_s_bound_only_where_its_ratio_does():
     steps out (Section 3.1), so 22.12's float, 0.99x and replicating, keeps its spread within the
     run (a cold read met it beside a tick bound that held 0); the caption defines only the
     brackets its cells print."""
-    rows = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    rows = both_rows()
     own = rows[(rows.source == "cheribsd-22.12") & (rows.metric == "float_cpu_ns")].iloc[0]
     cell = call_cost.cost_cell(own)
     assert "[" in cell and "langle" not in cell, cell
     assert own.per_call_high_ns < 0  # the spread lies below 0, as the ratio's below 1
     assert call_cost.table_marks(rows) == "$[a, b]$: the spread within one run; "
     # a metric a few ticks long, whose ratio Table 1 prints on the timer's range: the bound
-    few = rows.assign(
-        mean_ns=4600.0,
-        reference_mean_ns=5000.0,
-        sd_ns=400.0,
-        reference_sd_ns=300.0,
-        resolution_ns=1000.0,
-        ratio=0.92,
-        ci95_low=0.92,
-        ci95_high=0.92,
+    few = few_ticks(
+        rows,
         per_call_ns=-400.0,
         per_call_low_ns=-400.0,
         per_call_high_ns=-400.0,
@@ -866,7 +871,7 @@ def test_the_worked_times_divide_to_the_figures_printed():
     """Section 4.1's times per iteration divide among the calls to the very figure it prints
     (cold reads computed (660 - 498) / 4 = 40.5 beside 'about 41'): a fourth figure where three
     would not."""
-    both = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    both = both_rows()
     text = call_cost.arithmetic(both, RELEASES, ABIS)
     pairs = re.findall(
         r"([\d.]+)~\\si\{\\nano\\second\} and ([\d.]+)~\\si\{\\nano\\second\} an iteration", text
@@ -885,7 +890,7 @@ def test_the_worked_times_divide_to_the_figures_printed():
 def test_every_table_row_s_means_give_its_extra_time():
     """Table 7: each row's two mean times per trial, as printed, give the extra time it prints,
     per call or, with no call, per iteration (cold reads: 1.50 / 1.47 s gave 0.30 beside 0.23)."""
-    rows = pd.concat([morello_rows(), rows_of("cheribsd-22.12")], ignore_index=True)
+    rows = both_rows()
     tex = call_cost.latex_table(rows, RELEASES, ABIS)
     scale = {r"\si{\second}": 1e9, r"\si{\milli\second}": 1e6}
     checked = 0
