@@ -896,15 +896,15 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
-    calls, drawn = clean(crossing(t)), pd.concat([clean(crossing(t)), clean(own_code(t))])
+    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
     hidden = "a bar narrower than its mark hides behind it."
     # what the intervals cover, where every row drawn is one run per variant (a cold read took
     # Figure 1's narrow bars for 95 % intervals of the effect)
     one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
     over = " over one run's trials" if one else ""
-    # a ratio drawn on the timer's range, or a cost per call printed with one beside its ratio
-    costs = (TICK[0] in _cost_label(r) for r in calls.itertuples())
-    if any(_on_timer(r) for r in drawn.itertuples()) or any(costs):
+    # a ratio drawn on the timer's range; a cost per call prints with one only where its ratio
+    # does (_timer_limits)
+    if any(_on_timer(r) for r in drawn.itertuples()):
         return (
             f"Solid bars, filled marks: an interval $[a, b]${over}; dashed bars, open marks: a "
             f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
