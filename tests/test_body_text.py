@@ -123,13 +123,13 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     # and why there: the study drew its claims from 24.05's files, not 22.12's
     assert said.startswith(
         "The study drew its 24 claims from its 24.05 data. Its separate 22.12 runs could "
-        "test 9 of them: 4 replicate, 4 do not and 1 is inconclusive."
+        "test 9 of them: 4 hold, 4 do not and 1 is inconclusive."
     ), said
     # the noise its intervals cover is Section 3's to say, once
     assert "within one run" not in said, said
     # how they came out, the counts adding up to the claims tested
     outcome = said.split("could test 9 of them: ", 1)[1]
-    assert sum(int(n) for n in re.findall(r"\b(\d+) (?:replicate|do not|is|are)\b", outcome)) == 9
+    assert sum(int(n) for n in re.findall(r"\b(\d+) (?:hold|holds|do not|is|are)\b", outcome)) == 9
     assert call_cost.abstract_problems(said) == [], said
     # the data sets' description: one sentence; what their provenance leaves open is Threats'
     # (DatasetBoardsOpen) and the appendix's; no id (Table 2 says once which id each release
@@ -155,19 +155,19 @@ def test_section_2_tables_each_tested_claim_with_the_ratio_that_decides_it(gener
     # one data set: named once, in the caption
     assert "tested on its 22.12 data," in table and " & 22.12 & " not in table, table
     verdicts = [x.rsplit(" & ", 1)[1].removesuffix(r" \\") for x in rows]
-    # the study's claims drawn from 24.05 and tested on 22.12: replications
-    assert verdicts == ["replicates"] * 4 + ["does not replicate"] * 4 + ["inconclusive"], verdicts
+    # the study's claims drawn from 24.05 and tested on 22.12: whether they hold there
+    assert verdicts == ["holds"] * 4 + ["does not hold"] * 4 + ["inconclusive"], verdicts
     alloc = next(x for x in rows if x.startswith("Allocating a block"))
     # the deciding block size in its own column, beside the ratio
     assert "more than 10 times slower" in alloc and " & 500 MiB & " in alloc, alloc
     # the threshold each verdict tests, and whose it is (the study's words or our reading)
-    assert "& > 10 (ours) & does not replicate" in alloc, alloc
-    assert any("& > 1 (study) & does not replicate" in x for x in rows), rows
+    assert "& > 10 (ours) & does not hold" in alloc, alloc
+    assert any("& > 1 (study) & does not hold" in x for x in rows), rows
     assert r"\label{tab:tested}" in table and "whose ratio decides the verdict" in table
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b", table)  # no claim ID
     carry = generated["ClaimsCarry"]
     assert carry.startswith("The 22.12 data differ from the 24.05 data"), carry
-    # what a claim that does not replicate on 22.12 says about 24.05: not that it is wrong there
+    # what a claim that does not hold on 22.12 says about 24.05: not that it is wrong there
     assert carry.endswith("need not be wrong on 24.05."), carry
     tally = generated["ClaimsTally"]
     assert tally.startswith("The study drew its 24 claims from its 24.05 data."), tally

@@ -114,7 +114,7 @@ def test_a_ratio_near_the_timers_grid_says_so():
     # a tick either way on each side allows no difference at all: said in words, no notation
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.92, 0.92, 0.92, tex=False, **few) == (
-        "5.00 → 4.60 µs (no difference the timer resolves)"
+        "5.00 → 4.60 µs (equal to within a tick either way)"
     )
     # printed times that divide to another point than two figures give: one figure more (3.01 /
     # 1.63 is 1.85, which cold reads met as 1.9)
@@ -277,7 +277,7 @@ def test_a_figure_and_a_within_read_the_ends_the_tables_print():
     low, high = shown_ends(0.92, 0.92, 0.92, **few)
     assert round(low, 2) == 0.60 and round(high, 1) == 1.4
     # a figure's bar through 1 where the words say the timer resolves no difference
-    assert low <= 1 <= high and "no difference the timer resolves" in ratio_text(
+    assert low <= 1 <= high and "equal to within a tick either way" in ratio_text(
         0.92, 0.92, 0.92, tex=False, unit="ns", **few
     )
     int_cpu = dict(sides=(992.56e6, 922.23e6), spreads=(3.6e6, 3.4e6), resolution=7.8125e6)
@@ -319,7 +319,7 @@ def test_a_timer_range_that_only_straddles_a_rounding_edge_prints_the_point_alon
     # a few ticks long (about 7 of 160 ns), a range a digit wide: said, here in words, as a tick
     # either way allows no difference
     wide = ratio_text(1.075, 1.074, 1.076, tex=False, sides=(1075.0, 1000.0), resolution=160.0)
-    assert "no difference the timer resolves" in wide, wide
+    assert "equal to within a tick either way" in wide, wide
 
 
 def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
@@ -366,7 +366,7 @@ def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():
     for _ in range(2000):
         b, a = rng.uniform(1000, 9000, 2)  # ns, a few 1 µs ticks
         text = ratio_text(a / b, a / b * 0.99, a / b * 1.01, False, sides=(a, b), resolution=1000)
-        if text.endswith("(no difference the timer resolves)"):  # no ratio to follow
+        if text.endswith("(equal to within a tick either way)"):  # no ratio to follow
             unresolved += 1
             continue
         m = re.fullmatch(r"([\d.]+) → ([\d.]+) µs \(([\d.]+)×(?: [⟨\[][^)]*)?\)", text)

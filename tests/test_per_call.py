@@ -175,7 +175,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     rows = morello_rows()
     assert call_cost.scope(rows, ABIS) == (
         "We re-analyse an earlier study's public Morello data, which compare purecap + c18n "
-        "(every pointer a capability, launched with c18n) with hybrid "
+        "(every pointer a capability, c18n enabled) with hybrid "
         "(plain \\mbox{64-bit} pointers)."
     )
     # an ABI without a gloss: named as an ABI with compartments, as before
@@ -325,16 +325,16 @@ def test_the_abstract_keeps_its_rules_with_room_for_the_claims():
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (
         "These figures mix the purecap ABI's cost with c18n's and come from one run per "
-        "variant of unoptimised (\\mbox{-O0}) builds. The study launched its timed processes "
-        "with c18n, but no log shows them in compartments."
+        "variant of unoptimised (\\mbox{-O0}) builds. The study enabled c18n for its timed "
+        "processes, but no log shows them in compartments."
     ), limits
     # nothing recorded of the runs or builds: the mix and what the files do not show
     assert study_limits(shipped, unseen_phrases(shipped)) == (
-        "These figures mix the purecap ABI's cost with c18n's. The study launched its "
-        "timed processes with c18n, but no log shows them in compartments."
+        "These figures mix the purecap ABI's cost with c18n's. The study enabled c18n for "
+        "its timed processes, but no log shows them in compartments."
     )
     assert study_limits([], unseen_phrases(shipped)) == (
-        "The study launched its timed processes with c18n, but no log shows them in compartments."
+        "The study enabled c18n for its timed processes, but no log shows them in compartments."
     )
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
@@ -561,10 +561,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert text == (
         "The rest is the calls themselves under the purecap ABI, such as the stall on the "
         "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
-        "of libm and the switch, in shares these data cannot tell apart. The 60 "
-        "\\si{\\nano\\second} is no upper bound on the switch alone: purecap code can also run "
-        "faster than hybrid, as the float workload did, and such gains could hide part of the "
-        "switch's cost."
+        "of libm and the switch, in shares these data cannot tell apart. The switch alone may "
+        "cost more or less than 60 \\si{\\nano\\second}: purecap code can also run faster than "
+        "hybrid, as the float workload did, and such gains could hide part of the switch's cost."
     ), text
     assert "made the" not in text, text
     # with no workload faster, the bound stands with its condition
@@ -845,7 +844,7 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
 def test_an_extra_time_takes_the_timer_s_bound_only_where_its_ratio_does():
     """Table 7 prints a workload's extra time with the timer's bound (⟨⟩) only where Table 1
     prints its ratio with the timer's range: a mean over a metric many ticks long averages the
-    steps out (Section 3.1), so 22.12's float, 0.99x and replicating, keeps its spread within the
+    steps out (Section 3.1), so 22.12's float, 0.99x and holding, keeps its spread within the
     run (a cold read met it beside a tick bound that held 0); the caption defines only the
     brackets its cells print."""
     rows = both_rows()

@@ -128,9 +128,9 @@ def test_readme_results_block_is_the_data_sets_verdicts():
     text = block()
     assert "**The study's claims (" in text and "**This package's own claims (" in text
     math = [x for x in text.splitlines() if x.startswith("| math-cost-purecap") and "22.12" in x]
-    # tested on other data than it was drawn from (24.05), a study's claim does not replicate
+    # tested on other data than it was drawn from (24.05), a study's claim does not hold
     assert (
-        "**does not replicate (possibly also: compiler clang-morello against clang)** | tested |"
+        "**does not hold (possibly also: compiler clang-morello against clang)** | tested |"
         in (math[0])
     )
     # a claim read off the study's printed values prints as its kind, never as a test's holds

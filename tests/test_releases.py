@@ -128,9 +128,9 @@ def test_release_against_release_with_intervals_and_claims_per_release():
     assert "math-cost-purecap" not in dict(release_disagreements(verdicts, NAMES))
     tested = verdicts.assign(verdict_kind=TESTED)
     differ = dict(release_disagreements(tested, NAMES))
-    # the study's claim, tested on both: a replication on each, in its words
+    # the study's claim, tested on both: whether it holds on each, in its words
     assert differ["math-cost-purecap"] == (
-        "replicates on morello-2024 and does not replicate on cheribsd-22.12"
+        "holds on morello-2024 and does not hold on cheribsd-22.12"
     )
     # with the builds the data sets record: 22.12's hybrid CPU program was built by the base
     # system's clang, its purecap one by clang-morello, both without -O: a name alone, so the

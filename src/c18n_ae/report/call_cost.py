@@ -293,7 +293,7 @@ def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[s
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's words on whose data these are and what they compare, where the first
     finding is a data set's: 'We re-analyse an earlier study's public Morello data, which compare
-    purecap + c18n (every pointer a capability, launched with c18n) with
+    purecap + c18n (every pointer a capability, c18n enabled) with
     hybrid (plain 64-bit pointers).', each side's ABI glossed (names.ABI_GLOSS); the finding
     follows it, then what its figures mix and rest on (findings.study_limits); '' where a board
     answers."""
@@ -306,7 +306,7 @@ def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
     if ours and theirs:  # what each side does to a pointer, where the reader first meets them
         return (
             "We re-analyse an earlier study's public Morello data, which compare "
-            f"{compartment_name(abi)} ({ours}, launched with c18n) with "
+            f"{compartment_name(abi)} ({ours}, c18n enabled) with "
             f"{escape(base)} ({theirs})."
         )
     return (
@@ -683,9 +683,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
             f"{lead} the calls themselves under the purecap ABI, such as the stall on the "
             "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
             f"build of {escape(_s(r.library)) or 'the library'} and the switch, in shares these "
-            f"data cannot tell apart. The {_about(r.per_call_ns)} is no upper bound on the switch "
-            f"alone: purecap code can also run faster than hybrid, as {did}, and such gains could "
-            "hide part of the switch's cost."
+            f"data cannot tell apart. The switch alone may cost more or less than "
+            f"{_about(r.per_call_ns)}: purecap code can also run faster than hybrid, as {did}, and "
+            "such gains could hide part of the switch's cost."
         )
     # no workload of its own ran faster than hybrid: the bound stands, with its condition
     return (

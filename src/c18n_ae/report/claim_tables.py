@@ -54,20 +54,21 @@ def read_verdicts(path: Path) -> pd.DataFrame:
 
 # what a tested verdict decided, by the start of its result, in the order a table lists them. A
 # claim of the study's (or another study's) tested with an interval is tested on other data than
-# the files its words were drawn from (there it is only reproduced): it replicates there or does
-# not: the verdict's words, then a count's of one and of several ('1 replicates', '4 replicate')
+# the files its words were drawn from (there it is only reproduced): it holds there or does not,
+# never 'replicates', which cold readers took for more than a test on a release that differs in
+# builds too: the verdict's words, then a count's of one and of several ('1 holds', '4 hold')
 OUTCOMES = (
-    ("holds", "replicates", "replicates", "replicate"),
-    ("fails", "does not replicate", "does not", "do not"),
+    ("holds", "holds", "holds", "hold"),
+    ("fails", "does not hold", "does not", "do not"),
     ("inconclusive", "inconclusive", "is inconclusive", "are inconclusive"),
 )
 TESTED_RESULTS = tuple(key for key, *_ in OUTCOMES)
-REPLICATION = {key: verdict for key, verdict, *_ in OUTCOMES[:2]}
+TESTED_WORDS = {key: verdict for key, verdict, *_ in OUTCOMES[:2]}
 
 
-def replication(r, result: str) -> str:
+def said_verdict(r, result: str) -> str:
     """A verdict on one of the study's claims in words that say what it can carry: tested on
-    other data, a replication ('fails' -> 'does not replicate', 'holds (…)' -> 'replicates (…)');
+    other data, whether it holds there ('fails' -> 'does not hold', 'holds (…)' as it is);
     reproduced or restated, its kind alone where the study's own data agree with its words
     ('holds' -> 'reproduced from the same data'), never 'holds', which reads as a test, and
     'disagrees' where they do not; any other verdict, and the package's own claims, as they are."""
@@ -75,7 +76,7 @@ def replication(r, result: str) -> str:
     if _text(getattr(r, "origin", "")) in ("own", ""):
         return result
     if kind == TESTED:
-        words = REPLICATION
+        words = TESTED_WORDS
     elif kind in (REPRODUCED, RESTATED):
         words = {"holds": kind, "fails": "disagrees"}
     else:
@@ -87,11 +88,11 @@ def replication(r, result: str) -> str:
 
 
 def result_text(r) -> str:
-    """The verdict (a replication's, for a study's claim tested on other data), what it rests on
+    """The verdict (in said_verdict's words, for a study's claim), what it rests on
     when that is printed values only, what a confounded contrast mixes, what else its contrast
     differs in by name alone, and the other statistic's verdict when it differs ('inconclusive;
-    median: does not replicate')."""
-    text = replication(r, r.result)
+    median: does not hold')."""
+    text = said_verdict(r, r.result)
     if _text(getattr(r, "evidence", "")) == PUBLISHED:
         text += f" ({PUBLISHED})"
     if text == "confounded" and _text(getattr(r, "confounded_by", "")):
@@ -100,7 +101,7 @@ def result_text(r) -> str:
         text += f" (possibly also: {r.possibly_also})"
     if not agrees(r.statistics_agree):
         other = other_statistic(r.statistic)
-        text += f"; {other}: {replication(r, getattr(r, f'{other}_result'))}"
+        text += f"; {other}: {said_verdict(r, getattr(r, f'{other}_result'))}"
     return text
 
 
@@ -138,7 +139,7 @@ def release_disagreements(results: pd.DataFrame, sources: list[str]) -> list[tup
     mine = results[results.source.isin(sources) & (kind == TESTED)]
     for claim, g in mine.groupby("claim", sort=False):
         if g.source.nunique() > 1 and g.result.nunique() > 1:
-            said = (f"{replication(r, r.result)} on {r.source}" for r in g.itertuples())
+            said = (f"{said_verdict(r, r.result)} on {r.source}" for r in g.itertuples())
             out.append((claim, " and ".join(said)))
     return out
 
@@ -207,7 +208,7 @@ TALLY = {"study": "the study's {n}", "related study": "{n} of other published st
 def _kind_note(r) -> str:
     """' (tested)': a verdict's kind beside its result, unless the result already says it."""
     kind = _text(getattr(r, "verdict_kind", ""))
-    said = replication(r, str(r.result))
+    said = said_verdict(r, str(r.result))
     return (
         f" ({kind})"
         if kind and not (kind.startswith(str(r.result)) or said.startswith(kind))
@@ -278,13 +279,13 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     rows = tally_counts(results)
     if not rows:
         return ""
-    heads = ["Source", "Claims", "replicate", "do not", "inconcl."]
+    heads = ["Source", "Claims", "hold", "do not", "inconcl."]
     heads += list(TALLY_HEADS)
     n = len(heads)
     lines = [
         r"\par\medskip\noindent\begin{minipage}{\textwidth}",
         r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
-        r"with an interval (\emph{tested}: the claim replicates on that source, does not, or "
+        r"with an interval (\emph{tested}: the claim holds on that source, does not, or "
         r"stays inconclusive; this package's own claims hold or fail) and how many it "
         r"can only reproduce, restate, not attribute to compartments or not measure at all; "
         r"Table~\ref{tab:claims} defines the kinds and gives every verdict.}",
@@ -664,7 +665,7 @@ def _study_claims(results: pd.DataFrame, sources=None):
 
 
 def outcome_words(rows: pd.DataFrame) -> str:
-    """'4 replicate, 4 do not and 1 is inconclusive': what the study's claims tested on other
+    """'4 hold, 4 do not and 1 is inconclusive': what the study's claims tested on other
     data than their own did; a claim tested on several sources has a verdict on each, counted
     then as 'of their 10 verdicts, ...'."""
     counts = [(int(rows.result.fillna("").str.startswith(k).sum()), one, many)
@@ -679,8 +680,8 @@ def claims_summary(
 ) -> str:
     """The abstract's words on the study's claims: how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
-    22.12: 4 replicate, 4 do not and 1 is inconclusive.'; where worded names the release the
-    claims come from, that first, so that replicate reads as on other data: 'The study drew its
+    22.12: 4 hold, 4 do not and 1 is inconclusive.'; where worded names the release the
+    claims come from, that first, so that hold reads as on other data: 'The study drew its
     24 claims from its 24.05 data. Its separate 22.12 runs could test 9 of them: ...'; what
     recomputing them on their own files checks is Section 4.5's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
@@ -787,10 +788,11 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
-    tally 'is driven by the authors' own thresholds'): 'The study named the threshold of 4 of the 9
-    tested claims; of these, 1 replicates, 2 do not and 1 is inconclusive. For the other 5 we read
-    one from its words; Table 2 marks these ours.'; a threshold is ours where Table 2 marks it so
-    (threshold_from 'package'); '' where none was tested or none is ours."""
+    tally 'is driven by the authors' own thresholds'): 'The study's words name the threshold of 4
+    of the 9 tested claims; for the other 5 we read one from them, and Table 2 marks it ours.'; a
+    threshold is ours where Table 2 marks it so (threshold_from 'package'); how each came out is
+    Table 2's (a count within the count read as a puzzle); '' where none was tested or none is
+    ours."""
     _, rows = _study_claims(results, sources)
     if rows.empty or "threshold_from" not in rows:
         return ""
@@ -805,40 +807,15 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
             f"We read the threshold of all {n} {what} from the study's words, and "
             "Table~\\ref{tab:tested} marks them ours."
         )
-    # the outcome of the study's own thresholds, without outcome_words' 'of their N verdicts'
-    # (the sentence has just counted them)
-    came = (
-        outcome_words(theirs).split(", ", 1)[-1]
-        if theirs.claim.nunique() < k
-        else (outcome_words(theirs))
-    )
-    # how those came out in a clause of its own (a cold read reread it as a parenthesis)
-    came = f"; of these, {came}" if came else ""
     return (
-        f"The study named the threshold of {k} of the {n} {what}{came}. For the other "
-        f"{len(ours)} we read one from its words; Table~\\ref{{tab:tested}} marks these ours."
+        f"The study's words name the threshold of {k} of the {n} {what}; for the other "
+        f"{len(ours)} we read one from them, and Table~\\ref{{tab:tested}} marks it ours."
     )
-
-
-def threshold_brief(results: pd.DataFrame, sources=None) -> str:
-    """The abstract's short form of threshold_words, after the tally (cold reads: the tally
-    'is softer than the abstract suggests' where thresholds are ours): 'For 5 of the 9, the
-    threshold is our reading of the study's words.'; '' where none is ours."""
-    _, rows = _study_claims(results, sources)
-    if rows.empty or "threshold_from" not in rows:
-        return ""
-    ours = rows[rows.threshold_from.fillna("") == "package"]
-    if ours.empty:
-        return ""
-    n, k = rows.claim.nunique(), ours.claim.nunique()
-    if k == n:
-        return "For each, the threshold is our reading of the study's words."
-    return f"For {k} of the {n}, the threshold is our reading of the study's words."
 
 
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
-    could test, 4 replicate, 4 do not and 1 is inconclusive.'; '' where none could be tested (the
+    could test, 4 hold, 4 do not and 1 is inconclusive.'; '' where none could be tested (the
     abstract and Section 2 say why)."""
     _, rows = _study_claims(results, sources)
     said = outcome_words(rows) if len(rows) else ""
@@ -848,9 +825,9 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
 
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
-    """What a claim that does not replicate on a release the study did not draw its claims from
+    """What a claim that does not hold on a release the study did not draw its claims from
     means, said once after the tally ('The 22.12 data differ from the 24.05 data in release and
-    builds too, so a claim that does not replicate on 22.12 need not be wrong on 24.05.'); ''
+    builds too, so a claim that does not hold on 22.12 need not be wrong on 24.05.'); ''
     where every tested claim was decided on the release its words
     describe. worded: the releases of the data
     sets the study's printed numbers come from (dataset.yaml study_data)."""
@@ -872,7 +849,7 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
     # that the other release could have contradicted them is the definition of tested (4.4's)
     return (
         f"The {on} data differ from the {drawn} data in release and builds too, so a claim that "
-        f"does not replicate on {on} need not be wrong on {drawn}."
+        f"does not hold on {on} need not be wrong on {drawn}."
     )
 
 
@@ -933,7 +910,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     ]
     for r, setting in zip(rows.itertuples(), at):
         where = escape(short_release(releases[r.source]))
-        verdict = escape(replication(r, _text(r.result).split(" (")[0]))
+        verdict = escape(said_verdict(r, _text(r.result).split(" (")[0]))
         cells = [escape(_text(r.text))] + [where] * data_col
         cells += [escape(setting) or "---"] * at_col
         cells += [escape(_text(r.measured)), _needs(r), verdict]
@@ -955,8 +932,8 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         + (
             ""
             if data_col
-            else f" Where a claim does not replicate, the {data[0]} data do not bear it out; it "
-            "need not be wrong on the release it was drawn from (Section~\\ref{sec:claims})."
+            else f" A claim that does not hold on the {data[0]} data need not be wrong on the "
+            "release it was drawn from (Section~\\ref{sec:claims})."
         )
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )

@@ -394,7 +394,7 @@ def latex_table(table: pd.DataFrame) -> str:
 
 
 LEGEND_CHARS = 450  # the legend's rows: two notations each, about as wide as three old lines
-LEGEND_PAIRS = 2  # notations side by side on one row of the legend
+LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
