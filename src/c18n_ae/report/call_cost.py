@@ -606,8 +606,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
         f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
         f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
-        f"{in_words(int(k))} calls into {library}{named}, so the ABI-plus-switch time per call, "
-        f"with its return, is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)}. "
+        # a call and its return cross the boundary twice (a cold read met 'per call, with its
+        # return' here and 'crosses twice' in Appendix A.5 and asked which a switch is)
+        f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back, so "
+        f"the ABI-plus-switch time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
+        f"{_about(r.per_call_ns)}. "
         f"{_same_way(t, r, releases)}"
         # the calls under the purecap ABI are a share of their own (two cold reads charged the
         # call sites' capability saves and the bounds stall to 'own code', which the int
@@ -1048,12 +1051,16 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
     apart, t = t[no_cost(t)], t[~no_cost(t)]
     cycles = t.per_call_cycles.notna().any() if len(t) else False
     e10 = t.e10_per_call_ns.notna().any() if len(t) else False
+    # the iterations each mean holds, in the heading where every row shares them (a cold read
+    # found the per-iteration extra times rest on a count the paper never stated)
+    counts = t.iterations.dropna().unique() if "iterations" in t and len(t) else []
+    per = f"trial (${_times(int(counts[0]))}$ iterations)" if len(counts) == 1 else "trial"
     heads = [
         "Data",
         "Variant",
         "Workload",
         "Calls per iteration",
-        "Mean per trial, with / without",
+        f"Mean per {per}, with / without",
         r"Extra time, \si{\nano\second}",  # per call, or per iteration where none is made
     ]
     heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
