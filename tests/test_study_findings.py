@@ -127,7 +127,9 @@ def test_e6_says_what_the_reader_found_in_the_body_and_its_pipe_once_in_the_appe
     table = summary("isolation")
     said = isolation.findings("morello-2024", table, pd.DataFrame(VERDICTS))
     text = " ".join(said)
-    assert text.startswith("On the 24.05 data, a reader running as the owner of the "), text
+    assert text.startswith(
+        "On the 24.05 data, the study's memory reader ran without root, as the owner of the "
+    ), text
     mine = table[(table.source == "morello-2024") & (table.parameter_value.astype(str) == "parent")]
     found = mine[mine.metric == "strings_found_distinct"]["mean"]
     sent = mine[mine.metric == "strings_sent"]["mean"]

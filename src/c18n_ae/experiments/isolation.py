@@ -240,8 +240,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
         read = get("region_read", "parent") * get("region_read", "parent", "n")
         found = get("strings_found_distinct", "parent")
         out.append(
-            f"On {_where(source, meta)}, a reader running as the owner of "
-            f"{_process(variant, meta)}, without root, read {read:.0f} of its {rw:.0f} "
+            f"On {_where(source, meta)}, the study's memory reader ran without root, as the "
+            f"owner of {_process(variant, meta)}. It read {read:.0f} of the process's {rw:.0f} "
             "readable-writable regions."
         )
         said = (

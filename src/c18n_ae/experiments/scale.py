@@ -123,6 +123,14 @@ def _linregress(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return slope, intercept, np.sqrt((1 - r**2) * ssym / ssxm / (len(x) - 2))
 
 
+PEAK_SHARE = 1.05  # a peak this far above the level memory settled at is said
+
+
+def _peaked(f: dict) -> bool:
+    """Whether memory in use rose well past the level it settled at after its knee."""
+    return bool(f.get("peak_mib", np.nan) > PEAK_SHARE * f["plateau_mib"])
+
+
 def segments(x, y) -> dict:
     """One line, or two segments where they fit much better (their squared residuals under
     SEGMENT_GAIN of the line's, each at least MIN_SEGMENT points; the split found over every
@@ -132,7 +140,7 @@ def segments(x, y) -> dict:
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     order = np.argsort(x, kind="stable")
     x, y = x[order], y[order]
-    out = {"knee": np.nan, "after": np.nan, "plateau": np.nan, "saturated": False}
+    out = {"knee": np.nan, "after": np.nan, "plateau": np.nan, "peak": np.nan, "saturated": False}
     n = len(x)
     if n >= 2 * MIN_SEGMENT:
         sums = [np.concatenate([[0.0], np.cumsum(v)]) for v in (x, y, x * x, x * y, y * y)]
@@ -146,7 +154,7 @@ def segments(x, y) -> dict:
             first, second = line(x[:cut], y[:cut]), line(x[cut:], y[cut:])
             out.update(first, knee=x[cut], after=second["slope"])
             if first["slope"] > 0 and second["slope"] < KNEE_SHARE * first["slope"]:
-                out.update(plateau=float(y[cut:].mean()), saturated=True)
+                out.update(plateau=float(y[cut:].mean()), saturated=True, peak=float(y[cut:].max()))
             return out
     return {**out, **line(x, y)}
 
@@ -174,6 +182,7 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
         "mib_r1": memory["r1"],
         "knee": memory["knee"],
         "plateau_mib": memory["plateau"],
+        "peak_mib": memory["peak"],
         "saturated": memory["saturated"],
         "mib_after": memory["after"],
         "rss_mib_per_instance": segments(
@@ -458,11 +467,18 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 )
                 if named
             )
+            # a peak well above the level it settled at is said (a cold read met 'levelled
+            # off near 13 GiB' beside a figure that rises to 14.5 GiB first)
+            then = (
+                f"peaked near {_about(f['peak_mib'], 'MiB').removeprefix('about ')} and settled "
+                f"near {level}"
+                if _peaked(f)
+                else f"levelled off near {level}"
+            )
             out.append(
                 f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "
-                f"until memory in use levelled off near {level} at instance {int(f['knee'])}; "
-                "after that, the script's count is of processes started, not of processes "
-                "running."
+                f"until instance {int(f['knee'])}. Memory in use then {then}, and from then on "
+                "the script's count is of processes started, not of processes running."
             )
     return out
 
@@ -487,7 +503,9 @@ def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         )
         if f["saturated"]:
             level = mib(f["plateau_mib"]).removeprefix("about ")
-            text += f" up to instance {int(f['knee'])}, then stayed near {level}"
+            peak = mib(f["peak_mib"]).removeprefix("about ")
+            settled = f"peaked near {peak} and settled near" if _peaked(f) else "stayed near"
+            text += f" up to instance {int(f['knee'])}, then {settled} {level}"
         elif not np.isnan(f["knee"]):
             text += f" up to instance {int(f['knee'])}, then by {mib(f['mib_after'])} each"
         if not loose:

@@ -403,8 +403,8 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
             less, way = ("less", "larger") if higher else ("more", "smaller")
             out.append(
                 f"Built at -O{levels[1]}, the {compartment_name(abi)} loop does {less} of its own "
-                f"work than at -O{levels[2]}, so with both sides at one level the estimate would "
-                f"likely be {way}."
+                f"work than at -O{levels[2]}, so with both sides built at -O{levels[2]} the "
+                f"estimate would likely be {way}."
             )
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result

@@ -918,15 +918,16 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Decided at}: for a claim over every block size, the size whose ratio decides "
-        r"the verdict, so its ratio differs from Table~\ref{tab:headline}'s, which is the "
-        r"largest size's."
+        r" \emph{Decided at}: for a claim over every block size, of the sizes that give its "
+        r"verdict, the one whose ratio lies nearest the threshold; Table~\ref{tab:headline} "
+        r"gives the largest size's ratio."
         if at_col
         else ""
     )
     caption = (
         rf"The study's claims tested on its {on} each a conclusion of the study in our words, "
-        r"decided by the ratio beside it." + setting + r" "
+        r"decided by the ratio beside it, whose interval covers the spread within one run only "
+        r"(Section~\ref{sec:threats})." + setting + r" "
         r"\emph{Needs}: the threshold, from the study's words or, where they name no factor, our "
         r"reading of them (ours)."
         + (

@@ -317,8 +317,8 @@ def unseen_conclusion(unseen: list[str]) -> str:
     # c18n as launched, not as observed (dataset.yaml compartments_seen): said so, without a
     # doubt about the launch that nothing motivates
     return (
-        "That the timed processes ran in compartments rests on the study's launch commands "
-        "alone; no log records it."
+        "That the timed processes ran in compartments rests on how the study launched and "
+        "linked them; no log records it."
     )
 
 

@@ -14,8 +14,9 @@ Recorded in meta.json under checks["known_answer"]:
                           crossings_per_call, crossings_per_call_injected, crossings_from,
                           rise_ns, expected_ns, message}}
 
-A failed check does not stop the run: its message ("the harness is off") goes to the run log as a
-warning and stays in meta.json."""
+A variant whose check fails is measured once more (attempts: 2, first_attempt: its numbers), and
+fails only if it fails again. A failed check does not stop the run: its message ("the harness is
+off") goes to the run log as a warning and stays in meta.json."""
 
 from __future__ import annotations
 
@@ -53,11 +54,18 @@ class KnownAnswerCheck:
                 else "the target declares no release"
             )
             return {**out, "status": "not available on this release", "why": why, "warnings": []}
-        variants = {
-            v["name"]: self.one(target.transport, plan, v, release, row.counts)
-            for v in plan["variants"]
-            if v["recipe"].get("c18n")
-        }
+        variants = {}
+        for v in plan["variants"]:
+            if not v["recipe"].get("c18n"):
+                continue
+            got = self.one(target.transport, plan, v, release, row.counts)
+            if got["status"] == "failed":
+                # measured once more before the harness is called off: one disturbed round on a
+                # loaded machine (the test suite's two workers) failed a sound harness; an
+                # injection that is really off fails both (the failed attempt is kept)
+                again = self.one(target.transport, plan, v, release, row.counts)
+                got = {**again, "attempts": 2, "first_attempt": got}
+            variants[v["name"]] = got
         failed = [f"{n}: {x['message']}" for n, x in variants.items() if x["status"] == "failed"]
         states = {x["status"] for x in variants.values()}
         status = "failed" if failed else ("passed" if states == {"passed"} else "not run")
