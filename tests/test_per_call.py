@@ -66,7 +66,7 @@ def test_the_threats_name_the_interpreter_the_22_12_binary_asks_for():
     }, asked
     threats = (ROOT / "paper" / "sections" / "threats.tex").read_text()
     said = " ".join(threats.split())
-    assert "binary in its repository names \\texttt{ld-elf-c18n.so.1} as its interpreter" in said
+    assert "binary names \\texttt{ld-elf-c18n.so.1} as its interpreter" in said
     # both build lines cited, each where the data set's facts cite it
     for line in (
         "\\texttt{memory-in-experiment.c}, line~39",
@@ -537,13 +537,13 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "libm's own code" not in other and "loop's own time" not in other, other
     # which way its higher level moves it: no bound on the switch from above
     assert (
-        "Built at -O2, the benchmark + c18n loop does less of its own work than at -O0, so with "
-        "both sides built at -O0 the estimate would likely be larger." in other
+        "Its benchmark + c18n side was built at -O2, so its loop did less of its own work than "
+        "at -O0; with both sides at -O0, the estimate would likely be larger." in other
     ), other
     lower = rows.assign(
         confounded_by=rows.confounded_by.str.replace("-O2 against -O0", "-O0 against -O2")
     )
-    assert "does more of its own work than at -O2" in call_cost.other_abis(lower, ABIS)
+    assert "did more of its own work than at -O2" in call_cost.other_abis(lower, ABIS)
     assert "would likely be smaller" in call_cost.other_abis(lower, ABIS)
     # the stall it avoids (Section 2): a reading, not a result, as a switch may change the
     # bounds in either ABI
@@ -695,7 +695,8 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     assert (
         call_cost.figure_marks(rows)
         == "Bars and labels: intervals $[a, b]$ over one run's trials; a bar narrower than its "
-        "mark hides behind it. A label without brackets has its interval within its last digit."
+        "mark hides behind it. A label without brackets has its interval narrower than one unit "
+        "of its last digit."
     )
     runs = rows.assign(interval_covers="between runs")
     assert call_cost.figure_marks(runs).startswith("Bars and labels: intervals $[a, b]$; a bar")

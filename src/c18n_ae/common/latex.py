@@ -229,7 +229,7 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-BARE_WORDS = "a ratio without brackets: its interval within its last digit"
+BARE_WORDS = "a ratio without brackets: its interval narrower than one unit of its last digit"
 
 
 def bare(text: str) -> bool:

@@ -402,9 +402,9 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
             higher = int(levels[1]) > int(levels[2])
             less, way = ("less", "larger") if higher else ("more", "smaller")
             out.append(
-                f"Built at -O{levels[1]}, the {compartment_name(abi)} loop does {less} of its own "
-                f"work than at -O{levels[2]}, so with both sides built at -O{levels[2]} the "
-                f"estimate would likely be {way}."
+                f"Its {compartment_name(abi)} side was built at -O{levels[1]}, so its loop did "
+                f"{less} of its own work than at -O{levels[2]}; with both sides at "
+                f"-O{levels[2]}, the estimate would likely be {way}."
             )
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
@@ -914,7 +914,7 @@ def figure_marks(t: pd.DataFrame) -> str:
         )
     return (
         f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has "
-        "its interval within its last digit."
+        "its interval narrower than one unit of its last digit."
     )
 
 

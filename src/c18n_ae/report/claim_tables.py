@@ -918,9 +918,9 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Decided at}: for a claim over every block size, of the sizes that give its "
-        r"verdict, the one whose ratio lies nearest the threshold; Table~\ref{tab:headline} "
-        r"gives the largest size's ratio."
+        r" \emph{Decided at}: for a claim over every block size, the size nearest the "
+        r"threshold among those that give the verdict; Table~\ref{tab:headline} gives the "
+        r"largest size's ratio."
         if at_col
         else ""
     )
