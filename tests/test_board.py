@@ -915,12 +915,18 @@ def test_the_known_answer_check_on_the_simulated_board_by_release(sim, tmp_path)
 
     got = check("24.05")  # proccontrol starts it; the linker counts nothing on 24.05
     assert got["status"] == "passed", got
+    # a pass on a second attempt is said in the run log, never silently
+    retried = "first_attempt" in got["variants"]["purecap-c18n"]
+    assert retried == any("second attempt" in w for w in got["warnings"]), got["warnings"]
     assert got["variants"]["purecap-c18n"]["crossings_from"].startswith("the trampoline")
     old = check("22.12")
     assert old["status"] == "not available on this release" and "22.12" in old["why"]
     set_state(tools_dir, overhead_getpids_per_transition=3)
     off = check("24.05")
     assert off["status"] == "failed" and "harness is off" in off["warnings"][0]
+    # measured twice before the harness is called off; the second attempt is kept beside it
+    twice = off["variants"]["purecap-c18n"]
+    assert twice["attempts"] == 2 and twice["second_attempt"]["status"] == "failed", twice
     assert (
         off["variants"]["purecap-c18n"]["rise_ns"]
         > 2 * off["variants"]["purecap-c18n"]["getpid_ns"]

@@ -361,8 +361,8 @@ def test_claims_table_in_pdf_with_data_set_verdicts(quick_run):
     project, _ = quick_run
     plain = pdf_words(project)
     assert (
-        "The paper’s claims evaluated on this run’s data" in plain
-        or "claims evaluated on this run" in plain
+        "Every claim, the study’s and ours, with its verdict on each source" in plain
+        or "with its verdict on each source" in plain
     )
     assert "edition" not in plain.lower()  # package jargon: the reader has a paper, a run
     claims = pd.read_csv(project / "results" / "claims.csv")
@@ -439,7 +439,8 @@ def test_findings_come_first_in_one_format(quick_run):
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time, about \d+ ns of ABI-plus-switch time per libm call; code "
         r"calling no other library ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "
-        r"same loop ran at \d\.\d+×, about \d+ ns of ABI-plus-switch time per call\.",
+        r"same loop, built for that release, ran at \d\.\d+×, about \d+ ns of ABI-plus-switch "
+        r"time per call\.",
         abstract,
     ), abstract
     assert re.search(
@@ -710,7 +711,7 @@ def test_no_sentence_twice_no_latex_source_and_one_tally_everywhere(quick_run):
         return "".join(s.replace("’", "'").replace("-", "").split())
 
     abstract, rest = text.split("INTRODUCTION", 1)
-    caption = rest.split("claims evaluated on this", 1)[1].split("Each result", 1)[0]
+    caption = rest.split("with its verdict on each source", 1)[1].split("Each result", 1)[0]
     verdicts = read_verdicts(project / "results" / "claims.csv")
     headline = pd.read_csv(project / "results" / "headline.csv")
     findings = (project / "paper" / "generated" / "findings.tex").read_text()

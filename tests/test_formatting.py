@@ -276,7 +276,7 @@ def test_a_figure_and_a_within_read_the_ends_the_tables_print():
     few = dict(sides=(4600, 5000), spreads=(400, 300), resolution=1000.0)
     low, high = shown_ends(0.92, 0.92, 0.92, **few)
     assert round(low, 2) == 0.60 and round(high, 1) == 1.4
-    # a figure's bar through 1 where the words say the timer resolves no difference
+    # a figure's bar through 1 where the words say the two are equal to within a tick
     assert low <= 1 <= high and "equal to within a tick either way" in ratio_text(
         0.92, 0.92, 0.92, tex=False, unit="ns", **few
     )

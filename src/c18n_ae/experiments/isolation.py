@@ -239,9 +239,10 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
         rw = get("region_rw", "parent") * get("region_rw", "parent", "n")
         read = get("region_read", "parent") * get("region_read", "parent", "n")
         found = get("strings_found_distinct", "parent")
+        whose = "the study's" if meta else "our"  # on a board or this machine, ours
         out.append(
-            f"On {_where(source, meta)}, the study's memory reader ran without root, as the "
-            f"owner of {_process(variant, meta)}. It read {read:.0f} of the process's {rw:.0f} "
+            f"On {_where(source, meta)}, {whose} memory reader ran without root, as the owner "
+            f"of {_process(variant, meta)}. It read {read:.0f} of the process's {rw:.0f} "
             "readable-writable regions."
         )
         said = (

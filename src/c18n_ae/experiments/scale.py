@@ -126,9 +126,18 @@ def _linregress(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 PEAK_SHARE = 1.05  # a peak this far above the level memory settled at is said
 
 
-def _peaked(f: dict) -> bool:
-    """Whether memory in use rose well past the level it settled at after its knee."""
-    return bool(f.get("peak_mib", np.nan) > PEAK_SHARE * f["plateau_mib"])
+PEAK_BEFORE = 0.8  # ... and reached before this share of the run after the knee (not a late creep)
+
+
+def _peaked(f: dict, shown) -> bool:
+    """Whether memory in use rose well past the level it settled at after its knee, early enough
+    to have settled after it, and prints apart from that level (shown: the printed form)."""
+    peak, level = f.get("peak_mib", np.nan), f["plateau_mib"]
+    return bool(
+        peak > PEAK_SHARE * level
+        and f.get("peak_at", np.nan) < PEAK_BEFORE
+        and shown(peak) != shown(level)
+    )
 
 
 def segments(x, y) -> dict:
@@ -140,7 +149,8 @@ def segments(x, y) -> dict:
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     order = np.argsort(x, kind="stable")
     x, y = x[order], y[order]
-    out = {"knee": np.nan, "after": np.nan, "plateau": np.nan, "peak": np.nan, "saturated": False}
+    out = {"knee": np.nan, "after": np.nan, "plateau": np.nan, "saturated": False}
+    out |= {"peak": np.nan, "peak_at": np.nan}
     n = len(x)
     if n >= 2 * MIN_SEGMENT:
         sums = [np.concatenate([[0.0], np.cumsum(v)]) for v in (x, y, x * x, x * y, y * y)]
@@ -154,7 +164,13 @@ def segments(x, y) -> dict:
             first, second = line(x[:cut], y[:cut]), line(x[cut:], y[cut:])
             out.update(first, knee=x[cut], after=second["slope"])
             if first["slope"] > 0 and second["slope"] < KNEE_SHARE * first["slope"]:
-                out.update(plateau=float(y[cut:].mean()), saturated=True, peak=float(y[cut:].max()))
+                tail = y[cut:]
+                out.update(
+                    plateau=float(tail.mean()),
+                    saturated=True,
+                    peak=float(tail.max()),
+                    peak_at=float(np.argmax(tail) / len(tail)),  # share of the tail before it
+                )
             return out
     return {**out, **line(x, y)}
 
@@ -183,6 +199,7 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
         "knee": memory["knee"],
         "plateau_mib": memory["plateau"],
         "peak_mib": memory["peak"],
+        "peak_at": memory["peak_at"],
         "saturated": memory["saturated"],
         "mib_after": memory["after"],
         "rss_mib_per_instance": segments(
@@ -439,7 +456,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if _compartments_only(source, summary):
             out.append(
                 # launched so: whether in compartments is not recorded (compartments_seen)
-                "Every variant in these data was launched with c18n, so they cannot say how "
+                "Every variant in these data ran with c18n enabled, so they cannot say how "
                 "much of each instance's memory the compartments take."
             )
         # a rising data set's gap to another rising one, said once (by the one that says the
@@ -472,7 +489,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             then = (
                 f"peaked near {_about(f['peak_mib'], 'MiB').removeprefix('about ')} and settled "
                 f"near {level}"
-                if _peaked(f)
+                if _peaked(f, lambda x: _about(x, "MiB"))
                 else f"levelled off near {level}"
             )
             out.append(
@@ -504,7 +521,8 @@ def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if f["saturated"]:
             level = mib(f["plateau_mib"]).removeprefix("about ")
             peak = mib(f["peak_mib"]).removeprefix("about ")
-            settled = f"peaked near {peak} and settled near" if _peaked(f) else "stayed near"
+            settled = "peaked near {peak} and settled near" if _peaked(f, mib) else "stayed near"
+            settled = settled.format(peak=peak)
             text += f" up to instance {int(f['knee'])}, then {settled} {level}"
         elif not np.isnan(f["knee"]):
             text += f" up to instance {int(f['knee'])}, then by {mib(f['mib_after'])} each"

@@ -130,7 +130,7 @@ def _timer_limits(r, x: float, low: float, high: float) -> bool:
     the spread within the run: only where Table 1 prints the row's ratio with the timer's range
     (_on_timer: a metric a few ticks long, or a median), and the bound is at least as wide. A
     mean over a metric many ticks long averages the steps out (Section 3.1), so its spread stands
-    for its extra time as for its ratio (a cold read met 22.12's float at 0.99x, replicating,
+    for its extra time as for its ratio (a cold read met 22.12's float at 0.99x, holding,
     beside an extra time whose tick bound held 0)."""
     bound = _f(getattr(r, "timer_bound_ns", math.nan))
     return math.isfinite(bound) and _on_timer(r) and bound >= max(high - x, x - low)
@@ -277,14 +277,15 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
 
 
 def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns of ABI-plus-switch time per
-    call.']:
+    """['On CheriBSD 22.12, the same loop, built for that release, ran at 1.33×, about 41 ns of
+    ABI-plus-switch time per call.'] (built for it: other compilers, c18n linked, not launched):
     workload's and contrast's figure on each other data set with the ratio it comes from
     (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
     return [
-        f"On {escape(releases[x.source])}, the same loop ran at {ratio_point(_f(x.ratio))}, about "
-        f"{_about(x.per_call_ns)} of ABI-plus-switch time per call."
+        f"On {escape(releases[x.source])}, the same loop, built for that release, ran at "
+        f"{ratio_point(_f(x.ratio))}, about {_about(x.per_call_ns)} of ABI-plus-switch time per "
+        "call."
         for x in o.itertuples()
         if x.source in releases
     ]
@@ -1053,7 +1054,8 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
     e10 = t.e10_per_call_ns.notna().any() if len(t) else False
     # the iterations each mean holds, in the heading where every row shares them (a cold read
     # found the per-iteration extra times rest on a count the paper never stated)
-    counts = t.iterations.dropna().unique() if "iterations" in t and len(t) else []
+    every = "iterations" in t and len(t) and t.iterations.notna().all()
+    counts = t.iterations.unique() if every else []
     per = f"trial (${_times(int(counts[0]))}$ iterations)" if len(counts) == 1 else "trial"
     heads = [
         "Data",

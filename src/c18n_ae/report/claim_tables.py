@@ -371,7 +371,7 @@ def _claim_cell(r) -> str:
     if departs:
         text += f" Departs from the study: {tex_quotes(escape(departs))}."
     if _text(getattr(r, "threshold_from", "")) == "package" and says:
-        text += " Threshold: this package's reading."
+        text += " Threshold: our reading of the study's words."
     return text
 
 
@@ -471,8 +471,8 @@ def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     lines = [
         rf"\begin{{longtable}}{{{rag}p{{0.1\textwidth}}{rag}p{{0.06\textwidth}}"
         rf"{rag}p{{0.2\textwidth}}{rag}p{{0.56\textwidth}}}}",
-        r"\caption{The paper's claims evaluated on this run's data, counted by kind in "
-        r"Table~\ref{tab:claims-tally}. "
+        r"\caption{Every claim, the study's and ours, with its verdict on each source, counted "
+        r"by kind in Table~\ref{tab:claims-tally}. "
         + kinds_defined()
         + r" Each value opens with the setting that decides its claim: of the settings that give "
         r"its verdict, the one nearest its threshold; Table~\ref{tab:headline} quotes the "
@@ -678,7 +678,8 @@ def outcome_words(rows: pd.DataFrame) -> str:
 def claims_summary(
     results: pd.DataFrame, releases: dict[str, str], sources=None, worded=(), why_not=True
 ) -> str:
-    """The abstract's words on the study's claims: how many could be tested, on which
+    """Section 4.5's and the artifact appendix's words on the study's claims (the abstract has
+    none since cold read 67): how many could be tested, on which
     data, and how they came out ('Of the study's 24 claims, 9 could be tested on its data, all on
     22.12: 4 hold, 4 do not and 1 is inconclusive.'; where worded names the release the
     claims come from, that first, so that hold reads as on other data: 'The study drew its
@@ -686,7 +687,7 @@ def claims_summary(
     recomputing them on their own files checks is Section 4.5's, in why_not's sentence); the
     noise the intervals cover is Section 3's to say, once.
     Where none could be, why not, most common reason first. why_not: also say why
-    a data set of the study tested none (Section 2; the abstract leaves it there). The
+    a data set of the study tested none (Section 4.5's; the artifact appendix leaves it there). The
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
     data sets and boards with compartments; default every source); a source in releases is a data
     set, whose intervals cover one run's trials only. worded: the releases the study drew its
@@ -789,7 +790,8 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
     """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
     tally 'is driven by the authors' own thresholds'): 'The study's words name the threshold of 4
-    of the 9 tested claims; for the other 5 we read one from them, and Table 2 marks it ours.'; a
+    of the 9 tested claims; we read the other 5 thresholds from its words, and Table 2 marks these
+    ours.'; a
     threshold is ours where Table 2 marks it so (threshold_from 'package'); how each came out is
     Table 2's (a count within the count read as a puzzle); '' where none was tested or none is
     ours."""
@@ -808,15 +810,15 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
             "Table~\\ref{tab:tested} marks them ours."
         )
     return (
-        f"The study's words name the threshold of {k} of the {n} {what}; for the other "
-        f"{len(ours)} we read one from them, and Table~\\ref{{tab:tested}} marks it ours."
+        f"The study's words name the threshold of {k} of the {n} {what}; we read the other "
+        f"{len(ours)} thresholds from its words, and Table~\\ref{{tab:tested}} marks these ours."
     )
 
 
 def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that the data
-    could test, 4 hold, 4 do not and 1 is inconclusive.'; '' where none could be tested (the
-    abstract and Section 2 say why)."""
+    could test, 4 hold, 4 do not and 1 is inconclusive.'; '' where none could be tested
+    (Section 4.5 says why)."""
     _, rows = _study_claims(results, sources)
     said = outcome_words(rows) if len(rows) else ""
     n = rows.claim.nunique()

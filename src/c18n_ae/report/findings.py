@@ -347,9 +347,9 @@ def main(argv=None) -> None:
     sources = list(dict.fromkeys(table.source)) or [
         t for t in verdicts.source.unique() if t in releases
     ]
-    # Appendix D's plain sentence on the study's claims (the tallies stay in the claims table):
-    # how many could be tested with an interval; the abstract leaves the claims to Section 4.5
-    # (cold readers: they 'add little' to the answer and need Table 2 to be read)
+    # the artifact appendix's plain sentence on the study's claims (the tallies stay in the
+    # claims table): how many could be tested with an interval; the abstract leaves the claims
+    # to Section 4.5 (cold readers: they 'add little' to the answer and need Table 2 to be read)
     # the releases the study drew its claims from (the data sets its printed numbers come from)
     worded = [releases[m["name"]] for m in metas if m.get("study_data") and releases[m["name"]]]
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))

@@ -393,13 +393,13 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-LEGEND_CHARS = 450  # the legend's rows: two notations each, about as wide as three old lines
+LEGEND_CHARS = 450  # the legend's text: its notations and the sentences after them
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
 def legend(table: pd.DataFrame, shown: list) -> list[str]:
-    """The legend under Table 1, in footnote type: each notation beside its meaning, two to a
-    row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
+    """The legend under Table 1, in footnote type: each notation beside its meaning, LEGEND_PAIRS
+    to a row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
     valid') in one sentence; then what the intervals cover, said once."""
     rows = [x for _, g in shown for x in g.itertuples()]
     printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]

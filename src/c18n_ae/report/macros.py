@@ -156,7 +156,8 @@ def run_where(metas: list[dict], kinds: dict[str, str]) -> str:
 
 def run_scope(metas: list[dict], kinds: dict[str, str]) -> str:
     """Where the runs behind this paper happened, as the end of a sentence on the workflow ('...;
-    for this paper it ran on the Morello board `m1`'): the abstract's and Appendix D's, with a
+    for this paper it ran on the Morello board `m1`'): the abstract's and the artifact appendix's,
+    with a
     board run; without one, the page-1 box says where the workflow ran (run_where)."""
     where = run_where(metas, kinds)
     if not where:

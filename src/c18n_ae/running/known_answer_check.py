@@ -14,9 +14,10 @@ Recorded in meta.json under checks["known_answer"]:
                           crossings_per_call, crossings_per_call_injected, crossings_from,
                           rise_ns, expected_ns, message}}
 
-A variant whose check fails is measured once more (attempts: 2, first_attempt: its numbers), and
-fails only if it fails again. A failed check does not stop the run: its message ("the harness is
-off") goes to the run log as a warning and stays in meta.json."""
+A variant whose check fails is measured once more (attempts: 2): it passes only if that second
+attempt passes (first_attempt: the failed one's numbers, and a run-log warning says so); otherwise
+the failure stands (second_attempt: the other's numbers). A failed check does not stop the run:
+its message ("the harness is off") goes to the run log as a warning and stays in meta.json."""
 
 from __future__ import annotations
 
@@ -61,15 +62,25 @@ class KnownAnswerCheck:
             got = self.one(target.transport, plan, v, release, row.counts)
             if got["status"] == "failed":
                 # measured once more before the harness is called off: one disturbed round on a
-                # loaded machine (the test suite's two workers) failed a sound harness; an
-                # injection that is really off fails both (the failed attempt is kept)
+                # loaded machine failed a sound harness (seen with the test suite's two workers).
+                # It passes only if the second attempt passes, and the run log says so; any
+                # other second outcome keeps the failure. An injection that is really off fails
+                # both. Both attempts stay in meta.json.
                 again = self.one(target.transport, plan, v, release, row.counts)
-                got = {**again, "attempts": 2, "first_attempt": got}
+                if again["status"] == "passed":
+                    got = {**again, "attempts": 2, "first_attempt": got}
+                else:
+                    got = {**got, "attempts": 2, "second_attempt": again}
             variants[v["name"]] = got
         failed = [f"{n}: {x['message']}" for n, x in variants.items() if x["status"] == "failed"]
+        retried = [  # passed on the second attempt: said in the run log, never silently
+            f"{n}: passed on a second attempt; the first said: {x['first_attempt']['message']}"
+            for n, x in variants.items()
+            if "first_attempt" in x
+        ]
         states = {x["status"] for x in variants.values()}
         status = "failed" if failed else ("passed" if states == {"passed"} else "not run")
-        return {**out, "status": status, "variants": variants, "warnings": failed}
+        return {**out, "status": status, "variants": variants, "warnings": failed + retried}
 
     def one(self, t, plan: dict, v: dict, release: str, counts: bool) -> dict:
         """The check for one c18n variant: its numbers and verdict, or why it did not run."""
