@@ -920,9 +920,9 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Decided at}: for a claim over every block size, the size nearest the "
-        r"threshold among those that give the verdict; Table~\ref{tab:headline} gives the "
-        r"largest size's ratio."
+        r" \emph{Decided at}: for a claim over every block size, the size that gives the "
+        r"verdict by the narrowest margin; Table~\ref{tab:headline} gives the largest size's "
+        r"ratio."
         if at_col
         else ""
     )
