@@ -832,8 +832,8 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
     bound = (worst.ratio - 1) * r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < bound < 15, bound  # about 9 ns of 60
     assert said == (
-        "If the loop's own code, apart from its calls, slowed as much as the int workload "
-        "(1.08$\\times$), an assumption these data cannot check, it would take at most "
+        "Suppose the loop's own code, apart from its calls, slowed as much as the int workload "
+        "did (1.08$\\times$); these data cannot check this. Then that code would take at most "
         "$(1.08 - 1) \\times 468$~\\si{\\nano\\second}~/~"
         "$4 \\approx$ 9 \\si{\\nano\\second} of the 60 \\si{\\nano\\second}, since "
         "468~\\si{\\nano\\second} also holds libm's own work."

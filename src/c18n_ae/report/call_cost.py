@@ -640,8 +640,8 @@ def own_share(t: pd.DataFrame) -> str:
     much as the slowest workload of the same data set and variant that calls no other library
     (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
     call, an upper bound as the loop's own code is only part of that time, with its arithmetic
-    in the printed figures: 'If the loop's own code, apart from its calls, slowed as much as the
-    int workload (1.08×), an assumption these data cannot check, it would take at most
+    in the printed figures: 'Suppose the loop's own code, apart from its calls, slowed as much as
+    the int workload did (1.08×); these data cannot check this. Then that code would take at most
     (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60 ns, since 468 ns also holds libm's own work.'; ''
     where E10 answers, no such workload is slower than its baseline, or a number is missing."""
     r, kind = answer(t)
@@ -657,10 +657,11 @@ def own_share(t: pd.DataFrame) -> str:
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
     return (
-        # an assumption, said as one (cold reads: 'at most' on an unchecked proxy is no bound)
-        f"If the loop's own code, apart from its calls, slowed as much as the "
-        f"{escape(_workload(worst))} workload ({point}), an assumption these data cannot "
-        f"check, it would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
+        # an assumption, said as one in a sentence of its own (cold reads: 'at most' on an
+        # unchecked proxy is no bound; three stacked hedges in one sentence took two readings)
+        f"Suppose the loop's own code, apart from its calls, slowed as much as the "
+        f"{escape(_workload(worst))} workload did ({point}); these data cannot check this. "
+        f"Then that code would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
         f"\\approx$ {shown} of the {_about(r.per_call_ns)}, since {per}~{unit} also holds "
         f"{escape(_s(r.library)) or 'the library'}'s own work."
     )
