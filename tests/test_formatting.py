@@ -122,6 +122,14 @@ def test_a_ratio_near_the_timers_grid_says_so():
     assert ratio_text(3012 / 1626, 1.17, 2.73, tex=False, **pipe) == (
         "1.63 → 3.01 µs (1.85× [1.2, 2.7])"
     )
+    # trials spread across ticks, an interval that holds 1 and times a tick apart: no ratio
+    # either (22.12's malloc at 500 MiB printed 1.0× [0.81, 1.2] beside a pair that did not)
+    near = dict(sides=(5480.0, 5500.0), spreads=(2000, 2000), resolution=1000.0, unit="ns")
+    assert ratio_text(0.996, 0.81, 1.2, tex=False, **near) == (
+        "5.50 → 5.48 µs (equal to within a tick either way)"
+    )
+    # ... but an interval that leaves 1 out keeps the ratio, whatever a tick could do
+    assert ratio_text(0.996, 0.95, 0.99, tex=False, **near).startswith("5.50 → 5.48 µs (1.0")
     # a range that leaves 1 out prints in its own brackets
     apart = dict(sides=(2100, 6000), spreads=(300, 300), resolution=1000.0, unit="ns")
     assert ratio_text(0.35, 0.35, 0.35, tex=False, **apart) == "6.00 → 2.10 µs (0.35× ⟨0.16, 0.62⟩)"
