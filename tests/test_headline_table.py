@@ -72,7 +72,7 @@ def test_table_1_caption_and_legend_stay_short():
     # a few-ticks cell's two values named as Section 4 names them: hybrid's, then the subject's
     assert r"hybrid $\rightarrow$ purecap + c18n: times only a few" in raw, raw
     # the cells in words are said in one sentence, not as notations of the list
-    assert r"A cell in words gives no ratio: \emph{confounded}" in raw, raw
+    assert r"No ratio where a cell is in words: \emph{confounded} means" in raw, raw
     assert "confounded" not in " ".join(rows) and "not valid" not in " ".join(rows), rows
     # a share of a split total names its sides by position: its pair's words end in the share
     split = TABLE.assign(share="ABI share", pair="purecap / hybrid (the ABI's share)")

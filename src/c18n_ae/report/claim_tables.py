@@ -453,9 +453,10 @@ def kinds_defined() -> str:
     said = [rf"\emph{{{k}}}, {w}" for k, w in KIND_DEFINED.items()]
     head = "Each result is followed by its kind in brackets: "
     tail = (
-        f" A claim the data cannot decide prints one label and the reason: {NOT_VALID} where "
-        "the data set's limits say its quantity is not what its name claims, its kind "
-        f"({UNMEASURABLE}) otherwise."
+        # plain words (three cold reads could not parse 'one label and the reason: ... its kind
+        # (...) otherwise')
+        f" A claim the data cannot decide says why: {NOT_VALID} where the data set's own limits "
+        f"say its quantity is not what its name claims, else {UNMEASURABLE}."
     )
     return f"{head}{'; '.join(said[:-1])}; or {said[-1]}.{tail}"
 

@@ -444,14 +444,16 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         # the cell says 'confounded' and why; where its ratio is, said once
         words.append(
-            r"\emph{confounded}, the variants also differ in what the cell names "
+            r"\emph{confounded} means the variants also differ in what the cell names "
             r"(Table~\ref{tab:confounded})"
         )
     apart = ""  # no cell says it: a sentence of its own, never one on cells in words
     if not words and possibly_notes(table):
         apart = r"Differences of name alone are in Table~\ref{tab:confounded}."
     if NOT_VALID in said:
-        words.append(rf"\emph{{{NOT_VALID}}}, the timed code does not do what the metric names")
+        words.append(
+            rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names"
+        )
     spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
     lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
     for i in range(0, len(forms), LEGEND_PAIRS):
@@ -462,7 +464,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     covers = covers_line(table)
     if words:
         said_once = "; ".join(words)
-        lines += [r"\par", f"A cell in words gives no ratio: {said_once}."]
+        lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
     if apart:
         lines += [r"\par", apart]
     if covers:
