@@ -304,10 +304,10 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     bounds = timer_range(
         ratio, low, high, sides, grid.get("spreads"), resolution, grid.get("median", False)
     )
+    # the timer's range where it stands for the interval (timer_range: tick_bounds' own), else
+    # where the interval leaves the two times as alike as a tick could make them
     ticks, _ = tick_bounds(sides, resolution)
-    if (bounds and bounds[0] <= 1 <= bounds[1]) or (
-        ticks and ticks[0] <= 1 <= ticks[1] and low <= 1 <= high
-    ):
+    if ticks and ticks[0] <= 1 <= ticks[1] and (bounds or low <= 1 <= high):
         # a tick either way on each side could make the two times equal, and neither the
         # timer's range nor the trials' interval sets them apart: said in words, which need no
         # notation of their own (three cold reads asked why the malloc's ⟨⟩ and the pipe's []

@@ -124,8 +124,6 @@ def _linregress(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 
 
 PEAK_SHARE = 1.05  # a peak this far above the level memory settled at is said
-
-
 PEAK_BEFORE = 0.8  # ... and reached before this share of the run after the knee (not a late creep)
 
 
@@ -138,6 +136,16 @@ def _peaked(f: dict, shown) -> bool:
         and f.get("peak_at", np.nan) < PEAK_BEFORE
         and shown(peak) != shown(level)
     )
+
+
+def _after_knee(f: dict, shown, flat: str) -> str:
+    """What memory in use did after its knee, in shown's figures: 'peaked near 14 GiB and
+    settled near 13 GiB' where it peaked (_peaked; a cold read met 'levelled off near 13 GiB'
+    beside a figure that rises to 14.5 GiB first), else flat ('levelled off') near its level."""
+    level = shown(f["plateau_mib"]).removeprefix("about ")
+    if _peaked(f, shown):
+        return f"peaked near {shown(f['peak_mib']).removeprefix('about ')} and settled near {level}"
+    return f"{flat} near {level}"
 
 
 def segments(x, y) -> dict:
@@ -470,7 +478,6 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 )
     for f in fits:
         if f["saturated"]:
-            level = _about(f["plateau_mib"], "MiB").removeprefix("about ")
             mine = float(_two(f["mib_per_instance"]))
             others = _other_slopes(source, summary)
             # a data set that levels off says the gap to each other one, either way, as the
@@ -484,14 +491,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
                 )
                 if named
             )
-            # a peak well above the level it settled at is said (a cold read met 'levelled
-            # off near 13 GiB' beside a figure that rises to 14.5 GiB first)
-            then = (
-                f"peaked near {_about(f['peak_mib'], 'MiB').removeprefix('about ')} and settled "
-                f"near {level}"
-                if _peaked(f, lambda x: _about(x, "MiB"))
-                else f"levelled off near {level}"
-            )
+            then = _after_knee(f, lambda x: _about(x, "MiB"), "levelled off")
             out.append(
                 f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "
                 f"until instance {int(f['knee'])}. Memory in use then {then}, and from then on "
@@ -519,11 +519,7 @@ def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             f"memory in use rose by {mib(f['mib_per_instance'])} per instance"
         )
         if f["saturated"]:
-            level = mib(f["plateau_mib"]).removeprefix("about ")
-            peak = mib(f["peak_mib"]).removeprefix("about ")
-            settled = "peaked near {peak} and settled near" if _peaked(f, mib) else "stayed near"
-            settled = settled.format(peak=peak)
-            text += f" up to instance {int(f['knee'])}, then {settled} {level}"
+            text += f" up to instance {int(f['knee'])}, then {_after_knee(f, mib, 'stayed')}"
         elif not np.isnan(f["knee"]):
             text += f" up to instance {int(f['knee'])}, then by {mib(f['mib_after'])} each"
         if not loose:
