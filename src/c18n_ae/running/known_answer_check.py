@@ -25,10 +25,15 @@ from c18n_ae.common import known_answer, launchers
 from c18n_ae.running import crossing_runs
 from c18n_ae.targets import board_checks, crossing_probes
 
-# short loops, many of them: a loop of 10^4 calls (a millisecond or two) often runs within one
-# time slice even on a loaded machine, and the fastest of many is the undisturbed cost
-CALLS = 10_000  # calls of each timed loop
-TRIALS = 30  # loops of each kind; the fastest of each is compared (crossing_probes.kind_ns)
+# short loops, many of them: a loop of 10^3 calls (a few tenths of a millisecond with the
+# injection) mostly runs within one time slice even on a loaded machine, and the fastest of many
+# is the undisturbed cost. Loops of 10^4 calls, 30 of each kind, did not: with four busy
+# processes on this machine's two cores the rise came out 0.74 to 1.40 times getpid's cost, and a
+# CI run failed the check twice; 10^3 calls, 90 of each, gave 0.98 to 1.05 under the same load.
+# A board's timer tick (tens of ns) spread over 10^3 calls moves a call's time by hundredths of
+# a ns, against a getpid's hundreds.
+CALLS = 1_000  # calls of each timed loop
+TRIALS = 90  # loops of each kind; the fastest of each is compared (crossing_probes.kind_ns)
 ROUNDS = 3  # the kinds' runs alternate in this many rounds (alternated)
 TRAMPOLINE_TRANSITIONS = 2.0  # a library call enters the callee's trampoline and returns through it
 
