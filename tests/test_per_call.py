@@ -329,6 +329,17 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         "variant of unoptimised (\\mbox{-O0}) builds. The study enabled c18n for its timed "
         "processes, but no log shows them in compartments."
     ), limits
+    # where only one side's files name their host, the abstract says the boards may differ
+    # (a cold read wanted it beside the figure; Threats says why)
+    boards = call_cost.boards_words(both, RELEASES)
+    assert boards == "on 24.05 the two variants may have run on different boards", boards
+    with_boards = study_limits(shipped, unseen_phrases(shipped), "", boards)
+    assert with_boards.startswith(
+        "These figures mix the purecap ABI's cost with c18n's; on 24.05 the two variants may "
+        "have run on different boards. The study"
+    ), with_boards
+    alike = both.assign(possibly_also="")
+    assert call_cost.boards_words(alike, RELEASES) == ""
     # nothing recorded of the runs or builds: the mix and what the files do not show
     assert study_limits(shipped, unseen_phrases(shipped)) == (
         "These figures mix the purecap ABI's cost with c18n's. The study enabled c18n for "

@@ -1233,6 +1233,20 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     return f"For the ABI-plus-switch time per call{where}, {escape('; '.join(said))}."
 
 
+def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
+    """The abstract's words where the first finding's two sides may come from different boards
+    (only one side's files name their host): 'on 24.05 the two variants may have run on
+    different boards'; '' where nothing says so. Threats says why (confounds)."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    parts = read_possibly(_s(getattr(r, "possibly_also", "")))
+    if not any(p["kind"] == "host" for p in parts):
+        return ""
+    on = escape(short_release((releases or {}).get(r.source, "")))
+    return f"{'on ' + on + ' ' if on else ''}the two variants may have run on different boards"
+
+
 def direct(t: pd.DataFrame) -> str:
     """What the text says of E10's direct measurement: where it stands, or that this edition has
     none."""
@@ -1288,7 +1302,9 @@ def main(argv=None) -> None:
     text += newcommand("PerCallFinding", finding(t, releases, abis))
     # what the finding's figures mix and rest on, after it (findings.study_limits)
     sets = list(metas.values())
-    limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted))
+    limits = study_limits(
+        sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases)
+    )
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallOthers", other_abis(t, abis))

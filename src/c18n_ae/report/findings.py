@@ -271,12 +271,14 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     )
 
 
-def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
+def study_limits(metas: list[dict], unseen: list[str], built: str = "", boards: str = "") -> str:
     """The abstract's sentences on what its figures mix and rest on, after the first finding
     (a cold read: caveats before the answer buried it; another: more words on hedges than on
     the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
     c18n), the runs and builds the figures come from (built: 'one run per variant of unoptimised
-    (-O0) builds', call_cost.built_words), and where nothing in their files shows the c18n
+    (-O0) builds', call_cost.built_words), the boards its two sides may differ in (boards: 'on
+    24.05 the two variants may have run on different boards', call_cost.boards_words; after a
+    semicolon), and where nothing in their files shows the c18n
     variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
     with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
     enabled c18n for its timed processes, but no log shows them in compartments.'; '' where
@@ -299,6 +301,8 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "") -> str:
     if built:
         clauses.append(f"come from {built}")
     parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
+    if boards:  # a reader asked for it beside the figure, not only in Threats
+        parts = [f"{parts[0]}; {boards}"] if parts else [boards]
     parts += list(unseen)  # escaped by callers
     if not parts:
         return ""
