@@ -546,24 +546,31 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "15" not in said.split("Morello's early")[0] and "benchmark ABI gives" not in said
     other = call_cost.other_abis(rows, ABIS)
     assert other.startswith(r"The same estimate with the purecap-benchmark ABI is about 15 \si")
-    assert "optimisation -O2 against -O0, which changes the loop and its call sites." in other
+    # the levels said once, as each side's build, and which way they move it
+    assert (
+        "but its benchmark + c18n side was built at -O2 and hybrid at -O0. At -O2 its loop did "
+        "less of its own work and its call sites differ; with both sides at -O0, the estimate "
+        "would likely be larger." in other
+    ), other
+    assert other.count("-O2") == 2, other
     # that ABI loads its own build of libm: nothing says libm's code is the same
     assert "libm's own code" not in other and "loop's own time" not in other, other
-    # which way its higher level moves it: no bound on the switch from above
-    assert (
-        "Its benchmark + c18n side was built at -O2, so its loop did less of its own work than "
-        "at -O0; with both sides at -O0, the estimate would likely be larger." in other
-    ), other
     lower = rows.assign(
         confounded_by=rows.confounded_by.str.replace("-O2 against -O0", "-O0 against -O2")
     )
-    assert "did more of its own work than at -O2" in call_cost.other_abis(lower, ABIS)
+    assert "At -O0 its loop did more of its own work" in call_cost.other_abis(lower, ABIS)
     assert "would likely be smaller" in call_cost.other_abis(lower, ABIS)
+    # another difference beside the level is still said
+    bench = rows.subject == "benchmark-c18n"
+    more = rows.assign(
+        confounded_by=rows.confounded_by.where(~bench, rows.confounded_by + ", a board B against A")
+    )
+    assert "; it also differs in a board B against A." in call_cost.other_abis(more, ABIS)
     # the stall it avoids (Section 2): a reading, not a result, as a switch may change the
-    # bounds in either ABI
+    # bounds in either ABI; the gap named by its two ends
     assert other.endswith(
         "though a compartment switch may still change them; these data cannot say how much of the "
-        "gap the stall explains."
+        "gap between 60 \\si{\\nano\\second} and 15 \\si{\\nano\\second} the stall explains."
     ), other
     assert "The purecap-benchmark ABI keeps those bounds global to avoid the stall" in said, said
     # (after the loop's own code's share, Section 4.1)
@@ -573,9 +580,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # the data's own float workload, which calls no other library and ran faster than hybrid,
     # shows the ABI can make code faster (said of the contrast, not as the ABI's doing alone)
     assert text == (
-        "The rest is the calls themselves under the purecap ABI, such as the stall on the "
-        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
-        "of libm and the switch, in shares these data cannot tell apart. The switch alone may "
+        "The rest is the calls themselves: the stall on the program-counter capability's bounds "
+        "(Section~\\ref{sec:background}), the purecap build of libm and the switch. These data "
+        "cannot tell their shares apart. The switch alone may "
         "cost more or less than 60 \\si{\\nano\\second}: purecap code can also run faster than "
         "hybrid, as the float workload did, and such gains could hide part of the switch's cost."
     ), text
@@ -846,8 +853,8 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
         "Suppose the loop's own code, apart from its calls, slowed as much as the int workload "
         "did (1.08$\\times$); these data cannot check this. Then that code would take at most "
         "$(1.08 - 1) \\times 468$~\\si{\\nano\\second}~/~"
-        "$4 \\approx$ 9 \\si{\\nano\\second} of the 60 \\si{\\nano\\second}, since "
-        "468~\\si{\\nano\\second} also holds libm's own work."
+        "$4 \\approx$ 9 \\si{\\nano\\second} of the 60 \\si{\\nano\\second}; at most, "
+        "because 468~\\si{\\nano\\second} also holds libm's own work."
     ), said
     # the bound in one figure: the printed ratio and time give the same one as the unrounded
     assert round((1.08 - 1) * 468 / 4) == round(bound) == 9, bound

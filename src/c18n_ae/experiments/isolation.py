@@ -246,20 +246,18 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
             "readable-writable regions."
         )
         said = (
-            f"It found {found:.0f} of the {sent:.0f} secret strings that the parent had exchanged "
-            "with its child, whole, in the parent's memory"
+            f"Of the {sent:.0f} secret strings that the parent had exchanged with its child, it "
+            f"found {found:.0f} whole in the parent's memory."
         )
-        if found > 0:  # the paper's point: c18n separates libraries, not processes
-            said += (
-                ", so compartments do not hide a process's secrets from another process that "
-                "the operating system lets read it."
-            )
-        else:
-            said += "."
-        if meta is not None and 0 < found < sent:
+        if meta is not None and 0 < found < sent:  # why no more: right after the count
             said += (
                 " The study's parent reads every message into the same buffer, which each new "
                 "message overwrites."
+            )
+        if found > 0:  # the paper's point: c18n separates libraries, not processes
+            said += (
+                " So compartments do not hide a process's secrets from another process that the "
+                "operating system lets read it."
             )
         out.append(said)
     return out

@@ -390,23 +390,30 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         abi = escape((abis or {}).get((o.source, o.subject), _abi(o.subject)))
         said = f"The same estimate with the {abi} ABI is about {_about(o.per_call_ns)}"
         also = _s(o.confounded_by)
-        if also:
-            said += (
-                f", but that contrast also differs in {escape(also)}, which changes the loop and "
-                "its call sites"
-            )
-        out.append(said + ".")
         # which way the level moves it (a cold read took the lower figure for a bound on the
-        # switch from above): a subject built at a higher level runs its own loop faster
+        # switch from above): a subject built at a higher level runs its own loop faster. The
+        # levels said once, as the build of each side (an editor: said twice before)
         levels = re.search(r"optimisation -O(\d+) against -O(\d+)", also)
         if levels and levels[1] != levels[2]:
+            rest = ", ".join(x for x in also.split(", ") if x != levels[0])
             higher = int(levels[1]) > int(levels[2])
             less, way = ("less", "larger") if higher else ("more", "smaller")
-            out.append(
-                f"Its {compartment_name(abi)} side was built at -O{levels[1]}, so its loop did "
-                f"{less} of its own work than at -O{levels[2]}; with both sides at "
-                f"-O{levels[2]}, the estimate would likely be {way}."
+            said += (
+                f", but its {compartment_name(abi)} side was built at -O{levels[1]} and "
+                f"{escape(_s(o.baseline)) or 'its baseline'} at -O{levels[2]}"
             )
+            out.append(said + (f"; it also differs in {escape(rest)}." if rest else "."))
+            out.append(
+                f"At -O{levels[1]} its loop did {less} of its own work and its call sites "
+                f"differ; with both sides at -O{levels[2]}, the estimate would likely be {way}."
+            )
+        else:
+            if also:
+                said += (
+                    f", but that contrast also differs in {escape(also)}, which changes the loop "
+                    "and its call sites"
+                )
+            out.append(said + ".")
         if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
             out.append(
@@ -414,8 +421,8 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                 # cold read: 'which would fit much of the gap' was unsupported)
                 f"The {abi} ABI avoids the stall on calls that change the program-counter "
                 "capability's bounds (Section~\\ref{sec:background}), though a compartment switch "
-                "may still change them; these data cannot say how much of the gap the stall "
-                "explains."
+                "may still change them; these data cannot say how much of the gap between "
+                f"{_about(r.per_call_ns)} and {_about(o.per_call_ns)} the stall explains."
             )
     return " ".join(out)
 
@@ -662,8 +669,8 @@ def own_share(t: pd.DataFrame) -> str:
         f"Suppose the loop's own code, apart from its calls, slowed as much as the "
         f"{escape(_workload(worst))} workload did ({point}); these data cannot check this. "
         f"Then that code would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
-        f"\\approx$ {shown} of the {_about(r.per_call_ns)}, since {per}~{unit} also holds "
-        f"{escape(_s(r.library)) or 'the library'}'s own work."
+        f"\\approx$ {shown} of the {_about(r.per_call_ns)}; at most, because {per}~{unit} also "
+        f"holds {escape(_s(r.library)) or 'the library'}'s own work."
     )
 
 
@@ -685,10 +692,10 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         shared = _slowest_own(t, r) is not None  # own_share has bounded the loop's own code
         lead = "The rest is" if shared else "Besides the loop's own code, it holds"
         return (
-            f"{lead} the calls themselves under the purecap ABI, such as the stall on the "
-            "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
-            f"build of {escape(_s(r.library)) or 'the library'} and the switch, in shares these "
-            f"data cannot tell apart. The switch alone may cost more or less than "
+            f"{lead} the calls themselves: the stall on the program-counter capability's bounds "
+            "(Section~\\ref{sec:background}), the purecap build of "
+            f"{escape(_s(r.library)) or 'the library'} and the switch. These data cannot tell "
+            "their shares apart. The switch alone may cost more or less than "
             f"{_about(r.per_call_ns)}: purecap code can also run faster than hybrid, as {did}, and "
             "such gains could hide part of the switch's cost."
         )
@@ -1178,12 +1185,11 @@ def beside() -> str:
     its whole-program figures are Related work's (published_overheads)."""
     return (
         "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
-        "the purecap ABI that falls on every call into another library: Morello's branch "
-        "predictor does not predict the bounds of the program-counter capability, so such a call, "
-        "which changes them, stalls the instructions that depend on them. The "
+        "the purecap ABI that falls on every call into another library. Such a call changes the "
+        "bounds of the program-counter capability, which Morello's branch predictor does not "
+        "predict, so the instructions that depend on those bounds stall. The "
         f"{STALL_FREE_ABI} ABI keeps those bounds global to avoid the stall, so that "
-        "measurements approximate a "
-        "future CHERI core~\\cite{cheribsd-guide}."
+        "measurements approximate a future CHERI core~\\cite{cheribsd-guide}."
     )
 
 
@@ -1191,10 +1197,10 @@ def published_overheads(published: pd.DataFrame) -> str:
     """Related work's sentence on the ABIs' whole-program overheads in Morello's published
     performance work (its CSV): none of them a cost per call or a compartment switch."""
     return (
-        "On SPECint 2006's train workload, run on FPGA implementations of the shipped Morello "
-        "design, Morello's early performance report~\\cite{morello-early-performance} measured "
-        f"{_published(published, 'Purecap ABI', 'unmodified')} geometric-mean overhead against "
-        f"hybrid with the purecap ABI and {_published(published, 'Benchmark ABI', 'unmodified')} "
+        "Morello's early performance report~\\cite{morello-early-performance} ran SPECint 2006's "
+        "train workload on FPGA implementations of the shipped Morello design. Against hybrid, "
+        f"it measured {_published(published, 'Purecap ABI', 'unmodified')} geometric-mean "
+        f"overhead with the purecap ABI and {_published(published, 'Benchmark ABI', 'unmodified')} "
         "with the benchmark ABI; two fixes to the microarchitecture brought the latter to "
         f"{_published(published, 'Benchmark ABI', 'data-dependent exception fix and')}. These are "
         "whole-program overheads, not costs per call, and none of them includes a compartment "

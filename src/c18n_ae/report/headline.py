@@ -393,7 +393,8 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-LEGEND_CHARS = 450  # the legend's text: its notations and the sentences after them
+LEGEND_CHARS = 480  # the legend's text: its notations and the sentences after them (480, was
+# 450: room for "confounded" defined as Section 3 defines it)
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
@@ -444,8 +445,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         # the cell says 'confounded' and why; where its ratio is, said once
         words.append(
-            r"\emph{confounded} means the variants also differ in what the cell names "
-            r"(Table~\ref{tab:confounded})"
+            # as Section 3 defines it (an editor met two definitions)
+            r"\emph{confounded} means the variants also differ in something known to change the "
+            r"metric, named in the cell (Table~\ref{tab:confounded})"
         )
     apart = ""  # no cell says it: a sentence of its own, never one on cells in words
     if not words and possibly_notes(table):
