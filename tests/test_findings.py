@@ -433,8 +433,8 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     )
     said = threshold_words(verdicts)
     assert said == (
-        "The study's words name the threshold of 3 of the 5 tested claims; we read the other 2 "
-        "thresholds from its words, and Table~\\ref{tab:tested} marks these ours."
+        "For 3 of the 5 tested claims the study's words give the threshold; for the other 2 they "
+        "name none exactly, and we chose one, which Table~\\ref{tab:tested} marks ours."
     ), said
     # how each came out is Table 2's: no count within the count (cold reads 67 to 69)
     assert not re.search(r"\bholds?\b", said) and "do not" not in said, said
@@ -447,7 +447,7 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     # a claim tested on two sources: counted as verdicts, the outcome without 'of their'
     twice = pd.concat([verdicts, verdicts.assign(source="board")])
     said = threshold_words(twice)
-    assert said.startswith("The study's words name the threshold of 6 of the 10 verdicts; "), said
+    assert said.startswith("For 6 of the 10 verdicts the study's words give the threshold; "), said
     # a threshold neither the study's nor ours (not recorded) counts as neither
     odd = verdicts.assign(threshold_from=["study", "study", "study", "", ""])
     assert threshold_words(odd) == "", threshold_words(odd)

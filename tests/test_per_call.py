@@ -580,7 +580,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # the data's own float workload, which calls no other library and ran faster than hybrid,
     # shows the ABI can make code faster (said of the contrast, not as the ABI's doing alone)
     assert text == (
-        "The rest is the calls themselves: the stall on the program-counter capability's bounds "
+        "That leaves at least 51 \\si{\\nano\\second} for the calls themselves: the stall on "
+        "the program-counter capability's bounds "
         "(Section~\\ref{sec:background}), the purecap build of libm and the switch. These data "
         "cannot tell their shares apart. The switch alone may "
         "cost more or less than 60 \\si{\\nano\\second}: purecap code can also run faster than "

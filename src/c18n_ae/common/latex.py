@@ -29,6 +29,7 @@ def escape(text: str) -> str:
         "⟨": r"$\langle$",
         "⟩": r"$\rangle$",
         "∞": r"$\infty$",
+        "−": r"$-$",  # a few ticks' difference (tick_difference)
     }
     # microseconds as siunitx prints them everywhere else (an upright µ; math's \mu is italic)
     parts = str(text).split("µs")
@@ -240,9 +241,10 @@ def bare(text: str) -> bool:
 
 
 FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time first
-# a few ticks whose timer's range covers 1, in words that say the rule (a cold reader met "no
-# difference the timer resolves" beside an 8 % drop and asked why)
-UNRESOLVED = "equal to within a tick either way"
+# a few ticks whose timer's range covers 1: their difference, and that it lies within one or two
+# of the timer's ticks, in place of the ratio (cold readers met "no difference the timer
+# resolves", then "equal to within a tick either way", beside an 8 % drop and asked why)
+UNRESOLVED = "within {ticks} timer tick{s}"
 
 
 def notation(tex: bool = True) -> dict[str, str]:
@@ -273,10 +275,10 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
     sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
     subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.85× [1.2,
-    2.7])', the point one figure finer where the printed values would divide to another; a
-    range with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way
-    on each side could make the two equal, the words UNRESOLVED stand for the ratio: '5.17 →
-    4.74 µs (equal to within a tick either way)'."""
+    2.7])', the point to MAX_DIGITS figures as the values print; a range with no point prints as
+    the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way on each side could make the
+    two equal, their difference and the ticks that hold it stand for the ratio (tick_difference):
+    '5.17 → 4.74 µs (−0.43 µs, within one timer tick)'."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -312,17 +314,15 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         # timer's range nor the trials' interval sets them apart: said in words, which need no
         # notation of their own (three cold reads asked why the malloc's ⟨⟩ and the pipe's []
         # differ; three more why 5.50 -> 5.48 us printed a ratio where 5.17 -> 4.74 us did not)
-        return f"{shown} ({UNRESOLVED})"
+        return f"{shown} ({tick_difference(*sides, resolution, grid.get('unit', '') or 'ns', tex)})"
     if "(no interval)" in ratio_part:
         ratio_part = f"{point}, no interval"
     figures = re.match(r"[\d.]+", point)
-    if figures:
-        # the point one figure finer where the printed times would divide to another one (cold
-        # reads divided 3.01 by 1.63, got 1.85 and met 1.9), never past MAX_DIGITS
-        digits = len(figures[0].replace(".", "").lstrip("0"))
-        given = float(_sig(sides[0], MAX_DIGITS)) / float(_sig(sides[1], MAX_DIGITS))
-        if _sig(given, digits) != figures[0] and digits < MAX_DIGITS:
-            ratio_part = _sig(ratio, digits + 1) + ratio_part[len(figures[0]) :]
+    if figures and point == figures[0] + mark["times"]:  # a point, not a range
+        # the point to MAX_DIGITS figures, as its two times print, so that it follows from them
+        # (cold reads divided 3.01 by 1.63, got 1.85 and met 1.9; then met 1.85x beside 1.8x,
+        # the second from 2.99 by 1.63, where only the first had needed its third figure)
+        ratio_part = _sig(ratio, MAX_DIGITS) + ratio_part[len(figures[0]) :]
     return f"{shown} ({ratio_part}){tail}"
 
 
@@ -484,7 +484,7 @@ def timer_range(ratio, low, high, sides=None, spreads=None, resolution=math.nan,
 
 def shown_ends(ratio, low, high, sides=None, spreads=None, resolution=math.nan, median=False):
     """The two ends ratio_text gives a ratio: the timer's bound where it takes the interval's
-    place (timer_range; printed in brackets, or as UNRESOLVED where it holds 1), else the
+    place (timer_range; printed in brackets, or as a difference in ticks where it holds 1), else the
     interval's; what a figure draws and a 'within N %' reads, so that neither says more than the
     tables."""
     return timer_range(ratio, low, high, sides, spreads, resolution, median) or (low, high)
@@ -584,17 +584,43 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
     return f"timer step {pm}{amount(bound, unit, tex)}"
 
 
+def _shown_unit(a: float, b: float, unit: str) -> tuple[str, float]:
+    """The unit a few-tick pair prints in and its size in the values' unit: a time in ns prints
+    in the unit of the larger side, so the arrow joins like with like; any other as it is."""
+    if unit != "ns":
+        return unit, 1.0
+    return next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1.0))
+
+
 def few_ticks(a: float, b: float, unit: str = "ns", tex: bool = True) -> str:
     """A metric only a few ticks long, in its unit: the baseline's value, then the subject's,
     three significant figures, the most a figure prints (a mean over many trials resolves less
     than a tick): '1.63 → 3.01 µs' (a, b: subject and baseline in `unit`; the tick is the
     legend's to say). Always three, so that one side's value prints alike beside every
     partner (hybrid's pipe write is 1.63 µs in Table 1 and in Table 9), and the ratio printed
-    after them follows from them but where they sit on a rounding edge."""
+    after them follows from them."""
     arrow = notation(tex)["arrow"]
-    scale = 1.0
-    if unit == "ns":  # both sides in the unit of the larger, so the arrow joins like with like
-        unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
+    unit, scale = _shown_unit(a, b, unit)
     shown = _SI.get(unit, escape(unit)) if tex else unit
     after, before = _sig(a / scale, MAX_DIGITS), _sig(b / scale, MAX_DIGITS)
     return f"{before} {arrow} {after} {shown}"
+
+
+def tick_difference(
+    a: float, b: float, resolution: float, unit: str = "ns", tex: bool = True
+) -> str:
+    """A few-tick pair the timer cannot tell apart (ratio_text): the subject's value less the
+    baseline's, as few_ticks prints the two (so a reader's subtraction gives the same figure),
+    and how many of the timer's ticks hold it: '−0.43 µs, within one timer tick'. A pair whose
+    timer's range holds 1 differs by at most two ticks (tick_bounds: (a - t)/(b + t) <= 1 <= (a
+    + t)/(b - t) is |a - b| <= 2t)."""
+    _, scale = _shown_unit(a, b, unit)
+    before, _, after, shown = few_ticks(a, b, unit, tex).split(" ", 3)
+    places = max(len(x.split(".")[1]) if "." in x else 0 for x in (before, after))
+    d = float(after) - float(before)
+    minus = "$-$" if tex else "−"
+    sign = "+" if d > 0 else (minus if d < 0 else "")
+    # counted on the printed difference, the one a reader sees (1.00 µs is one tick of 1 µs)
+    n = 1 if abs(d) * scale <= resolution * (1 + 1e-9) else 2
+    ticks = UNRESOLVED.format(ticks=("one", "two")[n - 1], s="s" * (n > 1))
+    return f"{sign}{abs(d):.{places}f} {shown}, {ticks}"
