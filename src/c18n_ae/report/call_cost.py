@@ -154,11 +154,12 @@ def own_points(t: pd.DataFrame, source: str, subject: str) -> tuple[float, float
     return (min(points), max(points)) if points else None
 
 
-def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
+def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) -> str:
     """'On the 24.05 data, code that calls no other library ran at 0.97× to 1.08× hybrid's CPU
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
-    1's form, alike in the abstract and the conclusion; '' where none has one."""
+    1's form, alike in the abstract and the conclusion; '' where none has one. named=False: no
+    'On the 24.05 data, ' where the sentence before names the data set."""
     was = _own_range(t, r)
     if not was:
         return ""
@@ -167,7 +168,8 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str]) -> str:
     name = escape(short_release(releases.get(r.source, "")))
     where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
     base = escape(_s(r.baseline)) or "hybrid"
-    return f"On {where}, code that calls no other library ran at {was} {base}'s {what}."
+    said = f"code that calls no other library ran at {was} {base}'s {what}."
+    return f"On {where}, {said}" if named else said[0].upper() + said[1:]
 
 
 def _about(x: float) -> str:
@@ -227,14 +229,20 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # the answer only after a second pass over three sentences);
         # the other releases' figures follow in sentences of their own; the runs and builds
         # the figures rest on follow with its other limits (findings.study_limits)
+        # what the per-call figure holds, in the words of its first use (three cold reads of
+        # round 73: 'ABI-plus-switch time' met in the abstract before any definition)
         first = (
-            f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}, "
-            f"about {_about(r.per_call_ns)} of ABI-plus-switch time per {library} call"
+            f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: "
+            f"about {_about(r.per_call_ns)} more per {library} call, for the {abi} ABI and the "
+            "compartment switch together"
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
         if own and len(together.split()) <= MAX_WORDS:
             return " ".join([together, *_elsewhere_sentences(t, r, releases)])
+        if own:  # a sentence of its own, right after the finding whose data set it shares
+            own = own_words(t, r, releases, named=False)
+            return " ".join([f"{first}.", own, *_elsewhere_sentences(t, r, releases)])
         out = [f"{first}.", *_elsewhere_sentences(t, r, releases)]
     own = own_words(t, r, releases)
     if own:
@@ -277,15 +285,14 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
 
 
 def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop, built for that release, ran at 1.33×, about 41 ns of
-    ABI-plus-switch time per call.'] (built for it: other compilers, c18n linked, not launched):
+    """['On CheriBSD 22.12, the same loop, built for that release, ran at 1.33×, about 41 ns more
+    per call.'] (built for it: other compilers, c18n linked, not launched):
     workload's and contrast's figure on each other data set with the ratio it comes from
     (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
     return [
         f"On {escape(releases[x.source])}, the same loop, built for that release, ran at "
-        f"{ratio_point(_f(x.ratio))}, about {_about(x.per_call_ns)} of ABI-plus-switch time per "
-        "call."
+        f"{ratio_point(_f(x.ratio))}, about {_about(x.per_call_ns)} more per call."
         for x in o.itertuples()
         if x.source in releases
     ]
