@@ -932,7 +932,7 @@ def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
     drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
-    hidden = "a bar narrower than its mark hides behind it."
+    hidden = "where a bar is narrower than its dot, only the dot shows."
     # what the intervals cover, where every row drawn is one run per variant (a cold read took
     # Figure 1's narrow bars for 95 % intervals of the effect)
     one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
@@ -1094,7 +1094,9 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
         "Workload",
         "Calls per iteration",
         f"Mean per {per}, with / without",
-        r"Extra time, \si{\nano\second}",  # per call, or per iteration where none is made
+        # per call, or per iteration where none is made: said in the heading, not only in each
+        # block's title (a cold read took one column for two quantities)
+        r"Extra time per call or iteration, \si{\nano\second}",
     ]
     heads += ["Cycles"] * bool(cycles) + [r"E10 direct, \si{\nano\second}"] * bool(e10)
     n = len(heads)

@@ -430,10 +430,19 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
             sides = f"{second} $\\rightarrow$ {first}"
         # the unit as the cells print it ('\\si{\\micro\\second}')
         unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
+        # the difference in the ratio's place, where a cell prints one (latex.tick_difference;
+        # two cold reads met it in a cell the legend did not define)
+        diff = "timer tick" in said
         forms.append(
             (
-                f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$)",
-                f"{sides}: times only a few {ticks} ticks long",
+                f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$"
+                + (" or $d$)" if diff else ")"),
+                f"{sides}: times only a few {ticks} ticks long"
+                + (
+                    "; $d$: their difference, where the timer cannot tell them apart"
+                    if diff
+                    else ""
+                ),
             )
         )
     if "†" in said:
