@@ -656,15 +656,28 @@ def _own_bound(r, worst) -> float:
     return (_f(worst.ratio) - 1) * b / (n * k)
 
 
+def _left_for_calls(r, worst) -> str:
+    """What the own-code bound leaves for the calls themselves, from the two figures as printed
+    (60 ns less 9 ns: 51 ns), so that a reader's subtraction gives it."""
+    printed = (
+        float(amount(x, tex=False, digits=d).split()[0])
+        for x, d in ((_f(r.per_call_ns), 2), (_own_bound(r, worst), 1))
+    )
+    return amount(next(printed) - next(printed), digits=2)
+
+
 def own_share(t: pd.DataFrame) -> str:
-    """How much of the answer's cost per call the loop's own code could hold, were it to slow as
-    much as the slowest workload of the same data set and variant that calls no other library
-    (int's 1.08× on 24.05): that ratio's excess over 1 times the baseline's whole loop time, per
-    call, an upper bound as the loop's own code is only part of that time, with its arithmetic
-    in the printed figures: 'Suppose the loop's own code, apart from its calls, slowed as much as
-    the int workload did (1.08×); these data cannot check this. Then that code would take at most
-    (1.08 - 1) × 468 ns / 4 ≈ 9 ns of the 60 ns, since 468 ns also holds libm's own work.'; ''
-    where E10 answers, no such workload is slower than its baseline, or a number is missing."""
+    """How the answer's cost per call splits, were the loop's own code to slow as much as the
+    slowest workload of the same data set and variant that calls no other library (int's 1.08×
+    on 24.05): the assumption in a sentence of its own, then a list of two parts, the loop's own
+    code (that ratio's excess over 1 times the baseline's whole loop time, per call: an upper
+    bound, as the loop's own code is only part of that time, with its arithmetic in the printed
+    figures) and what that leaves for the calls themselves (_left_for_calls) and what they hold:
+    'Suppose ... (1.08×); these data cannot check this. Then the 60 ns splits in two: - the
+    loop's own code: at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns, ...; - the calls themselves: at
+    least 51 ns, ...'; '' where E10 answers, no such workload is slower than its baseline, or a
+    number is missing. Two cold reads in two rounds rebuilt this argument by hand when it ran as
+    prose."""
     r, kind = answer(t)
     worst = _slowest_own(t, r) if kind == "data" else None
     if worst is None:
@@ -677,22 +690,29 @@ def own_share(t: pd.DataFrame) -> str:
     # would set apart from this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
+    library = escape(_s(r.library)) or "the library"
     return (
         # an assumption, said as one in a sentence of its own (cold reads: 'at most' on an
         # unchecked proxy is no bound; three stacked hedges in one sentence took two readings)
         f"Suppose the loop's own code, apart from its calls, slowed as much as the "
         f"{escape(_workload(worst))} workload did ({point}); these data cannot check this. "
-        f"Then that code would take at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
-        f"\\approx$ {shown} of the {_about(r.per_call_ns)}; at most, because {per}~{unit} also "
-        f"holds {escape(_s(r.library)) or 'the library'}'s own work."
+        f"Then the {_about(r.per_call_ns)} splits in two:"
+        r"\begin{itemize}"
+        f"\\item the loop's own code: at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
+        f"\\approx$ {shown}; at most, because {per}~{unit} also holds {library}'s own work;"
+        f"\\item the calls themselves: at least {_left_for_calls(r, worst)}, for the stall on the "
+        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
+        f"of {library} and the switch, in shares these data cannot tell apart."
+        r"\end{itemize}"
     )
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Whether the estimate bounds the switch alone from above, after the loop's own code's share
-    (own_share): only if the ABI never makes code faster, which a workload of the same data set
-    and variant that calls no other library and runs faster than hybrid (its whole interval
-    below 1) shows need not hold; '' where E10 answers."""
+    (own_share, which lists what the calls hold where it bounds the loop's own code): only if the
+    ABI never makes code faster, which a workload of the same data set and variant that calls no
+    other library and runs faster than hybrid (its whole interval below 1) shows need not hold;
+    '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -703,24 +723,18 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         did = f"the {listed(faster)} workload{'s' * (len(faster) > 1)} did"
         # the own code's bound before it is no bound on the switch: libm's purecap build may
         # gain or lose time (a cold read took 'at most 9 ns' then 'no bound' for a contradiction)
-        worst = _slowest_own(t, r)  # own_share has bounded the loop's own code
-        lead = "Besides the loop's own code, it holds"
-        if worst is not None:
-            # what is left, from the two figures as printed (a cold read: 'the conclusion, at
-            # least 51 ns of the 60 ns is the calls, is never stated')
-            printed = (
-                float(amount(x, tex=False, digits=d).split()[0])
-                for x, d in ((_f(r.per_call_ns), 2), (_own_bound(r, worst), 1))
-            )
-            left = next(printed) - next(printed)
-            lead = f"That leaves at least {amount(left, digits=2)} for"
+        alone = (
+            f"The switch alone may cost more or less than {_about(r.per_call_ns)}: purecap code "
+            f"can also run faster than hybrid, as {did}, and such gains could hide part of the "
+            "switch's cost."
+        )
+        if _slowest_own(t, r) is not None:  # own_share listed what the calls hold
+            return alone
         return (
-            f"{lead} the calls themselves: the stall on the program-counter capability's bounds "
-            "(Section~\\ref{sec:background}), the purecap build of "
-            f"{escape(_s(r.library)) or 'the library'} and the switch. These data cannot tell "
-            "their shares apart. The switch alone may cost more or less than "
-            f"{_about(r.per_call_ns)}: purecap code can also run faster than hybrid, as {did}, and "
-            "such gains could hide part of the switch's cost."
+            "Besides the loop's own code, it holds the calls themselves: the stall on the "
+            "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
+            f"build of {escape(_s(r.library)) or 'the library'} and the switch. These data cannot "
+            f"tell their shares apart. {alone}"
         )
     # no workload of its own ran faster than hybrid: the bound stands, with its condition
     return (
