@@ -244,7 +244,7 @@ FEW_TICKS = 10  # a metric whose sides are both shorter than this prints in time
 # a few ticks whose timer's range covers 1: their difference, and that it lies within one or two
 # of the timer's ticks, in place of the ratio (cold readers met "no difference the timer
 # resolves", then "equal to within a tick either way", beside an 8 % drop and asked why)
-UNRESOLVED = "within {ticks} timer tick{s}"
+UNRESOLVED = "not resolved: {diff}, within {ticks} timer tick{s}"
 
 
 def notation(tex: bool = True) -> dict[str, str]:
@@ -278,7 +278,7 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     2.7])', the point to MAX_DIGITS figures as the values print; a range with no point prints as
     the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way on each side could make the
     two equal, their difference and the ticks that hold it stand for the ratio (tick_difference):
-    '5.17 → 4.74 µs (−0.43 µs, within one timer tick)'."""
+    '5.17 → 4.74 µs (not resolved: −0.43 µs, within one timer tick)'."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -611,9 +611,9 @@ def tick_difference(
 ) -> str:
     """A few-tick pair the timer cannot tell apart (ratio_text): the subject's value less the
     baseline's, as few_ticks prints the two (so a reader's subtraction gives the same figure),
-    and how many of the timer's ticks hold it: '−0.43 µs, within one timer tick'. A pair whose
-    timer's range holds 1 differs by at most two ticks (tick_bounds: (a - t)/(b + t) <= 1 <= (a
-    + t)/(b - t) is |a - b| <= 2t)."""
+    and how many of the timer's ticks hold it: 'not resolved: −0.43 µs, within one timer tick'.
+    A pair whose timer's range holds 1 differs by at most two ticks (tick_bounds: (a - t)/(b + t)
+    <= 1 <= (a + t)/(b - t) is |a - b| <= 2t)."""
     _, scale = _shown_unit(a, b, unit)
     before, _, after, shown = few_ticks(a, b, unit, tex).split(" ", 3)
     places = max(len(x.split(".")[1]) if "." in x else 0 for x in (before, after))
@@ -622,5 +622,6 @@ def tick_difference(
     sign = "+" if d > 0 else (minus if d < 0 else "")
     # counted on the printed difference, the one a reader sees (1.00 µs is one tick of 1 µs)
     n = 1 if abs(d) * scale <= resolution * (1 + 1e-9) else 2
-    ticks = UNRESOLVED.format(ticks=("one", "two")[n - 1], s="s" * (n > 1))
-    return f"{sign}{abs(d):.{places}f} {shown}, {ticks}"
+    # 'not resolved' first: two cold readers took a signed difference alone for 'faster'
+    diff = f"{sign}{abs(d):.{places}f} {shown}"
+    return UNRESOLVED.format(diff=diff, ticks=("one", "two")[n - 1], s="s" * (n > 1))

@@ -827,7 +827,9 @@ def claims_outcome(results: pd.DataFrame, sources=None) -> str:
     said = outcome_words(rows) if len(rows) else ""
     n = rows.claim.nunique()
     claims = "claims" if n != 1 else "claim"
-    return f"Of the {n} {claims} of the study that the data could test, {said}." if said else ""
+    # 'its own data': the study's data sets, not this machine's runs, which test others (a cold
+    # read counted local's tested claims against 'the 9 that the data could test')
+    return f"Of the {n} {claims} of the study that its own data could test, {said}." if said else ""
 
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
