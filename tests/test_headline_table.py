@@ -62,7 +62,9 @@ def test_table_1_caption_and_legend_stay_short():
     rows = [x for x in rows if "&" in x]
     pairs = headline.LEGEND_PAIRS  # notations a row (one: two to a row read as a run-on line)
     assert 1 <= len(rows) <= 6 // pairs and all(x.count("&") == 2 * pairs - 1 for x in rows), rows
-    for form in ("[$a$, $b$]", "alone", r"$x \rightarrow y$"):
+    keys = [x.split("&")[0].strip().split("\n")[-1] for x in rows]  # each form's row key
+    assert sum(k.startswith(r"$r\times$ [$a$, $b$]") for k in keys) == 1, keys
+    for form in ("alone", r"$x \rightarrow y$"):
         assert sum(form in x for x in rows) == 1, form
     # a form no cell uses is not defined: the 24.05 data's CPU times, many ticks long, print
     # their intervals, and its few-ticks pipe write an interval too

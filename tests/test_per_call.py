@@ -871,7 +871,15 @@ def test_the_loop_s_own_code_bounds_its_share_of_the_cost_per_call_by_the_slowes
         "of libm and the switch, in shares these data cannot tell apart.\\end{itemize}"
     ), said
     # the two parts add up to the whole, as printed: 9 + 51 = 60
-    assert "at most" in said and "at least 51" in said and "splits in two" in said
+    parts = [int(x) for x in re.findall(r"(\d+) \\si\{\\nano\\second\}[;,]", said)]
+    assert parts == [9, 51] and sum(parts) == 60, parts
+    # a figure of three digits left prints all three (120 less 9 is 111, never 110), and a
+    # bound that takes it all leaves nothing to say
+    from types import SimpleNamespace as NS
+
+    r = NS(per_call_ns=120.0, reference_mean_ns=468e8, iterations=1e8, calls_per_iteration=4)
+    assert call_cost._left_for_calls(r, NS(ratio=1.08)) == "111 \\si{\\nano\\second}"
+    assert call_cost._left_for_calls(r, NS(ratio=3.0)) == ""
     # the bound in one figure: the printed ratio and time give the same one as the unrounded
     assert round((1.08 - 1) * 468 / 4) == round(bound) == 9, bound
     # no workload of its own slower than hybrid: nothing to bound

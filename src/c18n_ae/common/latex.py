@@ -275,9 +275,10 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
     sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
     subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.85× [1.2,
-    2.7])', the point to MAX_DIGITS figures as the values print; a range with no point prints as
-    the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way on each side could make the
-    two equal, their difference and the ticks that hold it stand for the ratio (tick_difference):
+    2.7])', the point one figure finer where the printed values would divide to another; a range
+    with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way on
+    each side could make the two equal, their difference and the ticks that hold it stand for
+    the ratio (tick_difference):
     '5.17 → 4.74 µs (not resolved: −0.43 µs, within one timer tick)'."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
@@ -319,10 +320,14 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         ratio_part = f"{point}, no interval"
     figures = re.match(r"[\d.]+", point)
     if figures and point == figures[0] + mark["times"]:  # a point, not a range
-        # the point to MAX_DIGITS figures, as its two times print, so that it follows from them
-        # (cold reads divided 3.01 by 1.63, got 1.85 and met 1.9; then met 1.85x beside 1.8x,
-        # the second from 2.99 by 1.63, where only the first had needed its third figure)
-        ratio_part = _sig(ratio, MAX_DIGITS) + ratio_part[len(figures[0]) :]
+        # the point one figure finer where the printed times would divide to another one (cold
+        # reads divided 3.01 by 1.63, got 1.85 and met 1.9), never past MAX_DIGITS; not always
+        # three: a point alone says its interval is narrower than its last digit (BARE_WORDS),
+        # and a side a tick or two long carries fewer figures (resolution_digits)
+        digits = len(figures[0].replace(".", "").lstrip("0"))
+        given = float(_sig(sides[0], MAX_DIGITS)) / float(_sig(sides[1], MAX_DIGITS))
+        if _sig(given, digits) != figures[0] and digits < MAX_DIGITS:
+            ratio_part = _sig(ratio, digits + 1) + ratio_part[len(figures[0]) :]
     return f"{shown} ({ratio_part}){tail}"
 
 

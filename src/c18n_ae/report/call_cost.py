@@ -158,8 +158,8 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) 
     """'On the 24.05 data, code that calls no other library ran at 0.97× to 1.08× hybrid's CPU
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
-    1's form, alike in the abstract and the conclusion; '' where none has one. named=False: no
-    'On the 24.05 data, ' where the sentence before names the data set."""
+    1's form, in the conclusion and, unnamed, in the abstract; '' where none has one.
+    named=False: 'Code that calls ...', where the sentence before names the data set."""
     was = _own_range(t, r)
     if not was:
         return ""
@@ -222,11 +222,8 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
             named += f" (the {abi} ABI with compartments)"
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
         base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
-        # issue 31: the first finding is one sentence a reader can repeat, the loop's ratio
-        # with what it comes to per call ('of ABI-plus-switch time per libm call': a division of the
-        # loop's time, which cold reads took for a crossing's cost when it read 'more per
-        # call') and how close code calling no other library stays (a cold read could state
-        # the answer only after a second pass over three sentences);
+        # issue 31: the first finding a reader can repeat, the loop's ratio with what it comes
+        # to per call and what that holds, then how close code calling no other library stays;
         # the other releases' figures follow in sentences of their own; the runs and builds
         # the figures rest on follow with its other limits (findings.study_limits)
         # what the per-call figure holds, in the words of its first use (three cold reads of
@@ -658,12 +655,14 @@ def _own_bound(r, worst) -> float:
 
 def _left_for_calls(r, worst) -> str:
     """What the own-code bound leaves for the calls themselves, from the two figures as printed
-    (60 ns less 9 ns: 51 ns), so that a reader's subtraction gives it."""
+    (60 ns less 9 ns: 51 ns), in as many figures as its whole part has, so that a reader's
+    subtraction gives it (120 less 9 prints 111, not 110); '' where nothing is left."""
     printed = (
         float(amount(x, tex=False, digits=d).split()[0])
         for x, d in ((_f(r.per_call_ns), 2), (_own_bound(r, worst), 1))
     )
-    return amount(next(printed) - next(printed), digits=2)
+    left = next(printed) - next(printed)
+    return amount(left, digits=max(2, len(str(int(left))))) if left > 0 else ""
 
 
 def own_share(t: pd.DataFrame) -> str:
@@ -691,6 +690,8 @@ def own_share(t: pd.DataFrame) -> str:
     shown = amount(bound, digits=1)
     plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
     library = escape(_s(r.library)) or "the library"
+    left = _left_for_calls(r, worst)
+    at_least = f"at least {left}, " if left else "the rest, "
     return (
         # an assumption, said as one in a sentence of its own (cold reads: 'at most' on an
         # unchecked proxy is no bound; three stacked hedges in one sentence took two readings)
@@ -700,7 +701,7 @@ def own_share(t: pd.DataFrame) -> str:
         r"\begin{itemize}"
         f"\\item the loop's own code: at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
         f"\\approx$ {shown}; at most, because {per}~{unit} also holds {library}'s own work;"
-        f"\\item the calls themselves: at least {_left_for_calls(r, worst)}, for the stall on the "
+        f"\\item the calls themselves: {at_least}for the stall on the "
         "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
         f"of {library} and the switch, in shares these data cannot tell apart."
         r"\end{itemize}"
@@ -903,7 +904,7 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
         # the library named, and loop time: cold reads took '+60 ns per call' for a crossing's
-        # cost (the abstract's words, 'of ABI-plus-switch time per libm call')
+        # cost (Section 4.1 defines the ABI-plus-switch time)
         ratio_row(
             r,
             f"{_ratio_label(r)}; {_signed(_cost_label(r))} ABI-plus-switch time per "

@@ -1,5 +1,6 @@
-"""The conclusion's finding beside the first one (call_cost.finding): how the study's claims that
-the data could test came out, in one short sentence; no tally by kind (the claims table has them)
+"""The conclusion's finding beside the first one (call_cost.finding): how the study's claims
+that its own data could test came out, in one short sentence; no tally by kind (the claims table
+has them)
 and no caveat (Section 3 and the threats have them). Read from results/claims.csv; helpers for
 the body's paragraphs (has_point, point) and the appendix's findings (abi_too,
 shared_optimisation, debug_kernel)."""
@@ -99,7 +100,7 @@ def debug_kernel(meta: dict | None, experiments=None) -> str:
 
 def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) -> str:
     """The conclusion's sentence beside the first finding (call_cost.finding): how the study's
-    claims that the data could test came out, on the sources of the headline table (the short
+    claims that its own data could test came out, on the sources of the headline table (the short
     form of the abstract's claims_summary); '' where none could be tested. No range of ratios:
     one across releases and workloads mixes what the text keeps apart (metas: unused, kept for
     callers)."""

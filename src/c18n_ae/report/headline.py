@@ -393,8 +393,8 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-LEGEND_CHARS = 480  # the legend's text: its notations and the sentences after them (480, was
-# 450: room for "confounded" defined as Section 3 defines it)
+LEGEND_CHARS = 500  # the legend's text: its notations and the sentences after them (room for
+# "confounded" as Section 3 defines it and the few-tick form as Table 2 prints it)
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
@@ -430,21 +430,18 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
             sides = f"{second} $\\rightarrow$ {first}"
         # the unit as the cells print it ('\\si{\\micro\\second}')
         unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
-        # the difference in the ratio's place, where a cell prints one (latex.tick_difference;
-        # two cold reads met it in a cell the legend did not define)
-        diff = "timer tick" in said
+        arrow = f"$x \\rightarrow y${' ' + unit[0] if unit else ''}"
+        # each form as Table 2 prints it (a cold read met 'r× or d' here beside two rows there)
         forms.append(
-            (
-                f"$x \\rightarrow y${' ' + unit[0] if unit else ''} ($r\\times$"
-                + (" or $d$)" if diff else ")"),
-                f"{sides}: times only a few {ticks} ticks long"
-                + (
-                    "; $d$: their difference, where the timer cannot tell them apart"
-                    if diff
-                    else ""
-                ),
-            )
+            (f"{arrow} ($r\\times$ [$a$, $b$])", f"{sides}: times only a few {ticks} ticks long")
         )
+        if "not resolved:" in said:  # the difference in the ratio's place (latex.tick_difference)
+            forms.append(
+                (
+                    f"{arrow} (not resolved: $d$)",
+                    "their difference, where the timer cannot tell them apart",
+                )
+            )
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means

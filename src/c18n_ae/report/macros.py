@@ -16,6 +16,8 @@ from c18n_ae.analysis.stats import TAIL_FACTOR
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
+    FEW_TICKS,
+    TICKS_SHOWN,
     WIDE_FACTOR,
     duration,
     escape,
@@ -429,6 +431,8 @@ def main(argv=None) -> None:
     # the rarer forms' rules (Appendix C.1)
     text += from_file("src/c18n_ae/common/latex.py")
     text += newcommand("WideFactor", in_words(WIDE_FACTOR), "WIDE_FACTOR")
+    text += newcommand("FewTicks", in_words(FEW_TICKS), "FEW_TICKS")
+    text += newcommand("TicksShown", str(TICKS_SHOWN), "TICKS_SHOWN")
     text += from_file("src/c18n_ae/analysis/stats.py")
     text += newcommand("TailFactor", in_words(TAIL_FACTOR), "TAIL_FACTOR")
     text += from_file("src/c18n_ae/report/headline.py")
