@@ -589,12 +589,14 @@ def timer_bound(bound: float, unit: str = "ns", tex: bool = True) -> str:
     return f"timer step {pm}{amount(bound, unit, tex)}"
 
 
-def _shown_unit(a: float, b: float, unit: str) -> tuple[str, float]:
-    """The unit a few-tick pair prints in and its size in the values' unit: a time in ns prints
-    in the unit of the larger side, so the arrow joins like with like; any other as it is."""
-    if unit != "ns":
-        return unit, 1.0
-    return next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1.0))
+def _few_tick_parts(a: float, b: float, unit: str) -> tuple[str, str, str, float]:
+    """A few-tick pair as it prints: (baseline's value, subject's value, unit, the unit's size in
+    the values' unit), three significant figures each; a time in ns prints in the unit of the
+    larger side, so the arrow joins like with like; any other unit as it is."""
+    scale = 1.0
+    if unit == "ns":
+        unit, scale = next(((n, f) for n, f in _TIME_UNITS if max(abs(a), abs(b)) >= f), ("ns", 1))
+    return _sig(b / scale, MAX_DIGITS), _sig(a / scale, MAX_DIGITS), unit, scale
 
 
 def few_ticks(a: float, b: float, unit: str = "ns", tex: bool = True) -> str:
@@ -604,11 +606,9 @@ def few_ticks(a: float, b: float, unit: str = "ns", tex: bool = True) -> str:
     legend's to say). Always three, so that one side's value prints alike beside every
     partner (hybrid's pipe write is 1.63 µs in Table 1 and in Table 9), and the ratio printed
     after them follows from them."""
-    arrow = notation(tex)["arrow"]
-    unit, scale = _shown_unit(a, b, unit)
+    before, after, unit, _ = _few_tick_parts(a, b, unit)
     shown = _SI.get(unit, escape(unit)) if tex else unit
-    after, before = _sig(a / scale, MAX_DIGITS), _sig(b / scale, MAX_DIGITS)
-    return f"{before} {arrow} {after} {shown}"
+    return f"{before} {notation(tex)['arrow']} {after} {shown}"
 
 
 def tick_difference(
@@ -619,8 +619,8 @@ def tick_difference(
     and how many of the timer's ticks hold it: 'not resolved: −0.43 µs, within one timer tick'.
     A pair whose timer's range holds 1 differs by at most two ticks (tick_bounds: (a - t)/(b + t)
     <= 1 <= (a + t)/(b - t) is |a - b| <= 2t)."""
-    _, scale = _shown_unit(a, b, unit)
-    before, _, after, shown = few_ticks(a, b, unit, tex).split(" ", 3)
+    before, after, unit, scale = _few_tick_parts(a, b, unit)
+    shown = _SI.get(unit, escape(unit)) if tex else unit
     places = max(len(x.split(".")[1]) if "." in x else 0 for x in (before, after))
     d = float(after) - float(before)
     minus = "$-$" if tex else "−"

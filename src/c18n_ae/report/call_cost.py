@@ -665,6 +665,15 @@ def _left_for_calls(r, worst) -> str:
     return amount(left, digits=max(2, len(str(int(left))))) if left > 0 else ""
 
 
+def _calls_hold(r) -> str:
+    """What a call's extra time holds beside the loop's own code, for own_share's list and
+    bound_words' sentence alike."""
+    return (
+        "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
+        f"the purecap build of {escape(_s(r.library)) or 'the library'} and the switch"
+    )
+
+
 def own_share(t: pd.DataFrame) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as much as the
     slowest workload of the same data set and variant that calls no other library (int's 1.08×
@@ -701,9 +710,8 @@ def own_share(t: pd.DataFrame) -> str:
         r"\begin{itemize}"
         f"\\item the loop's own code: at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
         f"\\approx$ {shown}; at most, because {per}~{unit} also holds {library}'s own work;"
-        f"\\item the calls themselves: {at_least}for the stall on the "
-        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
-        f"of {library} and the switch, in shares these data cannot tell apart."
+        f"\\item the calls themselves: {at_least}for {_calls_hold(r)}, in shares these data "
+        "cannot tell apart."
         r"\end{itemize}"
     )
 
@@ -732,10 +740,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         if _slowest_own(t, r) is not None:  # own_share listed what the calls hold
             return alone
         return (
-            "Besides the loop's own code, it holds the calls themselves: the stall on the "
-            "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap "
-            f"build of {escape(_s(r.library)) or 'the library'} and the switch. These data cannot "
-            f"tell their shares apart. {alone}"
+            f"Besides the loop's own code, it holds the calls themselves: {_calls_hold(r)}. These "
+            f"data cannot tell their shares apart. {alone}"
         )
     # no workload of its own ran faster than hybrid: the bound stands, with its condition
     return (
