@@ -547,7 +547,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # Related Work
     assert "15" not in said.split("Morello's early")[0] and "benchmark ABI gives" not in said
     other = call_cost.other_abis(rows, ABIS)
-    assert other.startswith(r"The same estimate with the purecap-benchmark ABI is about 15 \si")
+    assert other.startswith(r"The same estimate with the benchmark ABI is about 15 \si")
     # the levels said once, as each side's build, and which way they move it
     assert (
         "but its benchmark + c18n side was built at -O2 and hybrid at -O0. At -O2 its loop did "
@@ -574,7 +574,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "though a compartment switch may still change them; these data cannot say how much of the "
         "gap between 60 \\si{\\nano\\second} and 15 \\si{\\nano\\second} the stall explains."
     ), other
-    assert "The purecap-benchmark ABI keeps those bounds global to avoid the stall" in said, said
+    assert "The benchmark ABI keeps those bounds global to avoid the stall" in said, said
     # (after the loop's own code's share, Section 4.1)
     text = call_cost.bound_words(rows, ABIS)
     # the estimate is the switch plus the ABI's extra: it bounds the switch from above only where
@@ -915,7 +915,8 @@ def test_an_extra_time_takes_the_timer_s_bound_only_where_its_ratio_does():
 def test_the_worked_times_divide_to_the_figures_printed():
     """Section 4.1's times per iteration divide among the calls to the very figure it prints
     (cold reads computed (660 - 498) / 4 = 40.5 beside 'about 41'): a fourth figure where three
-    would not."""
+    would not, and then in every pair and in the times per trial they come from (cold reads
+    called 708/468 beside 660.4/498.3 two forms)."""
     both = both_rows()
     text = call_cost.arithmetic(both, RELEASES, ABIS)
     pairs = re.findall(
@@ -929,7 +930,11 @@ def test_the_worked_times_divide_to_the_figures_printed():
             b,
             figure,
         )
-    assert "660.4" in text and "708~" in text, text  # a fourth figure only where needed
+    assert "660.4" in text and "707.8~" in text, text  # 22.12 needs the fourth figure
+    assert "70.78~" in text, text  # a trial's time divides to the time per iteration
+    # where no pair needs a fourth figure, none has one
+    alone = both[both.source != "cheribsd-22.12"]
+    assert "708~" in call_cost.arithmetic(alone, RELEASES, ABIS)
 
 
 def test_every_table_row_s_means_give_its_extra_time():

@@ -33,6 +33,7 @@ from c18n_ae.common.latex import (
 )
 from c18n_ae.common.names import (
     ABI_GLOSS,
+    abi_word,
     compartment_name,
     from_config,
     release_labels,
@@ -391,7 +392,8 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         return ""
     out = []
     for o in _others(t, r).itertuples():
-        abi = escape((abis or {}).get((o.source, o.subject), _abi(o.subject)))
+        full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
+        abi = escape(abi_word(full))  # Section 2's short name, used from then on
         said = f"The same estimate with the {abi} ABI is about {_about(o.per_call_ns)}"
         also = _s(o.confounded_by)
         # which way the level moves it (a cold read took the lower figure for a bound on the
@@ -418,7 +420,7 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                     "and its call sites"
                 )
             out.append(said + ".")
-        if abi == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
+        if full == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
             out.append(
                 # no more than a reading: a switch may set the callee's bounds in either ABI (a
@@ -556,32 +558,53 @@ def _gives(x: float, shown: str) -> bool:
     return _about(x) == shown and not edge
 
 
-def _dividing_times(values: tuple[float, float], calls: int, shown: str) -> tuple[list[str], str]:
-    """_printed_times of two times per iteration, one place finer where the printed ones would
-    divide among the calls to another figure than the prose prints (cold reads: 660 and 498 ns
-    give 40.5, printed 41; 660.4 and 498.3 give 41); where neither does, the finer (never
-    more than one place: a reader's rounding, not a fourth and fifth figure)."""
+def _finer(values: tuple[float, float], calls: int, shown: str) -> int:
+    """1 where two times per iteration, printed as _printed_times prints them, would divide among
+    the calls to another figure than the prose prints (cold reads: 660 and 498 ns give 40.5,
+    printed 41; 660.4 and 498.3 give 41), else 0."""
     unit, scale, places = _time_places(values)
-    for p in (places, places + 1):
-        said = [f"{x / scale:.{p}f}" for x in values]
-        if _gives((float(said[0]) - float(said[1])) * scale / max(calls, 1), shown):
-            break
-    return said, _SI_TIME[unit]
+    said = [float(f"{x / scale:.{places}f}") for x in values]
+    return 0 if _gives((said[0] - said[1]) * scale / max(calls, 1), shown) else 1
+
+
+def _dividing_times(values: tuple[float, ...], extra: int) -> tuple[list[str], str]:
+    """_printed_times, extra places finer (_worked_extra): never more than one, a reader's
+    rounding, not a fourth and fifth figure."""
+    unit, scale, places = _time_places(values)
+    return [f"{x / scale:.{places + extra}f}" for x in values], _SI_TIME[unit]
+
+
+def _iteration_times(x) -> tuple[float, float] | None:
+    """A row's two mean times per iteration (subject, baseline), None where one is missing."""
+    a, b, n = _f(x.mean_ns), _f(x.reference_mean_ns), _f(x.iterations)
+    return (a / n, b / n) if all(math.isfinite(v) and v > 0 for v in (a, b, n)) else None
+
+
+def _calls_each(x) -> int:
+    calls = _f(x.calls_per_iteration)
+    return int(calls) if math.isfinite(calls) and calls > 0 else 1
+
+
+def _worked_extra(t: pd.DataFrame, r, releases: dict) -> int:
+    """The places the worked estimate prints every time per iteration with beyond
+    _printed_times': one where any of its pairs needs it (_finer), for all of them alike (cold
+    reads called 708/468 ns beside 660.4/498.3 ns two forms)."""
+    rows = [r] + [x for x in _other_sources(t, r).itertuples() if x.source in releases]
+    pairs = [(_iteration_times(x), _calls_each(x), _about(x.per_call_ns)) for x in rows]
+    return max((_finer(v, k, s) for v, k, s in pairs if v), default=0)
 
 
 def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
     """'On the 22.12 data, 660.4 ns and 498.3 ns an iteration give about 41 ns the same way. ': the
     worked estimate's other data sets (those _elsewhere quotes), their two times per iteration,
     so that a reader can check each figure the abstract gives; '' where there is none."""
-    o = _other_sources(t, r)
     out = []
-    for x in o.itertuples():
-        a, b, n = _f(x.mean_ns), _f(x.reference_mean_ns), _f(x.iterations)
-        if x.source not in releases or not all(math.isfinite(v) and v > 0 for v in (a, b, n)):
+    extra = _worked_extra(t, r, releases)
+    for x in _other_sources(t, r).itertuples():
+        times = _iteration_times(x)
+        if x.source not in releases or times is None:
             continue
-        calls = _f(x.calls_per_iteration)
-        k = int(calls) if math.isfinite(calls) and calls > 0 else 1
-        (sa, sb), u = _dividing_times((a / n, b / n), k, _about(x.per_call_ns))
+        (sa, sb), u = _dividing_times(times, extra)
         where = escape(short_release(releases[x.source]))
         out.append(
             f"On the {where} data, {sa}~{u} and {sb}~{u} an iteration give about "
@@ -603,9 +626,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     a, b, n, k = _f(r.mean_ns), _f(r.reference_mean_ns), _f(r.iterations), r.calls_per_iteration
     if not all(math.isfinite(x) and x > 0 for x in (a, b, n)):
         return ""
-    (ta, tb), ut = _printed_times((a, b))  # per trial
-    # per iteration, to the place at which they divide to the figure printed
-    (ia, ib), ui = _dividing_times((a / n, b / n), int(k), _about(r.per_call_ns))
+    # per iteration, to the place at which every pair divides to the figure printed; per trial
+    # to as many figures, so that a trial's time over its iterations gives them
+    extra = _worked_extra(t, r, releases)
+    (ta, tb), ut = _dividing_times((a, b), extra)
+    (ia, ib), ui = _dividing_times((a / n, b / n), extra)
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     where = escape(short_release(releases.get(r.source, r.source)))
@@ -674,7 +699,7 @@ def _calls_hold(r) -> str:
     )
 
 
-def own_share(t: pd.DataFrame) -> str:
+def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as much as the
     slowest workload of the same data set and variant that calls no other library (int's 1.08×
     on 24.05): the assumption in a sentence of its own, then a list of two parts, the loop's own
@@ -690,10 +715,12 @@ def own_share(t: pd.DataFrame) -> str:
     worst = _slowest_own(t, r) if kind == "data" else None
     if worst is None:
         return ""
-    b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
+    k = _f(r.calls_per_iteration)
     bound = _own_bound(r, worst)
     point = ratio_point(_f(worst.ratio))
-    (per,), unit = _printed_times((b / n,))  # hybrid's time an iteration, as arithmetic prints it
+    # hybrid's time an iteration, as arithmetic prints it
+    times = _iteration_times(r)
+    (_, per), unit = _dividing_times(times, _worked_extra(t, r, releases or {}))
     # the bound in one figure: from the printed ratio and time a reader gets a figure that two
     # would set apart from this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
     shown = amount(bound, digits=1)
@@ -1234,7 +1261,7 @@ def beside() -> str:
         "the purecap ABI that falls on every call into another library. Such a call changes the "
         "bounds of the program-counter capability, which Morello's branch predictor does not "
         "predict, so the instructions that depend on those bounds stall. The "
-        f"{STALL_FREE_ABI} ABI keeps those bounds global to avoid the stall, so that "
+        f"{abi_word(STALL_FREE_ABI)} ABI keeps those bounds global to avoid the stall, so that "
         "measurements approximate a future CHERI core~\\cite{cheribsd-guide}."
     )
 
@@ -1371,7 +1398,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", nominal_cycles(t, published))
-    text += newcommand("PerCallOwnShare", own_share(t))
+    text += newcommand("PerCallOwnShare", own_share(t, releases))
     text += newcommand("PerCallBound", bound_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))

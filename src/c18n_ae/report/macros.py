@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     newcommand,
     quantity,
 )
-from c18n_ae.common.names import release_labels, short_release
+from c18n_ae.common.names import compartment_name, release_labels, short_release
 from c18n_ae.report.headline import TAIL_SHARE
 
 
@@ -194,10 +194,11 @@ def edition_macros(metas: list[dict], kinds: dict[str, str]) -> str:
 
 
 def _variant_words(spec: dict, name: str) -> str:
-    """A data set's variant in plain words: 'purecap with c18n', 'hybrid' (its ABI and whether
-    it runs in compartments), its name where the data set records no ABI."""
+    """A data set's variant in plain words, by the name the paper gives it: 'purecap + c18n',
+    'benchmark + c18n', 'hybrid' (a cold read counted five names for one variant), its name where
+    the data set records no ABI."""
     abi = spec.get("abi") or name
-    return escape(abi + (" with c18n" if spec.get("c18n") else ""))
+    return escape(compartment_name(abi) if spec.get("c18n") else abi)
 
 
 def _experiments_words(names: list[str]) -> str:
