@@ -540,14 +540,6 @@ def _time_places(values: tuple[float, ...], pick=max) -> tuple[str, float, int]:
     return unit, scale, max(0, 2 - math.floor(math.log10(pick(values) / scale)))
 
 
-def _printed_times(values: tuple[float, ...]) -> tuple[list[str], str]:
-    """Times in ns as the worked estimate prints them: three significant figures of the larger,
-    all in its unit and to the same place, so that their difference is what the text subtracts;
-    with the unit's macro."""
-    unit, scale, places = _time_places(values)
-    return [f"{x / scale:.{places}f}" for x in values], _SI_TIME[unit]
-
-
 def _gives(x: float, shown: str) -> bool:
     """Whether a reader's arithmetic x rounds to the figure printed (_about), and not from a
     rounding edge, where a reader could round either way (40.5 beside 'about 41')."""
@@ -559,7 +551,8 @@ def _gives(x: float, shown: str) -> bool:
 
 
 def _finer(values: tuple[float, float], calls: int, shown: str) -> int:
-    """1 where two times per iteration, printed as _printed_times prints them, would divide among
+    """1 where two times per iteration, printed in three significant figures of the larger and
+    to the same place (_time_places), would divide among
     the calls to another figure than the prose prints (cold reads: 660 and 498 ns give 40.5,
     printed 41; 660.4 and 498.3 give 41), else 0."""
     unit, scale, places = _time_places(values)
@@ -568,7 +561,9 @@ def _finer(values: tuple[float, float], calls: int, shown: str) -> int:
 
 
 def _dividing_times(values: tuple[float, ...], extra: int) -> tuple[list[str], str]:
-    """_printed_times, extra places finer (_worked_extra): never more than one, a reader's
+    """Times as the worked estimate prints them: three significant figures of the larger, all in
+    its unit and to the same place, so that their difference is what the text subtracts, with the
+    unit's macro; extra places finer (_worked_extra): never more than one, a reader's
     rounding, not a fourth and fifth figure."""
     unit, scale, places = _time_places(values)
     return [f"{x / scale:.{places + extra}f}" for x in values], _SI_TIME[unit]
@@ -587,7 +582,7 @@ def _calls_each(x) -> int:
 
 def _worked_extra(t: pd.DataFrame, r, releases: dict) -> int:
     """The places the worked estimate prints every time per iteration with beyond
-    _printed_times': one where any of its pairs needs it (_finer), for all of them alike (cold
+    three figures': one where any of its pairs needs it (_finer), for all of them alike (cold
     reads called 708/468 ns beside 660.4/498.3 ns two forms)."""
     rows = [r] + [x for x in _other_sources(t, r).itertuples() if x.source in releases]
     pairs = [(_iteration_times(x), _calls_each(x), _about(x.per_call_ns)) for x in rows]
@@ -615,7 +610,7 @@ def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
 
 def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=None) -> str:
     """Section 4.1's worked estimate, so that a reader can check it: the answer's two mean times
-    per trial, its iterations, the two times per iteration they give (_printed_times), its calls per
+    per iteration (_dividing_times) and the iterations of a trial they come from, its calls per
     iteration, and the cost per call as the abstract gives it; then what the estimate charges to
     the calls. level: the optimisation level both sides were built at
     (conclusion.shared_optimisation), where recorded. '' where the answer is E10's direct
@@ -626,11 +621,10 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     a, b, n, k = _f(r.mean_ns), _f(r.reference_mean_ns), _f(r.iterations), r.calls_per_iteration
     if not all(math.isfinite(x) and x > 0 for x in (a, b, n)):
         return ""
-    # per iteration, to the place at which every pair divides to the figure printed; per trial
-    # to as many figures, so that a trial's time over its iterations gives them
-    extra = _worked_extra(t, r, releases)
-    (ta, tb), ut = _dividing_times((a, b), extra)
-    (ia, ib), ui = _dividing_times((a / n, b / n), extra)
+    # per iteration, to the place at which every pair divides to the figure printed; no times
+    # per trial, which Table 6 prints in three figures (a cold read met 70.78 s here and 70.8 s
+    # there)
+    (ia, ib), ui = _dividing_times((a / n, b / n), _worked_extra(t, r, releases))
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     where = escape(short_release(releases.get(r.source, r.source)))
@@ -640,9 +634,9 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     library = escape(_s(r.library)) or "another library"
     built = f", built {escape(level)}" if level else ""  # plain, as every other -O0 prints
     return (
-        f"On {where}, the {escape(_workload(r))} loop's mean {what} per trial of "
-        f"${_times(int(n))}$ iterations was {ta}~{ut} in {compartment_name(abi)} and {tb}~{ut} "
-        f"in {escape(r.baseline)}: {ia}~{ui} and {ib}~{ui} an iteration. Each iteration makes "
+        f"On {where}, the {escape(_workload(r))} loop's mean {what} per iteration, a trial's "
+        f"over its ${_times(int(n))}$ iterations, was {ia}~{ui} in {compartment_name(abi)} and "
+        f"{ib}~{ui} in {escape(r.baseline)}. Each iteration makes "
         # a call and its return cross the boundary twice (a cold read met 'per call, with its
         # return' here and 'crosses twice' in Appendix A.5 and asked which a switch is)
         f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back, so "
@@ -657,37 +651,43 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     )
 
 
-def _slowest_own(t: pd.DataFrame, r):
-    """The slowest workload of the answer's data set and variant that calls no other library,
-    where it ran slower than its baseline and the answer has the times own_share divides; None
-    otherwise (own_share says nothing then)."""
+def _own_ends(t: pd.DataFrame, r) -> list:
+    """The fastest and the slowest workload of the answer's data set and variant that call no
+    other library (one row where they are one), where the answer has the times own_share
+    divides; [] otherwise (own_share says nothing then)."""
     if r is None:
-        return None
+        return []
     own = [x for x in _own_rows(t, r.source, r.subject).itertuples() if math.isfinite(_f(x.ratio))]
     b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
     if not own or not all(math.isfinite(x) and x > 0 for x in (b, n, k)):
-        return None
-    worst = max(own, key=lambda x: _f(x.ratio))
-    return worst if _f(worst.ratio) > 1 else None
+        return []
+    ends = [min(own, key=lambda x: _f(x.ratio)), max(own, key=lambda x: _f(x.ratio))]
+    same = ratio_point(_f(ends[0].ratio)) == ratio_point(_f(ends[1].ratio))
+    return ends[1:] if same else ends
 
 
-def _own_bound(r, worst) -> float:
-    """The most the loop's own code could take of a call's extra time (own_share): the slowest
-    own workload's excess over 1 times the baseline's loop time, per call."""
+def _own_ns(r, own) -> float:
+    """The loop's own code's share of a call's extra time, were it to slow as the own workload
+    did: that workload's ratio less 1 times the baseline's loop time, per call."""
     b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
-    return (_f(worst.ratio) - 1) * b / (n * k)
+    return (_f(own.ratio) - 1) * b / (n * k)
 
 
-def _left_for_calls(r, worst) -> str:
-    """What the own-code bound leaves for the calls themselves, from the two figures as printed
-    (60 ns less 9 ns: 51 ns), in as many figures as its whole part has, so that a reader's
-    subtraction gives it (120 less 9 prints 111, not 110); '' where nothing is left."""
-    printed = (
-        float(amount(x, tex=False, digits=d).split()[0])
-        for x, d in ((_f(r.per_call_ns), 2), (_own_bound(r, worst), 1))
-    )
-    left = next(printed) - next(printed)
-    return amount(left, digits=max(2, len(str(int(left))))) if left > 0 else ""
+def _printed_ns(x: float, digits: int) -> float:
+    return float(amount(x, tex=False, digits=digits).split()[0].replace("\u2212", "-"))
+
+
+def _left_for_calls(r, own) -> float:
+    """What the loop's own code's share leaves for the calls themselves, from the two figures as
+    printed (60 ns less 9 ns: 51 ns; 60 ns less -4 ns: 64 ns), so that a reader's subtraction
+    gives it."""
+    return _printed_ns(_f(r.per_call_ns), 2) - _printed_ns(_own_ns(r, own), 1)
+
+
+def _whole(x: float) -> str:
+    """A figure the text got by subtracting printed ones, in all its whole digits (120 less 9
+    prints 111, not 110)."""
+    return amount(x, digits=max(2, len(str(int(abs(x))))))
 
 
 def _calls_hold(r) -> str:
@@ -700,80 +700,78 @@ def _calls_hold(r) -> str:
 
 
 def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
-    """How the answer's cost per call splits, were the loop's own code to slow as much as the
-    slowest workload of the same data set and variant that calls no other library (int's 1.08×
-    on 24.05): the assumption in a sentence of its own, then a list of two parts, the loop's own
-    code (that ratio's excess over 1 times the baseline's whole loop time, per call: an upper
-    bound, as the loop's own code is only part of that time, with its arithmetic in the printed
-    figures) and what that leaves for the calls themselves (_left_for_calls) and what they hold:
-    'Suppose ... (1.08×); these data cannot check this. Then the 60 ns splits in two: - the
-    loop's own code: at most (1.08 - 1) × 468 ns / 4 ≈ 9 ns, ...; - the calls themselves: at
-    least 51 ns, ...'; '' where E10 answers, no such workload is slower than its baseline, or a
-    number is missing. Two cold reads in two rounds rebuilt this argument by hand when it ran as
-    prose."""
+    """How the answer's cost per call splits, were the loop's own code to slow as the workloads
+    of the same data set and variant that call no other library did, from the fastest to the
+    slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
+    then a list of two parts, the loop's own code (each end's ratio less 1 times the baseline's
+    whole loop time, per call, with its arithmetic in the printed figures; nearer zero, as the
+    loop's own code is only part of that time) and the rest for the calls themselves
+    (_left_for_calls), with what they hold. '' where E10 answers, no such workload has a ratio,
+    or a number is missing. Cold reads: a single 'at most 9 ns' on an unchecked proxy, then 'the
+    switch may cost more or less', read as a bound withdrawn; a range across the own workloads
+    states what the assumption gives, both ways."""
     r, kind = answer(t)
-    worst = _slowest_own(t, r) if kind == "data" else None
-    if worst is None:
+    ends = _own_ends(t, r) if kind == "data" else []
+    if not ends:
         return ""
-    k = _f(r.calls_per_iteration)
-    bound = _own_bound(r, worst)
-    point = ratio_point(_f(worst.ratio))
+    k = int(_f(r.calls_per_iteration))
     # hybrid's time an iteration, as arithmetic prints it
-    times = _iteration_times(r)
-    (_, per), unit = _dividing_times(times, _worked_extra(t, r, releases or {}))
-    # the bound in one figure: from the printed ratio and time a reader gets a figure that two
+    (_, per), unit = _dividing_times(_iteration_times(r), _worked_extra(t, r, releases or {}))
+    # each end in one figure: from the printed ratio and time a reader gets a figure that two
     # would set apart from this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
-    shown = amount(bound, digits=1)
-    plain = ratio_point(_f(worst.ratio), tex=False).removesuffix("×")
+    sums = [
+        f"$({ratio_point(_f(x.ratio), tex=False).removesuffix('×')} - 1) \\times {per}$~{unit}"
+        f"~/~${k} \\approx$ {amount(_own_ns(r, x), digits=1)}"
+        for x in ends
+    ]
+    named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
+    calls = sorted(_left_for_calls(r, x) for x in ends)
     library = escape(_s(r.library)) or "the library"
-    left = _left_for_calls(r, worst)
-    at_least = f"at least {left}, " if left else "the rest, "
+    if len(ends) == 1:
+        did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
+        own = f"{sums[0]} or nearer zero"
+        rest = _whole(calls[0])
+    else:
+        did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
+        own = f"from {sums[0]} to {sums[1]}, or nearer zero"
+        rest = f"{_whole(calls[0]).split(' ')[0]} to {_whole(calls[1])}"
     return (
-        # an assumption, said as one in a sentence of its own (cold reads: 'at most' on an
-        # unchecked proxy is no bound; three stacked hedges in one sentence took two readings)
-        f"Suppose the loop's own code, apart from its calls, slowed as much as the "
-        f"{escape(_workload(worst))} workload did ({point}); these data cannot check this. "
-        f"Then the {_about(r.per_call_ns)} splits in two:"
+        # an assumption, said as one in a sentence of its own (cold reads: three stacked hedges
+        # in one sentence took two readings)
+        "These data cannot tell how much of the loop's extra time is its own code, apart from "
+        f"its calls. Suppose that code slowed {did}. Then of each call's "
+        f"{_about(r.per_call_ns)}:"
         r"\begin{itemize}"
-        f"\\item the loop's own code: at most $({plain} - 1) \\times {per}$~{unit}~/~${int(k)} "
-        f"\\approx$ {shown}; at most, because {per}~{unit} also holds {library}'s own work;"
-        f"\\item the calls themselves: {at_least}for {_calls_hold(r)}, in shares these data "
-        "cannot tell apart."
+        f"\\item the loop's own code takes {own}, as {per}~{unit} also holds {library}'s own "
+        "work;"
+        f"\\item the calls themselves take the rest, {rest}, for {_calls_hold(r)}, in shares "
+        "these data cannot tell apart."
         r"\end{itemize}"
     )
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Whether the estimate bounds the switch alone from above, after the loop's own code's share
-    (own_share, which lists what the calls hold where it bounds the loop's own code): only if the
-    ABI never makes code faster, which a workload of the same data set and variant that calls no
-    other library and runs faster than hybrid (its whole interval below 1) shows need not hold;
-    '' where E10 answers."""
+    """What the estimate says of the switch alone, after own_share's split: on its assumption, at
+    most the calls' larger share, unless the library's purecap build runs faster than its hybrid
+    one (the stall is a cost, never a gain); where own_share says nothing, what the calls hold
+    and the whole figure as the bound, unless the ABI makes these calls faster. '' where E10
+    answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    own = _own_rows(t, r.source, r.subject)
-    faster = [escape(WORKLOAD.get(x.metric, x.metric)) for x in own.itertuples() if _ends(x)[1] < 1]
-    if faster:
-        did = f"the {listed(faster)} workload{'s' * (len(faster) > 1)} did"
-        # the own code's bound before it is no bound on the switch: libm's purecap build may
-        # gain or lose time (a cold read took 'at most 9 ns' then 'no bound' for a contradiction)
-        alone = (
-            f"The switch alone may cost more or less than {_about(r.per_call_ns)}: purecap code "
-            f"can also run faster than hybrid, as {did}, and such gains could hide part of the "
-            "switch's cost."
-        )
-        if _slowest_own(t, r) is not None:  # own_share listed what the calls hold
-            return alone
+    library = escape(_s(r.library)) or "the library"
+    ends = _own_ends(t, r)
+    if ends:
+        most = max(_left_for_calls(r, x) for x in ends)
         return (
-            f"Besides the loop's own code, it holds the calls themselves: {_calls_hold(r)}. These "
-            f"data cannot tell their shares apart. {alone}"
+            f"On that assumption the switch alone costs at most {_whole(most)}, unless "
+            f"{library}'s purecap build runs faster than its hybrid one."
         )
-    # no workload of its own ran faster than hybrid: the bound stands, with its condition
+    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
-        f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, unless the "
-        f"{abi} ABI makes these calls faster than hybrid does."
+        f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
+        f"apart. The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, "
+        f"unless the {abi} ABI makes these calls faster than hybrid does."
     )
 
 
@@ -1326,6 +1324,27 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     return f"{'on ' + on + ' ' if on else ''}the two variants may have run on different boards"
 
 
+def possibly_example(t: pd.DataFrame, releases: dict | None = None) -> str:
+    """Section 3's example of a ratio that stands with 'possibly also': the answer's own, where
+    only one side's files name their host ('the 24.05 math loop's 1.51×, whose two sides may have
+    run on different boards, as only the purecap + c18n files name their host'); '' where the
+    answer has no such difference (two cold reads rebuilt the rule's reach by hand)."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    hosts = [p for p in read_possibly(_s(getattr(r, "possibly_also", ""))) if p["kind"] == "host"]
+    if not hosts:
+        return ""
+    on = escape(short_release((releases or {}).get(r.source, "")))
+    names = {r.subject: compartment_name(_abi(r.subject)), r.baseline: str(r.baseline)}
+    named = names.get(hosts[0]["named"], hosts[0]["named"])
+    return (
+        f"the {on + ' ' if on else ''}{escape(_workload(r))} loop's {ratio_point(_f(r.ratio))}, "
+        "whose two sides may have run on different boards, as only the "
+        f"{escape(named)} files name their host"
+    )
+
+
 def direct(t: pd.DataFrame) -> str:
     """What the text says of E10's direct measurement: where it stands, or that this edition has
     none."""
@@ -1395,6 +1414,7 @@ def main(argv=None) -> None:
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
+    text += newcommand("PerCallPossiblyExample", possibly_example(t, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", nominal_cycles(t, published))

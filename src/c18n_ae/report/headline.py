@@ -25,6 +25,7 @@ from c18n_ae.common.datasets import invalid_cells, invalid_metrics
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     BARE_WORDS,
+    UNRESOLVED_SAID,
     bare,
     comparison_text,
     covers_words,
@@ -435,11 +436,11 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         forms.append(
             (f"{arrow} ($r\\times$ [$a$, $b$])", f"{sides}: times only a few {ticks} ticks long")
         )
-        if "not resolved:" in said:  # the difference in the ratio's place (latex.tick_difference)
+        if UNRESOLVED_SAID.search(said):  # in the ratio's place (latex.tick_unresolved)
             forms.append(
                 (
-                    f"{arrow} (not resolved: $d$)",
-                    "their difference, where the timer cannot tell them apart",
+                    f"{arrow} (within one timer tick)",
+                    "the timer cannot tell them apart",
                 )
             )
     if "†" in said:
