@@ -550,23 +550,14 @@ def _gives(x: float, shown: str) -> bool:
     return _about(x) == shown and not edge
 
 
-def _finer(values: tuple[float, float], calls: int, shown: str) -> int:
-    """1 where two times per iteration, printed in three significant figures of the larger and
-    to the same place (_time_places), would divide among
-    the calls to another figure than the prose prints (cold reads: 660 and 498 ns give 40.5,
-    printed 41; 660.4 and 498.3 give 41), else 0."""
+def _dividing_times(values: tuple[float, ...]) -> tuple[list[str], str]:
+    """Times as the worked estimate prints them: four significant figures of the larger, all in
+    its unit and to the same place, so that their difference is what the text subtracts and
+    divides to the figure printed (cold reads: 660 and 498 ns give 40.5, printed 41; then 708/468
+    beside 660.4/498.3 read as two forms, and 707.8 beside Table 6's 70.8 s as a third), with
+    the unit's macro."""
     unit, scale, places = _time_places(values)
-    said = [float(f"{x / scale:.{places}f}") for x in values]
-    return 0 if _gives((said[0] - said[1]) * scale / max(calls, 1), shown) else 1
-
-
-def _dividing_times(values: tuple[float, ...], extra: int) -> tuple[list[str], str]:
-    """Times as the worked estimate prints them: three significant figures of the larger, all in
-    its unit and to the same place, so that their difference is what the text subtracts, with the
-    unit's macro; extra places finer (_worked_extra): never more than one, a reader's
-    rounding, not a fourth and fifth figure."""
-    unit, scale, places = _time_places(values)
-    return [f"{x / scale:.{places + extra}f}" for x in values], _SI_TIME[unit]
+    return [f"{x / scale:.{places + 1}f}" for x in values], _SI_TIME[unit]
 
 
 def _iteration_times(x) -> tuple[float, float] | None:
@@ -575,31 +566,16 @@ def _iteration_times(x) -> tuple[float, float] | None:
     return (a / n, b / n) if all(math.isfinite(v) and v > 0 for v in (a, b, n)) else None
 
 
-def _calls_each(x) -> int:
-    calls = _f(x.calls_per_iteration)
-    return int(calls) if math.isfinite(calls) and calls > 0 else 1
-
-
-def _worked_extra(t: pd.DataFrame, r, releases: dict) -> int:
-    """The places the worked estimate prints every time per iteration with beyond
-    three figures': one where any of its pairs needs it (_finer), for all of them alike (cold
-    reads called 708/468 ns beside 660.4/498.3 ns two forms)."""
-    rows = [r] + [x for x in _other_sources(t, r).itertuples() if x.source in releases]
-    pairs = [(_iteration_times(x), _calls_each(x), _about(x.per_call_ns)) for x in rows]
-    return max((_finer(v, k, s) for v, k, s in pairs if v), default=0)
-
-
 def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
     """'On the 22.12 data, 660.4 ns and 498.3 ns an iteration give about 41 ns the same way. ': the
     worked estimate's other data sets (those _elsewhere quotes), their two times per iteration,
     so that a reader can check each figure the abstract gives; '' where there is none."""
     out = []
-    extra = _worked_extra(t, r, releases)
     for x in _other_sources(t, r).itertuples():
         times = _iteration_times(x)
         if x.source not in releases or times is None:
             continue
-        (sa, sb), u = _dividing_times(times, extra)
+        (sa, sb), u = _dividing_times(times)
         where = escape(short_release(releases[x.source]))
         out.append(
             f"On the {where} data, {sa}~{u} and {sb}~{u} an iteration give about "
@@ -624,7 +600,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     # per iteration, to the place at which every pair divides to the figure printed; no times
     # per trial, which Table 6 prints in three figures (a cold read met 70.78 s here and 70.8 s
     # there)
-    (ia, ib), ui = _dividing_times((a / n, b / n), _worked_extra(t, r, releases))
+    (ia, ib), ui = _dividing_times((a / n, b / n))
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     where = escape(short_release(releases.get(r.source, r.source)))
@@ -699,54 +675,70 @@ def _calls_hold(r) -> str:
     )
 
 
+def _figure(x: str) -> str:
+    """A printed amount without its unit ('9 \\si{...}' -> '9')."""
+    return x.split(" ")[0]
+
+
 def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as the workloads
     of the same data set and variant that call no other library did, from the fastest to the
     slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
-    then a list of two parts, the loop's own code (each end's ratio less 1 times the baseline's
-    whole loop time, per call, with its arithmetic in the printed figures; nearer zero, as the
-    loop's own code is only part of that time) and the rest for the calls themselves
-    (_left_for_calls), with what they hold. '' where E10 answers, no such workload has a ratio,
-    or a number is missing. Cold reads: a single 'at most 9 ns' on an unchecked proxy, then 'the
-    switch may cost more or less', read as a bound withdrawn; a range across the own workloads
-    states what the assumption gives, both ways."""
+    then a small table of the parts, the loop's own code (each end's ratio less 1 times the
+    baseline's whole loop time, per call, with its arithmetic in the printed figures; nearer
+    zero, as the loop's own code is only part of that time), the rest for the calls themselves
+    (_left_for_calls) with what they hold, and the whole. '' where E10 answers, no such workload
+    has a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may
+    cost more or less', read as a bound withdrawn; then the split as a list, read as packed
+    clauses: three in one round asked for a table of the parts."""
     r, kind = answer(t)
     ends = _own_ends(t, r) if kind == "data" else []
     if not ends:
         return ""
     k = int(_f(r.calls_per_iteration))
     # hybrid's time an iteration, as arithmetic prints it
-    (_, per), unit = _dividing_times(_iteration_times(r), _worked_extra(t, r, releases or {}))
+    (_, per), unit = _dividing_times(_iteration_times(r))
     # each end in one figure: from the printed ratio and time a reader gets a figure that two
     # would set apart from this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
     sums = [
         f"$({ratio_point(_f(x.ratio), tex=False).removesuffix('×')} - 1) \\times {per}$~{unit}"
-        f"~/~${k} \\approx$ {amount(_own_ns(r, x), digits=1)}"
+        f"~/~${k}$"
         for x in ends
     ]
+    owns = [_figure(amount(_own_ns(r, x), digits=1)) for x in ends]
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
-    calls = sorted(_left_for_calls(r, x) for x in ends)
+    calls = [_figure(_whole(x)) for x in sorted(_left_for_calls(r, x) for x in ends)]
     library = escape(_s(r.library)) or "the library"
+    whole = _about(r.per_call_ns)
     if len(ends) == 1:
         did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
-        own = f"{sums[0]} or nearer zero"
-        rest = _whole(calls[0])
+        own, own_ns, calls_ns = sums[0], owns[0], calls[0]
     else:
         did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
-        own = f"from {sums[0]} to {sums[1]}, or nearer zero"
-        rest = f"{_whole(calls[0]).split(' ')[0]} to {_whole(calls[1])}"
+        own = f"from {sums[0]} to {sums[1]}"
+        own_ns, calls_ns = f"{owns[0]} to {owns[1]}", f"{calls[0]} to {calls[1]}"
+    rows = [
+        (
+            f"The loop's own code: {own}, or nearer zero, as {per}~{unit} also holds {library}'s "
+            "own work",
+            own_ns,
+        ),
+        (
+            f"The calls themselves: {_calls_hold(r)}, in shares these data cannot tell apart",
+            calls_ns,
+        ),
+    ]
+    body = "".join(f"{x} & {n} \\\\\n" for x, n in rows)
     return (
         # an assumption, said as one in a sentence of its own (cold reads: three stacked hedges
         # in one sentence took two readings)
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. Suppose that code slowed {did}. Then of each call's "
-        f"{_about(r.per_call_ns)}:"
-        r"\begin{itemize}"
-        f"\\item the loop's own code takes {own}, as {per}~{unit} also holds {library}'s own "
-        "work;"
-        f"\\item the calls themselves take the rest, {rest}, for {_calls_hold(r)}, in shares "
-        "these data cannot tell apart."
-        r"\end{itemize}"
+        f"its calls. Suppose that code slowed {did}. Then each call's {whole} splits so:"
+        "\n\\par\\smallskip\\noindent{\\small"
+        "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{0.76\\linewidth}r@{}}\n"
+        f"\\toprule\nPart of a call's {whole} & \\si{{\\nano\\second}} \\\\\n\\midrule\n"
+        f"{body}\\midrule\nThe whole: the ABI-plus-switch time per call & "
+        f"{_figure(whole)} \\\\\n\\bottomrule\n\\end{{tabular}}}}\\par\\smallskip\n"
     )
 
 
@@ -1070,31 +1062,17 @@ def _e10(r) -> str:
 
 def _means(r) -> str:
     """The two mean times per trial the estimate divides, subject then baseline, in the unit of
-    the smaller, to the same place, three figures of the smaller ('66.0 / 49.8 s', '1024 / 961
-    ms', never '1.024 / 0.961 s'), and a fourth where three would divide to another ratio than
-    Table 1 prints ('1.443 / 1.407 s', never '1.44 / 1.41 s' beside 1.03×), so that a reader can
-    redo any row as Section 4.1 does its own; where that unit is not the baseline's own, each
-    side in its own unit with the smaller's figures ('100.6 ms / 1.407 s'); '--' where a side is
-    missing."""
+    the smaller, to the same place, four figures of the smaller ('66.04 / 49.83 s', '1024.3 /
+    960.6 ms', never '1.024 / 0.961 s'), as the worked estimate prints its own, so that a reader
+    can redo any row as Section 4.1 does its own and meets a time in one form (cold reads:
+    66.0 / 49.8 s gave 40.5, not 41; 707.8 ns in the text beside 70.8 s here); where that unit is
+    not the baseline's own, each side in its own unit with the smaller's figures ('100.6 ms /
+    1.407 s'); '--' where a side is missing."""
     a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
     unit, scale, places = _time_places((a, b), min)
-    n, k = _f(getattr(r, "iterations", math.nan)), _f(getattr(r, "calls_per_iteration", 0))
-    cost = _f(getattr(r, "per_call_ns", math.nan))
-
-    def redone(p: int) -> bool:
-        """Whether times printed to p places give the ratio Table 1 prints and the extra time
-        the row prints, per call or, with no call, per iteration (cold reads: 66.0 / 49.8 s gave
-        40.5, not 41; 1.50 / 1.47 s gave 0.30, not 0.23)."""
-        sa, sb = round(a / scale, p), round(b / scale, p)
-        ok = ratio_point(sa / sb) == ratio_point(a / b)
-        if n > 0 and math.isfinite(cost):
-            ok = ok and _gives((sa - sb) * scale / (n * (k if k > 0 else 1)), _about(cost))
-        return ok
-
-    if not redone(places):
-        places += 1
+    places += 1  # four figures, as the worked estimate prints its own
     if _time_places((b,))[0] != unit:
         # the baseline would leave its own unit (1407.1 ms beside 100.6 ms): each side in its
         # own unit with the smaller side's significant figures, so that a baseline prints alike

@@ -102,9 +102,10 @@ def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) ->
     """The conclusion's sentence beside the first finding (call_cost.finding): how the study's
     claims that its own data could test came out, on the sources of the headline table (the short
     form of the abstract's claims_summary); '' where none could be tested. No range of ratios:
-    one across releases and workloads mixes what the text keeps apart (metas: unused, kept for
-    callers)."""
+    one across releases and workloads mixes what the text keeps apart (metas: source -> its
+    metadata, whose release names a data set)."""
     if verdicts is None or verdicts.empty:
         return ""
     sources = list(dict.fromkeys(table.source)) if len(table) else None
-    return claims_outcome(verdicts, sources)
+    releases = {k: str(m.get("release") or "") for k, m in (metas or {}).items()}
+    return claims_outcome(verdicts, sources, releases)
