@@ -3,6 +3,7 @@ most three lines that defines the notation once, one number with its interval pe
 notation of c18n_ae.common.latex, any number of sources, and the shares of a board's split."""
 
 import re
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -81,8 +82,10 @@ def test_table_1_caption_and_legend_stay_short():
     assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert "not run" not in tex  # E10 did not run: the body says so, not Table 1
-    # what else differs, and differences of name alone, live in the appendix's table
-    assert "ossibly also" not in tex and "morello-camb" not in tex
+    # what else differs, and differences of name alone, live in the appendix's table; Table 1
+    # says in a few words which of its ratios have one (Section 3's rule, where readers look)
+    assert "morello-camb" not in tex and "ossibly also" not in tex.split(r"\end{tabular}")[0]
+    assert "Possibly also (the ratios stand): 24.05 data, E3: two boards may differ" in raw
     apart = headline.confounded_table(TABLE)
     assert "Possibly also (the ratios stand): 24.05 data" in apart
     assert "against not recorded" not in apart and "files name no host" in apart
@@ -197,3 +200,33 @@ def test_the_setting_column_names_one_value_or_each_sources_escaped_once():
     assert setting_cell(memory, heads) == r"1000 MiB (24.05 data), 128 MiB (my\_board)"
     assert setting_cell(memory.assign(parameter_value=1000.0), heads) == "1000 MiB"
     assert setting_cell(cpu, heads) == "---"
+
+
+def test_table_1_says_which_of_its_ratios_stand_with_possibly_also():
+    """Section 3's rule, applied where readers look (a reviewer met it there and no mark in
+    Table 1): each column's differences of name alone in a few words, scoped to the experiments
+    that have them."""
+    from c18n_ae.analysis.contrasts import HOST_ONE_SIDE
+
+    host = HOST_ONE_SIDE.format(named="purecap-c18n", host="b3", other="hybrid")
+    rows = [
+        SimpleNamespace(
+            source="s", experiment="cpu", possibly_also=host, invalid="", confounded_by=""
+        ),
+        SimpleNamespace(
+            source="s", experiment="pipe", possibly_also="", invalid="", confounded_by=""
+        ),
+        SimpleNamespace(
+            source="t",
+            experiment="cpu",
+            possibly_also="compiler cc against clang",
+            invalid="",
+            confounded_by="",
+        ),
+    ]
+    line = headline.possibly_line(rows, {"s": "24.05 data", "t": "22.12 data"})
+    assert line == (
+        "Possibly also (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: "
+        "compilers of two names (Table~\\ref{tab:confounded})."
+    ), line
+    assert headline.possibly_line(rows[1:2], {"s": "24.05 data"}) == ""

@@ -251,6 +251,16 @@ def read_possibly(text: str) -> list[dict]:
     return out
 
 
+# a difference of name alone in a few words, by kind, where a table says only which (Table 10
+# says each in full)
+POSSIBLY_SHORT = {"host": "two boards may differ", "compiler": "compilers of two names"}
+
+
+def possibly_short(text: str) -> list[str]:
+    """possibly()'s words in a few words each (POSSIBLY_SHORT), anything else as it is."""
+    return [POSSIBLY_SHORT.get(p["kind"]) or p.get("text", "") for p in read_possibly(text)]
+
+
 def confounds_between_machines(a: dict, b: dict) -> list[str]:
     """The same variant on two machines is a contrast of machines; a different build (compiler,
     optimisation, ABI, compartments, allocator) on the two is mixed into it."""

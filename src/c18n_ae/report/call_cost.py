@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
+from c18n_ae.analysis.contrasts import possibly_short as named_possibly
 from c18n_ae.analysis.contrasts import read_possibly
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
@@ -684,13 +685,12 @@ def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as the workloads
     of the same data set and variant that call no other library did, from the fastest to the
     slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
-    then a small table of the parts, the loop's own code (each end's ratio less 1 times the
+    then a sentence for each part: the loop's own code (each end's ratio less 1 times the
     baseline's whole loop time, per call, with its arithmetic in the printed figures; nearer
-    zero, as the loop's own code is only part of that time), the rest for the calls themselves
-    (_left_for_calls) with what they hold, and the whole. '' where E10 answers, no such workload
-    has a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may
-    cost more or less', read as a bound withdrawn; then the split as a list, read as packed
-    clauses: three in one round asked for a table of the parts."""
+    zero, as the loop's own code is only part of that time), then the rest for the calls
+    themselves (_left_for_calls) with what they hold. '' where E10 answers, no such workload has
+    a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may cost
+    more or less', read as a bound withdrawn; a list, then a table, read as packed clauses."""
     r, kind = answer(t)
     ends = _own_ends(t, r) if kind == "data" else []
     if not ends:
@@ -715,30 +715,18 @@ def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
         own, own_ns, calls_ns = sums[0], owns[0], calls[0]
     else:
         did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
-        own = f"from {sums[0]} to {sums[1]}"
+        own = f"{sums[0]} and {sums[1]}"
         own_ns, calls_ns = f"{owns[0]} to {owns[1]}", f"{calls[0]} to {calls[1]}"
-    rows = [
-        (
-            f"The loop's own code: {own}, or nearer zero, as {per}~{unit} also holds {library}'s "
-            "own work",
-            own_ns,
-        ),
-        (
-            f"The calls themselves: {_calls_hold(r)}, in shares these data cannot tell apart",
-            calls_ns,
-        ),
-    ]
-    body = "".join(f"{x} & {n} \\\\\n" for x, n in rows)
     return (
         # an assumption, said as one in a sentence of its own (cold reads: three stacked hedges
-        # in one sentence took two readings)
+        # in one sentence took two readings); then each part in a sentence of its own, its
+        # figure first and its arithmetic after (a list, then a table, read as packed clauses)
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. Suppose that code slowed {did}. Then each call's {whole} splits so:"
-        "\n\\par\\smallskip\\noindent{\\small"
-        "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{0.76\\linewidth}r@{}}\n"
-        f"\\toprule\nPart of a call's {whole} & \\si{{\\nano\\second}} \\\\\n\\midrule\n"
-        f"{body}\\midrule\nThe whole: the ABI-plus-switch time per call & "
-        f"{_figure(whole)} \\\\\n\\bottomrule\n\\end{{tabular}}}}\\par\\smallskip\n"
+        f"its calls. Suppose that code slowed {did}. Then it takes {own_ns}~\\si{{\\nano\\second}} "
+        f"of each call's {whole}, as {own} give, or nearer zero, since {per}~{unit} also holds "
+        f"{library}'s own work. The calls themselves take the rest, "
+        f"{calls_ns}~\\si{{\\nano\\second}}: {_calls_hold(r)}, in shares these data cannot tell "
+        "apart."
     )
 
 
@@ -756,8 +744,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     if ends:
         most = max(_left_for_calls(r, x) for x in ends)
         return (
-            f"On that assumption the switch alone costs at most {_whole(most)}, unless "
-            f"{library}'s purecap build runs faster than its hybrid one."
+            # the stall only adds time: said, as a cold read found the bound resting on it unsaid
+            f"On that assumption, and as the stall only adds time, the switch alone costs at most "
+            f"{_whole(most)}, unless {library}'s purecap build runs faster than its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
@@ -1062,8 +1051,8 @@ def _e10(r) -> str:
 
 def _means(r) -> str:
     """The two mean times per trial the estimate divides, subject then baseline, in the unit of
-    the smaller, to the same place, four figures of the smaller ('66.04 / 49.83 s', '1024.3 /
-    960.6 ms', never '1.024 / 0.961 s'), as the worked estimate prints its own, so that a reader
+    the smaller, to the same place, four figures of the larger ('66.04 / 49.83 s', '1024 / 961
+    ms', never '1.024 / 0.961 s'), as the worked estimate prints its own, so that a reader
     can redo any row as Section 4.1 does its own and meets a time in one form (cold reads:
     66.0 / 49.8 s gave 40.5, not 41; 707.8 ns in the text beside 70.8 s here); where that unit is
     not the baseline's own, each side in its own unit with the smaller's figures ('100.6 ms /
@@ -1071,15 +1060,15 @@ def _means(r) -> str:
     a, b = _f(r.mean_ns), _f(r.reference_mean_ns)
     if not all(math.isfinite(x) and x > 0 for x in (a, b)):
         return "--"
-    unit, scale, places = _time_places((a, b), min)
-    places += 1  # four figures, as the worked estimate prints its own
+    unit, scale, _ = _time_places((a, b), min)
     if _time_places((b,))[0] != unit:
         # the baseline would leave its own unit (1407.1 ms beside 100.6 ms): each side in its
-        # own unit with the smaller side's significant figures, so that a baseline prints alike
-        # in every row (a cold read met 1.407 s and 1407.1 ms in one table)
-        small = min(a, b) / scale
-        figures = math.floor(math.log10(small)) + 1 + places
-        return " / ".join(_own_unit(x, figures) for x in (a, b))
+        # own unit, four figures, so that a baseline prints alike in every row (a cold read met
+        # 1.407 s and 1407.1 ms in one table)
+        return " / ".join(_own_unit(x, 4) for x in (a, b))
+    # in the smaller's unit, to the place of the larger's four figures, as the worked estimate
+    # prints its own (four of the smaller gave 1024.3 / 960.9 ms: five)
+    places = max(0, 3 - math.floor(math.log10(max(a, b) / scale)))
     return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME[unit]}"
 
 
@@ -1323,6 +1312,23 @@ def possibly_example(t: pd.DataFrame, releases: dict | None = None) -> str:
     )
 
 
+def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
+    """Figure 1's caption on the ratios it draws that stand with 'possibly also' (Section 3's
+    rule; a reviewer met the rule and no mark on the figure), per data set, in a few words each:
+    'Possibly also, as in Table 1: 24.05, two boards may differ; 22.12, compilers of two
+    names.'; '' where none has one."""
+    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
+    said = []
+    for source, rows in drawn.groupby("source", sort=False):
+        words = dict.fromkeys(
+            w for x in rows.possibly_also.fillna("") for w in named_possibly(str(x))
+        )
+        if words:
+            name = short_release((releases or {}).get(source, "")) or source
+            said.append(f"{escape(name)}, {escape('; '.join(words))}")
+    return f"Possibly also, as in Table~\\ref{{tab:headline}}: {'; '.join(said)}." if said else ""
+
+
 def direct(t: pd.DataFrame) -> str:
     """What the text says of E10's direct measurement: where it stands, or that this edition has
     none."""
@@ -1393,6 +1399,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
     text += newcommand("PerCallPossiblyExample", possibly_example(t, releases))
+    text += newcommand("PerCallFigurePossibly", figure_possibly(t, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", nominal_cycles(t, published))

@@ -19,6 +19,7 @@ from c18n_ae.analysis.claim_kinds.verdict import (
     UNMEASURABLE,
     VERDICT_KINDS,
 )
+from c18n_ae.analysis.contrasts import possibly_short
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import escape, listed
 from c18n_ae.common.names import from_config, short_release
@@ -915,6 +916,26 @@ def _needs(r) -> str:
     return f"{need} ({whose})"
 
 
+def possibly_caption(rows: pd.DataFrame) -> str:
+    """The tested-claims table's words on its verdicts that stand with 'possibly also' (a
+    reviewer met the mark in the claims table and not here): ' Possibly also, for every ratio:
+    compilers of two names (Table 10).'; '' where none has one."""
+    facts: dict[str, int] = {}
+    for detail in rows.detail.fillna(""):
+        said = str(detail).split("; possibly also: ", 1)
+        for words in possibly_short(said[1] if len(said) > 1 else ""):
+            facts[words] = facts.get(words, 0) + 1
+    if not facts:
+        return ""
+    n = len(rows)
+    parts = [w + ("" if k == n else f" ({k} of the {n})") for w, k in facts.items()]
+    every = "for every ratio" if all(k == n for k in facts.values()) else "for some ratios"
+    return (
+        f" Possibly also, {every}: {escape('; '.join(parts))} "
+        r"(Table~\ref{tab:confounded})."
+    )
+
+
 def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
     """Section 2's table of the study's claims tested on its data: each claim in the study's
     words, the data set, the ratio that decides it at the setting nearest its threshold (the
@@ -984,6 +1005,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
             else f" A claim that does not hold on the {data[0]} data need not be wrong on the "
             "release it was drawn from (Section~\\ref{sec:claims})."
         )
+        + possibly_caption(rows)
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )
     return "\n".join(

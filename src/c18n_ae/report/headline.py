@@ -394,8 +394,9 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-LEGEND_CHARS = 500  # the legend's text: its notations and the sentences after them (room for
-# "confounded" as Section 3 defines it and the few-tick form as Table 2 prints it)
+LEGEND_CHARS = 700  # the legend's text: its notations and the sentences after them (room for
+# "confounded" as Section 3 defines it, the few-tick forms, and the possibly-also line: the
+# one key to the forms of the body)
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
@@ -432,7 +433,8 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         # the unit as the cells print it ('\\si{\\micro\\second}')
         unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
         arrow = f"$x \\rightarrow y${' ' + unit[0] if unit else ''}"
-        # each form as Table 2 prints it (a cold read met 'r× or d' here beside two rows there)
+        # each form defined here, the one key of the body (Table 2 once repeated it; cold reads
+        # asked for one legend)
         forms.append(
             (f"{arrow} ($r\\times$ [$a$, $b$])", f"{sides}: times only a few {ticks} ticks long")
         )
@@ -476,9 +478,37 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
     if apart:
         lines += [r"\par", apart]
+    maybe = possibly_line(rows, _sources(table))
+    if maybe:
+        lines += [r"\par", maybe]
     if covers:
         lines += [r"\par", covers]
     return lines
+
+
+def possibly_line(rows: list, heads: dict[str, str]) -> str:
+    """Table 1's line on the ratios it prints that stand with 'possibly also' (Section 3's rule;
+    a reviewer met the rule there and no mark here): per column, each difference in a few words,
+    with the experiments it is about where not every ratio of the column has it: 'Possibly also
+    (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: compilers of two names
+    (Table 10).'; '' where no printed ratio has one."""
+    said = []
+    for source, head in heads.items():
+        mine = [x for x in rows if x.source == source and not is_confounded(x)]
+        mine = [x for x in mine if not _text(getattr(x, "invalid", ""))]
+        facts: dict[str, list] = {}
+        for x in mine:
+            for words in named.possibly_short(_text(getattr(x, "possibly_also", ""))):
+                facts.setdefault(words, []).append(x.experiment)
+        for words, where in facts.items():
+            scope = ""
+            if len(where) < len(mine):
+                numbers = {e.name: e.number for e in exp.registry().values()}
+                scope = ", " + listed([f"E{numbers[e]}" for e in dict.fromkeys(where)])
+            said.append(f"{escape(head)}{scope}: {escape(words)}")
+    if not said:
+        return ""
+    return f"Possibly also (the ratios stand): {'; '.join(said)} (Table~\\ref{{tab:confounded}})."
 
 
 def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
