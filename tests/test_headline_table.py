@@ -227,6 +227,6 @@ def test_table_1_says_which_of_its_ratios_stand_with_possibly_also():
     line = headline.possibly_line(rows, {"s": "24.05 data", "t": "22.12 data"})
     assert line == (
         "Possibly also (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: "
-        "compilers of two names (Table~\\ref{tab:confounded})."
+        "compilers cc and clang (Table~\\ref{tab:confounded})."
     ), line
     assert headline.possibly_line(rows[1:2], {"s": "24.05 data"}) == ""

@@ -685,12 +685,12 @@ def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as the workloads
     of the same data set and variant that call no other library did, from the fastest to the
     slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
-    then a sentence for each part: the loop's own code (each end's ratio less 1 times the
+    then a small table of the parts: the loop's own code (each end's ratio less 1 times the
     baseline's whole loop time, per call, with its arithmetic in the printed figures; nearer
-    zero, as the loop's own code is only part of that time), then the rest for the calls
-    themselves (_left_for_calls) with what they hold. '' where E10 answers, no such workload has
-    a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may cost
-    more or less', read as a bound withdrawn; a list, then a table, read as packed clauses."""
+    zero, as the loop's own code is only part of that time), the rest for the calls themselves
+    (_left_for_calls) with what they hold, and the whole. '' where E10 answers, no such workload
+    has a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may
+    cost more or less', read as a bound withdrawn."""
     r, kind = answer(t)
     ends = _own_ends(t, r) if kind == "data" else []
     if not ends:
@@ -715,18 +715,31 @@ def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
         own, own_ns, calls_ns = sums[0], owns[0], calls[0]
     else:
         did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
-        own = f"{sums[0]} and {sums[1]}"
+        own = f"from {sums[0]} to {sums[1]}"
         own_ns, calls_ns = f"{owns[0]} to {owns[1]}", f"{calls[0]} to {calls[1]}"
+    rows = [
+        (
+            f"The loop's own code: {own}, or nearer zero, as {per}~{unit} also holds {library}'s "
+            "own work",
+            own_ns,
+        ),
+        (
+            f"The calls themselves: {_calls_hold(r)}, in shares these data cannot tell apart",
+            calls_ns,
+        ),
+    ]
+    body = "".join(f"{x} & {n} \\\\\n" for x, n in rows)
     return (
         # an assumption, said as one in a sentence of its own (cold reads: three stacked hedges
-        # in one sentence took two readings); then each part in a sentence of its own, its
-        # figure first and its arithmetic after (a list, then a table, read as packed clauses)
+        # in one sentence took two readings); the parts in a small table: prose, a list and
+        # prose again read as packed clauses, and four readers in two rounds asked for one
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. Suppose that code slowed {did}. Then it takes {own_ns}~\\si{{\\nano\\second}} "
-        f"of each call's {whole}, as {own} give, or nearer zero, since {per}~{unit} also holds "
-        f"{library}'s own work. The calls themselves take the rest, "
-        f"{calls_ns}~\\si{{\\nano\\second}}: {_calls_hold(r)}, in shares these data cannot tell "
-        "apart."
+        f"its calls. Suppose that code slowed {did}. Then each call's {whole} splits so:"
+        "\n\\par\\smallskip\\noindent{\\small"
+        "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{0.76\\linewidth}r@{}}\n"
+        f"\\toprule\nPart of a call's {whole} & \\si{{\\nano\\second}} \\\\\n\\midrule\n"
+        f"{body}\\midrule\nThe whole: the ABI-plus-switch time per call & "
+        f"{_figure(whole)} \\\\\n\\bottomrule\n\\end{{tabular}}}}\\par\\smallskip\n"
     )
 
 
@@ -1051,8 +1064,8 @@ def _e10(r) -> str:
 
 def _means(r) -> str:
     """The two mean times per trial the estimate divides, subject then baseline, in the unit of
-    the smaller, to the same place, four figures of the larger ('66.04 / 49.83 s', '1024 / 961
-    ms', never '1.024 / 0.961 s'), as the worked estimate prints its own, so that a reader
+    the smaller, four significant figures each ('66.04 / 49.83 s', '1024 / 960.9 ms', never
+    '1.024 / 0.961 s'), as the worked estimate prints its own, so that a reader
     can redo any row as Section 4.1 does its own and meets a time in one form (cold reads:
     66.0 / 49.8 s gave 40.5, not 41; 707.8 ns in the text beside 70.8 s here); where that unit is
     not the baseline's own, each side in its own unit with the smaller's figures ('100.6 ms /
@@ -1066,10 +1079,10 @@ def _means(r) -> str:
         # own unit, four figures, so that a baseline prints alike in every row (a cold read met
         # 1.407 s and 1407.1 ms in one table)
         return " / ".join(_own_unit(x, 4) for x in (a, b))
-    # in the smaller's unit, to the place of the larger's four figures, as the worked estimate
-    # prints its own (four of the smaller gave 1024.3 / 960.9 ms: five)
-    places = max(0, 3 - math.floor(math.log10(max(a, b) / scale)))
-    return f"{a / scale:.{places}f} / {b / scale:.{places}f} {_SI_TIME[unit]}"
+    # each side four significant figures in the smaller's unit, as C.1 says (the larger's place
+    # for both printed 1024 / 961 ms; the smaller's, 1024.3 / 960.9 ms: five)
+    shown = [f"{x / scale:.{max(0, 3 - math.floor(math.log10(x / scale)))}f}" for x in (a, b)]
+    return f"{shown[0]} / {shown[1]} {_SI_TIME[unit]}"
 
 
 def _own_unit(x: float, figures: int) -> str:

@@ -19,6 +19,7 @@ from c18n_ae.common.latex import (
     ratio_point,
     shown_ends,
 )
+from c18n_ae.common.names import release_labels
 from c18n_ae.report.claim_tables import claims_outcome
 from c18n_ae.report.headline import rests_on_few
 from c18n_ae.report.provenance import covers
@@ -107,5 +108,5 @@ def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) ->
     if verdicts is None or verdicts.empty:
         return ""
     sources = list(dict.fromkeys(table.source)) if len(table) else None
-    releases = {k: str(m.get("release") or "") for k, m in (metas or {}).items()}
+    releases = release_labels(list((metas or {}).values()))  # copies of one release apart
     return claims_outcome(verdicts, sources, releases)
