@@ -377,12 +377,26 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         }
     ]
     assert study_limits(shown, []) == ""
+    # what every figure holds, said before them; what they rest on, after them (without the mix)
+    from c18n_ae.report.findings import mix_sentence
+
+    mix = mix_sentence(shipped)
+    assert mix == (
+        "These data have no purecap variant without compartments, so every figure below holds "
+        "the purecap ABI's cost and c18n's together."
+    ), mix
+    after = study_limits(
+        shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"), "", False
+    )
+    assert after.startswith("These figures come from one run per variant"), after
+    assert mix_sentence(shown) == ""
     text = (
         tex.replace(r"\begin{abstract}", "")
         .replace(r"\end{abstract}", "")
         .replace(r"\PerCallFinding{}", call_cost.finding(both, RELEASES, ABIS))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
-        .replace(r"\PerCallLimits", limits)
+        .replace(r"\PerCallMix{}", mix)
+        .replace(r"\PerCallLimits", after)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")
     )

@@ -42,7 +42,7 @@ from c18n_ae.common.names import (
 )
 from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
-from c18n_ae.report.findings import study_limits
+from c18n_ae.report.findings import mix_sentence, study_limits
 from c18n_ae.report.headline import CROSSING_HEADS
 from c18n_ae.report.macros import unseen_phrases
 
@@ -1397,8 +1397,11 @@ def main(argv=None) -> None:
     text += newcommand("PerCallFinding", finding(t, releases, abis))
     # what the finding's figures mix and rest on, after it (findings.study_limits)
     sets = list(metas.values())
+    # what every figure holds, before them; what they rest on, after them
+    mix = mix_sentence(sets) if scope(t, abis) else ""
+    text += newcommand("PerCallMix", mix)
     limits = study_limits(
-        sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases)
+        sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases), not mix
     )
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
