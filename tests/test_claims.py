@@ -730,17 +730,19 @@ def test_the_claims_table_prints_one_word_per_state():
 def test_the_claims_table_prints_each_threshold_in_three_figures_at_most():
     """A verdict's detail carries the claim's threshold as the package holds it ('needs 1.5133
     ± 0.15'); the paper's table prints each of its numbers in three significant figures at most,
-    and leaves shorter ones as written."""
+    and leaves shorter ones as written; a band prints as its two ends (Table 3 and the claims
+    table alike)."""
     claims = load(ROOT / "config" / "claims.yaml")
     res = evaluate(claims, {}, {"local": {"O2": False}})
     detail = "1.51×, 95 % CI; n = 100 and 100; needs 1.5133 ± 0.15"
     res = res.assign(result="holds", detail=detail, measured="")
     table = latex_table(res)
     needs = {x.strip() for x in re.findall(r"needs ([^;,()\n]+?)\s*(?:\\\\|$)", table, re.M)}
-    assert needs == {"1.51 $\\pm$ 0.15"}, needs
+    assert needs == {"1.36 to 1.66"}, needs
     assert claim_tables.short_needs("needs 1.0 ± 0.1 at every setting") == (
-        "needs 1.0 ± 0.1 at every setting"
+        "needs 0.9 to 1.1 at every setting"
     )
+    assert claim_tables.short_needs("needs > 10") == "needs > 10"
 
 
 def test_a_claim_that_names_hybrid_in_its_words_has_hybrid_for_its_baseline():

@@ -441,16 +441,25 @@ def _folded(mine: pd.DataFrame) -> pd.DataFrame:
 
 
 def short_needs(text: str) -> str:
-    """A threshold as the table prints it: each number of a 'needs ...' clause in at most three
-    significant figures ('needs 1.5133 ± 0.15' -> 'needs 1.51 ± 0.15'); the rest as it is."""
+    """A threshold as the tables print it: each number of a 'needs ...' clause in at most three
+    significant figures, and a band as its two ends in its width's places ('needs 1.5133 ± 0.15'
+    -> 'needs 1.36 to 1.66': two cold reads met 'within 10 %' beside '1.0 ± 0.1', a form defined
+    nowhere); the rest as it is."""
 
     def figures(m: re.Match) -> str:
-        return re.sub(r"\d+\.\d+", lambda x: _three(x[0]), m[0])
+        return _BAND.sub(_ends, re.sub(r"\d+\.\d+", lambda x: _three(x[0]), m[0]))
 
     return _NEEDS_CLAUSE.sub(figures, text)
 
 
 _NEEDS_CLAUSE = re.compile(r"needs [^;,()]+")
+_BAND = re.compile(r"(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)")
+
+
+def _ends(m: re.Match) -> str:
+    places = len(m[2].split(".")[1]) if "." in m[2] else 0
+    mid, width = float(m[1]), float(m[2])
+    return f"{mid - width:.{places}f} to {mid + width:.{places}f}"
 
 
 def _three(number: str) -> str:
@@ -911,13 +920,7 @@ def _needs(r) -> str:
     found = _NEEDS_CLAUSE.search(short_needs(_text(r.detail)))
     if not found:
         return ""
-    need = found[0].removeprefix("needs ").strip()
-    # a band as its two ends, in the tolerance's places ('1.0 ± 0.1' -> '0.9 to 1.1'): two cold
-    # reads met 'within 10 %' in the claim beside '1.0 ± 0.1' here, a form defined nowhere
-    if band := re.fullmatch(r"([\d.]+) ± ([\d.]+)", need):
-        mid, width = float(band[1]), float(band[2])
-        places = len(band[2].split(".")[1]) if "." in band[2] else 0
-        need = f"{mid - width:.{places}f} to {mid + width:.{places}f}"
+    need = found[0].removeprefix("needs ").strip()  # a band as its two ends (short_needs)
     whose = "study" if _text(getattr(r, "threshold_from", "")) == "study" else "ours"
     return f"{escape(need)} ({whose})"
 
