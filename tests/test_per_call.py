@@ -512,13 +512,12 @@ def test_the_table_puts_each_workload_beside_e10_and_marks_confounds():
     # the two mean times per trial the estimate divides, so that the row can be redone:
     # (70.78 - 46.76) s / (4 x 10^8) = 60 ns, in the worked estimate's four figures
     assert r"70.78 / 46.76 \si{\second}" in math_row.split(" & ")[4]
-    # the smaller of a row's two means keeps three figures, so that the two as printed give the
-    # ratio Table 1 prints (1.02 / 0.96 gave 1.06 beside 1.07)
+    # each of a row's two means keeps four figures, so that the two as printed give the ratio
+    # Table 1 prints (1.02 / 0.96 gave 1.06 beside 1.07) and the worked estimate's times
     later = call_cost.latex_table(rows_of("cheribsd-22.12"), RELEASES, ABIS)
     for row in body + [x for x in later.splitlines() if x.startswith("22.12 & ")]:
         means = re.findall(r"[\d.]+", row.split(" & ")[4])
-        smaller = min(means, key=float)
-        assert len(smaller.replace(".", "").lstrip("0")) >= 3, (smaller, row)
+        assert all(len(x.replace(".", "").lstrip("0")) == 4 for x in means), (means, row)
     # the spread within the run (±0.01 ns) is within the last of the two figures a cost per call
     # carries: 60 alone, as the text prints it, never '60.1 [60.0, 60.1]'
     assert math_row.split(" & ")[5].startswith("60 ") or math_row.split(" & ")[5] == "60", math_row
@@ -896,19 +895,24 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     ), rows_said
     assert rows_said[2][0].startswith("The calls themselves: the stall on the program-counter")
     # the parts add up to the whole, as printed: 60 - 9 = 51 and 60 + 4 = 64
-    assert round((1.08 - 1) * 468 / 4) == 9 and round((0.97 - 1) * 468 / 4) == -4
+    own = [float(x.replace("$-$", "-")) for x in rows_said[1][1].split(" to ")]
+    calls = [float(x) for x in rows_said[2][1].split(" to ")]
+    assert [60 - own[1], 60 - own[0]] == calls == [51, 64], (own, calls)
     # a figure of three digits left prints all three (120 less 9 is 111, never 110)
     from types import SimpleNamespace as NS
 
     r3 = NS(per_call_ns=120.0, reference_mean_ns=468e8, iterations=1e8, calls_per_iteration=4)
-    assert call_cost._whole(call_cost._left_for_calls(r3, NS(ratio=1.08))) == (
-        "111 \\si{\\nano\\second}"
-    )
-    # one own workload: one end, said once
+    assert call_cost._split(r3, [NS(ratio=1.08)]) == ([0.0, 9.0], [111.0, 120.0])
+    assert call_cost._span([111.0, 120.0], whole=True) == "111 to 120"
+    # own code that could take it all leaves nothing to say
+    assert call_cost._split(r3, [NS(ratio=3.0)]) is None
+    # one own workload: one end, said once; zero is in its range ('or nearer zero'), so the
+    # calls take up to the whole (a review: '51' alone, and 'at most 51 ns' for the switch)
     one = rows[(rows.calls_per_iteration > 0) | (rows.metric == "int_cpu_ns")]
     alone = call_cost.own_share(one)
     assert "as the int workload did (1.08$\\times$)" in alone and "$-$4" not in alone, alone
-    assert "& 51 \\\\" in alone, alone
+    assert "& 0 to 9 \\\\" in alone and "& 51 to 60 \\\\" in alone, alone
+    assert "at most 60 " in call_cost.bound_words(one, ABIS), call_cost.bound_words(one, ABIS)
     # no workload of its own: nothing to split
     assert call_cost.own_share(rows[rows.calls_per_iteration > 0]) == ""
 

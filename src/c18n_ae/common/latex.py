@@ -277,10 +277,10 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
     """The one printed form of a ratio, _ratio_text's; a metric only a few ticks long (both
     sides under FEW_TICKS steps of its timer) prints its two values first, baseline then
     subject, and the ratio after them with its interval or range: '1.63 → 3.01 µs (1.85× [1.2,
-    2.7])', the point one figure finer where the printed values would divide to another; a range
-    with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way on
-    each side could make the two equal, their difference and the ticks that hold it stand for
-    the ratio (tick_unresolved): '5.17 → 4.74 µs (within one timer tick)'."""
+    2.7])', the point beside its interval one figure finer, as the printed values divide; a
+    range with no point prints as the range, '1.00 → 9.00 µs (1.2–40×)'; where a tick either way
+    on each side could make the two equal, how many ticks hold their difference stands for the
+    ratio (tick_unresolved): '5.17 → 4.74 µs (within one timer tick)'."""
     sides, resolution = grid.get("sides"), grid.get("resolution", math.nan)
     few = (
         sides is not None
@@ -324,15 +324,21 @@ def ratio_text(ratio: float, low: float, high: float, tex: bool = True, *args, *
         # the point one figure finer where the printed times would divide to another one (cold
         # reads divided 3.01 by 1.63, got 1.85 and met 1.9), never past MAX_DIGITS; not always
         # three: a point alone says its interval is narrower than its last digit (BARE_WORDS),
-        # and a side a tick or two long carries fewer figures (resolution_digits)
-        # Beside its interval, always one figure finer, as the printed times divide (two pipe
-        # writes of like times printed 1.85× and 1.8× under the first rule alone: two cold
-        # reads); a timer's range says the ticks allow no finer point
+        # and a side a tick or two long carries fewer figures (resolution_digits). Beside its
+        # interval, one figure finer always, as the printed times divide (two pipe writes of
+        # like times printed 1.85× and 1.8× under the first rule alone: two cold reads), where
+        # that point lies within its interval and is no ratio below 1 (ratio_figures' two
+        # decimals); a timer's range says the ticks allow no finer point
         digits = len(figures[0].replace(".", "").lstrip("0"))
         given = float(_sig(sides[0], MAX_DIGITS)) / float(_sig(sides[1], MAX_DIGITS))
-        beside = ratio_part[len(point) :].lstrip().startswith("[")
+        finer = _sig(given, digits + 1)
+        beside = (
+            ratio_part[len(point) :].lstrip().startswith("[")
+            and given >= 1
+            and low <= float(finer) <= high
+        )
         if beside and digits < MAX_DIGITS:
-            ratio_part = _sig(given, digits + 1) + ratio_part[len(figures[0]) :]
+            ratio_part = finer + ratio_part[len(figures[0]) :]
         elif _sig(given, digits) != figures[0] and digits < MAX_DIGITS:
             ratio_part = _sig(ratio, digits + 1) + ratio_part[len(figures[0]) :]
     return f"{shown} ({ratio_part}){tail}"

@@ -122,7 +122,7 @@ class Names:
         return f"{self.variant(source, subject)} / {self.variant(source, baseline)}"
 
     def stands_for(self, source: str) -> str:
-        """Table 2's header: the name and, once, the id it stands for: '24.05 (data set
+        """The machines table's header: the name and, once, the id it stands for: '24.05 (data set
         morello-2024)'."""
         name = self.source(source)
         return f"{name} (data set {source})" if source in self.datasets else name

@@ -541,16 +541,6 @@ def _time_places(values: tuple[float, ...], pick=max) -> tuple[str, float, int]:
     return unit, scale, max(0, 2 - math.floor(math.log10(pick(values) / scale)))
 
 
-def _gives(x: float, shown: str) -> bool:
-    """Whether a reader's arithmetic x rounds to the figure printed (_about), and not from a
-    rounding edge, where a reader could round either way (40.5 beside 'about 41')."""
-    if not math.isfinite(x) or x == 0:
-        return _about(x) == shown
-    step = 10.0 ** (math.floor(math.log10(abs(x))) - 1)  # the last of _about's two figures
-    edge = abs((abs(x) / step) % 1 - 0.5) < 1e-6
-    return _about(x) == shown and not edge
-
-
 def _dividing_times(values: tuple[float, ...]) -> tuple[list[str], str]:
     """Times as the worked estimate prints them: four significant figures of the larger, all in
     its unit and to the same place, so that their difference is what the text subtracts and
@@ -598,9 +588,8 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
     a, b, n, k = _f(r.mean_ns), _f(r.reference_mean_ns), _f(r.iterations), r.calls_per_iteration
     if not all(math.isfinite(x) and x > 0 for x in (a, b, n)):
         return ""
-    # per iteration, to the place at which every pair divides to the figure printed; no times
-    # per trial, which Table 6 prints in three figures (a cold read met 70.78 s here and 70.8 s
-    # there)
+    # per iteration, four figures, as the per-call table prints its times per trial (a cold
+    # read met 70.78 s here and 70.8 s there when both were given)
     (ia, ib), ui = _dividing_times((a / n, b / n))
     what = "CPU time" if str(r.metric).endswith("_cpu_ns") else "time"
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
@@ -635,8 +624,8 @@ def _own_ends(t: pd.DataFrame, r) -> list:
     if r is None:
         return []
     own = [x for x in _own_rows(t, r.source, r.subject).itertuples() if math.isfinite(_f(x.ratio))]
-    b, n, k = _f(r.reference_mean_ns), _f(r.iterations), _f(r.calls_per_iteration)
-    if not own or not all(math.isfinite(x) and x > 0 for x in (b, n, k)):
+    k = _f(r.calls_per_iteration)
+    if not own or _iteration_times(r) is None or not (math.isfinite(k) and k > 0):
         return []
     ends = [min(own, key=lambda x: _f(x.ratio)), max(own, key=lambda x: _f(x.ratio))]
     same = ratio_point(_f(ends[0].ratio)) == ratio_point(_f(ends[1].ratio))
@@ -651,14 +640,27 @@ def _own_ns(r, own) -> float:
 
 
 def _printed_ns(x: float, digits: int) -> float:
-    return float(amount(x, tex=False, digits=digits).split()[0].replace("\u2212", "-"))
+    return float(amount(x, tex=False, digits=digits).split()[0])
 
 
-def _left_for_calls(r, own) -> float:
-    """What the loop's own code's share leaves for the calls themselves, from the two figures as
-    printed (60 ns less 9 ns: 51 ns; 60 ns less -4 ns: 64 ns), so that a reader's subtraction
-    gives it."""
-    return _printed_ns(_f(r.per_call_ns), 2) - _printed_ns(_own_ns(r, own), 1)
+def _split(r, ends: list) -> tuple[list[float], list[float]] | None:
+    """The loop's own code's share of a call's extra time and the calls' share, each as [low,
+    high] in the figures printed: the own code from its ends' shares (_own_ns, one figure), zero
+    included ('or nearer zero': the own code is only part of the baseline's loop time), and the
+    calls the rest of the printed figure (60 ns less 9: 51; 60 ns less -4: 64), so that a
+    reader's subtraction gives them; None where the own code could take it all."""
+    whole = _printed_ns(_f(r.per_call_ns), 2)
+    own = [_printed_ns(_own_ns(r, x), 1) for x in ends]
+    low, high = min(0.0, *own), max(0.0, *own)
+    calls = [whole - high, whole - low]
+    return ([low, high], calls) if calls[0] > 0 else None
+
+
+def _span(ends: list[float], whole: bool = False) -> str:
+    """'-4 to 9' ($-$ for a minus), one figure where both ends print alike; whole: in all the
+    whole digits of a difference (_whole)."""
+    said = [_figure(_whole(x) if whole else amount(x, digits=1)) for x in ends]
+    return said[0] if said[0] == said[1] else f"{said[0]} to {said[1]}"
 
 
 def _whole(x: float) -> str:
@@ -681,14 +683,14 @@ def _figure(x: str) -> str:
     return x.split(" ")[0]
 
 
-def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
+def own_share(t: pd.DataFrame) -> str:
     """How the answer's cost per call splits, were the loop's own code to slow as the workloads
     of the same data set and variant that call no other library did, from the fastest to the
     slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
     then a small table of the parts: the loop's own code (each end's ratio less 1 times the
     baseline's whole loop time, per call, with its arithmetic in the printed figures; nearer
     zero, as the loop's own code is only part of that time), the rest for the calls themselves
-    (_left_for_calls) with what they hold, and the whole. '' where E10 answers, no such workload
+    (_split) with what they hold, and the whole. '' where E10 answers, no such workload
     has a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may
     cost more or less', read as a bound withdrawn."""
     r, kind = answer(t)
@@ -705,18 +707,19 @@ def own_share(t: pd.DataFrame, releases: dict | None = None) -> str:
         f"~/~${k}$"
         for x in ends
     ]
-    owns = [_figure(amount(_own_ns(r, x), digits=1)) for x in ends]
+    split = _split(r, ends)
+    if split is None:
+        return ""
+    own_ns, calls_ns = _span(split[0]), _span(split[1], whole=True)
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
-    calls = [_figure(_whole(x)) for x in sorted(_left_for_calls(r, x) for x in ends)]
     library = escape(_s(r.library)) or "the library"
     whole = _about(r.per_call_ns)
     if len(ends) == 1:
         did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
-        own, own_ns, calls_ns = sums[0], owns[0], calls[0]
+        own = sums[0]
     else:
         did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
         own = f"from {sums[0]} to {sums[1]}"
-        own_ns, calls_ns = f"{owns[0]} to {owns[1]}", f"{calls[0]} to {calls[1]}"
     rows = [
         (
             f"The loop's own code: {own}, or nearer zero, as {per}~{unit} also holds {library}'s "
@@ -754,8 +757,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         return ""
     library = escape(_s(r.library)) or "the library"
     ends = _own_ends(t, r)
-    if ends:
-        most = max(_left_for_calls(r, x) for x in ends)
+    split = _split(r, ends) if ends else None
+    if split:
+        most = split[1][1]
         return (
             # the stall only adds time: said, as a cold read found the bound resting on it unsaid
             f"On that assumption, and as the stall only adds time, the switch alone costs at most "
@@ -1419,7 +1423,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", nominal_cycles(t, published))
-    text += newcommand("PerCallOwnShare", own_share(t, releases))
+    text += newcommand("PerCallOwnShare", own_share(t))
     text += newcommand("PerCallBound", bound_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))

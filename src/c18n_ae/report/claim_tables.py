@@ -447,7 +447,11 @@ def short_needs(text: str) -> str:
     nowhere); the rest as it is."""
 
     def figures(m: re.Match) -> str:
-        return _BAND.sub(_ends, re.sub(r"\d+\.\d+", lambda x: _three(x[0]), m[0]))
+        # a band's ends from its unrounded middle, in its width's places; any other number in
+        # three figures (rounding the middle first moved 1.5149 ± 0.015 to 1.495 to 1.525)
+        if _BAND.search(m[0]):
+            return _BAND.sub(_ends, m[0])
+        return re.sub(r"\d+\.\d+", lambda x: _three(x[0]), m[0])
 
     return _NEEDS_CLAUSE.sub(figures, text)
 
@@ -857,12 +861,15 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     )
 
 
-def claims_outcome(results: pd.DataFrame, sources=None, releases: dict | None = None) -> str:
+def claims_outcome(
+    results: pd.DataFrame, sources=None, releases: dict | None = None, worded=()
+) -> str:
     """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that its
     separate 22.12 runs could test, 4 hold, 4 do not and 1 is inconclusive, a check across
-    releases.' where every tested source is one of the study's data sets (releases: source ->
-    release; a reviewer read '4 do not' beside 'its own data' as four refuted), else 'that its
-    own data could test'; '' where none could be tested (Section 4.5 says why)."""
+    releases.' where every tested source is a data set whose release the claims were not drawn
+    from (releases: source -> release; worded: the releases they were drawn from; a reviewer
+    read '4 do not' beside 'its own data' as four refuted), else 'that its own data could
+    test'; '' where none could be tested (Section 4.5 says why)."""
     _, rows = _study_claims(results, sources)
     said = outcome_words(rows) if len(rows) else ""
     if not said:
@@ -871,7 +878,9 @@ def claims_outcome(results: pd.DataFrame, sources=None, releases: dict | None = 
     claims = "claims" if n != 1 else "claim"
     where = list(dict.fromkeys(rows.source))
     releases = releases or {}
-    if all(releases.get(s) for s in where):
+    # runs the claims were not drawn from, as claims_summary says it (worded: the releases the
+    # study drew them from)
+    if worded and all(releases.get(s) and releases[s] not in worded for s in where):
         names = listed([escape(short_release(releases[s])) for s in where])
         return (
             f"Of the {n} {claims} of the study that its separate {names} runs could test, "
@@ -928,7 +937,7 @@ def _needs(r) -> str:
 def possibly_caption(rows: pd.DataFrame) -> str:
     """The tested-claims table's words on its verdicts that stand with 'possibly also' (a
     reviewer met the mark in the claims table and not here): ' Possibly also, for every ratio:
-    compilers of two names (Table 10).'; '' where none has one."""
+    compilers clang-morello and clang (Table 9).'; '' where none has one."""
     facts: dict[str, int] = {}
     for detail in rows.detail.fillna(""):
         said = str(detail).split("; possibly also: ", 1)

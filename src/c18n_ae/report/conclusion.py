@@ -108,5 +108,8 @@ def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) ->
     if verdicts is None or verdicts.empty:
         return ""
     sources = list(dict.fromkeys(table.source)) if len(table) else None
-    releases = release_labels(list((metas or {}).values()))  # copies of one release apart
-    return claims_outcome(verdicts, sources, releases)
+    # copies of one release named apart; the releases the study drew its claims from
+    # (dataset.yaml study_data), as claims_summary reads them
+    releases = release_labels(list((metas or {}).values()))
+    worded = [releases[k] for k, m in (metas or {}).items() if m.get("study_data")]
+    return claims_outcome(verdicts, sources, releases, worded)

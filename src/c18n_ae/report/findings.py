@@ -314,9 +314,8 @@ def study_limits(
     variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
     with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
     enabled c18n for its timed processes, but no log shows them in compartments.'; '' where
-    nothing holds. Why the two
-    costs cannot be told apart (no purecap variant without compartments) is the introduction's
-    to say."""
+    nothing holds. mix=False: leave out what the figures mix, which mix_sentence has said before
+    them."""
     clauses = []
     named = mixed_abis(metas)
     if named and mix:  # mix=False: mix_sentence said it before the figures

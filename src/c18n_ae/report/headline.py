@@ -433,18 +433,14 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         # the unit as the cells print it ('\\si{\\micro\\second}')
         unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
         arrow = f"$x \\rightarrow y${' ' + unit[0] if unit else ''}"
-        # each form defined here, the one key of the body (Table 2 once repeated it; cold reads
-        # asked for one legend)
+        # each form defined here, the one key of the body (a forms table once repeated it;
+        # cold reads asked for one legend)
         forms.append(
             (f"{arrow} ($r\\times$ [$a$, $b$])", f"{sides}: times only a few {ticks} ticks long")
         )
-        if UNRESOLVED_SAID.search(said):  # in the ratio's place (latex.tick_unresolved)
-            forms.append(
-                (
-                    f"{arrow} (within one timer tick)",
-                    "the timer cannot tell them apart",
-                )
-            )
+        # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
+        for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
+            forms.append((f"{arrow} {form}", "the timer cannot tell them apart"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means
@@ -490,9 +486,10 @@ def possibly_line(rows: list, heads: dict[str, str]) -> str:
     """Table 1's line on the ratios it prints that stand with 'possibly also' (Section 3's rule;
     a reviewer met the rule there and no mark here): per column, each difference in a few words,
     with the experiments it is about where not every ratio of the column has it: 'Possibly also
-    (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: compilers of two names
-    (Table 10).'; '' where no printed ratio has one."""
+    (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: compilers
+    clang-morello and clang (Table 9).'; '' where no printed ratio has one."""
     said = []
+    numbers = {e.name: f"E{e.number}" for e in exp.registry().values()}  # others by their name
     for source, head in heads.items():
         mine = [x for x in rows if x.source == source and not is_confounded(x)]
         mine = [x for x in mine if not _text(getattr(x, "invalid", ""))]
@@ -503,8 +500,7 @@ def possibly_line(rows: list, heads: dict[str, str]) -> str:
         for words, where in facts.items():
             scope = ""
             if len(where) < len(mine):
-                numbers = {e.name: e.number for e in exp.registry().values()}
-                scope = ", " + listed([f"E{numbers[e]}" for e in dict.fromkeys(where)])
+                scope = ", " + listed([numbers.get(e, e) for e in dict.fromkeys(where)])
             said.append(f"{escape(head)}{scope}: {escape(words)}")
     if not said:
         return ""

@@ -25,7 +25,7 @@ from c18n_ae.common import known_answer, launchers
 from c18n_ae.running import crossing_runs
 from c18n_ae.targets import board_checks, crossing_probes
 
-# short loops, many of them: a loop of 10^3 calls (a few tenths of a millisecond with the
+# short loops, many of them: a loop of CALLS calls (about a tenth of a millisecond with the
 # injection) mostly runs within one time slice even on a loaded machine, and the fastest of many
 # is the undisturbed cost. Loops of 10^4 calls, 30 of each kind, did not: with four busy
 # processes on this machine's two cores the rise came out 0.74 to 1.40 times getpid's cost, and a
