@@ -382,8 +382,8 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
 
     mix = mix_sentence(shipped)
     assert mix == (
-        "These data have no purecap variant without compartments, so every figure below holds "
-        "the purecap ABI's cost and c18n's together."
+        "These data have no purecap variant without compartments, so every figure below "
+        "includes both the purecap ABI's cost and c18n's."
     ), mix
     after = study_limits(
         shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"), "", False

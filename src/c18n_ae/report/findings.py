@@ -289,15 +289,15 @@ def mix_sentence(metas: list[dict]) -> str:
     """The abstract's sentence, before its figures, on what every one of them holds where the
     data sets have no purecap variant without compartments (two reviewers took the 60 ns for
     c18n's cost until the caveats after it): 'These data have no purecap variant without
-    compartments, so every figure below holds the purecap ABI's cost and c18n's together.'; ''
+    compartments, so every figure below includes both the purecap ABI's cost and c18n's.'; ''
     where every ABI also ran without."""
     named = mixed_abis(metas)
     if not named:
         return ""
     abi = listed(named, "or")
     return (
-        f"These data have no {abi} variant without compartments, so every figure below holds the "
-        f"{abi} ABI's cost and c18n's together."
+        f"These data have no {abi} variant without compartments, so every figure below includes "
+        f"both the {abi} ABI's cost and c18n's."
     )
 
 
