@@ -13,7 +13,7 @@ from __future__ import annotations
 from c18n_ae.common.frames import concat_frames
 from c18n_ae.common.latex import escape, fmt, gen_name, listed, newcommand
 from c18n_ae.common.lazy import pd
-from c18n_ae.common.names import compartment_name, short_release
+from c18n_ae.common.names import short_release, variant_names
 from c18n_ae.common.rawcsv import RawDataError, number
 from c18n_ae.experiments import Experiment, pipe
 from c18n_ae.experiments.isolation_logs import import_logs
@@ -203,10 +203,9 @@ def _where(source: str, meta: dict | None) -> str:
 def _process(variant: str, meta: dict | None) -> str:
     """A variant's parent process by the name the paper gives the variant ('the benchmark + c18n
     parent process') where the data set records its ABI, else by the variant's own name."""
-    spec = ((meta or {}).get("variants") or {}).get(variant) or {}
-    if spec.get("abi"):
-        name = compartment_name(spec["abi"]) if spec.get("c18n") else spec["abi"]
-        return f"the {escape(name)} parent process"
+    variants = (meta or {}).get("variants") or {}
+    if (variants.get(variant) or {}).get("abi"):
+        return f"the {escape(variant_names(variants)[variant])} parent process"
     return f"the \\texttt{{{escape(variant)}}} parent process"
 
 

@@ -912,6 +912,12 @@ def _cpu_or_time(rows: pd.DataFrame) -> str:
     return "CPU time" if all(str(m).endswith("_cpu_ns") for m in rows.metric) else "time"
 
 
+def _drawn(t: pd.DataFrame) -> pd.DataFrame:
+    """Figure 1's rows: the calls into another library and the code that calls none, each
+    without its confounded contrasts."""
+    return pd.concat([clean(crossing(t)), clean(own_code(t))])
+
+
 def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = None) -> str:
     """Figure 1: two panels on one ratio axis, one above the other: the time of code that calls
     into another library against hybrid, with its extra time per call (ABI and switch together)
@@ -975,7 +981,7 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
 def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
-    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
+    drawn = _drawn(t)
     hidden = "where a bar is narrower than its dot, only the dot shows."
     # what the intervals cover, where every row drawn is one run per variant (a cold read took
     # Figure 1's narrow bars for 95 % intervals of the effect)
@@ -1334,7 +1340,7 @@ def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
     rule; a reviewer met the rule and no mark on the figure), per data set, in a few words each:
     'Possibly also, as in Table 1: 24.05, two boards may differ; 22.12, compilers of two
     names.'; '' where none has one."""
-    drawn = pd.concat([clean(crossing(t)), clean(own_code(t))])
+    drawn = _drawn(t)
     said = []
     for source, rows in drawn.groupby("source", sort=False):
         words = dict.fromkeys(

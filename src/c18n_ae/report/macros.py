@@ -29,7 +29,7 @@ from c18n_ae.common.latex import (
     newcommand,
     quantity,
 )
-from c18n_ae.common.names import compartment_name, release_labels, short_release
+from c18n_ae.common.names import release_labels, short_release, variant_names
 from c18n_ae.report.headline import TAIL_SHARE
 
 
@@ -193,14 +193,6 @@ def edition_macros(metas: list[dict], kinds: dict[str, str]) -> str:
     return out
 
 
-def _variant_words(spec: dict, name: str) -> str:
-    """A data set's variant in plain words, by the name the paper gives it: 'purecap + c18n',
-    'benchmark + c18n', 'hybrid' (a cold read counted five names for one variant), its name where
-    the data set records no ABI."""
-    abi = spec.get("abi") or name
-    return escape(compartment_name(abi) if spec.get("c18n") else abi)
-
-
 def _experiments_words(names: list[str]) -> str:
     """'E2, E3 and E4' for experiment names (the registry's numbers)."""
     known = {e.name: e.number for e in exp.registry().values()}
@@ -260,6 +252,7 @@ def dataset_macros(sets: list[dict]) -> str:
             kernels.append(f"{name} record no kernel")
         # variants built alike said together; a build whose level is not recorded left out
         alike: dict[str, list[str]] = {}
+        named = variant_names(d["variants"])  # each by the name the paper gives it
         for v, spec in d["variants"].items():
             by: dict[str, list[str]] = {}
             for b in spec.get("builds", []):
@@ -267,7 +260,7 @@ def dataset_macros(sets: list[dict]) -> str:
                     by.setdefault(b["optimisation"], []).extend(b["experiments"])
             said = listed([f"{escape(o)} ({_experiments_words(e)})" for o, e in by.items()])
             if said:
-                alike.setdefault(said, []).append(_variant_words(spec, v))
+                alike.setdefault(said, []).append(escape(named[v]))
         if alike:
             said = listed([f"{listed(v)} at {o}" for o, v in alike.items()])
             levels.append(f"for {name} the study built {said}")
