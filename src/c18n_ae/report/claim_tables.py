@@ -222,17 +222,6 @@ def tex_quotes(text: str) -> str:
     return re.sub(r'"([^"]*)"', r"``\1''", text)
 
 
-def departures(results: pd.DataFrame) -> str:
-    """'owner-reads-compartments: the study says ...; ...': each claim that departs from the
-    study's words (study.departs), once, for the paper's claims paragraph."""
-    said = {}
-    for r in results.itertuples():
-        text = _text(getattr(r, "departs", ""))
-        if text and r.claim not in said:
-            said[r.claim] = f"{r.claim}: {text}"
-    return "; ".join(said.values())
-
-
 def kind_counts(rows: pd.DataFrame) -> list[tuple[str, int]]:
     """(verdict kind, how many of the rows are of it), in VERDICT_KINDS order, those that occur."""
     kinds = rows.get("verdict_kind", pd.Series("", index=rows.index)).fillna("")
@@ -310,8 +299,10 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     heads += list(TALLY_HEADS)
     n = len(heads)
     lines = [
-        r"\par\medskip\noindent\begin{minipage}{\textwidth}",
-        r"\captionof{table}{Verdicts by kind on each source: how many claims each source tests "
+        # a float, so the text before the claims table fills its page (an unbreakable block
+        # left a quarter page blank once the tested claims' table joined the appendix)
+        r"\begin{table}[!tbp]",
+        r"\caption{Verdicts by kind on each source: how many claims each source tests "
         r"with an interval (\emph{tested}: the claim holds on that source, does not, or "
         r"stays inconclusive; this package's own claims hold or fail) and how many it "
         r"can only reproduce, restate, not attribute to compartments or not measure at all; "
@@ -337,7 +328,7 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     lines += [r"\bottomrule", r"\end{tabular}"]
     notes = [x for x in (machine_note(results, claims), own_note(results)) if x]
     lines += [rf"\par\smallskip\raggedright {' '.join(notes)}"] if notes else []
-    lines += [r"\end{minipage}\par\medskip", ""]
+    lines += [r"\end{table}", ""]
     return "\n".join(lines)
 
 
@@ -552,7 +543,13 @@ def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
             cells = [escape(r.source), escape(r.statistic), result, measured]
             lines.append(" & ".join(cells) + r" \\")
     lines += [r"\end{longtable}"]
-    return tally_table(results, claims) + "\n".join(lines) + "\n"
+    # two definitions, no output: the paper sets the tally before the text that leads to the
+    # claims table, so its float is queued in time and that text fills its page (a longtable
+    # holds back the floats before it, which left a quarter page blank)
+    return (
+        rf"\newcommand{{\ClaimsTallyTable}}{{{tally_table(results, claims)}}}"
+        "\n\\newcommand{\\ClaimsTable}{%\n" + "\n".join(lines) + "\n}\n"
+    )
 
 
 def markdown_table(results: pd.DataFrame, releases: list[str] = ()) -> str:
@@ -1027,7 +1024,7 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )
     return "\n".join(
-        [r"\begin{table*}[tb]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\small"]
+        [r"\begin{table*}[tb]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\footnotesize"]
         + out
         + [r"\end{table*}"]
     )
