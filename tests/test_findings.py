@@ -218,8 +218,8 @@ def test_the_conclusion_says_how_the_tested_claims_came_out_in_one_short_sentenc
     # where the study drew its claims from a release, the reason its files tested none says so
     drew = claims_summary(verdicts, releases, list(releases), ["CheriBSD 24.05"])
     assert drew.startswith(
-        "The study drew its 12 claims from its 24.05 data. Its separate 22.12 runs could "
-        "test 9 of them: 4 hold"
+        "The 12 claims come from conclusions the study drew from its 24.05 data. "
+        "Its separate 22.12 runs could test 9 of them: 4 hold"
     ), drew
     # the 24.05 data's sentence says what recomputing the claims on their own files checks
     assert drew.endswith(

@@ -95,7 +95,7 @@ def test_a_headline_experiment_s_own_sentences_stay_out_of_its_body_paragraph(
     tex = out.read_text()
     assert tex.count("\\newcommand{\\FindingsMemory}") == 1
     mine = tex.split("\\newcommand{\\FindingsMemory}")[1].split("\\newcommand")[0]
-    assert "On the 22.12 data, the calls into libc give" in mine, mine
+    assert "On the 22.12 data, the metrics that call into libc give" in mine, mine
     assert "for a malloc of the largest block" in mine, mine
     assert "an extra time that grows with the block" not in mine
     # \\PartFindings<Part> (macros.py) prints each experiment's \\Findings<Name>

@@ -405,15 +405,17 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
         if levels and levels[1] != levels[2]:
             rest = ", ".join(x for x in also.split(", ") if x != levels[0])
             higher = int(levels[1]) > int(levels[2])
-            less, way = ("less", "larger") if higher else ("more", "smaller")
+            less, way = ("less", "lowers") if higher else ("more", "raises")
             said += (
                 f", but its {compartment_name(abi)} side was built at -O{levels[1]} and "
                 f"{escape(_s(o.baseline)) or 'its baseline'} at -O{levels[2]}"
             )
             out.append(said + (f"; it also differs in {escape(rest)}." if rest else "."))
+            # what the level does, and no guess at what a like build would give (a cold read
+            # of round 88: 'would likely be larger' rested on nothing shown)
             out.append(
-                f"At -O{levels[1]} its loop did {less} of its own work and its call sites "
-                f"differ; with both sides at -O{levels[2]}, the estimate would likely be {way}."
+                f"At -O{levels[1]} its loop did {less} of its own work, which {way} the "
+                "estimate by an amount these data cannot give, and its call sites differ."
             )
         else:
             if also:

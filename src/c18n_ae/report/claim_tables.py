@@ -166,7 +166,8 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
-    """'On morello-2024, 5 of the decided verdicts rest on a single trial each: 4
+    """'On morello-2024, 5 of the claims that hold there rest on a single trial each, none of
+    them a tested verdict: 4
     printed by the study (root-reads-compartment, ...) and 1 in its logs
     (owner-reads-compartments).'
     A flag claim's measured text counts its trials ('1 of 1 printed trial', 'in 1 of 1 trial');
@@ -186,8 +187,14 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
         for names, how in ((printed, "printed by the study"), (logged, "in its logs"))
         if names
     ]
+    kinds = {_text(getattr(r, "verdict_kind", "")) for r in one}
+    # which kind they are: a cold read of round 88 took 'decided verdicts' for tested ones,
+    # where the tally counts none on that source
+    untested = "tested" not in kinds
     return (
-        f"On {source}, {len(one)} of the decided verdicts rest on a single trial each: "
+        f"On {source}, {len(one)} of the claims that hold there rest on a single trial each"
+        + (", none of them a tested verdict" if untested else "")
+        + ": "
         + " and ".join(parts)
         + "."
     )
@@ -760,7 +767,9 @@ def claims_summary(
             # twice)
             them = "all of them" if len(tested) == n else f"{len(tested)} of them"
             opening = (
-                f"The study drew its {n} claims from its {drawn} data. "
+                # whose the claims are and whose the conclusions (round 88: 'the study drew its
+                # 24 claims' beside Section 2's 'turns ... into 24 claims')
+                f"The {n} claims come from conclusions the study drew from its {drawn} data. "
                 f"{on[0].upper()}{on[1:]} could test {them}"
             )
         else:
