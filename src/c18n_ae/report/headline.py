@@ -9,7 +9,6 @@ table of confounded contrasts."""
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -405,20 +404,30 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     to a row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
     valid') in one sentence; then what the intervals cover, said once."""
     rows = [x for _, g in shown for x in g.itertuples()]
-    printed = [cell(x, tex=False) for x in rows if not is_confounded(x) or _text(x.invalid)]
+    kept = [x for x in rows if not is_confounded(x) or _text(x.invalid)]
+    printed = [cell(x, tex=False) for x in kept]
     said = " ".join(printed)
-    forms = [(r"$r\times$ [$a$, $b$]", "ratio with its interval")]
-    if "⟨" in said:
-        forms.append(
-            (r"$r\times$ $\langle a, b\rangle$", "not an interval: a timer tick either way")
-        )
-    if any(bare(x) for x in printed):  # the point alone: brackets would only repeat it
-        # one entry with the interval's form, of which it is the short case (a cold read
-        # counted four notations where three are kinds of one)
-        forms[0] = (forms[0][0], f"{forms[0][1]}; $r\\times$ alone: {BARE_WORDS.split(': ', 1)[1]}")
-    if "–" in said:
-        forms.append((r"$a$--$b\times$", "too uncertain for a point"))
-    few = [x for x in rows if "→" in cell(x, tex=False)]
+    # each form keyed by the first cell of the table that has it, not by symbols (three cold
+    # reads of round 89 decoded 'x -> y us (r x [a, b])' before they could read a cell)
+    example = dict(zip(printed, (cell(x) for x in kept)))
+    few = [x for x in kept if "→" in cell(x, tex=False)]
+    kinds = {
+        "interval": lambda t: "[" in t and "→" not in t,
+        "bare": lambda t: bare(t),
+        "timer": lambda t: "⟨" in t and "→" not in t,
+        "range": lambda t: "–" in t and "→" not in t,
+        "few": lambda t: "→" in t and not UNRESOLVED_SAID.search(t),
+    }
+    first = {k: next((example[t] for t in printed if test(t)), "") for k, test in kinds.items()}
+    forms = []
+    if first["interval"]:
+        forms.append((first["interval"], "a ratio with its interval"))
+    if first["bare"]:  # the point alone: brackets would only repeat it
+        forms.append((first["bare"], f"a ratio, {BARE_WORDS.split(': ', 1)[1]}"))
+    if first["timer"]:
+        forms.append((first["timer"], "not an interval: a timer tick either way"))
+    if first["range"]:
+        forms.append((first["range"], "too uncertain for a point"))
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
         # the two sides by name, as Section 4 says them: the pair's second, then its first
@@ -428,19 +437,18 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         shares = any(_text(getattr(x, "share", "")) in SHARES for x in few)
         sides = "second $\\rightarrow$ first of the pair"
         if len(pairs) == 1 and pairs[0].count(" / ") == 1 and not shares:
-            first, second = (escape(x) for x in pairs[0].split(" / "))
-            sides = f"{second} $\\rightarrow$ {first}"
-        # the unit as the cells print it ('\\si{\\micro\\second}')
-        unit = re.search(r"\\si\{(?:\\[a-z]+)+\}", comparison_text(few[0], statistic(few[0])))
-        arrow = f"$x \\rightarrow y${' ' + unit[0] if unit else ''}"
+            one, two = (escape(x) for x in pairs[0].split(" / "))
+            sides = f"{two} $\\rightarrow$ {one}"
         # each form defined here, the one key of the body (a forms table once repeated it;
         # cold reads asked for one legend)
-        forms.append(
-            (f"{arrow} ($r\\times$ [$a$, $b$])", f"{sides}: times only a few {ticks} ticks long")
-        )
+        if first["few"]:
+            forms.append(
+                (first["few"], f"{sides}: times only a few {ticks} ticks long, then their ratio")
+            )
         # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
         for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
-            forms.append((f"{arrow} {form}", "the timer cannot tell them apart"))
+            shown_ = next(example[t] for t in printed if form in t)
+            forms.append((shown_, f"{sides}: the timer cannot tell them apart"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means
@@ -461,7 +469,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         words.append(
             rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names"
         )
-    spec = r"@{\quad}".join([r"l@{\enspace}l"] * LEGEND_PAIRS)
+    spec = r"@{\quad}".join([r"l@{\quad}l"] * LEGEND_PAIRS)
     lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
     for i in range(0, len(forms), LEGEND_PAIRS):
         pairs = forms[i : i + LEGEND_PAIRS]
