@@ -360,7 +360,9 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
 
     summaries = {
         "memory": pd.DataFrame([summary("a", "malloc_ns", 1e3), summary("b", "malloc_ns", 1e3)]),
-        "cpu": pd.DataFrame([summary("a", "math_cpu_ns", 7812500.0)]),
+        "cpu": pd.DataFrame(
+            [summary("a", "math_cpu_ns", 7812500.0), summary("b", "math_cpu_ns", 7812500.0)]
+        ),
     }
     sets = [{"name": "a", "release": "CheriBSD 24.05"}, {"name": "b", "release": "CheriBSD 22.12"}]
     said = timer_grids(summaries, sets)
@@ -374,14 +376,19 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
     assert timer_grids(coarse, sets) == (
         r"on the 24.05 data, memory times in steps of 1~\si{\micro\second} and CPU times in steps"
         r" of 7.81~\si{\milli\second}; on the 22.12 data, memory times in steps of"
-        r" 4~\si{\micro\second}"
+        r" 4~\si{\micro\second} and CPU times in steps of 7.81~\si{\milli\second}"
     )
     # times on one grid said together; an experiment the body does not quote left out
-    summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
+    summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3), summary("b", "write_ns", 1e3)])
     summaries["isolation"] = pd.DataFrame([summary("a", "read_ns", 1e3)])
     said = timer_grids(summaries, sets)
     assert said.startswith(r"on the 24.05 and 22.12 data, memory and pipe times in steps of 1~")
     assert "isolation" not in said
+    # a kind of time one data set lacks (22.12 ran no pipe): a clause per data set
+    summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
+    said = timer_grids(summaries, sets)
+    assert said.startswith(r"on the 24.05 data, memory and pipe times in steps of 1~"), said
+    assert r"; on the 22.12 data, memory times in steps of 1~" in said, said
 
 
 def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():

@@ -1207,7 +1207,12 @@ def latex_table(t: pd.DataFrame, releases: dict | None = None, abis: dict | None
     if mixed:
         notes.append(r"$^\S$ The contrast also differs in: " + "; ".join(mixed) + ".")
     if len(t) and not cycles:
-        notes.append("Cycles: no source recorded its clock frequency.")
+        # Section 4.1 converts at the published clock; the table gives only what a source
+        # recorded (a cold read of round 90 set the two side by side)
+        notes.append(
+            "Cycles: no source recorded its clock frequency, so this table gives none; "
+            r"Section~\ref{sec:per-call} converts at Morello's published clock."
+        )
     if len(t) and not e10:
         why = [escape(_s(x).removeprefix("not run").strip(": ")) for x in t.e10_note]
         said = listed([x for x in dict.fromkeys(why) if x])
