@@ -384,11 +384,12 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
     said = timer_grids(summaries, sets)
     assert said.startswith(r"on the 24.05 and 22.12 data, memory and pipe times in steps of 1~")
     assert "isolation" not in said
-    # a kind of time one data set lacks (22.12 ran no pipe): a clause per data set
+    # a kind of time one data set lacks (22.12 ran no pipe): said with the data sets that have it
     summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
     said = timer_grids(summaries, sets)
-    assert said.startswith(r"on the 24.05 data, memory and pipe times in steps of 1~"), said
-    assert r"; on the 22.12 data, memory times in steps of 1~" in said, said
+    assert said.startswith(
+        r"on the 24.05 and 22.12 data, memory and pipe (24.05 only) times in steps of 1~"
+    ), said
 
 
 def test_a_few_ticks_metric_prints_times_its_ratio_follows_from():

@@ -612,9 +612,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # share bounds the switch, unless libm's purecap build gains
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
-        "On that assumption, the switch alone costs at most 64 \\si{\\nano\\second}, the calls' "
-        "whole share, as long as libm's purecap build is no faster than its hybrid one: the stall "
-        "only adds time."
+        "On that assumption, the switch alone costs at most 64 \\si{\\nano\\second}: the calls' "
+        "share less the stall and less any extra time of libm's purecap build, unless that build "
+        "runs faster than its hybrid one."
     ), text
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
     # here, and the whole figure bounds the switch with its condition

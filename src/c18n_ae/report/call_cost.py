@@ -773,9 +773,10 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         return (
             # the stall only adds time: said, as a cold read found the bound resting on it unsaid;
             # the condition last, in a clause of its own (round 87: three steps in one clause)
-            f"On that assumption, the switch alone costs at most {_whole(most)}, the calls' whole "
-            f"share, as long as {library}'s purecap build is no faster than its hybrid one: the "
-            "stall only adds time."
+            # round 91: 'the stall only adds time' after a colon read as a non sequitur
+            f"On that assumption, the switch alone costs at most {_whole(most)}: the calls' share "
+            f"less the stall and less any extra time of {library}'s purecap build, unless that "
+            "build runs faster than its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
