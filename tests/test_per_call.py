@@ -612,9 +612,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # share bounds the switch, unless libm's purecap build gains
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
-        "On that assumption, the switch alone costs at most 64 \\si{\\nano\\second}: the calls' "
-        "share less the stall and less any extra time of libm's purecap build, unless that build "
-        "runs faster than its hybrid one."
+        "The switch alone therefore costs at most the calls' 64 \\si{\\nano\\second}, less the "
+        "stall and any extra time of libm's purecap build, if that build is no faster than its "
+        "hybrid one."
     ), text
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
     # here, and the whole figure bounds the switch with its condition
@@ -918,7 +918,9 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     alone = call_cost.own_share(one)
     assert "as the int workload did (1.08$\\times$)" in alone and "$-$4" not in alone, alone
     assert "& 0 to 9 \\\\" in alone and "& 51 to 60 \\\\" in alone, alone
-    assert "at most 60 " in call_cost.bound_words(one, ABIS), call_cost.bound_words(one, ABIS)
+    assert "at most the calls' 60 " in call_cost.bound_words(one, ABIS), call_cost.bound_words(
+        one, ABIS
+    )
     # no workload of its own: nothing to split
     assert call_cost.own_share(rows[rows.calls_per_iteration > 0]) == ""
 

@@ -773,10 +773,11 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         return (
             # the stall only adds time: said, as a cold read found the bound resting on it unsaid;
             # the condition last, in a clause of its own (round 87: three steps in one clause)
-            # round 91: 'the stall only adds time' after a colon read as a non sequitur
-            f"On that assumption, the switch alone costs at most {_whole(most)}: the calls' share "
-            f"less the stall and less any extra time of {library}'s purecap build, unless that "
-            "build runs faster than its hybrid one."
+            # round 91: 'the stall only adds time' after a colon read as a non sequitur; round
+            # 92: an 'unless' read as undoing the bound, so the condition is an 'if'
+            f"The switch alone therefore costs at most the calls' {_whole(most)}, less the stall "
+            f"and any extra time of {library}'s purecap build, if that build is no faster than "
+            "its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
