@@ -346,7 +346,8 @@ def test_the_pdf_names_each_data_set_and_variant_one_way(quick_run):
     assert {"morello-2024", "purecap-c18n"} <= ids
     # the table found by its caption, not its number (a table added before it renumbers it)
     start = words.rindex(" ", 0, words.index(": Machines that ran, from the provenance"))
-    # to its notes' last words: the two-column pages flow the appendix's text around it
+    # to the end of its variants' note (a kernel note may follow, naming no id): the two-column
+    # pages flow the appendix's text around the table, so no heading marks its end
     end = words.index("note in full.", start) + len("note in full.")
     table2, outside = words[start:end], words[:start] + " " + words[end:]
     for i in ids:

@@ -434,7 +434,8 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     said = threshold_words(verdicts)
     assert said == (
         "For 3 of the 5 tested claims the study's words give the threshold; for the other 2 they "
-        "name none exactly, and we chose one, which Table~\\ref{tab:tested} marks ours."
+        "name none exactly, and we chose one, which Table~\\ref{tab:tested} in the appendix "
+        "marks ours."
     ), said
     # how each came out is Table 2's: no count within the count (cold reads 67 to 69)
     assert not re.search(r"\bholds?\b", said) and "do not" not in said, said
@@ -451,3 +452,38 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     # a threshold neither the study's nor ours (not recorded) counts as neither
     odd = verdicts.assign(threshold_from=["study", "study", "study", "", ""])
     assert threshold_words(odd) == "", threshold_words(odd)
+
+
+def test_single_trial_claims_say_what_the_source_does_with_them():
+    """The claims a source decides on one trial, named by what it does with them (restates or
+    reproduces on 24.05, where it tests none): 'the claims that hold there ... none of them a
+    tested verdict' read as a contradiction to a cold reader (round 93)."""
+    from c18n_ae.report.claim_tables import PUBLISHED, single_trial_claims
+
+    def row(claim, measured, evidence, kind, result="holds"):
+        return {"source": "s", "claim": claim, "result": result, "measured": measured,
+                "evidence": evidence, "verdict_kind": kind}  # fmt: skip
+
+    rows = pd.DataFrame(
+        [
+            row(
+                "printed", "access: Denied (0 of 1 printed trial read as 1)", PUBLISHED, "restated"
+            ),
+            row(
+                "logged",
+                "in 1 of 1 trial, 1 of 100 strings found",
+                "",
+                "reproduced from the same data",
+            ),
+            row("many", "in 3 of 10 trials", "", "tested"),
+            row("failed", "in 1 of 1 trial", "", "tested", result="inconclusive"),
+        ]
+    )
+    said = single_trial_claims(rows, "s")
+    assert said == (
+        "On s, 2 of the claims it restates or reproduces rest on a single trial each: 1 printed "
+        "by the study (printed) and 1 in its logs (logged)."
+    ), said
+    tested = rows.assign(verdict_kind="tested")
+    assert "of the claims it tests rest on a single trial" in single_trial_claims(tested, "s")
+    assert single_trial_claims(rows, "other") == ""

@@ -166,9 +166,8 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
 
 
 def single_trial_claims(results: pd.DataFrame, source: str) -> str:
-    """'On morello-2024, 5 of the claims that hold there rest on a single trial each, none of
-    them a tested verdict: 4
-    printed by the study (root-reads-compartment, ...) and 1 in its logs
+    """'On morello-2024, 5 of the claims it restates or reproduces rest on a single trial
+    each: 4 printed by the study (root-reads-compartment, ...) and 1 in its logs
     (owner-reads-compartments).'
     A flag claim's measured text counts its trials ('1 of 1 printed trial', 'in 1 of 1 trial');
     printed values are the evidence PUBLISHED, a logged trial is raw data."""
@@ -187,14 +186,18 @@ def single_trial_claims(results: pd.DataFrame, source: str) -> str:
         for names, how in ((printed, "printed by the study"), (logged, "in its logs"))
         if names
     ]
-    kinds = {_text(getattr(r, "verdict_kind", "")) for r in one}
-    # which kind they are: a cold read of round 88 took 'decided verdicts' for tested ones,
-    # where the tally counts none on that source
-    untested = "tested" not in kinds
+    # what the source does with them, by their kind: a cold read of round 88 took 'decided
+    # verdicts' for tested ones, where the tally counts none on that source, and one of round
+    # 93 read 'none of them a tested verdict' as a contradiction
+    verbs = {
+        "tested": "tests",
+        "reproduced from the same data": "reproduces",
+        "restated": "restates",
+    }
+    kinds = dict.fromkeys(_text(getattr(r, "verdict_kind", "")) for r in one)
+    said = listed([verbs[k] for k in kinds if k in verbs], "or") or "decides"
     return (
-        f"On {source}, {len(one)} of the claims that hold there rest on a single trial each"
-        + (", none of them a tested verdict" if untested else "")
-        + ": "
+        f"On {source}, {len(one)} of the claims it {said} rest on a single trial each: "
         + " and ".join(parts)
         + "."
     )
@@ -502,8 +505,9 @@ def kinds_defined() -> str:
 
 
 def latex_table(results: pd.DataFrame, claims: dict | None = None) -> str:
-    """The tally by kind (tally_table; claims: each claim by its ID, for its note), then a long
-    table that breaks across pages (the appendix is one column): one block per whose claims they
+    """Two definitions: \\ClaimsTallyTable, the tally by kind (tally_table; claims: each claim by
+    its ID, for its note), a float; and \\ClaimsTable, a long table that breaks across pages (the
+    appendix is one column): one block per whose claims they
     are, each claim's words once, with what its source printed, in a row of their own across the
     columns of the rows below it (one per source), so that a claim's sources follow its words,
     lined up."""
@@ -858,14 +862,14 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     if theirs.empty:
         return (
             f"We read the threshold of all {n} {what} from the study's words, and "
-            "Table~\\ref{tab:tested} marks them ours."
+            "Table~\\ref{tab:tested} in the appendix marks them ours."
         )
     # which words give a threshold and which do not (a cold read: 'both halves come from its
     # words, so the distinction is invisible until the tested-claims table')
     return (
         f"For {k} of the {n} {what} the study's words give the threshold; for the other "
-        f"{len(ours)} they name none exactly, and we chose one, which Table~\\ref{{tab:tested}} "
-        "marks ours."
+        f"{len(ours)} they name none exactly, and we chose one, which Table~\\ref{{tab:tested}} in "
+        "the appendix marks ours."
     )
 
 

@@ -383,13 +383,13 @@ def main(argv=None) -> None:
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
     unseen = unseen_phrases(metas)  # the conclusion's; the abstract's are call_cost's
     text += newcommand("UnseenConclusion", unseen_conclusion(unseen))
-    # Section 4.4 also says why the release the claims were drawn from tests none
+    # Section 4.3 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's count of the study's claims, so that Section 4.5's '24 claims' is no surprise
     # after 'three conclusions' (a cold read)
     origin = verdicts.get("origin", pd.Series("", index=verdicts.index))
     text += newcommand("StudyClaims", str(verdicts[origin == "study"].claim.nunique()))
-    # Section 2's table of the tested claims, each with the ratio that decides it
+    # the appendix's table of the tested claims (Appendix E.6), each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # whose thresholds the tested verdicts rest on: the study's words or our reading of them

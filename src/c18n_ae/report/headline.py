@@ -447,8 +447,8 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
             )
         # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
         for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
-            shown_ = next(example[t] for t in printed if form in t)
-            forms.append((shown_, f"{sides}: the timer cannot tell them apart"))
+            shown_ = next((example[t] for t in printed if form in t), form)
+            forms.append((shown_, f"{sides}: times the timer cannot tell apart"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means
