@@ -410,10 +410,10 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     # each form keyed by the first cell of the table that has it, not by symbols (three cold
     # reads of round 89 decoded 'x -> y us (r x [a, b])' before they could read a cell)
     example = dict(zip(printed, (cell(x) for x in kept)))
-    few = [x for x in kept if "→" in cell(x, tex=False)]
+    few = [x for x, t in zip(kept, printed) if "→" in t]
     kinds = {
         "interval": lambda t: "[" in t and "→" not in t,
-        "bare": lambda t: bare(t),
+        "bare": bare,
         "timer": lambda t: "⟨" in t and "→" not in t,
         "range": lambda t: "–" in t and "→" not in t,
         "few": lambda t: "→" in t and not UNRESOLVED_SAID.search(t),
