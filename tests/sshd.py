@@ -3,9 +3,12 @@ in its own authorized_keys, and nothing of the machine's own ssh configuration t
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import getpass
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -13,6 +16,13 @@ import time
 from pathlib import Path
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+
+
+def die_with_parent() -> None:
+    """Runs in the child before exec: Linux sends it SIGTERM when the test process dies, so a
+    killed pytest (a timeout, ^C twice, a CI job cancelled) leaves no sshd behind."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def free_port() -> int:
@@ -36,6 +46,8 @@ class Server:
         """path_first: a folder put first on PATH of every session (the simulated CheriBSD
         tools, tests/cheribsd_sim), through sshd's SetEnv, with env's variables (no spaces)."""
         self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
+        # removed at exit even when a test fails before stop(); SIGKILL leaves only this folder
+        atexit.register(shutil.rmtree, self.dir, ignore_errors=True)
         self.port = free_port()
         for name in ("host_key", "client_key"):
             subprocess.run(
@@ -62,6 +74,7 @@ class Server:
         self.proc = subprocess.Popen(
             [SSHD, "-D", "-e", "-f", str(self.dir / "sshd_config")],
             stderr=open(self.dir / "sshd.log", "w"),
+            preexec_fn=die_with_parent,
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -1,0 +1,55 @@
+"""The loopback sshd the tests start must not outlive a test process that is killed."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0): read its state
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split(")")[-1].split()[0] != "Z"
+
+
+def test_sshd_dies_when_the_test_process_is_killed():
+    script = (
+        f"import sys, time; sys.path.insert(0, {str(TESTS)!r}); from sshd import Server; "
+        "s = Server(); print(s.proc.pid, s.dir, flush=True); time.sleep(600)"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    pid_text, folder = parent.stdout.readline().split()
+    pid = int(pid_text)
+    try:
+        assert alive(pid), "the sshd should run while its test process does"
+        parent.send_signal(signal.SIGKILL)  # no atexit, no finally: only the kernel can clean up
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(pid), f"sshd {pid} outlived its killed test process"
+    finally:
+        parent.kill()
+        parent.wait()
+        if alive(pid):  # this test failed: leave no sshd behind all the same
+            os.kill(pid, signal.SIGTERM)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_sshd_folder_removed_when_the_test_process_ends_without_stop():
+    script = (
+        f"import sys; sys.path.insert(0, {str(TESTS)!r}); from sshd import Server; "
+        "s = Server(); print(s.dir, flush=True); s.proc.terminate(); s.proc.wait()"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert not Path(done.stdout.strip()).exists(), "the sshd's folder outlived its test process"
