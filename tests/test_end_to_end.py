@@ -440,7 +440,7 @@ def test_findings_come_first_in_one_format(quick_run):
     assert re.search(
         r"which compare purecap \+ c18n \(every pointer a capability, c18n enabled\) "
         r"with hybrid \(plain 64-bit pointers\)\. These data have no purecap variant without "
-        r"compartments, so no figure below separates c18n[’']s cost from the purecap ABI[’']s\. "
+        r"compartments, so no number below separates c18n[’']s cost from the purecap ABI[’']s\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time: about \d+ ns more per libm call, for the purecap ABI and the "
         r"compartment switch together\. On the same data, code that calls no other library ran at "

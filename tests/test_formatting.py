@@ -388,7 +388,7 @@ def test_the_timer_paragraph_names_each_data_sets_grid_from_its_summaries():
     summaries["pipe"] = pd.DataFrame([summary("a", "write_ns", 1e3)])
     said = timer_grids(summaries, sets)
     assert said.startswith(
-        r"on the 24.05 and 22.12 data, memory and pipe (24.05 only) times in steps of 1~"
+        r"on the 24.05 and 22.12 data, memory times and pipe times (24.05 only) in steps of 1~"
     ), said
 
 

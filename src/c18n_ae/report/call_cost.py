@@ -504,7 +504,8 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
 def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     """Section 4.1's sentences on the per-call figure across releases ('The ABI-plus-switch time
     per call is lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot
-    separate the release, c18n's trampolines included, from how c18n was enabled, ...'); ''
+    tell whether the gap comes from the release, c18n's trampolines among it, or from how c18n
+    was enabled, ...'); ''
     without such a figure on two data sets."""
     r, kind = answer(t)
     if r is None or kind == "e10":
@@ -524,10 +525,12 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         apart = _apart(metas.get(r.source, {}), metas.get(x.source, {}), r.subject)
         if apart:
             # the release includes c18n's own code, its trampolines among it (a cold read of
-            # round 87 named them as the likeliest cause, and found the paper silent)
+            # round 87 named them as the likeliest cause, and found the paper silent); said as a
+            # question of where the gap comes from (round 95 could not tell which items were
+            # the causes and which the things compared)
             out.append(
-                "These data cannot separate the release, c18n's trampolines included, from "
-                f"{listed(apart)}."
+                "These data cannot tell whether the gap comes from the release, c18n's "
+                f"trampolines among it, or from {listed(apart, 'or')}."
             )
     return " ".join(out)
 
@@ -749,7 +752,7 @@ def own_share(t: pd.DataFrame) -> str:
         # in one sentence took two readings); the parts in a small table: prose, a list and
         # prose again read as packed clauses, and four readers in two rounds asked for one
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. Suppose that code slowed {did}. Then each call's {whole} splits so:"
+        f"its calls. Suppose that code slowed {did}. Then each call's {whole} divides as follows:"
         "\n\\par\\smallskip\\noindent{\\small"
         "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{0.76\\linewidth}r@{}}\n"
         f"\\toprule\nPart of a call's {whole} & \\si{{\\nano\\second}} \\\\\n\\midrule\n"
@@ -760,8 +763,8 @@ def own_share(t: pd.DataFrame) -> str:
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """What the estimate says of the switch alone, after own_share's split: on its assumption, at
-    most the calls' larger share less the stall and any extra time of the library's purecap
-    build, if that build is no faster than its hybrid one (the stall is a cost, never a gain);
+    most the calls' larger share, if the library's purecap build is no faster than its hybrid
+    one (the stall is a cost, never a gain, so it needs no condition);
     where own_share says nothing, what the calls hold and the whole figure as the bound, unless
     the ABI makes these calls faster. '' where E10 answers."""
     r, kind = answer(t)
@@ -773,12 +776,11 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     if split:
         most = split[1][1]
         return (
-            # the bound as a subtraction with its condition last (cold reads: the stall unsaid,
-            # then 'the stall only adds time' read as a non sequitur, then an 'unless' read as
-            # undoing the bound)
-            f"The switch alone therefore costs at most the calls' {_whole(most)}, less the stall "
-            f"and any extra time of {library}'s purecap build, if that build is no faster than "
-            "its hybrid one."
+            # the bound and its one condition (cold reads: 'unless' read as undoing the bound;
+            # then 'less the stall and any extra time of ...' as two subtractions that only
+            # meant 'at most', three readers of round 95)
+            f"The switch alone therefore costs at most the calls' {_whole(most)}, if "
+            f"{library}'s purecap build is no faster than its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
@@ -1364,19 +1366,21 @@ def possibly_example(t: pd.DataFrame, releases: dict | None = None) -> str:
 
 def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
     """Figure 1's caption on the ratios it draws that stand with 'possibly also' (Section 3's
-    rule; a reviewer met the rule and no mark on the figure), per data set, in a few words each:
-    'Possibly also, as in Table 1: 24.05, two boards may differ; 22.12, compilers of two
-    names.'; '' where none has one."""
+    rule; a reviewer met the rule and no mark on the figure): a pointer to Table 1, which names
+    what else may differ, with the data sets it concerns ('Table 1 names what else the two
+    sides of the 24.05 and 22.12 bars may differ in.'; the differences themselves, listed here
+    too, read as a fragment to two readers of round 95); '' where none has one."""
     drawn = _drawn(t)
     said = []
     for source, rows in drawn.groupby("source", sort=False):
-        words = dict.fromkeys(
-            w for x in rows.possibly_also.fillna("") for w in named_possibly(str(x))
-        )
-        if words:
-            name = short_release((releases or {}).get(source, "")) or source
-            said.append(f"{escape(name)}, {escape('; '.join(words))}")
-    return f"Possibly also, as in Table~\\ref{{tab:headline}}: {'; '.join(said)}." if said else ""
+        if any(named_possibly(str(x)) for x in rows.possibly_also.fillna("")):
+            said.append(escape(short_release((releases or {}).get(source, "")) or source))
+    if not said:
+        return ""
+    return (
+        f"Table~\\ref{{tab:headline}} names what else the two sides of the {listed(said)} "
+        f"bars may differ in."
+    )
 
 
 def direct(t: pd.DataFrame) -> str:

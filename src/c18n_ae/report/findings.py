@@ -288,15 +288,15 @@ def mix_sentence(metas: list[dict]) -> str:
     """The abstract's sentence, before its figures, on what every one of them holds where the
     data sets have no purecap variant without compartments (two reviewers took the 60 ns for
     c18n's cost until the caveats after it): 'These data have no purecap variant without
-    compartments, so no figure below separates c18n's cost from the purecap ABI's.' (round
-    87: 'includes both' read wrong for code that makes no crossing); '' where every ABI also
-    ran without."""
+    compartments, so no number below separates c18n's cost from the purecap ABI's.' (round
+    87: 'includes both' read wrong for code that makes no crossing; round 95: 'figure' read
+    as Figure 1); '' where every ABI also ran without."""
     named = mixed_abis(metas)
     if not named:
         return ""
     abi = listed(named, "or")
     return (
-        f"These data have no {abi} variant without compartments, so no figure below separates "
+        f"These data have no {abi} variant without compartments, so no number below separates "
         f"c18n's cost from the {abi} ABI's."
     )
 

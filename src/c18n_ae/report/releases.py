@@ -20,7 +20,6 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     comparison_text,
     escape,
-    in_words,
     listed,
     newcommand,
     ranged_text,
@@ -328,11 +327,13 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                 said += f", against {ratio_point(own.contrast_ratio.iloc[0])} on {first}"
             rest = []
             if len(shown) > 1:
-                n = len(shown) - 1
-                which = f"other {in_words(n)} metrics' ratios" if n > 1 else "other metric's ratio"
+                # named, not counted: a reader counted the appendix table's rows, confounded
+                # ones among them, against 'the other three metrics' (round 95)
+                named = escape(named_together(list(shown.iloc[1:].sort_index().label)))  # table order
+                which = "ratios" if len(shown) > 2 else "ratio"
                 rest.append(
-                    f"The {which} agreed within about {_within(shown.ratio.iloc[1:])} between "
-                    "releases."
+                    f"For {named}, the {which} agreed within about "
+                    f"{_within(shown.ratio.iloc[1:])} between releases."
                 )
         else:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
