@@ -316,17 +316,10 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # the introduction lists them; the abstract keeps only the gravest, in a sentence of its own
     assert r"\StudyFlaws" in (ROOT / "paper" / "sections" / "introduction.tex").read_text()
     assert r"\StudyFlaws" not in tex
-    from c18n_ae.report.findings import unseen_conclusion
-
-    # the conclusion's words on it, only where a data set's files show no compartments
-    assert unseen_conclusion(unseen_phrases(shipped)) == (
-        "That the timed processes ran in compartments rests on how the study launched and "
-        "linked them; no log records it."
-    )
-    assert unseen_conclusion([]) == ""
-    # in other words than the abstract's limits (the brief)
-    assert not set(unseen_phrases(shipped)) & {unseen_conclusion(unseen_phrases(shipped))}
-    assert "no log shows" not in unseen_conclusion(unseen_phrases(shipped))
+    # said in the abstract and Section 5, not again in the conclusion (two readers of round 96
+    # counted the caveat six times)
+    conclusion = (ROOT / "paper" / "sections" / "conclusion.tex").read_text()
+    assert "Unseen" not in conclusion and "no log" not in conclusion
     limits = study_limits(shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"))
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (

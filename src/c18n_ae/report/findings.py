@@ -41,7 +41,7 @@ from c18n_ae.report.conclusion import (
     point,
 )
 from c18n_ae.report.headline import is_confounded, rests_on_few, sources_of
-from c18n_ae.report.macros import invalid_phrases, unseen_phrases
+from c18n_ae.report.macros import invalid_phrases
 
 MAX_WORDS = 60
 
@@ -329,23 +329,8 @@ def study_limits(
     if not parts:
         return ""
     # no more on what the files' silence means: the brief says the study launched its c18n
-    # variants with c18n (dataset.yaml's launch evidence); the conclusion says what that rests
-    # on, in other words (unseen_conclusion)
+    # variants with c18n (dataset.yaml's launch evidence); Section 5 says what that rests on
     return " ".join(x[0].upper() + x[1:] + "." for x in parts)
-
-
-def unseen_conclusion(unseen: list[str]) -> str:
-    """The conclusion's words on the gravest caveat, where nothing in a data set's files shows
-    its c18n variants in compartments (macros.unseen_phrases), in other words than the
-    abstract's; '' where every data set shows them."""
-    if not unseen:
-        return ""
-    # c18n as launched, not as observed (dataset.yaml compartments_seen): said so, without a
-    # doubt about the launch that nothing motivates
-    return (
-        "That the timed processes ran in compartments rests on how the study launched and "
-        "linked them; no log records it."
-    )
 
 
 def main(argv=None) -> None:
@@ -381,8 +366,6 @@ def main(argv=None) -> None:
     text += newcommand("ClaimsSummary", claims_summary(verdicts, releases, sources, worded, False))
     # the introduction's list of the study's flaws; the abstract keeps only the gravest
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
-    unseen = unseen_phrases(metas)  # the conclusion's; the abstract's are call_cost's
-    text += newcommand("UnseenConclusion", unseen_conclusion(unseen))
     # Section 4.3 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
     # Section 2's count of the study's claims, so that Section 4.5's '24 claims' is no surprise

@@ -329,7 +329,9 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             if len(shown) > 1:
                 # named, not counted: a reader counted the appendix table's rows, confounded
                 # ones among them, against 'the other three metrics' (round 95)
-                named = escape(named_together(list(shown.iloc[1:].sort_index().label)))  # table order
+                named = escape(
+                    named_together(list(shown.iloc[1:].sort_index().label))
+                )  # table order
                 which = "ratios" if len(shown) > 2 else "ratio"
                 rest.append(
                     f"For {named}, the {which} agreed within about "
