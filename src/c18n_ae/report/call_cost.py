@@ -504,8 +504,8 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
 def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     """Section 4.1's sentences on the per-call figure across releases ('The ABI-plus-switch time
     per call is lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot
-    tell whether the gap comes from the release, c18n's trampolines among it, or from how c18n
-    was enabled, ...'); ''
+    tell whether the gap comes from the release, such as changes to c18n's trampolines, or from
+    how c18n was enabled, ...'); ''
     without such a figure on two data sets."""
     r, kind = answer(t)
     if r is None or kind == "e10":
@@ -527,10 +527,10 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             # the release includes c18n's own code, its trampolines among it (a cold read of
             # round 87 named them as the likeliest cause, and found the paper silent); said as a
             # question of where the gap comes from (round 95 could not tell which items were
-            # the causes and which the things compared)
+            # the causes and which the things compared; round 97 misparsed 'among it')
             out.append(
-                "These data cannot tell whether the gap comes from the release, c18n's "
-                f"trampolines among it, or from {listed(apart, 'or')}."
+                "These data cannot tell whether the gap comes from the release, such as changes "
+                f"to c18n's trampolines, or from {listed(apart, 'or')}."
             )
     return " ".join(out)
 
@@ -698,20 +698,19 @@ def _figure(x: str) -> str:
     return x.split(" ")[0]
 
 
-def own_share(t: pd.DataFrame) -> str:
-    """How the answer's cost per call splits, were the loop's own code to slow as the workloads
-    of the same data set and variant that call no other library did, from the fastest to the
-    slowest (float's 0.97× to int's 1.08× on 24.05): the assumption in a sentence of its own,
-    then a small table of the parts: the loop's own code (each end's ratio less 1 times the
-    baseline's whole loop time, per call, with its arithmetic in the printed figures; nearer
-    zero, as the loop's own code is only part of that time), the rest for the calls themselves
-    (_split) with what they hold, and the whole. '' where E10 answers, no such workload
-    has a ratio, or a number is missing. Cold reads: a lone 'at most 9 ns', then 'the switch may
-    cost more or less', read as a bound withdrawn."""
+def _own_parts(t: pd.DataFrame) -> dict | None:
+    """The pieces of the split of the answer's cost per call, were the loop's own code to slow as
+    the workloads of the same data set and variant that call no other library did, from the
+    fastest to the slowest (float's 0.97x to int's 1.08x on 24.05): what they did, the own
+    code's arithmetic in the printed figures, its share and the calls' (_split), the whole.
+    None where E10 answers, no such workload has a ratio, or a number is missing."""
     r, kind = answer(t)
     ends = _own_ends(t, r) if kind == "data" else []
     if not ends:
-        return ""
+        return None
+    split = _split(r, ends)
+    if split is None:
+        return None
     k = int(_f(r.calls_per_iteration))
     # hybrid's time an iteration, as arithmetic prints it
     (_, per), unit = _dividing_times(_iteration_times(r))
@@ -722,42 +721,54 @@ def own_share(t: pd.DataFrame) -> str:
         f"~/~${k}$"
         for x in ends
     ]
-    split = _split(r, ends)
-    if split is None:
-        return ""
-    own_ns, calls_ns = _span(split[0]), _span(split[1], whole=True)
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
-    library = escape(_s(r.library)) or "the library"
-    whole = _about(r.per_call_ns)
     if len(ends) == 1:
         did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
         own = sums[0]
     else:
         did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
         own = f"from {sums[0]} to {sums[1]}"
-    rows = [
-        (
-            f"The loop's own code: {own}, or nearer zero, as {per}~{unit} also holds {library}'s "
-            "own work",
-            own_ns,
-        ),
-        (
-            f"The calls themselves: {_calls_hold(r)}, in shares these data cannot tell apart",
-            calls_ns,
-        ),
-    ]
-    body = "".join(f"{x} & {n} \\\\\n" for x, n in rows)
+    unit_ns = " \\si{\\nano\\second}"
+    return {
+        "r": r,
+        "did": did,
+        "own": own,
+        "per": f"{per}~{unit}",
+        "own_ns": _span(split[0]) + unit_ns,
+        "calls_ns": _span(split[1], whole=True) + unit_ns,
+        "whole": _about(r.per_call_ns),
+        "library": escape(_s(r.library)) or "the library",
+    }
+
+
+def own_share(t: pd.DataFrame) -> str:
+    """Section 4.1's split of the answer's cost per call (_own_parts) in two sentences: the
+    assumption with the own code's share, then the calls' share and what it holds; the
+    arithmetic is in the appendix (own_arithmetic). '' where _own_parts has none. Cold reads: a
+    lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for a table (rounds 7x);
+    the table's cell of arithmetic asked for two sentences again (rounds 95 to 97, five readers)."""
+    x = _own_parts(t)
+    if x is None:
+        return ""
     return (
-        # an assumption, said as one in a sentence of its own (cold reads: three stacked hedges
-        # in one sentence took two readings); the parts in a small table: prose, a list and
-        # prose again read as packed clauses, and four readers in two rounds asked for one
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. Suppose that code slowed {did}. Then each call's {whole} divides as follows:"
-        "\n\\par\\smallskip\\noindent{\\small"
-        "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{0.76\\linewidth}r@{}}\n"
-        f"\\toprule\nPart of a call's {whole} & \\si{{\\nano\\second}} \\\\\n\\midrule\n"
-        f"{body}\\midrule\nThe whole: the ABI-plus-switch time per call & "
-        f"{_figure(whole)} \\\\\n\\bottomrule\n\\end{{tabular}}}}\\par\\smallskip\n"
+        f"its calls. If that code slowed {x['did']}, it takes {x['own_ns']} of each call's "
+        f"{x['whole']}, and the calls themselves take {x['calls_ns']}: "
+        f"{_calls_hold(x['r'])}, in shares these data cannot tell apart."
+    )
+
+
+def own_arithmetic(t: pd.DataFrame) -> str:
+    """The appendix's arithmetic behind Section 4.1's split (_own_parts): the own code's share
+    from each end's ratio less 1 times hybrid's whole iteration, per call, nearer zero as that
+    time also holds the library's own work; '' where there is no split."""
+    x = _own_parts(t)
+    if x is None:
+        return ""
+    return (
+        f"Section~\\ref{{sec:per-call}} splits each call's {x['whole']}: the loop's own code "
+        f"takes {x['own']}, or {x['own_ns']}, or nearer zero, as {x['per']} also holds "
+        f"{x['library']}'s own work; the calls take the rest, {x['calls_ns']}."
     )
 
 
@@ -779,7 +790,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
             # the bound and its one condition (cold reads: 'unless' read as undoing the bound;
             # then 'less the stall and any extra time of ...' as two subtractions that only
             # meant 'at most', three readers of round 95)
-            f"The switch alone therefore costs at most the calls' {_whole(most)}, if "
+            # 'on that assumption', not 'therefore' (round 97: too firm for a supposition)
+            f"On that assumption, the switch alone costs at most the calls' {_whole(most)}, if "
             f"{library}'s purecap build is no faster than its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
@@ -1463,6 +1475,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallOwnShare", own_share(t))
+    text += newcommand("PerCallOwnArithmetic", own_arithmetic(t))
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
