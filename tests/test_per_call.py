@@ -612,8 +612,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # share bounds the switch, unless libm's purecap build gains
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
-        "On that assumption, the switch alone costs at most the calls' 64 \\si{\\nano\\second}, if libm's "
-        "purecap build is no faster than its hybrid one."
+        "On that assumption, the switch alone costs at most the calls' 64 \\si{\\nano\\second}, "
+        "if libm's purecap build is no faster than its hybrid one."
     ), text
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
     # here, and the whole figure bounds the switch with its condition
