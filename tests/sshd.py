@@ -4,11 +4,9 @@ in its own authorized_keys, and nothing of the machine's own ssh configuration t
 from __future__ import annotations
 
 import atexit
-import ctypes
 import getpass
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -18,11 +16,11 @@ from pathlib import Path
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
 
-def die_with_parent() -> None:
-    """Runs in the child before exec: Linux sends it SIGTERM when the test process dies, so a
-    killed pytest (a timeout, ^C twice, a CI job cancelled) leaves no sshd behind."""
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+# the sshd is exec'd by setpriv (util-linux, on every Debian) with a parent-death signal: Linux
+# sends the listener SIGTERM when the test process that started it dies, so a killed pytest (a
+# timeout, a cancelled CI job) leaves no listener behind. Sessions still open then end with their
+# clients. No preexec_fn: code run between fork and exec in a threaded process can deadlock.
+DIE_WITH_PARENT = ["setpriv", "--pdeathsig", "TERM"]
 
 
 def free_port() -> int:
@@ -46,7 +44,8 @@ class Server:
         """path_first: a folder put first on PATH of every session (the simulated CheriBSD
         tools, tests/cheribsd_sim), through sshd's SetEnv, with env's variables (no spaces)."""
         self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
-        # removed at exit even when a test fails before stop(); SIGKILL leaves only this folder
+        # removed at exit even when a test fails before stop(); a test process killed by a
+        # signal leaves only this folder (its listener dies with it: DIE_WITH_PARENT)
         atexit.register(shutil.rmtree, self.dir, ignore_errors=True)
         self.port = free_port()
         for name in ("host_key", "client_key"):
@@ -72,9 +71,8 @@ class Server:
         )
         Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
         self.proc = subprocess.Popen(
-            [SSHD, "-D", "-e", "-f", str(self.dir / "sshd_config")],
+            [*DIE_WITH_PARENT, SSHD, "-D", "-e", "-f", str(self.dir / "sshd_config")],
             stderr=open(self.dir / "sshd.log", "w"),
-            preexec_fn=die_with_parent,
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

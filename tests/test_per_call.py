@@ -324,8 +324,8 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (
         "These figures mix the purecap ABI's cost with c18n's and come from one run per "
-        "variant of unoptimised (\\mbox{-O0}) builds. The study enabled c18n for its timed "
-        "processes, but no log shows them in compartments."
+        "variant of unoptimised (\\mbox{-O0}) builds. The study enabled c18n for these runs, "
+        "but no log shows them in compartments."
     ), limits
     # where only one side's files name their host, the abstract says the boards may differ
     # (a cold read wanted it beside the figure; Threats says why)
@@ -358,10 +358,10 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # nothing recorded of the runs or builds: the mix and what the files do not show
     assert study_limits(shipped, unseen_phrases(shipped)) == (
         "These figures mix the purecap ABI's cost with c18n's. The study enabled c18n for "
-        "its timed processes, but no log shows them in compartments."
+        "these runs, but no log shows them in compartments."
     )
     assert study_limits([], unseen_phrases(shipped)) == (
-        "The study enabled c18n for its timed processes, but no log shows them in compartments."
+        "The study enabled c18n for these runs, but no log shows them in compartments."
     )
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
@@ -454,7 +454,7 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     for differs in ("how c18n was enabled", "the compilers' names", "the boards and kernels"):
         assert differs in said, differs
     # the release holds c18n's own code: its trampolines are named among what cannot be parted
-    assert "the gap comes from the release, such as changes to c18n's trampolines, or from" in said
+    assert "the gap comes from the release (for example, changes to c18n's trampolines) or" in said
     assert said.endswith("or the boards and kernels, as far as each data set records them."), said
     # one data set alone: no gap to speak of
     assert call_cost.release_gap(morello_rows(), RELEASES, metas) == ""
@@ -886,23 +886,23 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert said == (
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
         "its calls. If that code slowed as the workloads that call no other library did, from "
-        "0.97$\\times$ (float) to 1.08$\\times$ (int), it takes $-$4 to 9 \\si{\\nano\\second} of "
-        "each call's 60 \\si{\\nano\\second}, and the calls themselves take 51 to 64 "
-        "\\si{\\nano\\second}: the stall on the program-counter capability's bounds "
-        "(Section~\\ref{sec:background}), the purecap build of libm and the switch, in shares "
-        "these data cannot tell apart."
+        "0.97$\\times$ (float) to 1.08$\\times$ (int), it would take $-$4 to 9 "
+        "\\si{\\nano\\second} of each call's 60 \\si{\\nano\\second}, and the calls themselves "
+        "51 to 64 \\si{\\nano\\second} (Appendix~\\ref{sec:in-full}): the stall on the "
+        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
+        "of libm and the switch, in shares these data cannot tell apart."
     ), said
     # the arithmetic in the appendix, in the figures Section 4.1 prints
     worked = call_cost.own_arithmetic(rows)
     assert worked == (
         "Section~\\ref{sec:per-call} splits each call's 60 \\si{\\nano\\second}: the loop's own "
-        "code takes from $(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ to "
-        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$, or $-$4 to 9 \\si{\\nano\\second}, "
-        "or nearer zero, as 467.6~\\si{\\nano\\second} also holds libm's own work; the calls "
-        "take the rest, 51 to 64 \\si{\\nano\\second}."
+        "code would take from $(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ to "
+        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$, that is $-$4 to 9 "
+        "\\si{\\nano\\second}; nearer zero, as 467.6~\\si{\\nano\\second} also holds libm's own "
+        "work. The calls take the rest, 51 to 64 \\si{\\nano\\second}."
     ), worked
     # the parts add up to the whole, as printed: 60 - 9 = 51 and 60 + 4 = 64
-    spans = re.findall(r"take[s]? (\$-\$)?(\d+) to (\d+) \\si", said)
+    spans = re.findall(r"(?:take|themselves) (\$-\$)?(\d+) to (\d+) \\si", said)
     own = [-float(spans[0][1]) if spans[0][0] else float(spans[0][1]), float(spans[0][2])]
     calls = [float(spans[1][1]), float(spans[1][2])]
     assert [60 - own[1], 60 - own[0]] == calls == [51, 64], (own, calls)
@@ -919,7 +919,7 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     one = rows[(rows.calls_per_iteration > 0) | (rows.metric == "int_cpu_ns")]
     alone = call_cost.own_share(one)
     assert "as the int workload did (1.08$\\times$)" in alone and "$-$4" not in alone, alone
-    assert "it takes 0 to 9 \\si" in alone and "take 51 to 60 \\si" in alone, alone
+    assert "would take 0 to 9 \\si" in alone and "themselves 51 to 60 \\si" in alone, alone
     assert "at most the calls' 60 " in call_cost.bound_words(one, ABIS), call_cost.bound_words(
         one, ABIS
     )

@@ -504,8 +504,8 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
 def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     """Section 4.1's sentences on the per-call figure across releases ('The ABI-plus-switch time
     per call is lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot
-    tell whether the gap comes from the release, such as changes to c18n's trampolines, or from
-    how c18n was enabled, ...'); ''
+    tell whether the gap comes from the release (for example, changes to c18n's trampolines) or
+    from how c18n was enabled, ...'); ''
     without such a figure on two data sets."""
     r, kind = answer(t)
     if r is None or kind == "e10":
@@ -529,8 +529,8 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             # question of where the gap comes from (round 95 could not tell which items were
             # the causes and which the things compared; round 97 misparsed 'among it')
             out.append(
-                "These data cannot tell whether the gap comes from the release, such as changes "
-                f"to c18n's trampolines, or from {listed(apart, 'or')}."
+                "These data cannot tell whether the gap comes from the release (for example, "
+                f"changes to c18n's trampolines) or from {listed(apart, 'or')}."
             )
     return " ".join(out)
 
@@ -742,19 +742,20 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
 
 
 def own_share(t: pd.DataFrame) -> str:
-    """Section 4.1's split of the answer's cost per call (_own_parts) in two sentences: the
-    assumption with the own code's share, then the calls' share and what it holds; the
-    arithmetic is in the appendix (own_arithmetic). '' where _own_parts has none. Cold reads: a
-    lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for a table (rounds 7x);
-    the table's cell of arithmetic asked for two sentences again (rounds 95 to 97, five readers)."""
+    """Section 4.1's split of the answer's cost per call (_own_parts) in two sentences: what
+    these data cannot tell, then the assumption with the own code's share and the calls' share
+    and what it holds; the arithmetic is in the appendix (own_arithmetic). '' where _own_parts
+    has none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for
+    a table; the table's cell of arithmetic asked for sentences again (rounds 95 to 97)."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
         "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. If that code slowed {x['did']}, it takes {x['own_ns']} of each call's "
-        f"{x['whole']}, and the calls themselves take {x['calls_ns']}: "
-        f"{_calls_hold(x['r'])}, in shares these data cannot tell apart."
+        f"its calls. If that code slowed {x['did']}, it would take {x['own_ns']} of each call's "
+        f"{x['whole']}, and the calls themselves {x['calls_ns']} "
+        f"(Appendix~\\ref{{sec:in-full}}): {_calls_hold(x['r'])}, in shares these data cannot "
+        "tell apart."
     )
 
 
@@ -767,8 +768,8 @@ def own_arithmetic(t: pd.DataFrame) -> str:
         return ""
     return (
         f"Section~\\ref{{sec:per-call}} splits each call's {x['whole']}: the loop's own code "
-        f"takes {x['own']}, or {x['own_ns']}, or nearer zero, as {x['per']} also holds "
-        f"{x['library']}'s own work; the calls take the rest, {x['calls_ns']}."
+        f"would take {x['own']}, that is {x['own_ns']}; nearer zero, as {x['per']} also holds "
+        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}."
     )
 
 

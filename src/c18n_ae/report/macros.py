@@ -219,7 +219,7 @@ def _experiments_words(names: list[str]) -> str:
 def unseen_phrases(sets: list[dict]) -> list[str]:
     """Where nothing in a data set's files shows its c18n variants in compartments, in its own
     few words (dataset.yaml compartments_seen.brief), each said once: 'the study enabled c18n
-    for its timed processes, but no log shows them in compartments'."""
+    for these runs, but no log shows them in compartments'."""
     said = [d.get("compartments_seen", {}).get("brief", "") for d in sets]
     return [escape(x) for x in dict.fromkeys(x for x in said if x)]
 
