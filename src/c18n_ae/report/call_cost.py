@@ -505,8 +505,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
     """Section 4.1's sentences on the per-call figure across releases ('The ABI-plus-switch time
     per call is lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot
     tell whether the gap comes from the release (for example, changes to c18n's trampolines) or
-    from how c18n was enabled, ...'); ''
-    without such a figure on two data sets."""
+    from how c18n was enabled, ...'); '' without such a figure on two data sets."""
     r, kind = answer(t)
     if r is None or kind == "e10":
         return ""
@@ -736,6 +735,7 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "per": f"{per}~{unit}",
         "own_ns": _span(split[0]) + unit_ns,
         "calls_ns": _span(split[1], whole=True) + unit_ns,
+        "calls_most": _whole(split[1][1]),  # the bound on the switch alone (bound_words)
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
     }
@@ -774,26 +774,23 @@ def own_arithmetic(t: pd.DataFrame) -> str:
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """What the estimate says of the switch alone, after own_share's split: on its assumption, at
-    most the calls' larger share, if the library's purecap build is no faster than its hybrid
-    one (the stall is a cost, never a gain, so it needs no condition);
-    where own_share says nothing, what the calls hold and the whole figure as the bound, unless
-    the ABI makes these calls faster. '' where E10 answers."""
+    """What the estimate says of the switch alone, after own_share's split (_own_parts): on its
+    assumption, at most the calls' larger share, if the library's purecap build is no faster than
+    its hybrid one (the stall is a cost, never a gain, so it needs no condition); where there is
+    no split, what the calls hold and the whole figure as the bound, unless the ABI makes these
+    calls faster. '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    library = escape(_s(r.library)) or "the library"
-    ends = _own_ends(t, r)
-    split = _split(r, ends) if ends else None
-    if split:
-        most = split[1][1]
+    parts = _own_parts(t)
+    if parts:
         return (
             # the bound and its one condition (cold reads: 'unless' read as undoing the bound;
             # then 'less the stall and any extra time of ...' as two subtractions that only
             # meant 'at most', three readers of round 95)
             # 'on that assumption', not 'therefore' (round 97: too firm for a supposition)
-            f"On that assumption, the switch alone costs at most the calls' {_whole(most)}, if "
-            f"{library}'s purecap build is no faster than its hybrid one."
+            f"On that assumption, the switch alone costs at most the calls' {parts['calls_most']}, "
+            f"if {parts['library']}'s purecap build is no faster than its hybrid one."
         )
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (

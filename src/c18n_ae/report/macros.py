@@ -78,26 +78,27 @@ def timer_grids(summaries: dict[str, pd.DataFrame], sets: list[dict]) -> str:
     # that have it (a cold read of round 90 found 22.12's pipe times in steps, where 22.12 ran
     # no pipe; one of round 91 read two clauses alike but for that)
     agree = all(g.get(k, v) == v for a in grids for g in grids for k, v in a.items())
+    # each kind of time with the data sets it is restricted to ('' for all of them)
+    keyed = [{(k, ""): v for k, v in g.items()} for g in grids]
     if agree and len(grids) > 1:  # one grid for every data set: said once
         merged = {}
-        for g in grids:
-            for k, v in g.items():
-                having = [n for n, h in zip(names, grids) if k in h]
-                # a kind some data sets lack says which have it after its own 'times' (round
-                # 95 read 'memory and pipe (24.05 only) times' as restricting both)
-                key = k if len(having) == len(grids) else (k, listed(having))
-                merged.setdefault(key, v)
-        grids, names = [merged], [listed(names)]
+        for k in dict.fromkeys(k for g in grids for k in g):
+            having = [n for n, g in zip(names, grids) if k in g]
+            # a kind some data sets lack says which have it after its own 'times' (round 95
+            # read 'memory and pipe (24.05 only) times' as restricting both)
+            only = "" if len(having) == len(grids) else listed(having)
+            merged[(k, only)] = next(g[k] for g in grids if k in g)
+        keyed, names = [merged], [listed(names)]
     clauses = []
-    for grid, name in zip(grids, names):
-        steps: dict[str, list[str]] = {}
+    for grid, name in zip(keyed, names):
+        steps: dict[str, list[tuple[str, str]]] = {}
         for what, step in grid.items():
             steps.setdefault(step, []).append(what)
         said = []
         for step, what in steps.items():
-            full = [w for w in what if isinstance(w, str)]
+            full = [k for k, only in what if not only]
             kinds = [f"{listed(full)} times"] if full else []
-            kinds += [f"{w[0]} times ({w[1]} only)" for w in what if not isinstance(w, str)]
+            kinds += [f"{k} times ({only} only)" for k, only in what if only]
             said.append(f"{listed(kinds)} in steps of {step}")
         clauses.append(f"on the {name} data, {listed(said)}")
     return "; ".join(clauses)

@@ -329,13 +329,12 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             if len(shown) > 1:
                 # named, not counted: a reader counted the appendix table's rows, confounded
                 # ones among them, against 'the other three metrics' (round 95)
-                named = escape(
-                    named_together(list(shown.iloc[1:].sort_index().label))
-                )  # table order
-                which = "ratios" if len(shown) > 2 else "ratio"
+                others = shown.iloc[1:].sort_index()  # in the table's order
+                named = escape(named_together(list(others.label)))
+                which = "ratios" if len(others) > 1 else "ratio"
                 rest.append(
-                    f"For {named}, the {which} agreed within about "
-                    f"{_within(shown.ratio.iloc[1:])} between releases."
+                    f"For {named}, the {which} agreed within about {_within(others.ratio)} "
+                    "between releases."
                 )
         else:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
