@@ -417,8 +417,8 @@ def test_experiment_paragraphs_say_copies_of_a_data_set_once():
 
 
 def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
-    """Section 4.5 says how many tested claims rest on a threshold the study's words give and
-    that the rest are our reading (how each came out is Table 2's)."""
+    """The appendix's Verdicts paragraph says how many tested claims rest on a threshold the
+    study's words give and that the rest are our reading (how each came out is Table 5's)."""
     from c18n_ae.report.claim_tables import threshold_words
 
     verdicts = pd.DataFrame(
@@ -434,8 +434,7 @@ def test_the_tally_says_whose_thresholds_its_verdicts_rest_on():
     said = threshold_words(verdicts)
     assert said == (
         "For 3 of the 5 tested claims the study's words give the threshold; for the other 2 they "
-        "name none exactly, and we chose one, which Table~\\ref{tab:tested} in the appendix "
-        "marks ours."
+        "name none exactly, and we chose one, which Table~\\ref{tab:tested} marks ours."
     ), said
     # how each came out is Table 2's: no count within the count (cold reads 67 to 69)
     assert not re.search(r"\bholds?\b", said) and "do not" not in said, said

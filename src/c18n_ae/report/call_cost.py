@@ -684,7 +684,7 @@ def _whole(x: float) -> str:
 
 
 def _calls_hold(r) -> str:
-    """What a call's extra time holds beside the loop's own code, for own_share's list and
+    """What a call's extra time holds beside the loop's own code, for own_arithmetic's list and
     bound_words' sentence alike."""
     return (
         "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
@@ -742,56 +742,53 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
 
 
 def own_share(t: pd.DataFrame) -> str:
-    """Section 4.1's split of the answer's cost per call (_own_parts) in two sentences: what
-    these data cannot tell, then the assumption with the own code's share and the calls' share
-    and what it holds; the arithmetic is in the appendix (own_arithmetic). '' where _own_parts
-    has none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for
-    a table; the table's cell of arithmetic asked for sentences again (rounds 95 to 97)."""
+    """Section 4.1's split of the answer's cost per call (_own_parts) in one sentence: on the
+    assumption, the own code's share and the call's, which bounds the switch; the condition on
+    that bound, what the call holds and the arithmetic are the appendix's (own_arithmetic). ''
+    where _own_parts has none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn;
+    packed prose asked for a table, its cell of arithmetic for sentences again (rounds 95 to 97);
+    the calls' 51 to 64 ns alone read as a part larger than its whole (round 101)."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
-        "These data cannot tell how much of the loop's extra time is its own code, apart from "
-        f"its calls. If that code slowed {x['did']}, it would take {x['own_ns']} of each call's "
-        f"{x['whole']}, and the calls themselves {x['calls_ns']} "
-        f"(Appendix~\\ref{{sec:in-full}}): {_calls_hold(x['r'])}, in shares these data cannot "
-        "tell apart."
+        f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split into "
+        f"{x['own_ns']} of the loop's own code and {x['calls_ns']} of the call itself, an upper "
+        f"bound on the switch (Appendix~\\ref{{sec:in-full}})."
     )
 
 
 def own_arithmetic(t: pd.DataFrame) -> str:
     """The appendix's arithmetic behind Section 4.1's split (_own_parts): the own code's share
     from each end's ratio less 1 times hybrid's whole iteration, per call, nearer zero as that
-    time also holds the library's own work; '' where there is no split."""
+    time also holds the library's own work; what the calls hold, and the bound on the switch
+    with its one condition; '' where there is no split."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
         f"Section~\\ref{{sec:per-call}} splits each call's {x['whole']}: the loop's own code "
         f"would take {x['own']}, that is {x['own_ns']}; nearer zero, as {x['per']} also holds "
-        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}."
+        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}: "
+        f"{_calls_hold(x['r'])}, in shares these data cannot tell apart. So the switch alone "
+        # the bound's one condition (cold reads: 'unless' read as undoing the bound; 'less the
+        # stall and ...' as two subtractions; the stall is a cost, never a gain)
+        f"takes at most {x['calls_most']}, if {x['library']}'s purecap build is no faster than "
+        "its hybrid one."
     )
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """What the estimate says of the switch alone, after own_share's split (_own_parts): on its
-    assumption, at most the calls' larger share, if the library's purecap build is no faster than
-    its hybrid one (the stall is a cost, never a gain, so it needs no condition); where there is
+    """What the estimate says of the switch alone: where own_share splits it, that sentence,
+    which names the call's share as the bound (its condition is the appendix's); where there is
     no split, what the calls hold and the whole figure as the bound, unless the ABI makes these
     calls faster. '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    parts = _own_parts(t)
-    if parts:
-        return (
-            # the bound and its one condition (cold reads: 'unless' read as undoing the bound;
-            # then 'less the stall and any extra time of ...' as two subtractions that only
-            # meant 'at most', three readers of round 95)
-            # 'on that assumption', not 'therefore' (round 97: too firm for a supposition)
-            f"On that assumption, the switch alone costs at most the calls' {parts['calls_most']}, "
-            f"if {parts['library']}'s purecap build is no faster than its hybrid one."
-        )
+    split = own_share(t)
+    if split:
+        return split
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     return (
         f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
@@ -1472,7 +1469,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
-    text += newcommand("PerCallOwnShare", own_share(t))
     text += newcommand("PerCallOwnArithmetic", own_arithmetic(t))
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))

@@ -843,13 +843,12 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
 
 
 def threshold_words(results: pd.DataFrame, sources=None) -> str:
-    """Section 4.5's sentence on whose thresholds the tested verdicts rest on (cold reads: the
-    tally 'is driven by the authors' own thresholds'): 'For 4 of the 9 tested claims the study's
-    words give the threshold; for the other 5 they name none exactly, and we chose one, which
-    the tested-claims table marks ours.'; a threshold is ours where that table marks it so
-    (threshold_from 'package'); how each came out is that table's (a count within the count read
-    as a puzzle); '' where none was tested or none is
-    ours."""
+    """The appendix's sentence (Verdicts) on whose thresholds the tested verdicts rest on (cold
+    reads: the tally 'is driven by the authors' own thresholds'): 'For 4 of the 9 tested claims
+    the study's words give the threshold; for the other 5 they name none exactly, and we chose
+    one, which the tested-claims table marks ours.'; a threshold is ours where that table marks
+    it so (threshold_from 'package'); how each came out is that table's (a count within the count
+    read as a puzzle); '' where none was tested or none is ours."""
     _, rows = _study_claims(results, sources)
     if rows.empty or "threshold_from" not in rows:
         return ""
@@ -862,14 +861,14 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     if theirs.empty:
         return (
             f"We read the threshold of all {n} {what} from the study's words, and "
-            "Table~\\ref{tab:tested} in the appendix marks them ours."
+            "Table~\\ref{tab:tested} marks them ours."
         )
     # which words give a threshold and which do not (a cold read: 'both halves come from its
     # words, so the distinction is invisible until the tested-claims table')
     return (
         f"For {k} of the {n} {what} the study's words give the threshold; for the other "
-        f"{len(ours)} they name none exactly, and we chose one, which Table~\\ref{{tab:tested}} in "
-        "the appendix marks ours."
+        f"{len(ours)} they name none exactly, and we chose one, which Table~\\ref{{tab:tested}} "
+        "marks ours."
     )
 
 
