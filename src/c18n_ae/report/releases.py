@@ -348,7 +348,12 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                     for x in str(c).split(";") if ": " in x]  # fmt: skip
             where = data_together([_data(x, labels) for x in dict.fromkeys(held) if x in names])
             on = f" on {where}" if where else ""
-            rest.append(f"For {which}, the variants{on} also differ in {escape(kinds)}.")
+            # where it leads: the ratios compare that too (a cold read of round 103 met the
+            # sentence as an orphan)
+            rest.append(
+                f"For {which}, the variants{on} also differ in {escape(kinds)}, so their ratios "
+                "compare that too."
+            )
         out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
