@@ -270,7 +270,7 @@ def test_a_release_quotes_the_statistic_table_1_quotes():
     # the mixed metrics are named, their shared words said once
     heap = (
         "For a malloc and free of the largest block, the variants on the 24.05 data also differ "
-        "in heap revocation, so their ratios compare that too."
+        "in heap revocation. Their ratios compare that difference too."
     )
     assert heap in said, said
     assert "morello-2024" not in said and "$^\\S$" not in said, said

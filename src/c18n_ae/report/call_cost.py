@@ -754,8 +754,8 @@ def own_share(t: pd.DataFrame) -> str:
         f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split into "
         f"{x['own_ns']} of the loop's own code and {x['calls_ns']} of the call itself "
         f"(Appendix~\\ref{{sec:in-full}}). "
-        # the bound with its one condition, here as well as in the appendix (three readers of
-        # round 103: 'an upper bound' without it claimed more than the data)
+        # the bound with its one condition, said here only (three readers of round 103: 'an
+        # upper bound' without it claimed more than the data)
         f"The call's share bounds the switch from above, if {x['library']}'s purecap build is no "
         "faster than its hybrid one."
     )
@@ -778,10 +778,10 @@ def own_arithmetic(t: pd.DataFrame) -> str:
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """What the estimate says of the switch alone: where own_share splits it, that sentence,
-    which names the call's share as the bound (its condition is the appendix's); where there is
-    no split, what the calls hold and the whole figure as the bound, unless the ABI makes these
-    calls faster. '' where E10 answers."""
+    """What the estimate says of the switch alone: where own_share splits it, those sentences,
+    which name the call's share as the bound with its condition; where there is no split, what
+    the calls hold and the whole figure as the bound, unless the ABI makes these calls faster.
+    '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""

@@ -903,13 +903,11 @@ def claims_outcome(
 
 
 def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
-    """What a claim that does not hold on a release the study did not draw its claims from
-    means, said once after the tally ('The 22.12 data differ from the 24.05 data in release and
-    builds too, so a verdict says whether a claim also holds on 22.12, not whether it held on
-    24.05.'); ''
-    where every tested claim was decided on the release its words
-    describe. worded: the releases of the data
-    sets the study's printed numbers come from (dataset.yaml study_data)."""
+    """What a verdict on a release the study did not draw its claims from establishes, said once
+    after the tally ('The 22.12 data differ from the 24.05 data in release and builds too, so a
+    verdict says whether a claim also holds on 22.12, not whether it held on 24.05.'); '' where
+    every tested claim was decided on the release its words describe. worded: the releases of
+    the data sets the study's printed numbers come from (dataset.yaml study_data)."""
     tested = results[
         (results.get("origin", pd.Series("", index=results.index)) == "study")
         & (results.verdict_kind == TESTED)
@@ -925,7 +923,7 @@ def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list
         return ""
     on, drawn = listed(other), listed(said)
     # why the drawn release tests none is the tally's (claims_summary): said once
-    # that the other release could have contradicted them is the definition of tested (4.4's)
+    # that the other release could have contradicted them is the definition of tested (4.3's)
     return (
         # what a verdict does establish, then what it does not (cold reads of round 102: after
         # 'need not be wrong' alone, what the tests showed was unclear)

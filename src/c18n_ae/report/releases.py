@@ -340,7 +340,8 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
         if len(mixed):  # what else differs, by kind ('heap revocation'), not by source
             facts = [x.split(": ", 1)[-1] for c in mixed.confounded_by for x in str(c).split(";")]
-            kinds = listed(list(dict.fromkeys(confound_kinds("; ".join(facts)))))
+            differences = list(dict.fromkeys(confound_kinds("; ".join(facts))))
+            kinds = listed(differences)
             which = escape(named_together(list(mixed.label)))
             # on which release they differ ('morello-2024: heap revocation ...'): said, so that
             # no reader takes it for the later release's
@@ -348,11 +349,13 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                     for x in str(c).split(";") if ": " in x]  # fmt: skip
             where = data_together([_data(x, labels) for x in dict.fromkeys(held) if x in names])
             on = f" on {where}" if where else ""
-            # where it leads: the ratios compare that too (a cold read of round 103 met the
-            # sentence as an orphan)
+            # where it leads, in a sentence of its own: the ratios compare that too (a cold read
+            # of round 103 met the sentence as an orphan; with several data sets one sentence
+            # ran past MAX_WORDS)
+            those = "those differences" if len(differences) > 1 else "that difference"
             rest.append(
-                f"For {which}, the variants{on} also differ in {escape(kinds)}, so their ratios "
-                "compare that too."
+                f"For {which}, the variants{on} also differ in {escape(kinds)}. Their ratios "
+                f"compare {those} too."
             )
         out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
