@@ -23,6 +23,36 @@ SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 DIE_WITH_PARENT = ["setpriv", "--pdeathsig", "TERM"]
 
 
+PREFIX = "c18n-sshd-"
+OWNER = "owner.pid"  # the test process that made the folder
+
+
+def owner_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    return True
+
+
+def sweep_stale(root: Path) -> list[Path]:
+    """Remove the folders of servers whose test process is gone: a process killed by a signal
+    runs no atexit, so its folder stays until the next server starts. A folder whose owner lives
+    (another xdist worker, another suite) or that names no owner stays; a reused pid keeps one."""
+    removed = []
+    for folder in root.glob(PREFIX + "*"):
+        try:
+            pid = int((folder / OWNER).read_text())
+        except (OSError, ValueError):
+            continue
+        if not owner_alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -43,9 +73,12 @@ class Server:
     def __init__(self, path_first: Path | None = None, env: dict | None = None):
         """path_first: a folder put first on PATH of every session (the simulated CheriBSD
         tools, tests/cheribsd_sim), through sshd's SetEnv, with env's variables (no spaces)."""
-        self.dir = Path(tempfile.mkdtemp(prefix="c18n-sshd-"))
+        sweep_stale(Path(tempfile.gettempdir()))
+        self.dir = Path(tempfile.mkdtemp(prefix=PREFIX))
+        (self.dir / OWNER).write_text(str(os.getpid()))
         # removed at exit even when a test fails before stop(); a test process killed by a
-        # signal leaves only this folder (its listener dies with it: DIE_WITH_PARENT)
+        # signal leaves only this folder (its listener dies with it: DIE_WITH_PARENT), which the
+        # next server's sweep_stale removes
         atexit.register(shutil.rmtree, self.dir, ignore_errors=True)
         self.port = free_port()
         for name in ("host_key", "client_key"):
