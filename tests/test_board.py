@@ -27,6 +27,13 @@ from c18n_ae.targets.transport import SSH
 from conftest import ROOT, compile_benchmark
 
 SIM = ROOT / "tests" / "cheribsd_sim"
+
+# the known-answer check's tolerance for the simulated board on this machine: with the suite's two
+# workers busy on its two cores, a sound harness measured its rise at up to 1.28 times getpid's cost
+# (two CI runs failed at the board default of 0.25, both attempts); an injection that is off (three
+# getpids a transition) rises three times as much and still fails
+LOADED_TOLERANCE = 0.5
+
 STUDY_LOG = ROOT / "datasets/morello-2024/isolation/study-logs/memory-regions-results.txt"
 
 
@@ -846,6 +853,7 @@ def test_e10_on_the_simulated_board_fills_its_counted_columns(sim, tmp_path, cc)
         release="25.01",
         simulated=True,
         known_answer=True,
+        known_answer_tolerance=LOADED_TOLERANCE,
     )
     local = {"name": "local", "kind": "local", "variants": [{**SIM_PURE, "name": "O2", "cc": cc}]}
     for t in (target, local):
@@ -902,6 +910,7 @@ def test_the_known_answer_check_on_the_simulated_board_by_release(sim, tmp_path)
     set_state(tools_dir)
     results = tmp_path / "results"
     on = {"kind": "morello", "simulated": True, "known_answer": True}
+    on["known_answer_tolerance"] = LOADED_TOLERANCE
     target = server.target("sim", tmp_path / "remote", [SIM_PURE, SIM_C18N], release="24.05", **on)
     for recipe in target["variants"]:
         for program in ("crossing_callee", "crossing"):
@@ -932,3 +941,15 @@ def test_the_known_answer_check_on_the_simulated_board_by_release(sim, tmp_path)
         > 2 * off["variants"]["purecap-c18n"]["getpid_ns"]
     )
     set_state(tools_dir)
+
+
+def test_the_known_answer_tolerance_is_the_target_s_where_set_and_checked(tmp_path):
+    """A target may widen the check's tolerance (a shared or loaded machine); without the key
+    the board default holds, and a value outside (0, 1] is refused naming the key."""
+    from c18n_ae.running.known_answer_check import KnownAnswerCheck
+
+    assert KnownAnswerCheck({}).tolerance == known_answer.TOLERANCE == 0.25
+    assert KnownAnswerCheck({"known_answer_tolerance": 0.5}).tolerance == 0.5
+    load(tmp_path, {**board([HYBRID, PURE]), "known_answer_tolerance": 0.5})
+    with pytest.raises(ConfigError, match="known_answer_tolerance"):
+        load(tmp_path, {**board([HYBRID, PURE]), "known_answer_tolerance": 1.5})

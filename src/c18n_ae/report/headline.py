@@ -448,7 +448,9 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
         for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
             shown_ = next((example[t] for t in printed if form in t), form)
-            forms.append((shown_, f"{sides}: times the timer cannot tell apart"))
+            # what the rule is (latex.tick_unresolved): within a tick, and the interval holds 1;
+            # 'the timer cannot tell apart' overstated it for means of many trials (round 104)
+            forms.append((shown_, f"{sides}: times a tick apart at most, no ratio apart from 1"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means

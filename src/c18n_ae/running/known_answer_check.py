@@ -45,6 +45,8 @@ class KnownAnswerCheck:
 
     def __init__(self, target: dict):
         self.config = target
+        # the target's own where set (config schema: known_answer_tolerance), else the default
+        self.tolerance = target.get("known_answer_tolerance", known_answer.TOLERANCE)
 
     def __call__(self, target, plan: dict) -> dict:
         release = self.config.get("release")
@@ -52,7 +54,7 @@ class KnownAnswerCheck:
         out = {
             "release": release,
             "simulated": bool(self.config.get("simulated")),
-            "tolerance": known_answer.TOLERANCE,
+            "tolerance": self.tolerance,
         }
         if row is None or not row.overhead:
             why = (
@@ -126,6 +128,7 @@ class KnownAnswerCheck:
             numbers["crossings_per_call"],
             numbers["crossings_per_call_injected"],
             numbers["getpid_ns"],
+            self.tolerance,
         )
         return {
             "status": "passed" if result.passed else "failed",
