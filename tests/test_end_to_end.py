@@ -246,7 +246,9 @@ def test_e10_reaches_the_paper(quick_run):
     assert local.result.iloc[0] == "not applicable"  # no variant in compartments here
     # a bound on a crossing: a call through the PLT without compartments is none (the µs bound
     # on a metric in ns: test_claims.test_an_absolute_claim_is_decided_on_the_interval_of_...)
-    bound = claims[(claims.claim == "library-call-under-a-microsecond") & (claims.source == "local")]
+    bound = claims[
+        (claims.claim == "library-call-under-a-microsecond") & (claims.source == "local")
+    ]
     assert bound.result.iloc[0] == "not applicable", bound.detail.iloc[0]
 
 
