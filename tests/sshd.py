@@ -27,14 +27,19 @@ PREFIX = "c18n-sshd-"
 OWNER = "owner.pid"  # the test process that made the folder
 
 
-def owner_alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process runs: it exists (another user's too) and is no zombie, which still
+    answers kill(0) until it is reaped (gone in between: not alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # another user's process: it exists
-        return True
-    return True
+        pass
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def sweep_stale(root: Path) -> list[Path]:
@@ -47,7 +52,7 @@ def sweep_stale(root: Path) -> list[Path]:
             pid = int((folder / OWNER).read_text())
         except (OSError, ValueError):
             continue
-        if not owner_alive(pid):
+        if not alive(pid):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed

@@ -49,6 +49,11 @@ def pdf_words(project, page_marks: bool = False):
     return " ".join(words.split())
 
 
+def unmarked(text: str) -> str:
+    """pdf_words with page marks as pdf_words gives it without them."""
+    return " ".join(text.replace(PAGE_MARK, " ").split())
+
+
 def printed(sentence: str, text: str, gap: int = 6000) -> bool:
     """Whether text (pdf_words with page marks) holds the sentence whole, or cut once at a page
     break by at most gap characters: there pdftotext puts the next page's top floats (a table,
@@ -58,7 +63,7 @@ def printed(sentence: str, text: str, gap: int = 6000) -> bool:
     def whole(s: str, at: int, end: int) -> bool:
         return (at == 0 or s[at - 1] == " ") and (end == len(s) or not s[end].isalnum())
 
-    plain = " ".join(text.replace(PAGE_MARK, " ").split())
+    plain = unmarked(text)
     at = plain.find(sentence)
     while at >= 0:
         if whole(plain, at, at + len(sentence)):
@@ -468,7 +473,8 @@ def pages(project, first, last):
 
 def test_findings_come_first_in_one_format(quick_run):
     project, _ = quick_run
-    text = pdf_words(project)
+    marked = pdf_words(project, page_marks=True)  # for printed(); one pdftotext for both
+    text = unmarked(marked)
     # the abstract as the first page's left column holds it: pdftotext may read the right
     # column's first lines before the introduction's heading
     left = subprocess.run(
@@ -532,7 +538,6 @@ def test_findings_come_first_in_one_format(quick_run):
     # the study's claims are Section 4.5's, not the abstract's (cold reads 67: they 'add little'
     # to the answer and need Table 2 to be read); there in one plain sentence, no claim ID
     assert "claims" not in abstract and "inconclusive" not in abstract, abstract
-    marked = pdf_words(project, page_marks=True)
     flat_body = " ".join(marked.split("INTRODUCTION", 1)[1].replace("’", "'").split())
     assert printed(
         "The 24 claims come from conclusions the study drew from its 24.05 data. "

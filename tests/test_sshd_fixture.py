@@ -13,18 +13,6 @@ sys.path.insert(0, str(TESTS))
 import sshd  # noqa: E402
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0): read its state (gone in between: not alive)
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def test_sshd_dies_when_the_test_process_is_killed():
     script = (
         f"import sys, time; sys.path.insert(0, {str(TESTS)!r}); from sshd import Server; "
@@ -34,13 +22,13 @@ def test_sshd_dies_when_the_test_process_is_killed():
     pid_text, folder = parent.stdout.readline().split()
     pid = int(pid_text)
     try:
-        assert alive(pid), "the sshd should run while its test process does"
+        assert sshd.alive(pid), "the sshd should run while its test process does"
         parent.send_signal(signal.SIGKILL)  # no atexit, no finally: only the kernel can clean up
         parent.wait(timeout=10)
         deadline = time.monotonic() + 10
-        while alive(pid) and time.monotonic() < deadline:
+        while sshd.alive(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not alive(pid), f"sshd {pid} outlived its killed test process"
+        assert not sshd.alive(pid), f"sshd {pid} outlived its killed test process"
         # no atexit ran: the folder stays until the next server's sweep removes it
         assert Path(folder).is_dir()
         assert Path(folder) in sshd.sweep_stale(Path(folder).parent)
@@ -48,7 +36,7 @@ def test_sshd_dies_when_the_test_process_is_killed():
     finally:
         parent.kill()
         parent.wait()
-        if alive(pid):  # this test failed: leave no sshd behind all the same
+        if sshd.alive(pid):  # this test failed: leave no sshd behind all the same
             os.kill(pid, signal.SIGTERM)
         shutil.rmtree(folder, ignore_errors=True)
 
