@@ -156,8 +156,8 @@ def release_sentence(results: pd.DataFrame, sources: list[str]) -> str:
     """The paper's sentence on the claims whose tested verdicts differ between releases, counted
     (the claims table names them)."""
     differ = release_disagreements(results, sources)
-    if not differ:
-        return "No claim could be tested on both releases."
+    if not differ:  # the tally has said where each claim was tested
+        return ""
     n = len(differ)
     claims = "claim's verdict differs" if n == 1 else "claims' verdicts differ"
     return (
@@ -744,7 +744,7 @@ def claims_summary(
     tallies by kind and source stay in the claims table. sources: those whose verdicts count (the
     data sets and boards with compartments; default every source); a source in releases is a data
     set, whose intervals cover one run's trials only. worded: the releases the study drew its
-    claims from (carry_sentence), which a data set's reason names."""
+    claims from, which the count names first."""
     best, rows = _study_claims(results, sources)
     if not best:
         return ""
@@ -786,7 +786,12 @@ def claims_summary(
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
-    text = f"{opening}: {said}." if said else f"{opening}."
+    if said and worded and opening.startswith(f"The {n} claims come from"):
+        # where they were tested, with the outcome: 'and there 4 hold' (cold reads of rounds 103
+        # to 105 reread a sentence of its own on what a verdict on 22.12 says)
+        text = f"{opening}, and there {said}."
+    else:
+        text = f"{opening}: {said}." if said else f"{opening}."
     if not why_not:
         return text
     return (
@@ -814,10 +819,9 @@ def _the_others(results: pd.DataFrame, releases: dict[str, str], where: list[str
 def _untested_sources(results, releases, sources, where, worded=()) -> str:
     """Why a data set of the study tested none of its claims, plainly ('On the 24.05 data none of
     the claims could be tested. They only repeat the study's numbers.'): Section 2's reader meets
-    the headline's data set first and asks why. Where the study drew its claims from that release
-    (worded), what recomputing them there checks, then the other reasons ('On the 24.05 data,
-    recomputing a claim only checks the study's arithmetic, and some claims also mix compartments
-    with other differences.')."""
+    the headline's data set first and asks why. Nothing where the study drew its claims from
+    that release (worded): the count has said so, and Section 4.3's definition of tested why its
+    own files test none."""
     study = _study_rows(results)
     repeat = UNTESTED_WORDS[REPRODUCED]
     out = []
@@ -832,13 +836,10 @@ def _untested_sources(results, releases, sources, where, worded=()) -> str:
         name = escape(short_release(releases[s]))
         head = f" On the {name} data none of the claims could be tested."
         if releases[s] in worded and repeat in reasons:
-            # the tally has said the claims come from these files; what recomputing checks here
-            rest = [w for w in reasons if w != repeat]
-            also = f", and some claims also {listed(rest, 'or')}" if rest else ""
-            checks = "recomputing a claim only checks the study's arithmetic"
-            out.append(f" On the {name} data, {checks}{also}.")
-        else:
-            out.append(f"{head} They {listed(reasons, 'or')}.")
+            # the tally has said the claims come from these files, and Section 4.3's definition
+            # of tested that their own files test none (cold reads of round 105: said twice)
+            continue
+        out.append(f"{head} They {listed(reasons, 'or')}.")
     return "".join(out)
 
 
@@ -900,36 +901,6 @@ def claims_outcome(
     # 'its own data': the study's data sets, not this machine's runs, which test others (a cold
     # read counted local's tested claims against 'the 9 that the data could test')
     return f"Of the {n} {claims} of the study that its own data could test, {said}."
-
-
-def carry_sentence(results: pd.DataFrame, releases: dict[str, str], worded: list[str]) -> str:
-    """What a verdict on a release the study did not draw its claims from establishes, said once
-    after the tally ('The 22.12 data differ from the 24.05 data in release and builds too, so a
-    verdict says whether a claim also holds on 22.12, not whether it held on 24.05.'); '' where
-    every tested claim was decided on the release its words describe. worded: the releases of
-    the data sets the study's printed numbers come from (dataset.yaml study_data)."""
-    tested = results[
-        (results.get("origin", pd.Series("", index=results.index)) == "study")
-        & (results.verdict_kind == TESTED)
-        & results.source.isin(list(releases))
-    ]
-    said = [escape(short_release(w)) for w in dict.fromkeys(worded) if w]
-    other = [
-        escape(short_release(releases[s]))
-        for s in dict.fromkeys(tested.source)
-        if releases[s] not in worded
-    ]
-    if not said or not other:
-        return ""
-    on, drawn = listed(other), listed(said)
-    # why the drawn release tests none is the tally's (claims_summary): said once
-    # that the other release could have contradicted them is the definition of tested (4.3's)
-    return (
-        # what a verdict does establish, then what it does not (cold reads of round 102: after
-        # 'need not be wrong' alone, what the tests showed was unclear)
-        f"The {on} data differ from the {drawn} data in release and builds too, so a verdict "
-        f"says whether a claim also holds on {on}, not whether it held on {drawn}."
-    )
 
 
 _CONTRAST = re.compile(r"ratio (\S+)/(\S+) of ")

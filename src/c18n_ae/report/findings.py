@@ -26,7 +26,6 @@ from c18n_ae.common.names import data_together, from_config, release, release_la
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
-    carry_sentence,
     claims_summary,
     data_name,
     release_sentence,
@@ -374,7 +373,6 @@ def main(argv=None) -> None:
     text += newcommand("StudyClaims", str(verdicts[origin == "study"].claim.nunique()))
     # the appendix's table of the tested claims (Appendix E.6), each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
-    text += newcommand("ClaimsCarry", carry_sentence(verdicts, releases, worded))
     # whose thresholds the tested verdicts rest on: the study's words or our reading of them
     text += newcommand("ClaimsThresholds", threshold_words(verdicts, sources))
     # how much evidence the decided verdicts rest on: the claims decided on a single trial, and
