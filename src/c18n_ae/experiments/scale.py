@@ -482,9 +482,11 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             others = _other_slopes(source, summary)
             # a data set that levels off says the gap to each other one, either way, as the
             # rising one leaves it to this sentence
+            # the gap after the knee, not between 'added' and 'until' (round 106: read as a
+            # garden path)
             than = "".join(
                 f", {word} than on {listed([_where(o, True) for o in named])} for reasons nothing "
-                "recorded shows,"
+                "recorded shows"
                 for word, named in (
                     ("less", [o for o, theirs in others if theirs > mine]),
                     ("more", [o for o, theirs in others if theirs < mine]),
@@ -493,9 +495,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             )
             then = _after_knee(f, lambda x: _about(x, "MiB"), "levelled off")
             out.append(
-                f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')}{than} "
-                f"until instance {int(f['knee'])}. Memory in use then {then}, and from then on "
-                "the script's count is of processes started, not of processes running. "
+                f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')} "
+                f"until instance {int(f['knee'])}{than}. Memory in use then {then}, and from "
+                "then on the script's count is of processes started, not of processes running. "
                 # where it ended, as a run that levels off need not reach the script's stop
                 # (two cold reads of rounds 90 and 91 asked why it stopped)
                 f"The file ends at instance {int(f['instances'])}; nothing recorded says what "

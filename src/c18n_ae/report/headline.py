@@ -353,6 +353,11 @@ def latex_table(table: pd.DataFrame) -> str:
         for k, g in table.groupby(keys, sort=False)
         if not all(is_confounded(x) for x in g.itertuples())
     ]
+    # a metric that gives its times only a few ticks long and no ratio by itself is said in a
+    # sentence under the table: rows of ratios, and a legend of ratio forms only (every reader
+    # of round 105 stopped at a four-line legend of which two lines keyed those cells)
+    few_only = [k for k, g in groups if ticks_only(g)]
+    groups = [(k, g) for k, g in groups if k not in few_only]
     # within a contrast, the metrics whose timed code calls into another library first, then
     # those that call none: the split Figure 1 draws, so that the answer shows in the table too
     pairs = list(dict.fromkeys(k[0] for k, _ in groups))
@@ -389,8 +394,49 @@ def latex_table(table: pd.DataFrame) -> str:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
-    lines += [r"\par\smallskip\raggedright", *legend(table, groups)]
+    notes = legend(table, groups)
+    if few_only:  # values first, under the rows; the legend's keys after them
+        notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
+    lines += [r"\par\smallskip\raggedright", *notes]
     return "\n".join(lines) + "\n"
+
+
+def ticks_only(g: pd.DataFrame) -> bool:
+    """Whether a metric's row gives its times only a few ticks long: some cell does, and none
+    gives a ratio by itself (cells in words, not valid or confounded, give none)."""
+    said = [
+        cell(x, tex=False) for x in g.itertuples() if not _text(x.invalid) and not is_confounded(x)
+    ]
+    return any("→" in t for t in said) and all("→" in t for t in said)
+
+
+def few_ticks_line(table: pd.DataFrame, left: list) -> str:
+    """Table 1's sentence on the metrics it sets under its rows, whose times are only a few ticks
+    long, each with its cells: 'Timed only a few 1 µs ticks long, hybrid → purecap + c18n: a
+    malloc of the largest block, 5.17 → 4.74 µs (within one timer tick) on the 22.12 data; a pipe
+    write with its two clock calls, 1.63 → 3.01 µs (1.85× [1.2, 2.7]) on the 24.05 data.'"""
+    heads = _sources(table)
+    few, said = [], []
+    for pair, e, metric in left:
+        mine = table[(table.pair == pair) & (table.experiment == e) & (table.metric == metric)]
+        for x in mine.itertuples():
+            if not _text(x.invalid) and not is_confounded(x) and "→" in cell(x, tex=False):
+                few.append(x)
+                said.append(f"{escape(_text(x.label))}, {cell(x)} on the {escape(heads[x.source])}")
+    ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
+    return f"Timed only a few {ticks} ticks long, {_sides(few)}: {'; '.join(said)}."
+
+
+def _sides(few: list) -> str:
+    """The two sides of a few-tick cell by name, as Section 4 says them: the pair's second, then
+    its first ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs, or a share of
+    a split total (pair_name adds its share after the second name): by position."""
+    pairs = list(dict.fromkeys(str(getattr(x, "pair", "")) for x in few))
+    shares = any(_text(getattr(x, "share", "")) in SHARES for x in few)
+    if len(pairs) == 1 and pairs[0].count(" / ") == 1 and not shares:
+        one, two = (escape(x) for x in pairs[0].split(" / "))
+        return f"{two} $\\rightarrow$ {one}"
+    return "second $\\rightarrow$ first of the pair"
 
 
 LEGEND_CHARS = 700  # the legend's text: its notations and the sentences after them (room for
@@ -430,15 +476,7 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         forms.append((first["range"], "too uncertain for a point"))
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
-        # the two sides by name, as Section 4 says them: the pair's second, then its first
-        # ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs, or a share of a
-        # split total (pair_name adds its share after the second name): by position
-        pairs = list(dict.fromkeys(str(getattr(x, "pair", "")) for x in few))
-        shares = any(_text(getattr(x, "share", "")) in SHARES for x in few)
-        sides = "second $\\rightarrow$ first of the pair"
-        if len(pairs) == 1 and pairs[0].count(" / ") == 1 and not shares:
-            one, two = (escape(x) for x in pairs[0].split(" / "))
-            sides = f"{two} $\\rightarrow$ {one}"
+        sides = _sides(few)
         # each form defined here, the one key of the body (a forms table once repeated it;
         # cold reads asked for one legend)
         if first["few"]:
@@ -471,14 +509,24 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         words.append(
             rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names"
         )
-    spec = r"@{\quad}".join([r"l@{\quad}l"] * LEGEND_PAIRS)
-    lines = [r"\footnotesize", rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}"]
-    for i in range(0, len(forms), LEGEND_PAIRS):
-        pairs = forms[i : i + LEGEND_PAIRS]
-        pairs += [("", "")] * (LEGEND_PAIRS - len(pairs))
-        lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
-    lines.append(r"\end{tabular}")
+    lines = [r"\footnotesize"]
+    plain = {first["interval"], first["bare"]} - {""}
+    if all(k in plain for k, _ in forms):
+        # ratios alone: one sentence, as Figure 1's caption says it (round 105: a legend of
+        # notations read as a private grammar)
+        if first["bare"]:
+            lines.append(BARE_WORDS[0].upper() + BARE_WORDS[1:] + ".")
+    else:
+        spec = r"@{\quad}".join([r"l@{\quad}l"] * LEGEND_PAIRS)
+        lines.append(rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}")
+        for i in range(0, len(forms), LEGEND_PAIRS):
+            pairs = forms[i : i + LEGEND_PAIRS]
+            pairs += [("", "")] * (LEGEND_PAIRS - len(pairs))
+            lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
+        lines.append(r"\end{tabular}")
     covers = covers_line(table)
+    if covers:  # what the intervals are, beside how they print
+        lines += [r"\par", covers]
     if words:
         said_once = "; ".join(words)
         lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
@@ -487,8 +535,6 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     maybe = possibly_line(rows, _sources(table))
     if maybe:
         lines += [r"\par", maybe]
-    if covers:
-        lines += [r"\par", covers]
     return lines
 
 
@@ -496,7 +542,7 @@ def possibly_line(rows: list, heads: dict[str, str]) -> str:
     """Table 1's line on the ratios it prints that stand with 'possibly also' (Section 3's rule;
     a reviewer met the rule there and no mark here): per column, each difference in a few words,
     with the experiments it is about where not every ratio of the column has it: 'Possibly also
-    (the ratios stand): 24.05 data, E3: two boards may differ; 22.12 data: compilers
+    ..., which stands (Section 3): 24.05 data, two boards may differ; 22.12 data, compilers
     clang-morello and clang (Table 9).'; '' where no printed ratio has one."""
     said = []
     numbers = {e.name: f"E{e.number}" for e in exp.registry().values()}  # others by their name
@@ -511,10 +557,15 @@ def possibly_line(rows: list, heads: dict[str, str]) -> str:
             scope = ""
             if len(where) < len(mine):
                 scope = ", " + listed([numbers.get(e, e) for e in dict.fromkeys(where)])
-            said.append(f"{escape(head)}{scope}: {escape(words)}")
+            said.append(f"on the {escape(head)}{scope}, {escape(words)}")
     if not said:
         return ""
-    return f"Possibly also (the ratios stand): {'; '.join(said)} (Table~\\ref{{tab:confounded}})."
+    # Section 3 defines it (round 105: 'an unexplained bespoke category'); no colon within the
+    # line's colon
+    return (
+        "Ratios printed although the two sides may also differ (\\emph{possibly also}, "
+        f"Section~\\ref{{sec:setup}}): {'; '.join(said)} (Table~\\ref{{tab:confounded}})."
+    )
 
 
 def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
