@@ -446,6 +446,10 @@ def test_an_interval_end_never_prints_as_its_point_unless_they_are_equal():
     # never an end onto 1 from below: the interval holds 1, and its print says so
     assert ratio_text(1.0117, 0.99797, 1.02, False) == "1.01× [0.998, 1.02]"
     assert ratio_text(0.8756, 0.8750, 0.8762, False) == "0.88×"
+    # still alike at three figures, with an interval wider than the last digit: that end one
+    # unit outward, so the print holds the interval and the point sits inside it
+    assert ratio_text(1.025763, 1.018730, 1.032985, False) == "1.03× [1.02, 1.04]"
+    assert ratio_text(1.0258, 1.0251, 1.0402, False) == "1.03× [1.02, 1.04]"
 
 
 def _half_last(printed: str) -> float:

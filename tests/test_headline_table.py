@@ -85,13 +85,14 @@ def test_table_1_caption_and_legend_stay_short():
     assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)
     assert "spread within one run" not in tex.split(r"\end{tabular}")[0]
     assert "not run" not in tex  # E10 did not run: the body says so, not Table 1
-    # what else differs, and differences of name alone, live in the appendix's table; Table 1
-    # says in a few words which of its ratios have one (Section 3's rule, where readers look)
-    assert "morello-camb" not in tex and "ossibly also" not in tex.split(r"\end{tabular}")[0]
-    assert (
-        "Ratios printed although the two sides may also differ (\\emph{possibly also}, "
-        "Section~\\ref{sec:setup}): on the 24.05 data, two boards may differ" in raw
-    ), raw
+    # what else differs, and differences of name alone, live in the appendix's table; Table 1's
+    # last row says in a few words which of its ratios have one, under their column
+    body = tex.split(r"\end{tabular}")[0]
+    assert "morello-camb" not in tex and "ossibly also" not in raw
+    last = body.split(r"\bottomrule")[0].rstrip().splitlines()[-1]
+    assert last.startswith(r"\multicolumn{4}{@{}l}{\emph{Possibly also}") and (
+        " & two boards may differ " in last
+    ), last
     apart = headline.confounded_table(TABLE)
     assert "Possibly also (the ratios stand): 24.05 data" in apart
     assert "against not recorded" not in apart and "files name no host" in apart
@@ -211,9 +212,9 @@ def test_the_setting_column_names_one_value_or_each_sources_escaped_once():
 
 
 def test_table_1_says_which_of_its_ratios_stand_with_possibly_also():
-    """Section 3's rule, applied where readers look (a reviewer met it there and no mark in
-    Table 1): each column's differences of name alone in a few words, scoped to the experiments
-    that have them."""
+    """The rule applied where readers look, Table 1's last row (a reviewer met it in Section 3 and
+    no mark in Table 1): each column's differences of name alone in a few words, scoped to the
+    experiments that have them."""
     from c18n_ae.analysis.contrasts import HOST_ONE_SIDE
 
     host = HOST_ONE_SIDE.format(named="purecap-c18n", host="b3", other="hybrid")
@@ -232,10 +233,14 @@ def test_table_1_says_which_of_its_ratios_stand_with_possibly_also():
             confounded_by="",
         ),
     ]
-    line = headline.possibly_line(rows, {"s": "24.05 data", "t": "22.12 data"})
-    assert line == (
-        "Ratios printed although the two sides may also differ (\\emph{possibly also}, "
-        "Section~\\ref{sec:setup}): on the 24.05 data, E3, two boards may differ; on the 22.12 "
-        "data, compilers cc and clang (Table~\\ref{tab:confounded})."
-    ), line
-    assert headline.possibly_line(rows[1:2], {"s": "24.05 data"}) == ""
+    row = headline.possibly_row(rows, {"s": "24.05 data", "t": "22.12 data"})
+    # under each column, as a row of the table: no column's name repeated in words
+    assert row == (
+        r"\multicolumn{4}{@{}l}{\emph{Possibly also}, the ratios stand "
+        r"(Table~\ref{tab:confounded})} & E3, two boards may differ & compilers cc and clang \\"
+    ), row
+    assert headline.possibly_row(rows[1:2], {"s": "24.05 data"}) == ""
+    # a column without one stays empty
+    assert headline.possibly_row(rows[:2], {"s": "a", "t": "b"}).endswith(
+        "& E3, two boards may differ &  \\\\"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 
 _DIGITS = "Zero One Two Three Four Five Six Seven Eight Nine".split()
 
@@ -417,7 +418,23 @@ def _ratio_text(
         # only straddles a rounding edge ('1.07× [1.06, 1.07]', which cold reads took for an
         # error): the point alone, as BARE_WORDS says it
         return f"{f(ratio)}{times}"
-    return f"{f(ratio)}{times} [{f(low)}, {f(high)}]{after}"  # as many figures as its ends
+    ends = [f(low), f(high)]
+    if _touches(ratio, low, high, f):
+        # at three figures an end still prints as the point though the interval is wider than
+        # its last digit ('1.03× [1.02, 1.03]', which two readers of round 106 took for a point
+        # on its edge): that end one unit of its last digit outward, so that the printed
+        # interval still holds the computed one
+        ends = [_outward(e, f(ratio), -1 if i == 0 else 1) for i, e in enumerate(ends)]
+    return f"{f(ratio)}{times} [{ends[0]}, {ends[1]}]{after}"  # as many figures as its ends
+
+
+def _outward(end: str, point: str, way: int) -> str:
+    """A printed end that equals the printed point, moved one unit of its last digit away from
+    it (way -1: the low end, +1: the high end); any other end as printed."""
+    if end != point:
+        return end
+    d = Decimal(end)
+    return str(d + way * Decimal(1).scaleb(d.as_tuple().exponent))
 
 
 def _touches(ratio: float, low: float, high: float, f) -> bool:

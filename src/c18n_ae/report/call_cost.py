@@ -1355,27 +1355,6 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     return f"{'on ' + on + ' ' if on else ''}the two variants may have run on different boards"
 
 
-def possibly_example(t: pd.DataFrame, releases: dict | None = None) -> str:
-    """Section 3's example of a ratio that stands with 'possibly also': the answer's own, where
-    only one side's files name their host ('the 24.05 math loop's 1.51×, whose two sides may have
-    run on different boards, as only the purecap + c18n files name their host'); '' where the
-    answer has no such difference (two cold reads rebuilt the rule's reach by hand)."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    hosts = [p for p in read_possibly(_s(getattr(r, "possibly_also", ""))) if p["kind"] == "host"]
-    if not hosts:
-        return ""
-    on = escape(short_release((releases or {}).get(r.source, "")))
-    names = {r.subject: compartment_name(_abi(r.subject)), r.baseline: str(r.baseline)}
-    named = names.get(hosts[0]["named"], hosts[0]["named"])
-    return (
-        f"the {on + ' ' if on else ''}{escape(_workload(r))} loop's {ratio_point(_f(r.ratio))}, "
-        "whose two sides may have run on different boards, as only the "
-        f"{escape(named)} files name their host"
-    )
-
-
 def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
     """Figure 1's caption on the ratios it draws that stand with 'possibly also' (Section 3's
     rule; a reviewer met the rule and no mark on the figure): a pointer to Table 1, which names
@@ -1396,15 +1375,11 @@ def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
 
 
 def direct(t: pd.DataFrame) -> str:
-    """What the text says of E10's direct measurement: where it stands, or that this edition has
-    none."""
+    """What the text says of E10's direct measurement: where it stands; '' where it did not run
+    (the box on page one and the conclusion say so: round 106 met it a third time here)."""
     ran = t[t.e10_per_call_ns.notna()]
     if ran.empty:
-        return (
-            "E10, our loop of calls into a function of another library, times a compartment "
-            "switch directly, but ran on no board here, so no direct measurement stands beside "
-            "these estimates."
-        )
+        return ""
     return (
         "E10 measures a crossing directly on a board; its rows stand beside these estimates in "
         "the same table."
@@ -1469,7 +1444,6 @@ def main(argv=None) -> None:
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
-    text += newcommand("PerCallPossiblyExample", possibly_example(t, releases))
     text += newcommand("PerCallFigurePossibly", figure_possibly(t, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))

@@ -393,6 +393,9 @@ def latex_table(table: pd.DataFrame) -> str:
             else:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
+    maybe = possibly_row([x for _, g in groups for x in g.itertuples()], sources)
+    if maybe:  # what else the ratios above may differ in, under each column
+        lines += [r"\midrule", maybe]
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     notes = legend(table, groups)
     if few_only:  # values first, under the rows; the legend's keys after them
@@ -532,40 +535,39 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
         lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
     if apart:
         lines += [r"\par", apart]
-    maybe = possibly_line(rows, _sources(table))
-    if maybe:
-        lines += [r"\par", maybe]
     return lines
 
 
-def possibly_line(rows: list, heads: dict[str, str]) -> str:
-    """Table 1's line on the ratios it prints that stand with 'possibly also' (Section 3's rule;
-    a reviewer met the rule there and no mark here): per column, each difference in a few words,
-    with the experiments it is about where not every ratio of the column has it: 'Possibly also
-    ..., which stands (Section 3): 24.05 data, two boards may differ; 22.12 data, compilers
-    clang-morello and clang (Table 9).'; '' where no printed ratio has one."""
-    said = []
+def possibly_row(rows: list, heads: dict[str, str]) -> str:
+    """Table 1's last row, on the ratios it prints that stand with 'possibly also' (a reviewer
+    met the rule in Section 3 and no mark here; readers of rounds 106 and 107 asked for it beside
+    the ratios, as a column, rather than in a note): under each column, each difference in a few
+    words, with the experiments it is about where not every ratio of the column has it ('E3, two
+    boards may differ'; 'compilers clang-morello and clang'); '' where no printed ratio has
+    one."""
     numbers = {e.name: f"E{e.number}" for e in exp.registry().values()}  # others by their name
-    for source, head in heads.items():
+    cells = []
+    for source in heads:
         mine = [x for x in rows if x.source == source and not is_confounded(x)]
         mine = [x for x in mine if not _text(getattr(x, "invalid", ""))]
         facts: dict[str, list] = {}
         for x in mine:
             for words in named.possibly_short(_text(getattr(x, "possibly_also", ""))):
                 facts.setdefault(words, []).append(x.experiment)
+        said = []
         for words, where in facts.items():
             scope = ""
             if len(where) < len(mine):
-                scope = ", " + listed([numbers.get(e, e) for e in dict.fromkeys(where)])
-            said.append(f"on the {escape(head)}{scope}, {escape(words)}")
-    if not said:
+                scope = listed([numbers.get(e, e) for e in dict.fromkeys(where)]) + ", "
+            said.append(f"{scope}{escape(words)}")
+        cells.append("; ".join(said))
+    if not any(cells):
         return ""
-    # Section 3 defines it (round 105: 'an unexplained bespoke category'); no colon within the
-    # line's colon
-    return (
-        "Ratios printed although the two sides may also differ (\\emph{possibly also}, "
-        f"Section~\\ref{{sec:setup}}): {'; '.join(said)} (Table~\\ref{{tab:confounded}})."
+    head = (
+        r"\multicolumn{4}{@{}l}{\emph{Possibly also}, the ratios stand "
+        r"(Table~\ref{tab:confounded})}"
     )
+    return " & ".join([head, *cells]) + r" \\"
 
 
 def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:

@@ -122,7 +122,16 @@ def dataset_column(meta: dict) -> dict:
     return {
         "target": meta["name"],
         "os": h.get("os"),
-        "kernel": kernel["config"] if kernel else "not recorded",
+        # a log of one host covers that host's files only (issue 31's item 6; a reader of round
+        # 107 met the name without its scope in this row)
+        "kernel": (
+            (
+                kernel["config"]
+                + (f", from the log of host {kernel['host']} only" if kernel.get("host") else "")
+            )
+            if kernel
+            else "not recorded"
+        ),
         "board_text": "not recorded in the data set",
         **(dataset_kernel_texts(kernel) if kernel else {}),
         **dataset_run_texts(meta),
