@@ -90,7 +90,7 @@ def test_table_1_caption_and_legend_stay_short():
     body = tex.split(r"\end{tabular}")[0]
     assert "morello-camb" not in tex and "ossibly also" not in raw
     last = body.split(r"\bottomrule")[0].rstrip().splitlines()[-1]
-    assert last.startswith(r"\multicolumn{4}{@{}l}{\emph{Possibly also}") and (
+    assert last.startswith(r"\multicolumn{4}{@{}l}{Ratios kept, but the sides may also") and (
         " & two boards may differ " in last
     ), last
     apart = headline.confounded_table(TABLE)
@@ -236,8 +236,9 @@ def test_table_1_says_which_of_its_ratios_stand_with_possibly_also():
     row = headline.possibly_row(rows, {"s": "24.05 data", "t": "22.12 data"})
     # under each column, as a row of the table: no column's name repeated in words
     assert row == (
-        r"\multicolumn{4}{@{}l}{\emph{Possibly also}, the ratios stand "
-        r"(Table~\ref{tab:confounded})} & E3, two boards may differ & compilers cc and clang \\"
+        r"\multicolumn{4}{@{}l}{Ratios kept, but the sides may also differ "
+        r"(\emph{possibly also}, Table~\ref{tab:confounded}):} & E3, two boards may differ & "
+        r"compilers cc and clang \\"
     ), row
     assert headline.possibly_row(rows[1:2], {"s": "24.05 data"}) == ""
     # a column without one stays empty

@@ -880,9 +880,10 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert said == (
         "If the loop's own code slowed as the workloads that call no other library did, from "
         "0.97$\\times$ (float) to 1.08$\\times$ (int), each call's 60 \\si{\\nano\\second} would "
-        "split into $-$4 to 9 \\si{\\nano\\second} of the loop's own code (below zero where "
-        "that code ran faster) and 51 to 64 \\si{\\nano\\second} of the call itself "
-        "(Appendix~\\ref{sec:in-full}). The call's share bounds the switch from above, if "
+        "split as follows (Appendix~\\ref{sec:in-full}), the own code's share below zero where "
+        "it ran faster:\\[ 60~\\mathrm{ns} = \\underbrace{-4\\text{ to }9~\\mathrm{ns}}_{"
+        "\\text{the loop's own code}} + \\underbrace{51\\text{ to }64~\\mathrm{ns}}_{"
+        "\\text{the call itself}} \\] The call's share bounds the switch from above, if "
         "libm's purecap build is no faster than its hybrid one."
     ), said
     # the arithmetic in the appendix, in the figures Section 4.1 prints
@@ -915,7 +916,9 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     alone = call_cost.own_share(one)
     assert "as the int workload did (1.08$\\times$)" in alone and "$-$4" not in alone, alone
     assert "below zero" not in alone, alone  # no share below zero to explain
-    assert "0 to 9 \\si{\\nano\\second} of the loop's own code and 51 to 60 \\si" in alone, alone
+    # the display: the own code's share from zero, the call's up to the whole
+    assert r"\underbrace{0\text{ to }9~\mathrm{ns}}" in alone, alone
+    assert r"\underbrace{51\text{ to }60~\mathrm{ns}}" in alone, alone
     assert "that is 0 to 9 \\si" in call_cost.own_arithmetic(one), call_cost.own_arithmetic(one)
     assert "bounds the switch from above" in alone, alone
     # no workload of its own: nothing to split

@@ -319,9 +319,11 @@ def latex_table(table: pd.DataFrame) -> str:
     column per source, each cell one number with its interval (cell). A row whose every cell is
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
     'confounded' only. Only experiments some source measured with compartments have rows: one
-    that none did (E10 on the study's data) is said once in the body, not here. A legend of at
-    most three lines defines the notation once; a cell without a ratio says why in words
-    ('confounded', 'not valid'), and † is the one mark."""
+    that none did (E10 on the study's data) is said once in the body, not here. A metric only a
+    few ticks long with no ratio by itself is a sentence under the table (few_ticks_line); the
+    ratios that stand with 'possibly also' have the last row (possibly_row). The legend defines
+    the notation once; a cell without a ratio says why in words ('confounded', 'not valid'), and
+    † is the one mark."""
     sources = _sources(table)
     if not sources:
         return (
@@ -443,8 +445,8 @@ def _sides(few: list) -> str:
 
 
 LEGEND_CHARS = 700  # the legend's text: its notations and the sentences after them (room for
-# "confounded" as Section 3 defines it, the few-tick forms, and the possibly-also line: the
-# one key to the forms of the body)
+# "confounded" as Section 3 defines it and the few-tick forms: the one key to the forms of the
+# body)
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
@@ -564,8 +566,10 @@ def possibly_row(rows: list, heads: dict[str, str]) -> str:
     if not any(cells):
         return ""
     head = (
-        r"\multicolumn{4}{@{}l}{\emph{Possibly also}, the ratios stand "
-        r"(Table~\ref{tab:confounded})}"
+        # a caveat on the ratios above, in words that say so (round 108: a fragment that read as
+        # neither caveat nor result)
+        r"\multicolumn{4}{@{}l}{Ratios kept, but the sides may also differ "
+        r"(\emph{possibly also}, Table~\ref{tab:confounded}):}"
     )
     return " & ".join([head, *cells]) + r" \\"
 
