@@ -80,6 +80,11 @@ def test_table_1_caption_and_legend_stay_short():
     assert r"No ratio where a cell is in words: \emph{confounded} means" in raw, raw
     # a metric whose cells are all in words stays a row: its cells say why
     assert "not valid: loops did no work" in body, body
+    # a metric under the table is no confounded row left out: without a confounded cell, no
+    # word on confounded contrasts
+    plain = TABLE[TABLE.confounded_by.fillna("") == ""]
+    plain_tex = headline.latex_table(plain)
+    assert "Timed only a few" in plain_tex and r"\emph{confounded} means" not in plain_tex
     # a share of a split total names its sides by position: its pair's words end in the share
     split = TABLE.assign(share="ABI share", pair="purecap / hybrid (the ABI's share)")
     assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)

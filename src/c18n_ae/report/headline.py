@@ -399,7 +399,7 @@ def latex_table(table: pd.DataFrame) -> str:
     if maybe:  # what else the ratios above may differ in, under each column
         lines += [r"\midrule", maybe]
     lines += [r"\bottomrule", r"\end{tabular}", ""]
-    notes = legend(table, groups)
+    notes = legend(table, groups, len(few_only))
     if few_only:  # values first, under the rows; the legend's keys after them
         notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
     lines += [r"\par\smallskip\raggedright", *notes]
@@ -450,10 +450,11 @@ LEGEND_CHARS = 700  # the legend's text: its notations and the sentences after t
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
-def legend(table: pd.DataFrame, shown: list) -> list[str]:
+def legend(table: pd.DataFrame, shown: list, under: int = 0) -> list[str]:
     """The legend under Table 1, in footnote type: each notation beside its meaning, LEGEND_PAIRS
     to a row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
-    valid') in one sentence; then what the intervals cover, said once."""
+    valid') in one sentence; then what the intervals cover, said once. under: the metrics said
+    in a sentence under the table (few_ticks_line), which are no confounded rows left out."""
     rows = [x for _, g in shown for x in g.itertuples()]
     kept = [x for x in rows if not is_confounded(x) or _text(x.invalid)]
     printed = [cell(x, tex=False) for x in kept]
@@ -499,7 +500,8 @@ def legend(table: pd.DataFrame, shown: list) -> list[str]:
     # cells in words are no notation: one sentence after the notations says what each word means
     # (a cold read counted six codes when two of them were words that name their reason)
     words = []
-    hidden = len(shown) < table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
+    rows_in_all = table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
+    hidden = len(shown) + under < rows_in_all
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         # the cell says 'confounded' and why; where its ratio is, said once
         words.append(
