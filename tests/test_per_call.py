@@ -740,8 +740,8 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     assert (
         call_cost.figure_marks(rows)
         == "Bars and labels: intervals $[a, b]$ over one run's trials; where a bar is narrower "
-        "than its dot, only the dot shows. A label without brackets has its interval narrower "
-        "than one unit of its last digit."
+        "than its dot, only the dot shows. A label without brackets has an interval too narrow "
+        "to print, under one unit of its last digit."
     )
     runs = rows.assign(interval_covers="between runs")
     assert call_cost.figure_marks(runs).startswith("Bars and labels: intervals $[a, b]$; where")
@@ -880,8 +880,8 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert said == (
         "If the loop's own code slowed as the workloads that call no other library did, from "
         "0.97$\\times$ (float) to 1.08$\\times$ (int), each call's 60 \\si{\\nano\\second} would "
-        "split as follows (Appendix~\\ref{sec:in-full}), the own code's share below zero where "
-        "it ran faster:\\[ 60~\\mathrm{ns} = \\underbrace{-4\\text{ to }9~\\mathrm{ns}}_{"
+        "split as follows (Appendix~\\ref{sec:in-full}; a share below zero is time saved):"
+        "\\[ 60~\\mathrm{ns} = \\underbrace{-4\\text{ to }9~\\mathrm{ns}}_{"
         "\\text{the loop's own code}} + \\underbrace{51\\text{ to }64~\\mathrm{ns}}_{"
         "\\text{the call itself}} \\] The call's share bounds the switch from above, if "
         "libm's purecap build is no faster than its hybrid one."

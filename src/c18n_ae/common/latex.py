@@ -231,7 +231,9 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
     return None, 0
 
 
-BARE_WORDS = "a ratio without brackets: its interval narrower than one unit of its last digit"
+BARE_WORDS = (
+    "a ratio without brackets: its interval too narrow to print, under one unit of its last digit"
+)
 
 
 def bare(text: str) -> bool:

@@ -736,9 +736,7 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "own_ns": _span(split[0]) + unit_ns,
         # a share below zero is time the own code saved (round 105: 'a negative ns share needs
         # explaining')
-        "saved": (
-            ", the own code's share below zero where it ran faster" if split[0][0] < 0 else ""
-        ),
+        "saved": "; a share below zero is time saved" if split[0][0] < 0 else "",
         "calls_ns": _span(split[1], whole=True) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
@@ -761,7 +759,7 @@ def own_share(t: pd.DataFrame) -> str:
     calls = rf"\underbrace{{{_math(x['calls_ns'])}}}_{{\text{{the call itself}}}}"
     return (
         f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split as "
-        f"follows (Appendix~\\ref{{sec:in-full}}){x['saved']}:"
+        f"follows (Appendix~\\ref{{sec:in-full}}{x['saved']}):"
         rf"\[ {_math(x['whole'])} = {own} + {calls} \]"
         " "
         # the bound with its one condition, said here only (three readers of round 103: 'an
@@ -1035,8 +1033,10 @@ def figure_marks(t: pd.DataFrame) -> str:
             f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
         )
     return (
-        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has "
-        "its interval narrower than one unit of its last digit."
+        # an interval there is, too narrow to print (three readers of rounds 108 and 109 read
+        # 'without brackets' as no interval computed)
+        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has an "
+        "interval too narrow to print, under one unit of its last digit."
     )
 
 
