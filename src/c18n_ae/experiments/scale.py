@@ -464,8 +464,10 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if _compartments_only(source, summary):
             out.append(
                 # launched so: whether in compartments is not recorded (compartments_seen)
-                "Every variant in these data ran with c18n enabled, so they cannot say how "
-                "much of each instance's memory the compartments take."
+                # E1's variants, not the data set's (a reader of round 110 set it against
+                # Section 2's 'c18n for all but hybrid')
+                "Every variant that ran E1 in these data had c18n enabled, so they cannot say "
+                "how much of each instance's memory the compartments take."
             )
         # a rising data set's gap to another rising one, said once (by the one that says the
         # larger slope); a data set that levels off compares itself in its own sentence below
