@@ -340,7 +340,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     assert call_cost.boards_words(alike, RELEASES) == ""
     # Figure 1 points to Table 1 for it, naming the data sets it concerns
     assert call_cost.figure_possibly(both, RELEASES).startswith(
-        "Table~\\ref{tab:headline} names what else the two sides of the 24.05"
+        "Table~\\ref{tab:headline}'s last row names what else the two sides of the 24.05"
     ), call_cost.figure_possibly(both, RELEASES)
     assert call_cost.figure_possibly(alike, RELEASES) == ""
     assert (

@@ -1382,8 +1382,9 @@ def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
     if not said:
         return ""
     return (
-        f"Table~\\ref{{tab:headline}} names what else the two sides of the {listed(said)} "
-        f"bars may differ in."
+        # its last row, where it names them (round 110: 'Table 1 names' had no clear referent)
+        f"Table~\\ref{{tab:headline}}'s last row names what else the two sides of the "
+        f"{listed(said)} bars may differ in."
     )
 
 
