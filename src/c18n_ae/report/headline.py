@@ -350,11 +350,10 @@ def latex_table(table: pd.DataFrame) -> str:
     ]
     table = table.assign(pair=[_pair(r) for r in table.itertuples()])
     keys = ["pair", "experiment", "metric"]
-    groups = [
-        (k, g)
-        for k, g in table.groupby(keys, sort=False)
-        if not all(is_confounded(x) for x in g.itertuples())
-    ]
+    every = list(table.groupby(keys, sort=False))
+    groups = [(k, g) for k, g in every if not all(is_confounded(x) for x in g.itertuples())]
+    # a row left out as confounded is said in the legend's words (confounded_table lists it)
+    hidden = len(groups) < len(every)
     # a metric that gives its times only a few ticks long and no ratio by itself is said in a
     # sentence under the table: rows of ratios, and a legend of ratio forms only (every reader
     # of round 105 stopped at a four-line legend of which two lines keyed those cells)
@@ -399,19 +398,23 @@ def latex_table(table: pd.DataFrame) -> str:
     if maybe:  # what else the ratios above may differ in, under each column
         lines += [r"\midrule", maybe]
     lines += [r"\bottomrule", r"\end{tabular}", ""]
-    notes = legend(table, groups, len(few_only))
+    notes = legend(table, groups, hidden)
     if few_only:  # values first, under the rows; the legend's keys after them
         notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
     lines += [r"\par\smallskip\raggedright", *notes]
     return "\n".join(lines) + "\n"
 
 
+def _number(x) -> str:
+    """A cell's number as printed (plain text), '' where the cell is in words (not valid,
+    confounded)."""
+    return "" if _text(x.invalid) or is_confounded(x) else cell(x, tex=False)
+
+
 def ticks_only(g: pd.DataFrame) -> bool:
     """Whether a metric's row gives its times only a few ticks long: some cell does, and none
-    gives a ratio by itself (cells in words, not valid or confounded, give none)."""
-    said = [
-        cell(x, tex=False) for x in g.itertuples() if not _text(x.invalid) and not is_confounded(x)
-    ]
+    gives a ratio by itself (cells in words give none)."""
+    said = [t for t in map(_number, g.itertuples()) if t]
     return any("→" in t for t in said) and all("→" in t for t in said)
 
 
@@ -425,7 +428,7 @@ def few_ticks_line(table: pd.DataFrame, left: list) -> str:
     for pair, e, metric in left:
         mine = table[(table.pair == pair) & (table.experiment == e) & (table.metric == metric)]
         for x in mine.itertuples():
-            if not _text(x.invalid) and not is_confounded(x) and "→" in cell(x, tex=False):
+            if "→" in _number(x):
                 few.append(x)
                 said.append(f"{escape(_text(x.label))}, {cell(x)} on the {escape(heads[x.source])}")
     ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
@@ -450,11 +453,11 @@ LEGEND_CHARS = 700  # the legend's text: its notations and the sentences after t
 LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run-on line)
 
 
-def legend(table: pd.DataFrame, shown: list, under: int = 0) -> list[str]:
+def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     """The legend under Table 1, in footnote type: each notation beside its meaning, LEGEND_PAIRS
     to a row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
-    valid') in one sentence; then what the intervals cover, said once. under: the metrics said
-    in a sentence under the table (few_ticks_line), which are no confounded rows left out."""
+    valid') in one sentence; then what the intervals cover, said once. hidden: some row was left
+    out as confounded (latex_table), which the sentence on cells in words also covers."""
     rows = [x for _, g in shown for x in g.itertuples()]
     kept = [x for x in rows if not is_confounded(x) or _text(x.invalid)]
     printed = [cell(x, tex=False) for x in kept]
@@ -500,8 +503,6 @@ def legend(table: pd.DataFrame, shown: list, under: int = 0) -> list[str]:
     # cells in words are no notation: one sentence after the notations says what each word means
     # (a cold read counted six codes when two of them were words that name their reason)
     words = []
-    rows_in_all = table.groupby(["pair", "experiment", "metric"], sort=False).ngroups
-    hidden = len(shown) + under < rows_in_all
     if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
         # the cell says 'confounded' and why; where its ratio is, said once
         words.append(
