@@ -756,6 +756,7 @@ def claims_summary(
             listed(reasons, "or") + "."
         )
     where = list(dict.fromkeys(rows.source))
+    joined = ": "  # how the outcome follows the count
     head = "All" if len(tested) == n else "Only"
     if all(s in releases for s in where):  # the study's data sets: one run per variant
         # 'on the study's data': Table 4 also counts claims tested on the machines that ran
@@ -778,6 +779,9 @@ def claims_summary(
                 f"The {n} claims come from conclusions the study drew from its {drawn} data. "
                 f"{on[0].upper()}{on[1:]} could test {them}"
             )
+            # where they were tested, with the outcome: 'and there 4 hold' (cold reads of rounds
+            # 103 to 105 reread a sentence of its own on what a verdict on 22.12 says)
+            joined = ", and there "
         else:
             on = f"all on {names}" if len(where) == 1 else f"on {names}"
             opening = f"Of the study's {n} claims, {many} could be tested on its data, {on}"
@@ -786,12 +790,7 @@ def claims_summary(
         on = f"all on {names}" if len(where) == 1 else f"on {names}"
         opening = f"{head} {len(tested)} of the study's {n} claims could be tested, {on}"
     said = outcome_words(rows)
-    if said and worded and opening.startswith(f"The {n} claims come from"):
-        # where they were tested, with the outcome: 'and there 4 hold' (cold reads of rounds 103
-        # to 105 reread a sentence of its own on what a verdict on 22.12 says)
-        text = f"{opening}, and there {said}."
-    else:
-        text = f"{opening}: {said}." if said else f"{opening}."
+    text = f"{opening}{joined}{said}." if said else f"{opening}."
     if not why_not:
         return text
     return (
