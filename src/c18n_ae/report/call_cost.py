@@ -489,13 +489,13 @@ def _compilers(node) -> set[str]:
 
 def _apart(a: dict, b: dict, subject: str) -> list[str]:
     """What else differs between two data sets (dataset.yaml) beside the release, as far as each
-    records it: how c18n was enabled, the compilers' names, the boards and kernels."""
+    records it: how c18n was enabled, the compilers (named apart), the boards and kernels."""
     out = []
     by = [((m.get("variants") or {}).get(subject) or {}).get("c18n_by") for m in (a, b)]
     if by[0] != by[1]:
         out.append("how c18n was enabled")
     if _compilers(a) != _compilers(b):
-        out.append("the compilers' names")
+        out.append("the compilers")  # the releases paragraph says what their names leave open
     if any(a.get(k) != b.get(k) for k in ("host", "kernel")):
         out.append("the boards and kernels, as far as each data set records them")
     return out
@@ -739,6 +739,7 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "saved": "; a share below zero is time saved" if split[0][0] < 0 else "",
         "calls_ns": _span(split[1], whole=True) + unit_ns,
         "whole": _about(r.per_call_ns),
+        "calls": k,
         "library": escape(_s(r.library)) or "the library",
     }
 
@@ -758,8 +759,12 @@ def own_share(t: pd.DataFrame) -> str:
     own = rf"\underbrace{{{_math(x['own_ns'])}}}_{{\text{{the loop's own code}}}}"
     calls = rf"\underbrace{{{_math(x['calls_ns'])}}}_{{\text{{the call itself}}}}"
     return (
-        f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split as "
-        f"follows (Appendix~\\ref{{sec:in-full}}{x['saved']}):"
+        # how each share is got, before the display (rounds 109 and 110: its base was in the
+        # appendix only, and 'the ranges pair in reverse')
+        f"If the loop's own code slowed {x['did']}, its share of each call would be that ratio "
+        f"less 1, times hybrid's {x['per']} an iteration, over the {x['calls']} calls. Each "
+        f"call's {x['whole']} would then split as follows (Appendix~\\ref{{sec:in-full}}"
+        f"{x['saved']}):"
         rf"\[ {_math(x['whole'])} = {own} + {calls} \]"
         " "
         # the bound with its one condition, said here only (three readers of round 103: 'an
@@ -1035,8 +1040,9 @@ def figure_marks(t: pd.DataFrame) -> str:
     return (
         # an interval there is, too narrow to print (three readers of rounds 108 and 109 read
         # 'without brackets' as no interval computed)
+        # its bar can still show at the figure's scale (round 110: the 22.12 array's)
         f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has an "
-        "interval too narrow to print, under one unit of its last digit."
+        "interval too narrow to print, under one unit of its last digit, though its bar may show."
     )
 
 
