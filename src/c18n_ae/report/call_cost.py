@@ -15,7 +15,6 @@ from pathlib import Path
 import pandas as pd
 
 from c18n_ae import experiments as exp
-from c18n_ae.analysis.contrasts import possibly_short as named_possibly
 from c18n_ae.analysis.contrasts import read_possibly
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
@@ -926,10 +925,9 @@ def _axis(rows: list[tuple], title: str, xlabel: str, span: tuple, extra: str = 
 
 
 def _cost_label(r) -> str:
-    """A cost per call as Table 7 prints it, with its unit after the amount: '60 ns', '73 ns
-    [46, 110]'."""
-    amount_, _, ends = cost_cell(r).partition(" ")
-    return f"{amount_} \\si{{\\nano\\second}} {ends}".rstrip()
+    """A cost per call's point as Table 7 prints it, with its unit after the amount: '60 ns'
+    (its interval is Table 7's, as the ratio's is its bar's: _ratio_label)."""
+    return f"{cost_cell(r).partition(' ')[0]} \\si{{\\nano\\second}}"
 
 
 def _library_call(r) -> str:
@@ -945,10 +943,15 @@ def _signed(label: str) -> str:
 
 
 def _ratio_label(r) -> str:
-    """A ratio as Table 1 prints it, with its interval or the timer's range."""
+    """A ratio's point as Table 1 prints it, without its interval or the timer's range, which its
+    bar draws (round 111: a label without brackets needed a rule of its own in the caption, and
+    a visible bar beside it read as a contradiction); a range too uncertain for a point whole."""
     ratio, low, high, sides, spreads, resolution = _grid(r)
-    return ratio_text(ratio, low, high, True, sides=sides, spreads=spreads, resolution=resolution,
+    said = ratio_text(ratio, low, high, True, sides=sides, spreads=spreads, resolution=resolution,
                       unit="ns")  # fmt: skip
+    for ends in (" [", " $\\langle$"):
+        said = said.split(ends, 1)[0]
+    return said
 
 
 def _cpu_or_time(rows: pd.DataFrame) -> str:
@@ -1032,18 +1035,14 @@ def figure_marks(t: pd.DataFrame) -> str:
     over = " over one run's trials" if one else ""
     # a ratio drawn on the timer's range; a cost per call prints with one only where its ratio
     # does (_timer_limits)
+    # the labels print points only, so the bars alone carry the intervals: no rule for labels
+    # without brackets (round 111)
     if any(_on_timer(r) for r in drawn.itertuples()):
         return (
-            f"Solid bars, filled marks: an interval $[a, b]${over}; dashed bars, open marks: a "
-            f"timer tick either way $\\langle a, b\\rangle$; {hidden}"
+            f"Solid bars, filled marks: intervals{over}; dashed bars, open marks: a timer tick "
+            f"either way; {hidden}"
         )
-    return (
-        # an interval there is, too narrow to print (three readers of rounds 108 and 109 read
-        # 'without brackets' as no interval computed)
-        # its bar can still show at the figure's scale (round 110: the 22.12 array's)
-        f"Bars and labels: intervals $[a, b]${over}; {hidden} A label without brackets has an "
-        "interval too narrow to print, under one unit of its last digit, though its bar may show."
-    )
+    return f"Bars: intervals{over}; {hidden}"
 
 
 def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
@@ -1374,26 +1373,6 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     return f"{'on ' + on + ' ' if on else ''}the two variants may have run on different boards"
 
 
-def figure_possibly(t: pd.DataFrame, releases: dict | None = None) -> str:
-    """Figure 1's caption on the ratios it draws that stand with 'possibly also' (Table 1's last
-    row; a reviewer met the rule and no mark on the figure): a pointer to Table 1, which names
-    what else may differ, with the data sets it concerns ('Table 1 names what else the two
-    sides of the 24.05 and 22.12 bars may differ in.'; the differences themselves, listed here
-    too, read as a fragment to two readers of round 95); '' where none has one."""
-    drawn = _drawn(t)
-    said = []
-    for source, rows in drawn.groupby("source", sort=False):
-        if any(named_possibly(str(x)) for x in rows.possibly_also.fillna("")):
-            said.append(escape(short_release((releases or {}).get(source, "")) or source))
-    if not said:
-        return ""
-    return (
-        # its last row, where it names them (round 110: 'Table 1 names' had no clear referent)
-        f"Table~\\ref{{tab:headline}}'s last row names what else the two sides of the "
-        f"{listed(said)} bars may differ in."
-    )
-
-
 def direct(t: pd.DataFrame) -> str:
     """What the text says of E10's direct measurement: where it stands; '' where it did not run
     (the box on page one and the conclusion say so: round 106 met it a third time here)."""
@@ -1464,7 +1443,6 @@ def main(argv=None) -> None:
     level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
-    text += newcommand("PerCallFigurePossibly", figure_possibly(t, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)

@@ -13,7 +13,6 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.comparisons import lookup
-from c18n_ae.analysis.contrasts import confound_kinds
 from c18n_ae.common import config as cfg
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
@@ -28,7 +27,7 @@ from c18n_ae.common.latex import (
     resolution_digits,
     timer_range,
 )
-from c18n_ae.common.names import data_together, from_config, release_labels, short_release
+from c18n_ae.common.names import from_config, release_labels, short_release
 from c18n_ae.report.headline import DAGGER, MEDIAN_WORDS, largest_setting, rests_on_few, scoped
 from c18n_ae.report.labels import named_together
 
@@ -295,9 +294,9 @@ def _within(ratios) -> str:
 def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
     """Per later release and contrast, one plain sentence: the metric whose ratio moved most
     between releases, with its ratio on each release, and how close the other metrics' ratios
-    stayed (over the metrics that mix nothing else and have a point estimate); how many others
-    mix something else, and what by kind ('heap revocation'; the appendix's table gives every
-    ratio)."""
+    stayed (over the metrics that mix nothing else and have a point estimate). The metrics that
+    mix something else are left to the appendix's table, whose mark says what by kind (rounds
+    110 and 111: 'heap revocation' here was an aside in the middle of the per-call argument)."""
     out = []
     labels = release_labels([{"name": n, "release": r} for n, r in names.items()])  # once
     later = table[table.release != table["first"]]
@@ -338,25 +337,6 @@ def prose(table: pd.DataFrame, names: dict[str, str]) -> str:
                 )
         else:
             said, rest = f"On {release}, {subject} against {baseline} gives no ratio to {first}", []
-        if len(mixed):  # what else differs, by kind ('heap revocation'), not by source
-            facts = [x.split(": ", 1)[-1] for c in mixed.confounded_by for x in str(c).split(";")]
-            differences = list(dict.fromkeys(confound_kinds("; ".join(facts))))
-            kinds = listed(differences)
-            which = escape(named_together(list(mixed.label)))
-            # on which release they differ ('morello-2024: heap revocation ...'): said, so that
-            # no reader takes it for the later release's
-            held = [x.split(": ", 1)[0].strip() for c in mixed.confounded_by
-                    for x in str(c).split(";") if ": " in x]  # fmt: skip
-            where = data_together([_data(x, labels) for x in dict.fromkeys(held) if x in names])
-            on = f" on {where}" if where else ""
-            # where it leads, in a sentence of its own: the ratios compare that too (a cold read
-            # of round 103 met the sentence as an orphan; with several data sets one sentence
-            # ran past MAX_WORDS)
-            those = "those differences" if len(differences) > 1 else "that difference"
-            rest.append(
-                f"For {which}, the variants{on} also differ in {escape(kinds)}. Their ratios "
-                f"compare {those} too."
-            )
         out.append(" ".join([said + ".", *rest]))
     return " ".join(out) or "Fewer than two data sets share a contrast in this run."
 
