@@ -232,7 +232,8 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
 
 
 BARE_WORDS = (
-    "a ratio without brackets: its interval too narrow to print, under one unit of its last digit"
+    # what it means first (round 112: a bare ratio reads as imprecise, the usual reading)
+    "a ratio without brackets: precise to its last digit, its interval narrower than one unit of it"
 )
 
 

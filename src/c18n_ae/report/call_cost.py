@@ -720,11 +720,16 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         for x in ends
     ]
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
+    # the ratio named r, which the display's formula uses (round 112: the formula in prose)
     if len(ends) == 1:
-        did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
+        w, x = escape(_workload(ends[0])), ratio_point(_f(ends[0].ratio))
+        did = f"as the {w} workload did, by a ratio $r$ of {x}"
         own = sums[0]
     else:
-        did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
+        did = (
+            "as the workloads that call no other library did, by a ratio $r$ from "
+            f"{named[0]} to {named[1]}"
+        )
         own = f"from {sums[0]} to {sums[1]}"
     unit_ns = " \\si{\\nano\\second}"
     return {
@@ -755,16 +760,19 @@ def own_share(t: pd.DataFrame) -> str:
         return ""
     # one displayed sum (four readers of rounds 106 to 108 asked for the split as an equation,
     # not as prose)
-    own = rf"\underbrace{{{_math(x['own_ns'])}}}_{{\text{{the loop's own code}}}}"
+    # how the own code's share is got, under its brace (rounds 109 and 110: its base was in the
+    # appendix only; round 112: written as prose, the formula read as one)
+    how = _math(f"(r - 1) \\times {x['per'].replace('~', ' ')} / {x['calls']}")
+    own = (
+        rf"\underbrace{{{_math(x['own_ns'])}}}_{{\substack{{\text{{the loop's own code,}}\\"
+        rf" {how}}}}}"
+    )
     calls = rf"\underbrace{{{_math(x['calls_ns'])}}}_{{\text{{the call itself}}}}"
     return (
-        # how each share is got, before the display (rounds 109 and 110: its base was in the
-        # appendix only, and 'the ranges pair in reverse')
-        f"If the loop's own code slowed {x['did']}, its share of each call would be that ratio "
-        f"less 1, times hybrid's {x['per']} an iteration, over the {x['calls']} calls. Each "
-        f"call's {x['whole']} would then split as follows (Appendix~\\ref{{sec:in-full}}"
-        f"{x['saved']}):"
-        rf"\[ {_math(x['whole'])} = {own} + {calls} \]"
+        f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split as "
+        f"follows (Appendix~\\ref{{sec:in-full}}{x['saved']}):"
+        # each brace an ordinary atom, so that '+' spaces as a binary sign
+        rf"\[ {_math(x['whole'])} = {{{own}}} + {{{calls}}} \]"
         " "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data)

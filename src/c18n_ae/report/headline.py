@@ -320,8 +320,8 @@ def latex_table(table: pd.DataFrame) -> str:
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
     'confounded' only. Only experiments some source measured with compartments have rows: one
     that none did (E10 on the study's data) is said once in the body, not here. A metric only a
-    few ticks long with no ratio by itself is a sentence under the table (few_ticks_line); the
-    ratios that stand with 'possibly also' have the last row (possibly_row). The legend defines
+    few ticks long with no ratio by itself is a sentence under the table (few_ticks_line); what
+    else the sides of a printed ratio may differ in is Table 9's (legend). The legend defines
     the notation once; a cell without a ratio says why in words ('confounded', 'not valid'), and
     † is the one mark."""
     sources = _sources(table)
@@ -394,9 +394,6 @@ def latex_table(table: pd.DataFrame) -> str:
             else:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
-    maybe = possibly_row([x for _, g in groups for x in g.itertuples()], sources)
-    if maybe:  # what else the ratios above may differ in, under each column
-        lines += [r"\midrule", maybe]
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     notes = legend(table, groups, hidden)
     if few_only:  # values first, under the rows; the legend's keys after them
@@ -420,8 +417,8 @@ def ticks_only(g: pd.DataFrame) -> bool:
 
 def few_ticks_line(table: pd.DataFrame, left: list) -> str:
     """Table 1's sentence on the metrics it sets under its rows, whose times are only a few ticks
-    long, each with its cells: 'Timed only a few 1 µs ticks long, so times first (hybrid →
-    purecap + c18n): on the 22.12 data, a malloc of the largest block, 5.17 → 4.74 µs (within one
+    long, each with its cells: 'Timed only a few 1 µs ticks long, so given as hybrid → purecap +
+    c18n times: on the 22.12 data, a malloc of the largest block, 5.17 → 4.74 µs (within one
     timer tick); on the 24.05 data, a pipe write with its two clock calls, 1.63 → 3.01 µs (1.85×
     [1.2, 2.7]).'"""
     heads = _sources(table)
@@ -436,9 +433,9 @@ def few_ticks_line(table: pd.DataFrame, left: list) -> str:
                 )
     ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
     # why they are here and what the arrow orders, before the values; each value after its data
-    # set (round 110: a garden path when the data set came last)
+    # set (round 110: a garden path when the data set came last; round 112: 'times first' a rule)
     return (
-        f"Timed only a few {ticks} ticks long, so times first ({_sides(few)}): {'; '.join(said)}."
+        f"Timed only a few {ticks} ticks long, so given as {_sides(few)} times: {'; '.join(said)}."
     )
 
 
@@ -517,9 +514,6 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
             r"\emph{confounded} means the variants also differ in something known to change the "
             r"metric, named in the cell (Table~\ref{tab:confounded})"
         )
-    apart = ""  # no cell says it: a sentence of its own, never one on cells in words
-    if not words and possibly_notes(table):
-        apart = r"Differences of name alone are in Table~\ref{tab:confounded}."
     if NOT_VALID in said:
         words.append(
             rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names"
@@ -545,43 +539,18 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     if words:
         said_once = "; ".join(words)
         lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
-    if apart:
-        lines += [r"\par", apart]
+    # what else the sides of a printed ratio may differ in, with no known effect on it: a pointer,
+    # not a row (rounds 110 to 112: every reader took the row for a caveat dressed as a result;
+    # the abstract and Section 4.1 say it of the ratios they quote)
+    printed_ = [x for x in rows if not is_confounded(x) and not _text(getattr(x, "invalid", ""))]
+    if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in printed_):
+        also = " also" if any("tab:confounded" in w for w in words) else ""  # named above
+        lines += [
+            r"\par",
+            rf"Table~\ref{{tab:confounded}}{also} names what else the two sides of some ratios "
+            r"here may differ in (\emph{possibly also}).",
+        ]
     return lines
-
-
-def possibly_row(rows: list, heads: dict[str, str]) -> str:
-    """Table 1's last row, on the ratios it prints that stand with 'possibly also' (a reviewer
-    met the rule in Section 3 and no mark here; readers of rounds 106 and 107 asked for it beside
-    the ratios, as a column, rather than in a note): under each column, each difference in a few
-    words, with the experiments it is about where not every ratio of the column has it ('E3, two
-    boards may differ'; 'compilers clang-morello and clang'); '' where no printed ratio has
-    one."""
-    numbers = {e.name: f"E{e.number}" for e in exp.registry().values()}  # others by their name
-    cells = []
-    for source in heads:
-        mine = [x for x in rows if x.source == source and not is_confounded(x)]
-        mine = [x for x in mine if not _text(getattr(x, "invalid", ""))]
-        facts: dict[str, list] = {}
-        for x in mine:
-            for words in named.possibly_short(_text(getattr(x, "possibly_also", ""))):
-                facts.setdefault(words, []).append(x.experiment)
-        said = []
-        for words, where in facts.items():
-            scope = ""
-            if len(where) < len(mine):
-                scope = listed([numbers.get(e, e) for e in dict.fromkeys(where)]) + ", "
-            said.append(f"{scope}{escape(words)}")
-        cells.append("; ".join(said))
-    if not any(cells):
-        return ""
-    head = (
-        # a caveat on the ratios above, in words that say so (round 108: a fragment that read as
-        # neither caveat nor result)
-        r"\multicolumn{4}{@{}l}{Ratios kept, but the sides may also differ "
-        r"(\emph{possibly also}, Table~\ref{tab:confounded}):}"
-    )
-    return " & ".join([head, *cells]) + r" \\"
 
 
 def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
