@@ -879,10 +879,12 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
         "\\si{\\nano\\second} would split as follows (Appendix~\\ref{sec:in-full}; a share below "
         "zero is time saved):"
         "\\[ 60~\\mathrm{ns} = {\\underbrace{-4\\text{ to }9~\\mathrm{ns}}_{\\substack{"
-        "\\text{the loop's own code,}\\\\ (r - 1) \\times 467.6~\\mathrm{ns} / 4}}} + "
-        "{\\underbrace{51\\text{ to }64~\\mathrm{ns}}_{\\text{the call itself}}} \\] The call's "
-        "share bounds the switch from above, if libm's purecap build is no faster than its "
-        "hybrid one."
+        "\\text{the loop's own code,}\\\\ \\text{from 0 to } (r - 1) \\times 467.6~\\mathrm{ns} "
+        "/ 4}}} + "
+        "{\\underbrace{51\\text{ to }64~\\mathrm{ns}}_{\\text{the call itself}}} \\]"
+        "Its share runs from zero, as hybrid's 467.6~\\si{\\nano\\second} also holds libm's own "
+        "work. The call's share bounds the switch from above, if libm's purecap build is no "
+        "faster than its hybrid one."
     ), said
     # the arithmetic in the appendix, in the figures Section 4.1 prints
     worked = call_cost.own_arithmetic(rows)

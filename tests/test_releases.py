@@ -1,6 +1,7 @@
 """The study's second release (CheriBSD 22.12) and its E6 board logs: imported by meaning from
 the real files, compared release against release, and decided claim by claim."""
 
+import re
 import shutil
 import subprocess
 
@@ -250,6 +251,10 @@ def test_a_release_quotes_the_statistic_table_1_quotes():
     point = float(cells[4].split("$")[0])
     assert point == pytest.approx(rel.median_ratio, rel=0.05) and point != rel.ratio, line
     assert cells[4].startswith("0.50$") and headline.DAGGER in cells[4], line
+    # the 22.12 cell, which quotes its mean, gives the ratio of medians the division uses, so a
+    # reader can check 0.50 (rounds 112 and 113 could not)
+    own = re.search(r"; median ratio ([\d.]+)\$\\times\$$", cells[3])
+    assert own and float(own[1]) / float(cells[2].split("$")[0]) == pytest.approx(point, 0.05)
     # both releases' own medians are limited by the 1 µs grid, so the ratio between them prints
     # the range a tick either way allows, one release's lowest end over the other's highest, not
     # a bootstrap interval whose end sits on the point ('0.50× [0.40, 0.50]')

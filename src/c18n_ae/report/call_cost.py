@@ -763,9 +763,11 @@ def own_share(t: pd.DataFrame) -> str:
     # how the own code's share is got, under its brace (rounds 109 and 110: its base was in the
     # appendix only; round 112: written as prose, the formula read as one)
     how = _math(f"(r - 1) \\times {x['per'].replace('~', ' ')} / {x['calls']}")
+    # from zero: hybrid's whole iteration also holds the library's own work (round 113: two
+    # readers found the formula's base labelled as the own code's alone)
     own = (
         rf"\underbrace{{{_math(x['own_ns'])}}}_{{\substack{{\text{{the loop's own code,}}\\"
-        rf" {how}}}}}"
+        rf" \text{{from 0 to }} {how}}}}}"
     )
     calls = rf"\underbrace{{{_math(x['calls_ns'])}}}_{{\text{{the call itself}}}}"
     return (
@@ -773,7 +775,8 @@ def own_share(t: pd.DataFrame) -> str:
         f"follows (Appendix~\\ref{{sec:in-full}}{x['saved']}):"
         # each brace an ordinary atom, so that '+' spaces as a binary sign
         rf"\[ {_math(x['whole'])} = {{{own}}} + {{{calls}}} \]"
-        " "
+        f"Its share runs from zero, as hybrid's {x['per']} also holds {x['library']}'s own "
+        "work. "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data)
         f"The call's share bounds the switch from above, if {x['library']}'s purecap build is no "

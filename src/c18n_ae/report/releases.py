@@ -116,13 +116,19 @@ def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _contrast_text(x: pd.Series) -> str:
+def _contrast_text(x: pd.Series, medians: bool = False) -> str:
     """A release's own contrast as Table 1 prints it: the same statistic (the median, marked †,
     where the mean rests on a few trials), and its sides, spreads and timer step decide the
-    figures and whether the interval is limited by the resolution."""
+    figures and whether the interval is limited by the resolution. medians: a ratio between
+    releases of this row divides medians, so a cell that quotes its mean gives its ratio of
+    medians too, which that division uses (rounds 112 and 113: 0.50 could not be checked)."""
     row = {k: x.get(k) for k in PRINTED} | {k: x.get(f"contrast_{k}") for k in OWN}
     median = rests_on_few(x)
-    return comparison_text(row, "median" if median else "mean") + (DAGGER if median else "")
+    said = comparison_text(row, "median" if median else "mean") + (DAGGER if median else "")
+    own = x.get("contrast_median_ratio")
+    if medians and not median and pd.notna(own):
+        said += f"; median ratio {ratio_point(float(own))}"  # named, so unmarked
+    return said
 
 
 def _between_text(x: pd.Series, pair: pd.DataFrame, median: bool) -> str:
@@ -238,9 +244,10 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
     betweens = []  # the ratios between releases, as printed
     for (metric, contrast), g in table.groupby(["metric", "contrast"], sort=False):
         cells = [escape(g.label.iloc[0]), f"\\texttt{{{escape(contrast)}}}"]
+        medians = any(rests_on_few(y) for _, y in g.iterrows())  # a ratio between them divides
         for r in releases:
             x = g[g.release == r]
-            cells.append(_contrast_text(x.iloc[0]) if len(x) else "not measured")
+            cells.append(_contrast_text(x.iloc[0], medians) if len(x) else "not measured")
         for r in later:
             x = g[g.release == r]
             mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
