@@ -232,8 +232,9 @@ def tick_bounds(sides, resolution: float) -> tuple[tuple[float, float] | None, i
 
 
 BARE_WORDS = (
-    # what it means first (round 112: a bare ratio reads as imprecise, the usual reading)
-    "a ratio without brackets: precise to its last digit, its interval narrower than one unit of it"
+    # what is true of it, no more (round 114: 'precise to its last digit' overclaimed for an
+    # interval that straddles a rounding boundary)
+    "a ratio without brackets: its interval is narrower than one unit of its last digit"
 )
 
 

@@ -720,16 +720,11 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         for x in ends
     ]
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
-    # the ratio named r, which the display's formula uses (round 112: the formula in prose)
     if len(ends) == 1:
-        w, x = escape(_workload(ends[0])), ratio_point(_f(ends[0].ratio))
-        did = f"as the {w} workload did, by a ratio $r$ of {x}"
+        did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
         own = sums[0]
     else:
-        did = (
-            "as the workloads that call no other library did, by a ratio $r$ from "
-            f"{named[0]} to {named[1]}"
-        )
+        did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
         own = f"from {sums[0]} to {sums[1]}"
     unit_ns = " \\si{\\nano\\second}"
     return {
@@ -743,7 +738,6 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "saved": "; a share below zero is time saved" if split[0][0] < 0 else "",
         "calls_ns": _span(split[1], whole=True) + unit_ns,
         "whole": _about(r.per_call_ns),
-        "calls": k,
         "library": escape(_s(r.library)) or "the library",
     }
 
@@ -758,37 +752,18 @@ def own_share(t: pd.DataFrame) -> str:
     x = _own_parts(t)
     if x is None:
         return ""
-    # one displayed sum (four readers of rounds 106 to 108 asked for the split as an equation,
-    # not as prose)
-    # how the own code's share is got, under its brace (rounds 109 and 110: its base was in the
-    # appendix only; round 112: written as prose, the formula read as one)
-    how = _math(f"(r - 1) \\times {x['per'].replace('~', ' ')} / {x['calls']}")
-    # from zero: hybrid's whole iteration also holds the library's own work (round 113: two
-    # readers found the formula's base labelled as the own code's alone)
-    own = (
-        rf"\underbrace{{{_math(x['own_ns'])}}}_{{\substack{{\text{{the loop's own code,}}\\"
-        rf" \text{{from 0 to }} {how}}}}}"
-    )
-    calls = rf"\underbrace{{{_math(x['calls_ns'])}}}_{{\text{{the call itself}}}}"
+    # one sentence, the arithmetic in Appendix D (rounds 106 to 108 asked for an equation; rounds
+    # 113 and 114 found its formula's base, hybrid's whole iteration, mislabelled as the own
+    # code's and its 'from 0' at odds with -4, and asked for the sentence again)
     return (
-        f"If the loop's own code slowed {x['did']}, each call's {x['whole']} would split as "
-        f"follows (Appendix~\\ref{{sec:in-full}}{x['saved']}):"
-        # each brace an ordinary atom, so that '+' spaces as a binary sign
-        rf"\[ {_math(x['whole'])} = {{{own}}} + {{{calls}}} \]"
-        f"Its share runs from zero, as hybrid's {x['per']} also holds {x['library']}'s own "
-        "work. "
+        f"If the loop's own code slowed {x['did']}, it would take {x['own_ns']} of each call's "
+        f"{x['whole']}, and the call itself {x['calls_ns']} (Appendix~\\ref{{sec:in-full}}"
+        f"{x['saved']}). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data)
         f"The call's share bounds the switch from above, if {x['library']}'s purecap build is no "
         "faster than its hybrid one."
     )
-
-
-def _math(said: str) -> str:
-    """A figure of the text in a display: '$-$4 to 9 \\si{\\nano\\second}' as
-    '-4\\text{ to }9~\\mathrm{ns}'."""
-    said = said.replace("$-$", "-").replace(" \\si{\\nano\\second}", "~\\mathrm{ns}")
-    return said.replace(" to ", "\\text{ to }")
 
 
 def own_arithmetic(t: pd.DataFrame) -> str:
