@@ -39,8 +39,8 @@ from c18n_ae.common.names import (
     release_labels,
     short_release,
 )
-from c18n_ae.report.conclusion import shared_optimisation
 from c18n_ae.report.files import PER_CALL
+from c18n_ae.report.finding_facts import shared_optimisation
 from c18n_ae.report.findings import mix_sentence, study_limits
 from c18n_ae.report.headline import CROSSING_HEADS
 from c18n_ae.report.macros import unseen_phrases

@@ -872,36 +872,6 @@ def threshold_words(results: pd.DataFrame, sources=None) -> str:
     )
 
 
-def claims_outcome(
-    results: pd.DataFrame, sources=None, releases: dict | None = None, worded=()
-) -> str:
-    """The conclusion's short form of claims_summary: 'Of the 9 claims of the study that its
-    separate 22.12 runs could test, 4 hold, 4 do not and 1 is inconclusive, a check across
-    releases.' where every tested source is a data set whose release the claims were not drawn
-    from (releases: source -> release; worded: the releases they were drawn from; a reviewer
-    read '4 do not' beside 'its own data' as four refuted), else 'that its own data could
-    test'; '' where none could be tested (Section 4.5 says why)."""
-    _, rows = _study_claims(results, sources)
-    said = outcome_words(rows) if len(rows) else ""
-    if not said:
-        return ""
-    n = rows.claim.nunique()
-    claims = "claims" if n != 1 else "claim"
-    where = list(dict.fromkeys(rows.source))
-    releases = releases or {}
-    # runs the claims were not drawn from, as claims_summary says it (worded: the releases the
-    # study drew them from)
-    if worded and all(releases.get(s) and releases[s] not in worded for s in where):
-        names = listed([escape(short_release(releases[s])) for s in where])
-        return (
-            f"Of the {n} {claims} of the study that its separate {names} runs could test, "
-            f"{said}, a check across releases."
-        )
-    # 'its own data': the study's data sets, not this machine's runs, which test others (a cold
-    # read counted local's tested claims against 'the 9 that the data could test')
-    return f"Of the {n} {claims} of the study that its own data could test, {said}."
-
-
 _CONTRAST = re.compile(r"ratio (\S+)/(\S+) of ")
 
 

@@ -1,4 +1,4 @@
-"""The paper's generated prose: the findings of the abstract and the conclusion, the claims'
+"""The paper's generated prose: the findings of the abstract, the claims'
 tally, each experiment's paragraph on its part of the headline table, and the data sets'
 attribution (said once, in the set-up). Everything is read from results/headline.csv,
 results/claims.csv and the E1 summary; nothing is recomputed. Plain sentences, one ratio format
@@ -33,9 +33,8 @@ from c18n_ae.report.claim_tables import (
     tested_table,
     threshold_words,
 )
-from c18n_ae.report.conclusion import (
+from c18n_ae.report.finding_facts import (
     _quoted,
-    conclusion,
     has_point,
     point,
 )
@@ -380,8 +379,6 @@ def main(argv=None) -> None:
     single = [escape(single_trial_claims(verdicts, s)) for s in sources]
     single += [statistics_disagree(verdicts, s) for s in sources]
     text += newcommand("ClaimsEvidence", " ".join(x for x in single if x))
-    by_name = {m["name"]: m for m in metas}
-    text += newcommand("ConclusionFindings", conclusion(table, verdicts, by_name))
     text += newcommand("ReleaseClaims", release_sentence(verdicts, list(releases)))
     # an experiment's own sentences (its module's findings) about each data set and board target;
     # a headline experiment's follow its paragraph on the headline table

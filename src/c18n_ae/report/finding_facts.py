@@ -1,9 +1,8 @@
-"""The conclusion's finding beside the first one (call_cost.finding): how the study's claims
-that its own data could test came out, in one short sentence; no tally by kind (the claims table
-has them)
-and no caveat (Section 3 and the threats have them). Read from results/claims.csv; helpers for
-the body's paragraphs (has_point, point) and the appendix's findings (abi_too,
-shared_optimisation, debug_kernel)."""
+"""What the findings' sentences read from a row or a data set: the point Table 1 prints
+(point, has_point), whether a contrast also differs in ABI (abi_too), the build level both sides
+share (shared_optimisation), and a debug kernel where its log covers the experiments
+(debug_kernel). The conclusion says the claims' outcome no more: Section 4.3 does, once (readers
+of rounds 113 to 115 read it there as the paper's finding, a check across releases)."""
 
 from __future__ import annotations
 
@@ -19,8 +18,6 @@ from c18n_ae.common.latex import (
     ratio_point,
     shown_ends,
 )
-from c18n_ae.common.names import release_labels
-from c18n_ae.report.claim_tables import claims_outcome
 from c18n_ae.report.headline import rests_on_few
 from c18n_ae.report.provenance import covers
 
@@ -97,19 +94,3 @@ def debug_kernel(meta: dict | None, experiments=None) -> str:
     if experiments is not None and not covers(kernel, experiments):
         return ""
     return f"a debug kernel with {listed(debug)}" if debug else ""
-
-
-def conclusion(table: pd.DataFrame, verdicts=None, metas: dict | None = None) -> str:
-    """The conclusion's sentence beside the first finding (call_cost.finding): how the study's
-    claims that its own data could test came out, on the sources of the headline table (the short
-    form of the abstract's claims_summary); '' where none could be tested. No range of ratios:
-    one across releases and workloads mixes what the text keeps apart (metas: source -> its
-    metadata, whose release names a data set)."""
-    if verdicts is None or verdicts.empty:
-        return ""
-    sources = list(dict.fromkeys(table.source)) if len(table) else None
-    # copies of one release named apart; the releases the study drew its claims from
-    # (dataset.yaml study_data), as claims_summary reads them
-    releases = release_labels(list((metas or {}).values()))
-    worded = [releases[k] for k, m in (metas or {}).items() if m.get("study_data")]
-    return claims_outcome(verdicts, sources, releases, worded)
