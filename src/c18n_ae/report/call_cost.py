@@ -757,7 +757,9 @@ def own_share(t: pd.DataFrame) -> str:
     # code's and its 'from 0' at odds with -4, and asked for the sentence again)
     return (
         f"If the loop's own code slowed {x['did']}, it would take {x['own_ns']} of each call's "
-        f"{x['whole']}, and the call itself {x['calls_ns']} (Appendix~\\ref{{sec:in-full}}"
+        # 'the rest': the complement, so its ends pair in reverse (round 116)
+        f"{x['whole']}, and the call itself the rest, {x['calls_ns']} "
+        f"(Appendix~\\ref{{sec:in-full}}"
         f"{x['saved']}). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data)
