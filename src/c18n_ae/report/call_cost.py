@@ -1021,10 +1021,8 @@ def figure_marks(t: pd.DataFrame) -> str:
     # Figure 1's narrow bars for 95 % intervals of the effect)
     one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
     over = " over one run's trials" if one else ""
-    # a ratio drawn on the timer's range; a cost per call prints with one only where its ratio
-    # does (_timer_limits)
-    # the labels print points only, so the bars alone carry the intervals: no rule for labels
-    # without brackets (round 111)
+    # the labels print points only, so the bars alone carry the intervals (a ratio's on the
+    # timer's range drawn apart): no rule for labels without brackets (round 111)
     if any(_on_timer(r) for r in drawn.itertuples()):
         return (
             f"Solid bars, filled marks: intervals{over}; dashed bars, open marks: a timer tick "

@@ -542,8 +542,8 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     # what else the sides of a printed ratio may differ in, with no known effect on it: a pointer,
     # not a row (rounds 110 to 112: every reader took the row for a caveat dressed as a result;
     # the abstract and Section 4.1 say it of the ratios they quote)
-    printed_ = [x for x in rows if not is_confounded(x) and not _text(getattr(x, "invalid", ""))]
-    if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in printed_):
+    ratios = [x for x in rows if not is_confounded(x) and not _text(getattr(x, "invalid", ""))]
+    if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in ratios):
         also = " also" if any("tab:confounded" in w for w in words) else ""  # named above
         lines += [
             r"\par",

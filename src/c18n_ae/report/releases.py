@@ -244,9 +244,15 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
     betweens = []  # the ratios between releases, as printed
     for (metric, contrast), g in table.groupby(["metric", "contrast"], sort=False):
         cells = [escape(g.label.iloc[0]), f"\\texttt{{{escape(contrast)}}}"]
-        medians = any(rests_on_few(y) for _, y in g.iterrows())  # a ratio between them divides
+        first = g["first"].iloc[0]
+
+        def divides_medians(r: str) -> bool:  # the ratio between r and the first, as printed
+            return any(rests_on_few(y) for _, y in g[g.release.isin([r, first])].iterrows())
+
         for r in releases:
             x = g[g.release == r]
+            # a ratio between releases that this cell enters divides medians
+            medians = any(map(divides_medians, later)) if r == first else divides_medians(r)
             cells.append(_contrast_text(x.iloc[0], medians) if len(x) else "not measured")
         for r in later:
             x = g[g.release == r]
