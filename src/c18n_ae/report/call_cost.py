@@ -773,9 +773,10 @@ def own_share(t: pd.DataFrame) -> str:
         f"(Appendix~\\ref{{sec:in-full}}"
         f"{x['saved']}). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
-        # upper bound' without it claimed more than the data)
-        f"The call's share bounds the switch from above, if {x['library']}'s purecap build is no "
-        "faster than its hybrid one."
+        # upper bound' without it claimed more than the data); the condition first and the share
+        # named by its figure (rounds 114 to 117: 'share' undefined, the condition last)
+        f"If {x['library']}'s purecap build is no faster than its hybrid one, the call's "
+        f"{x['calls_ns']} is an upper bound on the compartment switch alone."
     )
 
 
