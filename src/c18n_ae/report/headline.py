@@ -402,10 +402,14 @@ def latex_table(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _in_words(x) -> bool:
+    """Whether a cell is in words (not valid, confounded), not a number."""
+    return bool(_text(getattr(x, "invalid", ""))) or is_confounded(x)
+
+
 def _number(x) -> str:
-    """A cell's number as printed (plain text), '' where the cell is in words (not valid,
-    confounded)."""
-    return "" if _text(x.invalid) or is_confounded(x) else cell(x, tex=False)
+    """A cell's number as printed (plain text), '' where the cell is in words (_in_words)."""
+    return "" if _in_words(x) else cell(x, tex=False)
 
 
 def ticks_only(g: pd.DataFrame) -> bool:
@@ -507,7 +511,8 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     # cells in words are no notation: one sentence after the notations says what each word means
     # (a cold read counted six codes when two of them were words that name their reason)
     words = []
-    if hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows):
+    confounded = hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows)
+    if confounded:
         # the cell says 'confounded' and why; where its ratio is, said once
         words.append(
             # as Section 3 defines it (an editor met two definitions)
@@ -542,9 +547,9 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     # what else the sides of a printed ratio may differ in, with no known effect on it: a pointer,
     # not a row (rounds 110 to 112: every reader took the row for a caveat dressed as a result;
     # the abstract and Section 4.1 say it of the ratios they quote)
-    ratios = [x for x in rows if not is_confounded(x) and not _text(getattr(x, "invalid", ""))]
+    ratios = [x for x in rows if not _in_words(x)]
     if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in ratios):
-        also = " also" if any("tab:confounded" in w for w in words) else ""  # named above
+        also = " also" if confounded else ""  # the sentence on 'confounded' names Table 9
         lines += [
             r"\par",
             rf"Table~\ref{{tab:confounded}}{also} names what else the two sides of some ratios "
