@@ -607,7 +607,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # share bounds the switch, unless libm's purecap build gains
     text = call_cost.bound_words(rows, ABIS)
     assert text == call_cost.own_share(rows) and text.endswith(
-        "If libm's purecap build is no faster than its hybrid one, the call's 51 to 64 "
+        "If libm's purecap build is no faster than its hybrid one, the calls' 51 to 64 "
         "\\si{\\nano\\second} is an upper bound on the compartment switch alone."
     ), text
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
@@ -880,27 +880,26 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     per = r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < (slow.ratio - 1) * per < 15 and -8 < (fast.ratio - 1) * per < 0
     assert said == (
-        "If the loop's own code slowed as the workloads that call no other library did, from "
-        "0.97$\\times$ (float) to 1.08$\\times$ (int), it would take $-$4 to 9 "
-        "\\si{\\nano\\second} of each call's 60 \\si{\\nano\\second}, and the call itself the "
-        "rest, 51 to 64 \\si{\\nano\\second} (Appendix~\\ref{sec:in-full}; a share below zero is "
-        "time saved). "
-        "If libm's purecap build is no faster than its hybrid one, the call's 51 to 64 "
+        "The workloads that call no other library ran at 0.97$\\times$ (float) to "
+        "1.08$\\times$ (int). Had the loop's own code slowed alike, it would take $-$4 to 9 "
+        "\\si{\\nano\\second} of each call's 60 \\si{\\nano\\second}, from "
+        "$(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ to "
+        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$, and the calls the rest, 51 to "
+        "64 \\si{\\nano\\second} (a share below zero is time saved). The "
+        "467.6~\\si{\\nano\\second} is hybrid's whole iteration, libm's own work included, so "
+        "the own code's true share is nearer zero. "
+        "If libm's purecap build is no faster than its hybrid one, the calls' 51 to 64 "
         "\\si{\\nano\\second} is an upper bound on the compartment switch alone."
     ), said
-    # the arithmetic in the appendix, in the figures Section 4.1 prints
+    # the appendix says what the calls' share holds, the arithmetic being Section 4.1's
     worked = call_cost.own_arithmetic(rows)
     assert worked == (
-        "Section~\\ref{sec:per-call} splits each call's 60 \\si{\\nano\\second}: the loop's own "
-        "code would take from $(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ to "
-        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$, that is $-$4 to 9 "
-        "\\si{\\nano\\second}; nearer zero, as 467.6~\\si{\\nano\\second} also holds libm's own "
-        "work. The calls take the rest, 51 to 64 \\si{\\nano\\second}: the stall on the "
-        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
-        "of libm and the switch, in shares these data cannot tell apart."
+        "The calls' 51 to 64 \\si{\\nano\\second} of Section~\\ref{sec:per-call}'s split hold "
+        "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
+        "the purecap build of libm and the switch, in shares these data cannot tell apart."
     ), worked
     # the parts add up to the whole, as printed: 60 - 9 = 51 and 60 + 4 = 64
-    spans = re.findall(r"(?:that is|the rest,) (\$-\$)?(\d+) to (\d+) \\si", worked)
+    spans = re.findall(r"(?:take|the rest,) (\$-\$)?(\d+) to (\d+) \\si", said)
     own = [-float(spans[0][1]) if spans[0][0] else float(spans[0][1]), float(spans[0][2])]
     calls = [float(spans[1][1]), float(spans[1][2])]
     assert [60 - own[1], 60 - own[0]] == calls == [51, 64], (own, calls)
@@ -916,15 +915,18 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     # calls take up to the whole (a review: '51' alone, and 'at most 51 ns' for the switch)
     one = rows[(rows.calls_per_iteration > 0) | (rows.metric == "int_cpu_ns")]
     alone = call_cost.own_share(one)
-    assert "as the int workload did (1.08$\\times$)" in alone, alone
+    assert "The int workload, which calls no other library, ran at 1.08$\\times$." in alone, alone
     assert "$-$4" not in alone and "-4" not in alone, alone
     assert "below zero" not in alone, alone  # no share below zero to explain
     # the own code's share from zero, the call's up to the whole
     assert r"it would take 0 to 9 \si{\nano\second} of each call's" in alone, alone
-    assert r"the call itself the rest, 51 to 60 \si{\nano\second}" in alone, alone
-    assert "that is 0 to 9 \\si" in call_cost.own_arithmetic(one), call_cost.own_arithmetic(one)
+    assert r"from 0 to $(1.08 - 1) \times 467.6$" in alone, alone
+    assert r"and the calls the rest, 51 to 60 \si{\nano\second}." in alone, alone
+    assert "The calls' 51 to 60 \\si" in call_cost.own_arithmetic(one), call_cost.own_arithmetic(
+        one
+    )
     assert (
-        "the call's 51 to 60 \\si{\\nano\\second} is an upper bound on the compartment switch"
+        "the calls' 51 to 60 \\si{\\nano\\second} is an upper bound on the compartment switch"
         in (alone)
     ), alone
     # no workload of its own: nothing to split

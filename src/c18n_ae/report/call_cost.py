@@ -731,22 +731,28 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         for x in ends
     ]
     named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
+    # the printed share's ends, each as the arithmetic that gives it, or 0 where the range
+    # takes zero in ('nearer zero': the base also holds the library's own work)
+    share = split[0]
+    lows = [s for x, s in zip(ends, sums) if _own_ns(r, x) < 0]
+    highs = [s for x, s in zip(ends, sums) if _own_ns(r, x) >= 0]
+    low = lows[0] if share[0] < 0 and lows else "0"
+    high = highs[-1] if share[1] > 0 and highs else "0"
     if len(ends) == 1:
-        did = f"as the {escape(_workload(ends[0]))} workload did ({ratio_point(_f(ends[0].ratio))})"
-        own = sums[0]
+        ran = f"The {escape(_workload(ends[0]))} workload, which calls no other library, ran at "
+        ran += f"{ratio_point(_f(ends[0].ratio))}"
     else:
-        did = f"as the workloads that call no other library did, from {named[0]} to {named[1]}"
-        own = f"from {sums[0]} to {sums[1]}"
+        ran = f"The workloads that call no other library ran at {named[0]} to {named[1]}"
     unit_ns = " \\si{\\nano\\second}"
     return {
         "r": r,
-        "did": did,
-        "own": own,
+        "ran": ran,
+        "own": f"from {low} to {high}",
         "per": f"{per}~{unit}",
         "own_ns": _span(split[0]) + unit_ns,
         # a share below zero is time the own code saved (round 105: 'a negative ns share needs
         # explaining')
-        "saved": "; a share below zero is time saved" if split[0][0] < 0 else "",
+        "saved": " (a share below zero is time saved)" if split[0][0] < 0 else "",
         "calls_ns": _span(split[1], whole=True) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
@@ -754,44 +760,42 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
 
 
 def own_share(t: pd.DataFrame) -> str:
-    """Section 4.1's split of the answer's cost per call (_own_parts): on the assumption, the own
-    code's share and the call's, then the call's share as the bound on the switch with its one
-    condition; what the call holds and the arithmetic are the appendix's (own_arithmetic). ''
-    where _own_parts has none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn;
-    packed prose asked for a table, its cell of arithmetic for sentences again (rounds 95 to 97);
-    the calls' 51 to 64 ns alone read as a part larger than its whole (round 101)."""
+    """Section 4.1's split of the answer's cost per call (_own_parts): what the workloads that
+    call no other library did, the own code's share were it to slow alike, with the arithmetic
+    that gives it, and the call's share; what that arithmetic's base holds; then the call's
+    share as the bound on the switch with its one condition. '' where _own_parts has none.
+    Cold reads: a lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for a table,
+    its cell of arithmetic for sentences again (rounds 95 to 97); the calls' 51 to 64 ns alone
+    read as a part larger than its whole (round 101); a display's base read as the own code's
+    (rounds 113, 114); the sentence without its arithmetic opaque until the appendix, which
+    every reader of round 118 quoted."""
     x = _own_parts(t)
     if x is None:
         return ""
-    # one sentence, the arithmetic in Appendix D (rounds 106 to 108 asked for an equation; rounds
-    # 113 and 114 found its formula's base, hybrid's whole iteration, mislabelled as the own
-    # code's and its 'from 0' at odds with -4, and asked for the sentence again)
     return (
-        f"If the loop's own code slowed {x['did']}, it would take {x['own_ns']} of each call's "
+        f"{x['ran']}. Had the loop's own code slowed alike, it would take {x['own_ns']} of each "
+        f"call's {x['whole']}, {x['own']}, "
         # 'the rest': the complement, so its ends pair in reverse (round 116)
-        f"{x['whole']}, and the call itself the rest, {x['calls_ns']} "
-        f"(Appendix~\\ref{{sec:in-full}}"
-        f"{x['saved']}). "
+        f"and the calls the rest, {x['calls_ns']}{x['saved']}. The {x['per']} is hybrid's "
+        f"whole iteration, {x['library']}'s own work included, so the own code's true share is "
+        "nearer zero. "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data); the condition first and the share
         # named by its figure (rounds 114 to 117: 'share' undefined, the condition last)
-        f"If {x['library']}'s purecap build is no faster than its hybrid one, the call's "
+        f"If {x['library']}'s purecap build is no faster than its hybrid one, the calls' "
         f"{x['calls_ns']} is an upper bound on the compartment switch alone."
     )
 
 
 def own_arithmetic(t: pd.DataFrame) -> str:
-    """The appendix's arithmetic behind Section 4.1's split (_own_parts): the own code's share
-    from each end's ratio less 1 times hybrid's whole iteration, per call, nearer zero as that
-    time also holds the library's own work; what the calls hold (the bound on the switch and its
-    condition are own_share's, said once); '' where there is no split."""
+    """The appendix's word on what the calls' share of Section 4.1's split holds (_own_parts;
+    the arithmetic and the bound on the switch are own_share's, said once); '' where there is
+    no split."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
-        f"Section~\\ref{{sec:per-call}} splits each call's {x['whole']}: the loop's own code "
-        f"would take {x['own']}, that is {x['own_ns']}; nearer zero, as {x['per']} also holds "
-        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}: "
+        f"The calls' {x['calls_ns']} of Section~\\ref{{sec:per-call}}'s split hold "
         f"{_calls_hold(x['r'])}, in shares these data cannot tell apart."
     )
 
