@@ -744,16 +744,18 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
     else:
         ran = f"The workloads that call no other library ran at {named[0]} to {named[1]}"
     unit_ns = " \\si{\\nano\\second}"
+    own_ns = _span(split[0])
+    if share[0] < 0 < share[1]:  # a sign on both ends: '-4 to +9'
+        own_ns = own_ns.replace(" to ", " to +", 1)
     return {
         "r": r,
         "ran": ran,
         "own": f"from {low} to {high}",
         "per": f"{per}~{unit}",
-        "own_ns": _span(split[0]) + unit_ns,
-        # a share below zero is time the own code saved (round 105: 'a negative ns share needs
-        # explaining')
-        "saved": " (a share below zero is time saved)" if split[0][0] < 0 else "",
+        "k": k,
+        "own_ns": own_ns + unit_ns,
         "calls_ns": _span(split[1], whole=True) + unit_ns,
+        "most": _figure(_whole(split[1][1])) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
     }
@@ -761,41 +763,43 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
 
 def own_share(t: pd.DataFrame) -> str:
     """Section 4.1's split of the answer's cost per call (_own_parts): what the workloads that
-    call no other library did, the own code's share were it to slow alike, with the arithmetic
-    that gives it, and the call's share; what that arithmetic's base holds; then the call's
-    share as the bound on the switch with its one condition. '' where _own_parts has none.
+    call no other library did, the share of each call the loop's own code would take were it to
+    slow alike, how that share is got (in words; the formula is the appendix's, own_arithmetic),
+    what subtracting it leaves the calls, and the most of that as the bound on the switch with
+    its one condition. '' where _own_parts has none.
     Cold reads: a lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for a table,
     its cell of arithmetic for sentences again (rounds 95 to 97); the calls' 51 to 64 ns alone
     read as a part larger than its whole (round 101); a display's base read as the own code's
-    (rounds 113, 114); the sentence without its arithmetic opaque until the appendix, which
-    every reader of round 118 quoted."""
+    (rounds 113, 114); the sentence without how its share is got opaque (round 118), its formula
+    inline slow and 'the rest' read as a reversed range, a range as a bound as half withdrawn
+    (round 119)."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
-        f"{x['ran']}. Had the loop's own code slowed alike, it would take {x['own_ns']} of each "
-        f"call's {x['whole']}, {x['own']}, "
-        # 'the rest': the complement, so its ends pair in reverse (round 116)
-        f"and the calls the rest, {x['calls_ns']}{x['saved']}. The {x['per']} is hybrid's "
-        f"whole iteration, {x['library']}'s own work included, so the own code's true share is "
-        "nearer zero. "
+        f"{x['ran']}. Were the loop's own code to slow alike, it would account for {x['own_ns']} "
+        f"of each call's {x['whole']} (the ratio less 1, times hybrid's {x['per']} an iteration, "
+        f"over {x['k']} calls); subtracting it leaves {x['calls_ns']} for the calls. "
         # the bound with its one condition, said here only (three readers of round 103: 'an
-        # upper bound' without it claimed more than the data); the condition first and the share
-        # named by its figure (rounds 114 to 117: 'share' undefined, the condition last)
-        f"If {x['library']}'s purecap build is no faster than its hybrid one, the calls' "
-        f"{x['calls_ns']} is an upper bound on the compartment switch alone."
+        # upper bound' without it claimed more than the data); the condition first (rounds 114
+        # to 117), then the most the calls take (round 119: a range as a bound)
+        f"If {x['library']}'s purecap build is no faster than its hybrid one, the compartment "
+        f"switch alone takes at most {x['most']}."
     )
 
 
 def own_arithmetic(t: pd.DataFrame) -> str:
-    """The appendix's word on what the calls' share of Section 4.1's split holds (_own_parts;
-    the arithmetic and the bound on the switch are own_share's, said once); '' where there is
-    no split."""
+    """The appendix's arithmetic behind Section 4.1's split (_own_parts): the own code's share
+    from each end's ratio less 1 times hybrid's whole iteration, per call, nearer zero as that
+    time also holds the library's own work; what the calls hold (the bound on the switch and its
+    condition are own_share's, said once); '' where there is no split."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
-        f"The calls' {x['calls_ns']} of Section~\\ref{{sec:per-call}}'s split hold "
+        f"Section~\\ref{{sec:per-call}} gives the loop's own code {x['own']}, that is "
+        f"{x['own_ns']} of each call's {x['whole']}; nearer zero, as {x['per']} also holds "
+        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}: "
         f"{_calls_hold(x['r'])}, in shares these data cannot tell apart."
     )
 
