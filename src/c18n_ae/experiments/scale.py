@@ -448,6 +448,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         each = f"{_about_range(first)} of memory in use"
         if later:
             each += f" at first and {_about_range(later)} later in the run"
+        if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120)
+            each += f", {'the ranges spanning' if later else 'the range spanning'} its "
+            each += f"{ {2: 'two', 3: 'three'}.get(len(rising), len(rising)) } variants"
         counts = sorted({int(f["instances"]) for f in rising})
         reached = (
             f"{counts[0]}"
