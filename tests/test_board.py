@@ -800,7 +800,7 @@ def test_the_studys_board_ran_a_debug_kernel_and_the_paper_says_so(tmp_path):
     both = {"targets": [], "datasets": [study["name"], older["name"]]}
     named = setup_table([], [], [study, older], from_config(both))
     assert "(24.05 data, host tom only)" in named.split("}%", 1)[0], named
-    assert "absolute times" in note and "ratios" in note
+    assert "the times measured there" in note and "ratios" in note
     assert r"\gdef\SetupKernelNote{}" in setup_table([], [], [older])
 
 

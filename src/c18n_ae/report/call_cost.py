@@ -730,7 +730,6 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         f"~/~${k}$"
         for x in ends
     ]
-    named = [f"{ratio_point(_f(x.ratio))} ({escape(_workload(x))})" for x in ends]
     # the printed share's ends, each as the arithmetic that gives it, or 0 where the range
     # takes zero in ('nearer zero': the base also holds the library's own work)
     share = split[0]
@@ -738,12 +737,38 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
     highs = [s for x, s in zip(ends, sums) if _own_ns(r, x) >= 0]
     low = lows[0] if share[0] < 0 and lows else "0"
     high = highs[-1] if share[1] > 0 and highs else "0"
+    slow_first = sorted(ends, key=lambda x: -_f(x.ratio))
+    at = [f"{escape(_workload(x))} at {ratio_point(_f(x.ratio))}" for x in slow_first]
     if len(ends) == 1:
         ran = f"The {escape(_workload(ends[0]))} workload, which calls no other library, ran at "
         ran += f"{ratio_point(_f(ends[0].ratio))}"
     else:
-        ran = f"The workloads that call no other library ran at {named[0]} to {named[1]}"
+        ran = f"Of the workloads that call no other library, {at[0]} and {at[1]}"
+        ran = ran.replace(" at ", " ran at ", 1)
     unit_ns = " \\si{\\nano\\second}"
+    # each end said with the calls' share it leaves, so that no range pairs its ends in reverse
+    # (round 121: '-4 to +9' then '51 to 64' made every reader work out that -4 gives 64)
+    whole = _printed_ns(_f(r.per_call_ns), 2)
+    cases = []
+    for x in sorted(ends, key=lambda x: -_f(x.ratio)):  # the slowest first
+        own = _printed_ns(_own_ns(r, x), 1)
+        name = escape(_workload(x))
+        calls = _figure(_whole(whole - own)) + unit_ns
+        if own > 0:
+            cases.append(
+                f"had {{who}} slowed as {name}'s did, it would take "
+                f"{_figure(amount(own, digits=1))}{unit_ns} of each call's {_about(r.per_call_ns)} "
+                f"and leave the calls {calls}"
+            )
+        elif own < 0:
+            cases.append(
+                f"had {{who}} sped up as {name}'s did, it would save "
+                f"{_figure(amount(-own, digits=1))}{unit_ns} and leave the calls {calls}"
+            )
+    if split[0][0] >= 0 or split[0][1] <= 0:  # zero is an end of the range, not inside it
+        cases.append(f"had {{who}} not changed, the calls would take all {_about(r.per_call_ns)}")
+    # the first case names the loop's own code, the others say 'it'
+    cases = [c.replace("{who}", "it" if i else "the loop's own code") for i, c in enumerate(cases)]
     own_ns = _span(split[0])
     if share[0] < 0 < share[1]:  # a sign on both ends: '-4 to +9'
         own_ns = own_ns.replace(" to ", " to +", 1)
@@ -758,6 +783,7 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "most": _figure(_whole(split[1][1])) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
+        "cases": cases,
     }
 
 
@@ -776,10 +802,10 @@ def own_share(t: pd.DataFrame) -> str:
     x = _own_parts(t)
     if x is None:
         return ""
+    said = "; ".join(x["cases"])
     return (
-        f"{x['ran']}. Were the loop's own code to slow alike, it would account for {x['own_ns']} "
-        f"of each call's {x['whole']} (the ratio less 1, times hybrid's {x['per']} an iteration, "
-        f"over {x['k']} calls); subtracting it leaves {x['calls_ns']} for the calls. "
+        f"{x['ran']}. {said[0].upper()}{said[1:]} (each share: the ratio less 1, times "
+        f"hybrid's {x['per']} an iteration, over {x['k']} calls). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data); the condition first (rounds 114
         # to 117), then the most the calls take (round 119: a range as a bound)

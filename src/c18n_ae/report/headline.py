@@ -354,9 +354,11 @@ def latex_table(table: pd.DataFrame) -> str:
     groups = [(k, g) for k, g in every if not all(is_confounded(x) for x in g.itertuples())]
     # a row left out as confounded is said in the legend's words (confounded_table lists it)
     hidden = len(groups) < len(every)
-    # a metric that gives its times only a few ticks long is a row like any other, its cells
-    # keyed by one sentence of the legend, not a list of forms (round 105: a four-line legend;
-    # rounds 118 to 120: results in a sentence under the table read as hidden rows)
+    # a metric that gives its times only a few ticks long and no ratio by itself is said in a
+    # sentence under the table: rows of ratios, and a legend of ratio forms only (every reader
+    # of round 105 stopped at a four-line legend of which two lines keyed those cells)
+    few_only = [k for k, g in groups if ticks_only(g)]
+    groups = [(k, g) for k, g in groups if k not in few_only]
     # within a contrast, the metrics whose timed code calls into another library first, then
     # those that call none: the split Figure 1 draws, so that the answer shows in the table too
     pairs = list(dict.fromkeys(k[0] for k, _ in groups))
@@ -394,6 +396,8 @@ def latex_table(table: pd.DataFrame) -> str:
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     notes = legend(table, groups, hidden)
+    if few_only:  # values first, under the rows; the legend's keys after them
+        notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
     lines += [r"\par\smallskip\raggedright", *notes]
     return "\n".join(lines) + "\n"
 
@@ -406,6 +410,37 @@ def _in_words(x) -> bool:
 def _number(x) -> str:
     """A cell's number as printed (plain text), '' where the cell is in words (_in_words)."""
     return "" if _in_words(x) else cell(x, tex=False)
+
+
+def ticks_only(g: pd.DataFrame) -> bool:
+    """Whether a metric's row gives its times only a few ticks long: some cell does, and none
+    gives a ratio by itself (cells in words give none)."""
+    said = [t for t in map(_number, g.itertuples()) if t]
+    return any("→" in t for t in said) and all("→" in t for t in said)
+
+
+def few_ticks_line(table: pd.DataFrame, left: list) -> str:
+    """Table 1's sentence on the metrics it sets under its rows, whose times are only a few ticks
+    long, each with its cells: 'Timed only a few 1 µs ticks long, so given as hybrid → purecap +
+    c18n times: on the 22.12 data, a malloc of the largest block, 5.17 → 4.74 µs (within one
+    timer tick); on the 24.05 data, a pipe write with its two clock calls, 1.63 → 3.01 µs (1.85×
+    [1.2, 2.7]).'"""
+    heads = _sources(table)
+    few, said = [], []
+    for pair, e, metric in left:
+        mine = table[(table.pair == pair) & (table.experiment == e) & (table.metric == metric)]
+        for x in mine.itertuples():
+            if "→" in _number(x):
+                few.append(x)
+                said.append(
+                    f"on the {escape(heads[x.source])}, {escape(_text(x.label))}, {cell(x)}"
+                )
+    ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
+    # why they are here and what the arrow orders, before the values; each value after its data
+    # set (round 110: a garden path when the data set came last; round 112: 'times first' a rule)
+    return (
+        f"Timed only a few {ticks} ticks long, so given as {_sides(few)} times: {'; '.join(said)}."
+    )
 
 
 def _sides(few: list) -> str:
@@ -456,25 +491,21 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
         forms.append((first["timer"], "not an interval: a timer tick either way"))
     if first["range"]:
         forms.append((first["range"], "too uncertain for a point"))
-    arrow = ""
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
-        # one sentence keys the arrow and what may stand in a ratio's place (latex.
-        # tick_unresolved), each count of ticks the cells print: within a tick, and the interval
-        # holds 1 ('the timer cannot tell apart' overstated it for means of many trials, round
-        # 104); a list of forms read as a private grammar (round 105)
-        unresolved = [
-            f"\\emph{{{w.strip('()')}}}" for w in dict.fromkeys(UNRESOLVED_SAID.findall(said))
-        ]
-        instead = (
-            f", or {listed(unresolved, 'or')} where a tick either way could make them equal"
-            if unresolved
-            else ""
-        )
-        arrow = (
-            f"An arrow gives {_sides(few)} times, for a metric only a few {ticks} ticks long, "
-            f"then their ratio{instead}."
-        )
+        sides = _sides(few)
+        # each form defined here, the one key of the body (a forms table once repeated it;
+        # cold reads asked for one legend)
+        if first["few"]:
+            forms.append(
+                (first["few"], f"{sides}: times only a few {ticks} ticks long, then their ratio")
+            )
+        # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
+        for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
+            shown_ = next((example[t] for t in printed if form in t), form)
+            # what the rule is (latex.tick_unresolved): within a tick, and the interval holds 1;
+            # 'the timer cannot tell apart' overstated it for means of many trials (round 104)
+            forms.append((shown_, f"{sides}: times a tick apart at most, no ratio apart from 1"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: one sentence after the notations says what each word means
@@ -499,8 +530,6 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
         # notations read as a private grammar)
         if first["bare"]:
             lines.append(BARE_WORDS[0].upper() + BARE_WORDS[1:] + ".")
-        if arrow:
-            lines += [r"\par", arrow] if first["bare"] else [arrow]
     else:
         spec = r"@{\quad}".join([r"l@{\quad}l"] * LEGEND_PAIRS)
         lines.append(rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}")

@@ -356,11 +356,11 @@ def kernel_note(boards: dict[str, dict], datasets=(), names: Names = Names()) ->
         )
     if sets:
         out.append(
-            f"The study's board ({'; '.join(sets)}) ran a debug kernel, as the study's own "
-            "log shows (INVARIANTS and WITNESS compiled in; the other hosts' kernels are not "
-            "recorded): its absolute times include the "
-            "kernel's checks, which add cost to system calls and virtual-memory work, so they "
-            "can also shift the ratios of workloads heavy in those, either way."
+            f"A host of the study ({'; '.join(sets)}) ran a debug kernel, as its own log shows "
+            "(INVARIANTS and WITNESS compiled in; the other hosts' kernels are not recorded): "
+            "the times measured there include the kernel's checks, which add cost to system "
+            "calls and virtual-memory work, so they can also shift the ratios of workloads "
+            "heavy in those, either way."
         )
     return " ".join(out)
 

@@ -83,7 +83,10 @@ def trials_to_settle(
         what = "ratio" if per else "value"
         return f"the {what} sits on the threshold; more trials cannot settle it"
     half = max(ratio - lo, hi - ratio)
-    return f"about {max(n + 1, math.ceil(n * (half / d) ** 2))} trials{per} would settle it"
+    # what it assumes: the same spread, trials from runs like these (a reader of round 121: a
+    # within-run interval says nothing of the runs to come)
+    n_settle = max(n + 1, math.ceil(n * (half / d) ** 2))
+    return f"about {n_settle} trials{per} would settle it, if their spread stayed as it is"
 
 
 def _distance(row, bounds) -> float:
