@@ -607,8 +607,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # share bounds the switch, unless libm's purecap build gains
     text = call_cost.bound_words(rows, ABIS)
     assert text == call_cost.own_share(rows) and text.endswith(
-        "If libm's purecap build is no faster than its hybrid one, the compartment switch alone "
-        "takes at most 64 \\si{\\nano\\second}."
+        "So the compartment switch alone takes at most 64 \\si{\\nano\\second}, if libm's "
+        "purecap build is no faster than its hybrid one."
     ), text
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
     # here, and the whole figure bounds the switch with its condition
@@ -879,16 +879,15 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert (slow.metric, fast.metric) == ("int_cpu_ns", "float_cpu_ns")
     per = r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < (slow.ratio - 1) * per < 15 and -8 < (fast.ratio - 1) * per < 0
-    # each end with the calls' share it leaves: no range whose ends pair in reverse (round 121)
+    # each end with what the calls keep, paired by 'or' in order: no range whose ends pair in
+    # reverse (round 121), no formula in prose (round 122)
     assert said == (
-        "Of the workloads that call no other library, int ran at 1.08$\\times$ and float at "
-        "0.97$\\times$. Had the loop's own code slowed as int's did, it would take 9 "
-        "\\si{\\nano\\second} of each call's 60 \\si{\\nano\\second} and leave the calls 51 "
-        "\\si{\\nano\\second}; had it sped up as float's did, it would save 4 "
-        "\\si{\\nano\\second} and leave the calls 64 \\si{\\nano\\second} (each share: the "
-        "ratio less 1, times hybrid's 467.6~\\si{\\nano\\second} an iteration, over 4 calls). "
-        "If libm's purecap build is no faster than its hybrid one, the compartment switch alone "
-        "takes at most 64 \\si{\\nano\\second}."
+        "Were the loop's own code to change as the workloads that call no other library did, by "
+        "+9 \\si{\\nano\\second} a call at int's 1.08$\\times$ or $-$4 \\si{\\nano\\second} a "
+        "call at float's 0.97$\\times$, the calls would keep 51 or 64 \\si{\\nano\\second} of "
+        "each call's 60 \\si{\\nano\\second} (Appendix~\\ref{sec:in-full} gives the "
+        "arithmetic). So the compartment switch alone takes at most 64 \\si{\\nano\\second}, "
+        "if libm's purecap build is no faster than its hybrid one."
     ), said
     # the arithmetic in the appendix, in the figures Section 4.1 prints
     worked = call_cost.own_arithmetic(rows)
@@ -919,14 +918,19 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     # calls take up to the whole (a review: '51' alone, and 'at most 51 ns' for the switch)
     one = rows[(rows.calls_per_iteration > 0) | (rows.metric == "int_cpu_ns")]
     alone = call_cost.own_share(one)
-    assert "The int workload, which calls no other library, ran at 1.08$\\times$." in alone, alone
     assert "$-$4" not in alone and "-4" not in alone, alone
     assert "below zero" not in alone, alone  # no share below zero to explain
     # the own code's share from zero, the call's up to the whole
-    assert r"it would take 9 \si{\nano\second} of each call's" in alone, alone
-    assert r"had it not changed, the calls would take all 60 \si{\nano\second}" in alone, alone
+    assert (
+        r"by +9 \si{\nano\second} a call at int's 1.08$\times$, or not at all, the calls would "
+        r"keep 51 or 60 \si{\nano\second}" in alone
+    ), alone
+    assert "the int workload (which calls no other library) did" in alone, alone
     assert "that is 0 to 9 \\si" in call_cost.own_arithmetic(one), call_cost.own_arithmetic(one)
-    assert alone.endswith("the compartment switch alone takes at most 60 \\si{\\nano\\second}.")
+    assert alone.endswith(
+        "the compartment switch alone takes at most 60 \\si{\\nano\\second}, if libm's purecap "
+        "build is no faster than its hybrid one."
+    ), alone
     # no workload of its own: nothing to split
     assert call_cost.own_share(rows[rows.calls_per_iteration > 0]) == ""
 

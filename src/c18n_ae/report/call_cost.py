@@ -737,80 +737,70 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
     highs = [s for x, s in zip(ends, sums) if _own_ns(r, x) >= 0]
     low = lows[0] if share[0] < 0 and lows else "0"
     high = highs[-1] if share[1] > 0 and highs else "0"
-    slow_first = sorted(ends, key=lambda x: -_f(x.ratio))
-    at = [f"{escape(_workload(x))} at {ratio_point(_f(x.ratio))}" for x in slow_first]
-    if len(ends) == 1:
-        ran = f"The {escape(_workload(ends[0]))} workload, which calls no other library, ran at "
-        ran += f"{ratio_point(_f(ends[0].ratio))}"
-    else:
-        ran = f"Of the workloads that call no other library, {at[0]} and {at[1]}"
-        ran = ran.replace(" at ", " ran at ", 1)
     unit_ns = " \\si{\\nano\\second}"
-    # each end said with the calls' share it leaves, so that no range pairs its ends in reverse
-    # (round 121: '-4 to +9' then '51 to 64' made every reader work out that -4 gives 64)
+    # each end with the calls' share it leaves, paired by 'or' in the same order (round 121:
+    # '-4 to +9' then '51 to 64' made every reader work out that -4 gives 64; round 122: nested
+    # counterfactuals, the formula in prose)
     whole = _printed_ns(_f(r.per_call_ns), 2)
-    cases = []
-    for x in sorted(ends, key=lambda x: -_f(x.ratio)):  # the slowest first
+    slow_first = sorted(ends, key=lambda x: -_f(x.ratio))
+    changes, keeps = [], []
+    for x in slow_first:
         own = _printed_ns(_own_ns(r, x), 1)
-        name = escape(_workload(x))
-        calls = _figure(_whole(whole - own)) + unit_ns
-        if own > 0:
-            cases.append(
-                f"had {{who}} slowed as {name}'s did, it would take "
-                f"{_figure(amount(own, digits=1))}{unit_ns} of each call's {_about(r.per_call_ns)} "
-                f"and leave the calls {calls}"
-            )
-        elif own < 0:
-            cases.append(
-                f"had {{who}} sped up as {name}'s did, it would save "
-                f"{_figure(amount(-own, digits=1))}{unit_ns} and leave the calls {calls}"
-            )
-    if split[0][0] >= 0 or split[0][1] <= 0:  # zero is an end of the range, not inside it
-        cases.append(f"had {{who}} not changed, the calls would take all {_about(r.per_call_ns)}")
-    # the first case names the loop's own code, the others say 'it'
-    cases = [c.replace("{who}", "it" if i else "the loop's own code") for i, c in enumerate(cases)]
+        if own == 0:
+            continue
+        sign = "+" if own > 0 else "$-$"
+        changes.append(
+            f"{sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
+            f"{escape(_workload(x))}'s {ratio_point(_f(x.ratio))}"
+        )
+        keeps.append(_figure(_whole(whole - own)))
+    if split[0][0] >= 0 or split[0][1] <= 0:  # zero an end of the range: it may not have changed
+        changes[-1] = f"{changes[-1]}, or not at all" if changes else "not at all"
+        keeps.append(_figure(_whole(whole)))
+    them = (
+        f"the {escape(_workload(ends[0]))} workload (which calls no other library) did"
+        if len(ends) == 1
+        else "the workloads that call no other library did"
+    )
     own_ns = _span(split[0])
     if share[0] < 0 < share[1]:  # a sign on both ends: '-4 to +9'
         own_ns = own_ns.replace(" to ", " to +", 1)
     return {
         "r": r,
-        "ran": ran,
         "own": f"from {low} to {high}",
         "per": f"{per}~{unit}",
-        "k": k,
         "own_ns": own_ns + unit_ns,
         "calls_ns": _span(split[1], whole=True) + unit_ns,
         "most": _figure(_whole(split[1][1])) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
-        "cases": cases,
+        "them": them,
+        "changes": " or ".join(changes),
+        "keeps": " or ".join(keeps) + unit_ns,
     }
 
 
 def own_share(t: pd.DataFrame) -> str:
-    """Section 4.1's split of the answer's cost per call (_own_parts): what the workloads that
-    call no other library did, the share of each call the loop's own code would take were it to
-    slow alike, how that share is got (in words; the formula is the appendix's, own_arithmetic),
-    what subtracting it leaves the calls, and the most of that as the bound on the switch with
-    its one condition. '' where _own_parts has none.
-    Cold reads: a lone 'at most 9 ns' read as a bound withdrawn; packed prose asked for a table,
-    its cell of arithmetic for sentences again (rounds 95 to 97); the calls' 51 to 64 ns alone
-    read as a part larger than its whole (round 101); a display's base read as the own code's
-    (rounds 113, 114); the sentence without how its share is got opaque (round 118), its formula
-    inline slow and 'the rest' read as a reversed range, a range as a bound as half withdrawn
-    (round 119)."""
+    """Section 4.1's split of the answer's cost per call (_own_parts): what the loop's own code
+    would take or save were it to change as the workloads that call no other library did, each
+    paired with what the calls keep, then the most they keep as the bound on the switch with its
+    one condition; the arithmetic is the appendix's (own_arithmetic). '' where _own_parts has
+    none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn (rounds 95 to 97); the
+    calls' 51 to 64 ns alone as a part larger than its whole (round 101); a display's base as
+    the own code's (rounds 113, 114); a range whose ends pair in reverse, a formula in prose and
+    nested counterfactuals (rounds 119 to 122)."""
     x = _own_parts(t)
     if x is None:
         return ""
-    said = "; ".join(x["cases"])
     return (
-        f"{x['ran']}. {said[0].upper()}{said[1:]} (each share: the ratio less 1, times "
-        f"hybrid's {x['per']} an iteration, over {x['k']} calls). "
+        f"Were the loop's own code to change as {x['them']}, by "
+        f"{x['changes']}, the calls would keep {x['keeps']} of each call's {x['whole']} "
+        "(Appendix~\\ref{sec:in-full} gives the arithmetic). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
-        # upper bound' without it claimed more than the data); the condition first (rounds 114
-        # to 117), then the most the calls take (round 119: a range as a bound)
-        f"If {x['library']}'s purecap build is no faster than its hybrid one, the compartment "
-        f"switch alone takes at most {x['most']}."
+        # upper bound' without it claimed more than the data); the most the calls keep (round
+        # 119: a range as a bound)
+        f"So the compartment switch alone takes at most {x['most']}, if {x['library']}'s "
+        "purecap build is no faster than its hybrid one."
     )
 
 
