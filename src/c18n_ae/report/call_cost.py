@@ -753,10 +753,15 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
             f"{sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
             f"{escape(_workload(x))}'s {ratio_point(_f(x.ratio))}"
         )
-        keeps.append(_figure(_whole(whole - own)))
+        # the subtraction shown, so that 64 of a 60 ns call reads as 60 + 4 (round 123)
+        way = "$-$" if own > 0 else "+"
+        keeps.append(
+            f"{_figure(_whole(whole))} {way} {_figure(amount(abs(own), digits=1))} = "
+            f"{_figure(_whole(whole - own))}{unit_ns}"
+        )
     if split[0][0] >= 0 or split[0][1] <= 0:  # zero an end of the range: it may not have changed
         changes[-1] = f"{changes[-1]}, or not at all" if changes else "not at all"
-        keeps.append(_figure(_whole(whole)))
+        keeps.append(f"all {_figure(_whole(whole))}{unit_ns}")
     them = (
         f"the {escape(_workload(ends[0]))} workload (which calls no other library) did"
         if len(ends) == 1
@@ -776,7 +781,7 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "library": escape(_s(r.library)) or "the library",
         "them": them,
         "changes": " or ".join(changes),
-        "keeps": " or ".join(keeps) + unit_ns,
+        "keeps": " or ".join(keeps),
     }
 
 
@@ -794,8 +799,8 @@ def own_share(t: pd.DataFrame) -> str:
         return ""
     return (
         f"Were the loop's own code to change as {x['them']}, by "
-        f"{x['changes']}, the calls would keep {x['keeps']} of each call's {x['whole']} "
-        "(Appendix~\\ref{sec:in-full} gives the arithmetic). "
+        f"{x['changes']}, the calls themselves would take {x['keeps']} "
+        "(Appendix~\\ref{sec:in-full}). "
         # the bound with its one condition, said here only (three readers of round 103: 'an
         # upper bound' without it claimed more than the data); the most the calls keep (round
         # 119: a range as a bound)
