@@ -159,7 +159,7 @@ def test_section_2_tables_each_tested_claim_with_the_ratio_that_decides_it(gener
     assert any("& > 1 (study) & does not hold" in x for x in rows), rows
     assert (
         r"\label{tab:tested}" in table
-        and "the size that gives the verdict by the narrowest margin" in table
+        and "of the block sizes that give its verdict, the one nearest its threshold" in table
     )
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b", table)  # no claim ID
     tally = generated["ClaimsTally"]

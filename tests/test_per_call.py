@@ -605,11 +605,22 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert "The benchmark ABI keeps those bounds global to avoid the stall" in said, said
     # (after the loop's own code's share, Section 4.1): on its assumption, the calls' larger
     # share bounds the switch, unless libm's purecap build gains
+    # (Section 4.1): what the extra time holds in one paragraph, the split in the appendix
+    # (rounds 122 to 124), the whole figure as the bound unless the ABI makes something faster
     text = call_cost.bound_words(rows, ABIS)
-    assert text == call_cost.own_share(rows) and text.endswith(
+    assert text == (
+        "Beside the loop's own purecap code, it holds the calls themselves: the stall on the "
+        "program-counter capability's bounds (Section~\\ref{sec:background}), the purecap build "
+        "of libm and the switch, in shares these data cannot tell apart; "
+        "Appendix~\\ref{sec:in-full} estimates the loop's own share from the workloads that "
+        "call no other library. The 60 \\si{\\nano\\second} is therefore an upper bound on the "
+        "switch alone, unless the purecap ABI makes the loop's own code or these calls faster "
+        "than hybrid does."
+    ), text
+    assert call_cost.own_share(rows).endswith(
         "So the compartment switch alone takes at most 64 \\si{\\nano\\second}, if libm's "
         "purecap build is no faster than its hybrid one."
-    ), text
+    )
     # where no own workload has a ratio (own_share says nothing), what the calls hold is said
     # here, and the whole figure bounds the switch with its condition
     bare = rows[rows.calls_per_iteration > 0]
@@ -879,33 +890,27 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert (slow.metric, fast.metric) == ("int_cpu_ns", "float_cpu_ns")
     per = r.reference_mean_ns / (r.iterations * r.calls_per_iteration)
     assert 5 < (slow.ratio - 1) * per < 15 and -8 < (fast.ratio - 1) * per < 0
-    # each end with what the calls keep, paired by 'or' in order: no range whose ends pair in
-    # reverse (round 121), no formula in prose (round 122)
+    # each end with the arithmetic that gives it and what the calls keep, paired by 'or' in
+    # order: no range whose ends pair in reverse (round 121); the subtraction shown (round 123);
+    # in the appendix (rounds 122 to 124)
     assert said == (
         "Were the loop's own code to change as the workloads that call no other library did, by "
-        "+9 \\si{\\nano\\second} a call at int's 1.08$\\times$ or $-$4 \\si{\\nano\\second} a "
-        "call at float's 0.97$\\times$, the calls themselves would take 60 $-$ 9 = 51 "
-        "\\si{\\nano\\second} or 60 + 4 = 64 \\si{\\nano\\second} (Appendix~\\ref{sec:in-full}). "
-        "So the compartment switch alone takes at most 64 \\si{\\nano\\second}, if libm's "
-        "purecap build is no faster than its hybrid one."
+        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ = +9 \\si{\\nano\\second} a "
+        "call at int's ratio or $(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ = $-$4 "
+        "\\si{\\nano\\second} a call at float's ratio, the calls themselves would take 60 $-$ 9 "
+        "= 51 \\si{\\nano\\second} or 60 + 4 = 64 \\si{\\nano\\second}. The own code's true "
+        "share is nearer zero, as 467.6~\\si{\\nano\\second}, hybrid's whole iteration, also "
+        "holds libm's own work. So the compartment switch alone takes at most 64 "
+        "\\si{\\nano\\second}, if libm's purecap build is no faster than its hybrid one."
     ), said
-    # the arithmetic in the appendix, in the figures Section 4.1 prints
-    worked = call_cost.own_arithmetic(rows)
-    assert worked == (
-        "Section~\\ref{sec:per-call} gives the loop's own code from "
-        "$(0.97 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$ to "
-        "$(1.08 - 1) \\times 467.6$~\\si{\\nano\\second}~/~$4$, that is $-$4 to +9 "
-        "\\si{\\nano\\second} of each call's 60 \\si{\\nano\\second}; nearer zero, as "
-        "467.6~\\si{\\nano\\second} also holds libm's own work. The calls take the rest, 51 to "
-        "64 \\si{\\nano\\second}: the stall on the program-counter capability's bounds "
-        "(Section~\\ref{sec:background}), the purecap build of libm and the switch, in shares "
-        "these data cannot tell apart."
-    ), worked
     # the parts add up to the whole, as printed: 60 - 9 = 51 and 60 + 4 = 64
-    spans = re.findall(r"(?:that is|the rest,) (\$-\$)?(\d+) to \+?(\d+) \\si", worked)
-    own = [-float(spans[0][1]) if spans[0][0] else float(spans[0][1]), float(spans[0][2])]
-    calls = [float(spans[1][1]), float(spans[1][2])]
-    assert [60 - own[1], 60 - own[0]] == calls == [51, 64], (own, calls)
+    sums = re.findall(r"(\d+) (\$-\$|\+) (\d+) = (\d+) \\si", said)
+    assert [(a, b, c, d) for a, b, c, d in sums] == [
+        ("60", "$-$", "9", "51"),
+        ("60", "+", "4", "64"),
+    ]
+    for a, way, b, c in sums:
+        assert int(a) + (int(b) if way == "+" else -int(b)) == int(c)
     # a figure of three digits left prints all three (120 less 9 is 111, never 110)
     from types import SimpleNamespace as NS
 
@@ -922,12 +927,11 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
     assert "below zero" not in alone, alone  # no share below zero to explain
     # the own code's share from zero, the call's up to the whole
     assert (
-        r"by +9 \si{\nano\second} a call at int's 1.08$\times$, or not at all, the calls "
+        r"= +9 \si{\nano\second} a call at int's ratio, or not at all, the calls "
         r"themselves would take 60 $-$ 9 = 51 \si{\nano\second} or all 60 \si{\nano\second}"
         in alone
     ), alone
     assert "the int workload (which calls no other library) did" in alone, alone
-    assert "that is 0 to 9 \\si" in call_cost.own_arithmetic(one), call_cost.own_arithmetic(one)
     assert alone.endswith(
         "the compartment switch alone takes at most 60 \\si{\\nano\\second}, if libm's purecap "
         "build is no faster than its hybrid one."

@@ -502,7 +502,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             out.append(
                 f"On {where}, each instance added {_about(f['mib_per_instance'], 'MiB')} "
                 f"until instance {int(f['knee'])}{than}. Memory in use then {then}, and from "
-                "then on the script's count is of processes started, not of processes running. "
+                # 'may': nothing checked that they ran (Appendix A.6; a reader of round 124)
+                "then on the script's count may be of processes started, not of processes "
+                "running. "
                 # where it ended, as a run that levels off need not reach the script's stop
                 # (two cold reads of rounds 90 and 91 asked why it stopped)
                 f"The file ends at instance {int(f['instances'])}; nothing recorded says what "

@@ -694,8 +694,7 @@ def _whole(x: float) -> str:
 
 
 def _calls_hold(r) -> str:
-    """What a call's extra time holds beside the loop's own code, for own_arithmetic's list and
-    bound_words' sentence alike."""
+    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs."""
     return (
         "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
         f"the purecap build of {escape(_s(r.library)) or 'the library'} and the switch"
@@ -749,9 +748,10 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         if own == 0:
             continue
         sign = "+" if own > 0 else "$-$"
+        sum_ = sums[ends.index(x)] if x in ends else ""
         changes.append(
-            f"{sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
-            f"{escape(_workload(x))}'s {ratio_point(_f(x.ratio))}"
+            f"{sum_} = {sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
+            f"{escape(_workload(x))}'s ratio"
         )
         # the subtraction shown, so that 64 of a 60 ns call reads as 60 + 4 (round 123)
         way = "$-$" if own > 0 else "+"
@@ -786,42 +786,26 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
 
 
 def own_share(t: pd.DataFrame) -> str:
-    """Section 4.1's split of the answer's cost per call (_own_parts): what the loop's own code
+    """Appendix D's split of the answer's cost per call (_own_parts): what the loop's own code
     would take or save were it to change as the workloads that call no other library did, each
-    paired with what the calls keep, then the most they keep as the bound on the switch with its
-    one condition; the arithmetic is the appendix's (own_arithmetic). '' where _own_parts has
-    none. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn (rounds 95 to 97); the
-    calls' 51 to 64 ns alone as a part larger than its whole (round 101); a display's base as
-    the own code's (rounds 113, 114); a range whose ends pair in reverse, a formula in prose and
-    nested counterfactuals (rounds 119 to 122)."""
+    with the arithmetic that gives it and paired with what the calls keep; why the own code's
+    share is nearer zero; then the most the calls keep as the bound on the switch with its one
+    condition. '' where _own_parts has none. Section 4.1 says only that the appendix estimates
+    it (bound_words): readers of rounds 122 to 124 asked for the body's paragraph in one
+    sentence. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn (rounds 95 to 97); a
+    display's base as the own code's (rounds 113, 114); a range whose ends pair in reverse and
+    nested counterfactuals (rounds 119 to 122); '64 of each call's 60' as an error (round 123)."""
     x = _own_parts(t)
     if x is None:
         return ""
     return (
-        f"Were the loop's own code to change as {x['them']}, by "
-        f"{x['changes']}, the calls themselves would take {x['keeps']} "
-        "(Appendix~\\ref{sec:in-full}). "
-        # the bound with its one condition, said here only (three readers of round 103: 'an
-        # upper bound' without it claimed more than the data); the most the calls keep (round
-        # 119: a range as a bound)
+        f"Were the loop's own code to change as {x['them']}, by {x['changes']}, the calls "
+        f"themselves would take {x['keeps']}. The own code's true share is nearer zero, as "
+        f"{x['per']}, hybrid's whole iteration, also holds {x['library']}'s own work. "
+        # the bound with its one condition (three readers of round 103: 'an upper bound'
+        # without it claimed more than the data); the most the calls keep (round 119)
         f"So the compartment switch alone takes at most {x['most']}, if {x['library']}'s "
         "purecap build is no faster than its hybrid one."
-    )
-
-
-def own_arithmetic(t: pd.DataFrame) -> str:
-    """The appendix's arithmetic behind Section 4.1's split (_own_parts): the own code's share
-    from each end's ratio less 1 times hybrid's whole iteration, per call, nearer zero as that
-    time also holds the library's own work; what the calls hold (the bound on the switch and its
-    condition are own_share's, said once); '' where there is no split."""
-    x = _own_parts(t)
-    if x is None:
-        return ""
-    return (
-        f"Section~\\ref{{sec:per-call}} gives the loop's own code {x['own']}, that is "
-        f"{x['own_ns']} of each call's {x['whole']}; nearer zero, as {x['per']} also holds "
-        f"{x['library']}'s own work. The calls take the rest, {x['calls_ns']}: "
-        f"{_calls_hold(x['r'])}, in shares these data cannot tell apart."
     )
 
 
@@ -833,10 +817,15 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    split = own_share(t)
-    if split:
-        return split
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+    if own_share(t):  # the split is the appendix's: one sentence on it here (rounds 122 to 124)
+        return (
+            f"Beside the loop's own purecap code, it holds the calls themselves: {_calls_hold(r)}"
+            ", in shares these data cannot tell apart; Appendix~\\ref{sec:in-full} estimates "
+            "the loop's own share from the workloads that call no other library. The "
+            f"{_about(r.per_call_ns)} is therefore an upper bound on the switch alone, unless the "
+            f"{abi} ABI makes the loop's own code or these calls faster than hybrid does."
+        )
     return (
         f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
         f"apart. The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, "
@@ -1473,7 +1462,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
-    text += newcommand("PerCallOwnArithmetic", own_arithmetic(t))
+    text += newcommand("PerCallOwnArithmetic", own_share(t))
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))

@@ -967,9 +967,10 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
     out += [r"\bottomrule", r"\end{tabular}"]
     on = "data," if data_col else f"{data[0]} data,"
     setting = (
-        r" \emph{Decided at}: for a claim over every block size, the size that gives the "
-        r"verdict by the narrowest margin; Table~\ref{tab:headline} gives the largest size's "
-        r"ratio."
+        # in Table 7's words (a reader of round 124 met two wordings of one rule)
+        r" \emph{Decided at}: of the block sizes that give its verdict, the one nearest its "
+        r"threshold; Table~\ref{tab:headline} quotes the largest, so one metric can print two "
+        r"values."
         if at_col
         else ""
     )
