@@ -100,6 +100,12 @@ def test_table_1_caption_and_legend_stay_short():
         r"differ in (\emph{possibly also})." in raw
     ), raw
     apart = headline.confounded_table(TABLE)
+    # a median quoted for a mean that rests on a few trials says how few, and the ratio of
+    # means it stands in for (issue 16; readers of rounds 122 to 125)
+    assert (
+        "a malloc of the largest block: 4 of 100 trials make 96\\,\\% of the time; ratio of "
+        "means 4.2--130$\\times$" in apart
+    ), apart
     assert "Possibly also (the ratios stand): 24.05 data" in apart
     assert "against not recorded" not in apart and "files name no host" in apart
     assert "heap revocation on against off" in apart and r"\label{tab:confounded}" in apart

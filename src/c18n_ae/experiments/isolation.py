@@ -118,7 +118,7 @@ def per_role(tidy: pd.DataFrame) -> list[dict]:
 
 CAPTION = (
     r"E6 isolation: regions of the parent (library A) and the child (library B), those "
-    r"read, and the strings of library A found in each process."
+    r"read, and the strings sent through the pipe found in each process."
 )
 
 
@@ -178,7 +178,7 @@ def macros(summary: pd.DataFrame, references: dict) -> str:
 
 
 # what was sent beside what a reader found, in the parent and in the child
-TITLE = "E6 isolation: strings of library A found in memory"
+TITLE = "E6 isolation: strings sent through the pipe found in memory"
 SENT_FOUND = ("strings_sent", "strings_found_distinct")
 figure = sent_found(("parent", "child"), SENT_FOUND, "strings", TITLE)
 

@@ -262,29 +262,24 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
             cells.append(_between_text(x.iloc[0], pair, median) + mark if len(x) else "--")
             betweens.append(cells[-1])
         lines.append(" & ".join(cells) + r" \\")
+    notes = []
     if any(DAGGER in x for x in lines):
         # a ratio between releases of medians (marked) where a release's own cell may quote
         # its mean: said, so that no reader divides a mean by a median (0.92 / 2.0 is not 0.50)
         between = BETWEEN_MEDIANS if any(DAGGER in x for x in betweens) else ""
+        notes.append(f"{DAGGER} {MEDIAN_WORDS}{between}.")
+    if mixes(table):
+        notes.append(
+            r"$^\S$ the variants differ in more than ABI and compartments too, so the ratio "
+            f"compares those differences as well as releases: {escape(mixes(table))}."
+        )
+    if possibly(table):
+        notes.append(f"Possibly also (the ratios stand): {escape(possibly(table))}.")
+    if notes:  # one row of notes, not a ruled row each (the appendix's pages are full)
         lines += [
             r"\midrule",
             rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}"
-            rf"{{{DAGGER} {MEDIAN_WORDS}{between}.}} \\",
-        ]
-    if mixes(table):
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{$^\S$ "
-            rf"the variants differ in more than ABI and compartments too, so the ratio compares "
-            rf"those differences as well as releases: "
-            rf"{escape(mixes(table))}.}} \\",
-        ]
-    if possibly(table):
-        lines += [
-            r"\midrule",
-            rf"\multicolumn{{{2 + len(releases) + len(later)}}}{{p{{0.9\textwidth}}}}{{Possibly "
-            r"also (the ratios stand): "
-            rf"{escape(possibly(table))}.}} \\",
+            rf"{{{' '.join(notes)}}} \\",
         ]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}"]
     return "\n".join(lines) + "\n"
