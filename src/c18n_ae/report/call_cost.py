@@ -776,7 +776,6 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         "per": f"{per}~{unit}",
         "own_ns": own_ns + unit_ns,
         "calls_ns": _span(split[1], whole=True) + unit_ns,
-        "most": _figure(_whole(split[1][1])) + unit_ns,
         "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
         "them": them,
@@ -803,11 +802,9 @@ def own_share(t: pd.DataFrame) -> str:
     return (
         f"Were the loop's own code to change as {x['them']}, by {x['changes']}, the calls "
         f"themselves would take {x['keeps']}. The own code's true share is nearer zero, as "
-        f"{x['per']}, hybrid's whole iteration, also holds {x['library']}'s own work. "
-        # the bound with its one condition (three readers of round 103: 'an upper bound'
-        # without it claimed more than the data); the most the calls keep (round 119)
-        f"So the compartment switch alone takes at most {x['most']}, if {x['library']}'s "
-        "purecap build is no faster than its hybrid one."
+        f"{x['per']}, hybrid's whole iteration, also holds {x['library']}'s own work."
+        # no second bound here: Section 4.1's one bound names its condition (every reader of
+        # round 126 met 'at most 64 ns' as a bound on the bound)
     )
 
 
@@ -820,22 +817,13 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    x = _own_parts(t)
-    if x is not None:  # the split is the appendix's: one sentence on it here (rounds 122 to 124)
-        # the appendix's bound named here too, so that the two do not read as two bounds of one
-        # thing (round 125: '60 ns in the body, 64 ns in Appendix D')
-        wider = (
-            f"; were the loop's own code as much faster as {x['fastest']}'s was, the bound would "
-            f"be {x['most']}"
-            if x["fastest"]
-            else ""
-        )
+    if own_share(t):  # the split is the appendix's, and one bound, here (rounds 122 to 126)
         return (
             f"Beside the loop's own purecap code, it holds the calls themselves: {_calls_hold(r)}"
-            ", in shares these data cannot tell apart. The "
-            f"{_about(r.per_call_ns)} is therefore an upper bound on the switch alone, unless the "
-            f"{abi} ABI makes the loop's own code or {x['library']} faster than hybrid does"
-            f"{wider} (Appendix~\\ref{{sec:in-full}})."
+            ", in shares these data cannot tell apart (Appendix~\\ref{sec:in-full} estimates "
+            f"the loop's own share). The {_about(r.per_call_ns)} is therefore an upper bound on "
+            f"the switch alone, unless the {abi} ABI makes the loop's own code or "
+            f"{escape(_s(r.library)) or 'the library'} faster than hybrid does."
         )
     return (
         f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
