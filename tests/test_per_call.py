@@ -910,7 +910,7 @@ def test_the_loop_s_own_code_s_share_of_the_cost_per_call_spans_the_own_workload
 
     r3 = NS(per_call_ns=120.0, reference_mean_ns=468e8, iterations=1e8, calls_per_iteration=4)
     assert call_cost._split(r3, [NS(ratio=1.08)]) == ([0.0, 9.0], [111.0, 120.0])
-    assert call_cost._span([111.0, 120.0], whole=True) == "111 to 120"
+    assert call_cost._figure(call_cost._whole(120.0 - 9.0)) == "111"
     # own code that could take it all leaves nothing to say
     assert call_cost._split(r3, [NS(ratio=3.0)]) is None
     # one own workload: one end, said once; zero is in its range ('or nearer zero'), so the

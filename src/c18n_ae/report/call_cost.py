@@ -680,13 +680,6 @@ def _split(r, ends: list) -> tuple[list[float], list[float]] | None:
     return ([low, high], calls) if calls[0] > 0 else None
 
 
-def _span(ends: list[float], whole: bool = False) -> str:
-    """'-4 to 9' ($-$ for a minus), one figure where both ends print alike; whole: in all the
-    whole digits of a difference (_whole)."""
-    said = [_figure(_whole(x) if whole else amount(x, digits=1)) for x in ends]
-    return said[0] if said[0] == said[1] else f"{said[0]} to {said[1]}"
-
-
 def _whole(x: float) -> str:
     """A figure the text got by subtracting printed ones, in all its whole digits (120 less 9
     prints 111, not 110)."""
@@ -707,11 +700,12 @@ def _figure(x: str) -> str:
 
 
 def _own_parts(t: pd.DataFrame) -> dict | None:
-    """The pieces of the split of the answer's cost per call, were the loop's own code to slow as
-    the workloads of the same data set and variant that call no other library did, from the
-    fastest to the slowest (float's 0.97x to int's 1.08x on 24.05): what they did, the own
-    code's arithmetic in the printed figures, its share and the calls' (_split), the whole.
-    None where E10 answers, no such workload has a ratio, or a number is missing."""
+    """The pieces of Appendix D's split of the answer's cost per call, were the loop's own code
+    to change as the workloads of the same data set and variant that call no other library did
+    (int's 1.08x and float's 0.97x on 24.05): each change with the arithmetic that gives it,
+    what the calls would keep, hybrid's time an iteration and the library. None where E10
+    answers, no such workload has a ratio, a number is missing or the own code could take it
+    all (_split)."""
     r, kind = answer(t)
     ends = _own_ends(t, r) if kind == "data" else []
     if not ends:
@@ -722,39 +716,28 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
     k = int(_f(r.calls_per_iteration))
     # hybrid's time an iteration, as arithmetic prints it
     (_, per), unit = _dividing_times(_iteration_times(r))
-    # each end in one figure: from the printed ratio and time a reader gets a figure that two
-    # would set apart from this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
-    sums = [
-        f"$({ratio_point(_f(x.ratio), tex=False).removesuffix('×')} - 1) \\times {per}$~{unit}"
-        f"~/~${k}$"
-        for x in ends
-    ]
-    # the printed share's ends, each as the arithmetic that gives it, or 0 where the range
-    # takes zero in ('nearer zero': the base also holds the library's own work)
-    share = split[0]
-    lows = [s for x, s in zip(ends, sums) if _own_ns(r, x) < 0]
-    highs = [s for x, s in zip(ends, sums) if _own_ns(r, x) >= 0]
-    low = lows[0] if share[0] < 0 and lows else "0"
-    high = highs[-1] if share[1] > 0 and highs else "0"
     unit_ns = " \\si{\\nano\\second}"
-    # each end with the calls' share it leaves, paired by 'or' in the same order (round 121:
-    # '-4 to +9' then '51 to 64' made every reader work out that -4 gives 64; round 122: nested
-    # counterfactuals, the formula in prose)
     whole = _printed_ns(_f(r.per_call_ns), 2)
-    slow_first = sorted(ends, key=lambda x: -_f(x.ratio))
+    # each change with the calls' share it leaves, paired by 'or' in the same order, the
+    # slowest first (round 121: '-4 to +9' then '51 to 64' made every reader work out that -4
+    # gives 64; round 122: nested counterfactuals)
     changes, keeps = [], []
-    for x in slow_first:
+    for x in sorted(ends, key=lambda x: -_f(x.ratio)):
         own = _printed_ns(_own_ns(r, x), 1)
         if own == 0:
             continue
-        sign = "+" if own > 0 else "$-$"
-        sum_ = sums[ends.index(x)] if x in ends else ""
+        # from the printed ratio and time a reader gets a figure that two would set apart from
+        # this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
+        arithmetic = (
+            f"$({ratio_point(_f(x.ratio), tex=False).removesuffix('×')} - 1) \\times {per}$"
+            f"~{unit}~/~${k}$"
+        )
+        sign, way = ("+", "$-$") if own > 0 else ("$-$", "+")
         changes.append(
-            f"{sum_} = {sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
+            f"{arithmetic} = {sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
             f"{escape(_workload(x))}'s ratio"
         )
         # the subtraction shown, so that 64 of a 60 ns call reads as 60 + 4 (round 123)
-        way = "$-$" if own > 0 else "+"
         keeps.append(
             f"{_figure(_whole(whole))} {way} {_figure(amount(abs(own), digits=1))} = "
             f"{_figure(_whole(whole - own))}{unit_ns}"
@@ -767,20 +750,10 @@ def _own_parts(t: pd.DataFrame) -> dict | None:
         if len(ends) == 1
         else "the workloads that call no other library did"
     )
-    own_ns = _span(split[0])
-    if share[0] < 0 < share[1]:  # a sign on both ends: '-4 to +9'
-        own_ns = own_ns.replace(" to ", " to +", 1)
     return {
-        "r": r,
-        "own": f"from {low} to {high}",
         "per": f"{per}~{unit}",
-        "own_ns": own_ns + unit_ns,
-        "calls_ns": _span(split[1], whole=True) + unit_ns,
-        "whole": _about(r.per_call_ns),
         "library": escape(_s(r.library)) or "the library",
         "them": them,
-        # the own workload that sped up most, whose ratio widens the bound on the switch
-        "fastest": (escape(_workload(slow_first[-1])) if _own_ns(r, slow_first[-1]) < 0 else ""),
         "changes": " or ".join(changes),
         "keeps": " or ".join(keeps),
     }
