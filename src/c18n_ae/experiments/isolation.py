@@ -263,6 +263,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
 
 
 def _tt(name: str) -> str:
+    """A variant's or source's name as the pipe's sentence sets it (the names map replaces it)."""
     return f"\\texttt{{{escape(name)}}}"
 
 
@@ -280,11 +281,11 @@ def pipe_findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) ->
         return []
     # one sentence for every variant: a template repeated per variant reads as a copy
     us = "\\,\\si{\\micro\\second}"
-    writes = listed([f"{fmt(w / 1e3)}{us} in \\texttt{{{escape(v)}}}" for v, w, _, _ in pipes])
+    writes = listed([f"{fmt(w / 1e3)}{us} in {_tt(v)}" for v, w, _, _ in pipes])
     waits = listed([f"{fmt(x / 1e3)}{us}" for _, _, x, _ in pipes])
     trials = listed(list(dict.fromkeys(f"{n:.0f}" for *_, n in pipes)))
     return [
-        f"On \\texttt{{{escape(source)}}}, in this two-library program, not E4's, the child's "
+        f"On {_tt(source)}, in this two-library program, not E4's, the child's "
         f"pipe write took {writes}; the parent waited {waits}"
         f"{', respectively,' if len(pipes) > 1 else ''} for each message the child built and "
         f"wrote (means of {trials} trials)."

@@ -763,12 +763,12 @@ def own_share(t: pd.DataFrame) -> str:
     """Appendix D's split of the answer's cost per call (_own_parts): what the loop's own code
     would take or save were it to change as the workloads that call no other library did, each
     with the arithmetic that gives it and paired with what the calls keep; why the own code's
-    share is nearer zero; then the most the calls keep as the bound on the switch with its one
-    condition. '' where _own_parts has none. Section 4.1 says only that the appendix estimates
-    it (bound_words): readers of rounds 122 to 124 asked for the body's paragraph in one
-    sentence. Cold reads: a lone 'at most 9 ns' read as a bound withdrawn (rounds 95 to 97); a
-    display's base as the own code's (rounds 113, 114); a range whose ends pair in reverse and
-    nested counterfactuals (rounds 119 to 122); '64 of each call's 60' as an error (round 123)."""
+    share is nearer zero. No bound: Section 4.1 gives the one bound on the switch with its
+    condition (bound_words), and says only that the appendix estimates the own share (readers
+    of rounds 122 to 126). '' where _own_parts has none. Cold reads: a lone 'at most 9 ns' read
+    as a bound withdrawn (rounds 95 to 97); a display's base as the own code's (rounds 113,
+    114); a range whose ends pair in reverse and nested counterfactuals (rounds 119 to 122);
+    '64 of each call's 60' as an error (round 123)."""
     x = _own_parts(t)
     if x is None:
         return ""
