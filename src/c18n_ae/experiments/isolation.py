@@ -254,9 +254,11 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
                 "message overwrites."
             )
         if found > 0:  # the paper's point: c18n separates libraries, not processes
+            # what the finding shows, said of the finding (a reader of round 128 read a bare
+            # 'So' after the buffer's sentence as a non sequitur)
             said += (
-                " So compartments do not hide a process's secrets from another process that the "
-                "operating system lets read it."
+                " Finding any shows that compartments do not hide a process's secrets from "
+                "another process that the operating system lets read it."
             )
         out.append(said)
     return out
