@@ -138,7 +138,7 @@ def test_e6_says_what_the_reader_found_in_the_body_and_its_pipe_once_in_the_appe
     assert "compartments do not hide a process's secrets" in text
     # why only one, right after the count and before what it means
     why = text.index("reads every message into the same buffer")
-    assert text.index("whole in the parent's memory") < why < text.index("So compartments")
+    assert text.index("whole in the parent's memory") < why < text.index("Finding any shows")
     assert "pipe" not in text and "\\si{" not in text and "texttt{morello" not in text
     pipes = isolation.pipe_findings("morello-2024", table, pd.DataFrame(VERDICTS))
     assert len(pipes) == 1 and "benchmark-c18n" in pipes[0] and "purecap-c18n" in pipes[0]
