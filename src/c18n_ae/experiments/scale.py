@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from c18n_ae.common import student_t
-from c18n_ae.common.latex import amount, escape, fmt, gen_name, listed, newcommand, quantity
+from c18n_ae.common.latex import (
+    amount,
+    escape,
+    fmt,
+    gen_name,
+    listed,
+    newcommand,
+    number_word,
+    quantity,
+)
 from c18n_ae.common.lazy import np, pd
 from c18n_ae.common.names import short_release
 from c18n_ae.common.rawcsv import RawDataError, number
@@ -450,7 +459,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             each += f" at first and {_about_range(later)} later in the run"
         if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120)
             each += f", {'the ranges spanning' if later else 'the range spanning'} its "
-            each += f"{ {2: 'two', 3: 'three'}.get(len(rising), len(rising)) } variants"
+            each += f"{number_word(len(rising))} variants"
         counts = sorted({int(f["instances"]) for f in rising})
         reached = (
             f"{counts[0]}"

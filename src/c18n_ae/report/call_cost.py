@@ -790,7 +790,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    if own_share(t):  # the split is the appendix's, and one bound, here (rounds 122 to 126)
+    if _own_parts(t) is not None:  # the split is the appendix's; one bound here (rounds 122-126)
         return (
             f"Beside the loop's own purecap code, it holds the calls themselves: {_calls_hold(r)}"
             ", in shares these data cannot tell apart (Appendix~\\ref{sec:in-full} estimates "

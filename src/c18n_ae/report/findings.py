@@ -21,6 +21,7 @@ from c18n_ae.common.latex import (
     listed,
     macro_name,
     newcommand,
+    number_word,
 )
 from c18n_ae.common.names import data_together, from_config, release, release_labels, short_release
 from c18n_ae.report import provenance
@@ -178,7 +179,7 @@ def experiment_paragraph(
         if len(staying):
             n = staying.label.nunique()
             if said_crossing:
-                whom = "the other metric" if n == 1 else f"the other {_number(n)}"
+                whom = "the other metric" if n == 1 else f"the other {number_word(n)}"
             else:
                 whom = "the program's own code"
             plural = said_crossing and n > 1
@@ -212,10 +213,6 @@ def _stands(crossing: pd.DataFrame, staying: pd.DataFrame) -> str:
     if max(mine) < min(own):
         return "falls below the rest: "
     return "gives "
-
-
-def _number(n: int) -> str:
-    return ["no", "one", "two", "three", "four", "five", "six"][n] if n < 7 else str(n)
 
 
 def attribution(meta: dict, earlier: list[dict] = (), labels: dict | None = None) -> str:

@@ -643,17 +643,16 @@ def confounded_table(table: pd.DataFrame) -> str:
                 + r" \\"
             )
         lines += [r"\bottomrule", r"\end{tabular}"]
-    notes = [f"{DAGGER} {MEDIAN_WORDS}."] if any(DAGGER in x for x in lines) else []
-    # how few, and the ratio of means the median stands in for (issue 16: a measure a reader
-    # understands; readers of rounds 122 to 125 met 2.0x here beside 54x from Table 3's means)
+    # the mark, how few, and the ratio of means the median stands in for (issue 16: a measure a
+    # reader understands; readers of rounds 122 to 125 met 2.0x here beside 54x from Table 3's
+    # means); a row carries the mark exactly where its mean rests on a few trials (cell)
     tails = [
         f"{escape(sources[r.source])}, {escape(r.pair)}, {escape(_text(r.label))}: "
         f"{tail_text(r)}; ratio of means {comparison_text(r, 'mean')}"
         for r in mixed.itertuples()
         if rests_on_few(r)
     ]
-    if tails:
-        notes[0] = f"{DAGGER} {MEDIAN_WORDS}. " + "; ".join(tails) + "."
+    notes = [f"{DAGGER} {MEDIAN_WORDS}. " + "; ".join(tails) + "."] if tails else []
     if maybe:
         notes.append("Possibly also (the ratios stand): " + "; ".join(maybe) + ".")
     if notes:

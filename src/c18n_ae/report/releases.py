@@ -257,9 +257,10 @@ def latex_table(table: pd.DataFrame, names: dict[str, str]) -> str:
         for r in later:
             x = g[g.release == r]
             mark = r"$^\S$" if len(x) and _text(x.confounded_by.iloc[0]) else ""
-            pair = g[g.release.isin([r, g["first"].iloc[0]])]
-            median = any(rests_on_few(y) for _, y in pair.iterrows())
-            cells.append(_between_text(x.iloc[0], pair, median) + mark if len(x) else "--")
+            pair = g[g.release.isin([r, first])]
+            cells.append(
+                _between_text(x.iloc[0], pair, divides_medians(r)) + mark if len(x) else "--"
+            )
             betweens.append(cells[-1])
         lines.append(" & ".join(cells) + r" \\")
     notes = []
