@@ -795,10 +795,12 @@ def claims_summary(
     if joined == ", and there " and rows.result.fillna("").str.startswith("fails").any():
         # what a failure on another release can mean (rounds 117 and 118: 'does not hold' at
         # 1.33x read as a refutation where the release and its builds differ too)
-        drawn = listed([escape(short_release(w)) for w in worded])
+        # what it does show, not only what it does not (round 129: 'need not be wrong' read as
+        # withdrawing the test it followed)
         caveat = (
-            f" A claim that does not hold there need not be wrong for the {drawn} data, as the "
-            "runs differ in more than their release (Section~\\ref{sec:per-call})."
+            " Where a claim does not hold, its effect did not carry over to those runs, which "
+            "differ from the study's others in more than their release "
+            "(Section~\\ref{sec:per-call})."
         )
     if not why_not:
         return text  # the appendix leaves what a failure means to Section 4.3

@@ -539,22 +539,25 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
             lines.append(" & ".join(f"{k} & {v}" for k, v in pairs) + r" \\")
         lines.append(r"\end{tabular}")
     covers = covers_line(table)
-    if covers:  # what the intervals are, beside how they print
-        lines += [r"\par", covers]
+    if covers:  # what the intervals are, beside how they print, in the same paragraph (round
+        # 129: every reader counted the legend's lines)
+        lines += [r"\par", covers] if lines[-1] == r"\end{tabular}" else [covers]
+    said = []
     if words:
-        said_once = "; ".join(words)
-        lines += [r"\par", f"No ratio where a cell is in words: {said_once}."]
+        said.append(f"No ratio where a cell is in words: {'; '.join(words)}.")
     # what else the sides of a printed ratio may differ in, with no known effect on it: a pointer,
     # not a row (rounds 110 to 112: every reader took the row for a caveat dressed as a result;
-    # the abstract and Section 4.1 say it of the ratios they quote)
+    # the abstract and Section 4.1 say it of the ratios they quote), after the words' sentence
+    # (round 129: a line of its own, and a mark no cell carries, read as one more notation)
     ratios = [x for x in rows if not _in_words(x)]
     if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in ratios):
         also = " also" if confounded else ""  # the sentence on 'confounded' names Table 9
-        lines += [
-            r"\par",
+        said.append(
             rf"Table~\ref{{tab:confounded}}{also} names what else the two sides of some ratios "
-            r"here may differ in (\emph{possibly also}).",
-        ]
+            r"here may differ in."
+        )
+    if said:
+        lines += [r"\par", " ".join(said)]
     return lines
 
 
