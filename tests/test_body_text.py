@@ -129,7 +129,7 @@ def test_the_abstract_s_claims_sentence_is_plain_and_short(generated):
     # names)
     summary = generated["DatasetSummary"]
     assert summary.count(". ") == 0 and "measured by their authors on" in summary, summary
-    assert "measured none" not in summary, summary  # the box on page one says it
+    assert "measured none" not in summary, summary  # the box in the artifact appendix says it
     assert generated["DatasetBoardsOpen"] == (
         "The study's documents disagree on how many boards it used and its files name three hosts "
         "(Appendix~\\ref{sec:provenance})."

@@ -86,9 +86,10 @@ rule per_call:
         summaries=expand("results/summary/{experiment}.csv", experiment=EXPERIMENTS),
         datasets=DATASET_META,
         published=report_files.PER_CALL["published"],
+        reduction=report_files.PER_CALL["reduction"],
     # the files of report.files, which the commands write by default
     output:
-        **{k: v for k, v in report_files.PER_CALL.items() if k != "published"},
+        **{k: v for k, v in report_files.PER_CALL.items() if k not in ("published", "reduction")},
     params:
         settings=settings(config.get("datasets", [])),
     log:

@@ -55,6 +55,8 @@ COLUMNS = [
     "calls",
     "iterations",
     "iteration",
+    "argument_low",
+    "argument_high",
     "evidence",
     "estimate",
     "no_cost_per_call",
@@ -158,6 +160,9 @@ def _estimate(source, kind, e, metric, fact, calls, r, labels, mhz=math.nan) -> 
         ),
         "iterations": iters,
         "iteration": fact.get("iteration", ""),
+        # the arguments the calls get, where the data set records them (argument_range)
+        "argument_low": (fact.get("argument_range") or [math.nan])[0],
+        "argument_high": (fact.get("argument_range") or [math.nan, math.nan])[-1],
         "evidence": _evidence(fact),
         "estimate": ESTIMATE[calls > 0],
         # the timed process is not the caller (the pipe's parent waits on its child): the numbers

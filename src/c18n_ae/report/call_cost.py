@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import struct
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +26,7 @@ from c18n_ae.common.latex import (
     in_words,
     listed,
     newcommand,
+    number_word,
     ratio_figures,
     ratio_point,
     ratio_text,
@@ -667,25 +669,6 @@ def _printed_ns(x: float, digits: int) -> float:
     return float(amount(x, tex=False, digits=digits).split()[0])
 
 
-def _split(r, ends: list) -> tuple[list[float], list[float]] | None:
-    """The loop's own code's share of a call's extra time and the calls' share, each as [low,
-    high] in the figures printed: the own code from its ends' shares (_own_ns, one figure), zero
-    included ('or nearer zero': the own code is only part of the baseline's loop time), and the
-    calls the rest of the printed figure (60 ns less 9: 51; 60 ns less -4: 64), so that a
-    reader's subtraction gives them; None where the own code could take it all."""
-    whole = _printed_ns(_f(r.per_call_ns), 2)
-    own = [_printed_ns(_own_ns(r, x), 1) for x in ends]
-    low, high = min(0.0, *own), max(0.0, *own)
-    calls = [whole - high, whole - low]
-    return ([low, high], calls) if calls[0] > 0 else None
-
-
-def _whole(x: float) -> str:
-    """A figure the text got by subtracting printed ones, in all its whole digits (120 less 9
-    prints 111, not 110)."""
-    return amount(x, digits=max(2, len(str(int(abs(x))))))
-
-
 def _calls_hold(r) -> str:
     """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs."""
     return (
@@ -694,131 +677,88 @@ def _calls_hold(r) -> str:
     )
 
 
-def _figure(x: str) -> str:
-    """A printed amount without its unit ('9 \\si{...}' -> '9')."""
-    return x.split(" ")[0]
+# where a library's path for large arguments starts: the smallest double whose high word is the
+# one the library's source compares (published/libm_argument_reduction.csv)
+def _smallest(high_word: str) -> float:
+    return struct.unpack(">d", struct.pack(">II", int(high_word, 16), 0))[0]
 
 
-def _own_parts(t: pd.DataFrame) -> dict | None:
-    """The pieces of Appendix D's split of the answer's cost per call, were the loop's own code
-    to change as the workloads of the same data set and variant that call no other library did
-    (int's 1.08x and float's 0.97x on 24.05): each change with the arithmetic that gives it,
-    what the calls would keep, hybrid's time an iteration and the library. None where E10
-    answers, no such workload has a ratio, a number is missing or the own code could take it
-    all (_split)."""
-    r, kind = answer(t)
-    ends = _own_ends(t, r) if kind == "data" else []
-    if not ends:
-        return None
-    split = _split(r, ends)
-    if split is None:
-        return None
-    k = int(_f(r.calls_per_iteration))
-    # hybrid's time an iteration, as arithmetic prints it
-    (_, per), unit = _dividing_times(_iteration_times(r))
-    unit_ns = " \\si{\\nano\\second}"
-    whole = _printed_ns(_f(r.per_call_ns), 2)
-    # each change with the calls' share it leaves, paired by 'or' in the same order, the
-    # slowest first (round 121: '-4 to +9' then '51 to 64' made every reader work out that -4
-    # gives 64; round 122: nested counterfactuals)
-    changes, keeps = [], []
-    for x in sorted(ends, key=lambda x: -_f(x.ratio)):
-        own = _printed_ns(_own_ns(r, x), 1)
-        if own == 0:
-            continue
-        # from the printed ratio and time a reader gets a figure that two would set apart from
-        # this one (1.08 and 468 ns give 9.4 where 1.0762 gives 8.9)
-        arithmetic = (
-            f"$({ratio_point(_f(x.ratio), tex=False).removesuffix('×')} - 1) \\times {per}$"
-            f"~{unit}~/~${k}$"
-        )
-        sign, way = ("+", "$-$") if own > 0 else ("$-$", "+")
-        changes.append(
-            f"{arithmetic} = {sign}{_figure(amount(abs(own), digits=1))}{unit_ns} a call at "
-            f"{escape(_workload(x))}'s ratio"
-        )
-        # the subtraction shown, so that 64 of a 60 ns call reads as 60 + 4 (round 123)
-        keeps.append(
-            f"{_figure(_whole(whole))} {way} {_figure(amount(abs(own), digits=1))} = "
-            f"{_figure(_whole(whole - own))}{unit_ns}"
-        )
-    if split[0][0] >= 0 or split[0][1] <= 0:  # zero an end of the range: it may not have changed
-        changes[-1] = f"{changes[-1]}, or not at all" if changes else "not at all"
-        keeps.append(f"all {_figure(_whole(whole))}{unit_ns}")
-    them = (
-        f"the {escape(_workload(ends[0]))} workload (which calls no other library) did"
-        if len(ends) == 1
-        else "the workloads that call no other library did"
-    )
-    return {
-        "per": f"{per}~{unit}",
-        "library": escape(_s(r.library)) or "the library",
-        "them": them,
-        "changes": " or ".join(changes),
-        "keeps": " or ".join(keeps),
-    }
+def _threshold_tex(text: str) -> str:
+    """'2^20*(pi/2)', as the library's source writes it, in mathematics: $2^{20}\\cdot\\pi/2$."""
+    text = re.sub(r"\^(\d+)", r"^{\1}", text).replace("*", "\\cdot ").replace("pi", "\\pi ")
+    return f"${text.replace('(', '').replace(')', '').replace(' /', '/')}$"
 
 
-def own_share(t: pd.DataFrame) -> str:
-    """Appendix D's split of the answer's cost per call (_own_parts): what the loop's own code
-    would take or save were it to change as the workloads that call no other library did, each
-    with the arithmetic that gives it and paired with what the calls keep; why the own code's
-    share is nearer zero. No bound: Section 4.1 gives the one bound on the switch with its
-    condition (bound_words), and says only that the appendix estimates the own share (readers
-    of rounds 122 to 126). '' where _own_parts has none. Cold reads: a lone 'at most 9 ns' read
-    as a bound withdrawn (rounds 95 to 97); a display's base as the own code's (rounds 113,
-    114); a range whose ends pair in reverse and nested counterfactuals (rounds 119 to 122);
-    '64 of each call's 60' as an error (round 123)."""
-    x = _own_parts(t)
-    if x is None:
+def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
+    """'Here libm's own work is heavy: sin, cos and tan reduce an argument of at least 2^20·π/2 by
+    its slower path for large arguments [msun], and 98 % of the loop's arguments (its index,
+    below 10^8) are that large.': where the answer's library has such a path
+    (published/libm_argument_reduction.csv) and the data set records the arguments its calls get
+    (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
+    them (three expert readers of rounds 129 and 130: the figure is of calls that do much work
+    inside libm, so its purecap build may hold much of the extra time); '' otherwise."""
+    if reduction is None or not len(reduction):
         return ""
+    low, high = _f(getattr(r, "argument_low", math.nan)), _f(getattr(r, "argument_high", math.nan))
+    rows = reduction[reduction.library == _s(r.library)]
+    if rows.empty or not (math.isfinite(low) and math.isfinite(high) and high > low):
+        return ""
+    x = rows.iloc[0]
+    first = max(low, math.ceil(_smallest(str(x.smallest_high_word))))
+    share = max(0.0, (high - first + 1) / (high - low + 1))
+    if share < 0.5:
+        return ""
+    functions = listed([f"\\texttt{{{escape(f.strip())}}}" for f in str(x.functions).split(",")])
+    library = escape(_s(r.library))
+    below = high + 1
+    exponent = math.log10(below)
+    bound = f"$10^{{{int(exponent)}}}$" if exponent == int(exponent) else f"{int(below):,}"
     return (
-        f"Were the loop's own code to change as {x['them']}, by {x['changes']}, the calls "
-        f"themselves would take {x['keeps']}. The own code's true share is nearer zero, as "
-        f"{x['per']}, hybrid's whole iteration, also holds {x['library']}'s own work."
-        # no second bound here: Section 4.1's one bound names its condition (every reader of
-        # round 126 met 'at most 64 ns' as a bound on the bound)
+        f"It may be far from tight, as {library}'s own work is heavy here: {functions} reduce "
+        "an argument of at least "
+        f"{_threshold_tex(str(x.threshold_as_published))} by its slower path for large "
+        f"arguments~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's "
+        f"arguments, its index below {bound}, are that large. So {library}'s purecap build may "
+        f"hold much of the {_about(r.per_call_ns)}."
     )
 
 
-def bound_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """What the estimate says of the switch alone: where own_share splits it, those sentences,
-    which name the call's share as the bound with its condition; where there is no split, what
-    the calls hold and the whole figure as the bound, unless the ABI makes these calls faster.
-    '' where E10 answers."""
+def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
+    """Section 4.1's paragraph on what the estimate holds: beside the loop's own code, the calls
+    (the stall, the library's purecap build, the switch) in shares the data cannot tell apart;
+    where the library takes a slower path for most of the loop's arguments (slow_path_words), that
+    its own work is heavy; and the one bound on the switch alone, with the exception the data
+    show where code calling no other library ran faster in compartments (_faster), otherwise
+    named. '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    if _own_parts(t) is not None:  # the split is the appendix's; one bound here (rounds 122-126)
-        held = (
-            f"Beside the loop's own purecap code, it holds the calls themselves: {_calls_hold(r)}"
-        )
-        bound = (
-            f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, "
-            f"unless the {abi} ABI speeds up the loop's own code or "
-            f"{escape(_s(r.library)) or 'the library'}"
-        )
-        faster = _faster(t, r)
-        if faster:  # the exception said with its size where the data show it (round 129: every
-            # reader set 'unless' against float's 0.97x, which the text left unsaid)
-            return f"{held}, in shares these data cannot tell apart. {bound}, {faster}"
-        return (
-            f"{held}, in shares these data cannot tell apart (Appendix~\\ref{{sec:in-full}} "
-            f"estimates the loop's own share). {bound}."
-        )
-    return (
-        f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
-        f"apart. The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone, "
-        f"unless the {abi} ABI makes these calls faster than hybrid does."
+    library = escape(_s(r.library)) or "the library"
+    held = (
+        f"Beside the loop's own purecap code, it holds the calls themselves: {_calls_hold(r)}, in "
+        "shares these data cannot tell apart."
     )
+    slow = slow_path_words(r, reduction)
+    bound = f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone"
+    faster = _faster(t, r, abi)
+    if faster:  # the exception said with its size where the data show it (rounds 129 and 130:
+        # every reader set an 'unless' against float's 0.97x; Appendix D's split read as a second
+        # figure for the same thing)
+        tail = f"{bound}, to within {faster}"
+    else:
+        tail = f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
+    # the bound, then how loose it may be (the library's own work), so that 'therefore' follows
+    # what the calls hold
+    return " ".join(x for x in (held, tail, slow) if x)
 
 
-def _faster(t: pd.DataFrame, r) -> str:
-    """'as it sped up the float workload by 3 %; at that rate the bound would be 4 ns higher
-    (Appendix D).': the workload calling no other library that the answer's ABI made fastest,
-    where it made one faster, and what the same change of the loop's own code would add to the
-    bound (_own_ns, Appendix D's figure); '' where none ran faster in the figures printed."""
+def _faster(t: pd.DataFrame, r, abi: str) -> str:
+    """'4 ns: where code calls no other library, purecap + c18n ran at most 3 % faster than hybrid
+    (float), and 3 % of hybrid's 467.6 ns iteration over its four calls is 4 ns each.': how far
+    the bound may be off, from the workload calling no other library that the answer's variant
+    made fastest, where it made one faster (_own_ns: that workload's speed-up applied to the
+    baseline's whole iteration, per call); '' where none ran faster in the figures printed."""
     ends = _own_ends(t, r)
     fastest = min(ends, key=lambda x: _f(x.ratio)) if ends else None
     if fastest is None or float(ratio_figures(_f(fastest.ratio))) >= 1:
@@ -827,9 +767,15 @@ def _faster(t: pd.DataFrame, r) -> str:
     if more <= 0:
         return ""
     pct = round((1 - _f(fastest.ratio)) * 100)
+    (_, per), unit = _dividing_times(_iteration_times(r))
+    k = int(_f(r.calls_per_iteration))
+    calls = f"its {number_word(k)} calls" if k > 1 else "its call"
+    base = escape(_s(r.baseline)) or "hybrid"
+    shift = amount(more, digits=1)
     return (
-        f"as it sped up the {escape(_workload(fastest))} workload by {pct}\\,\\%; at that rate "
-        f"the bound would be {amount(more, digits=1)} higher (Appendix~\\ref{{sec:in-full}})."
+        f"{shift}: where code calls no other library, {compartment_name(abi)} "
+        f"ran at most {pct}\\,\\% faster than {base} ({escape(_workload(fastest))}), and "
+        f"{pct}\\,\\% of {base}'s {per}~{unit} iteration over {calls} is {shift} each."
     )
 
 
@@ -1422,6 +1368,7 @@ def main(argv=None) -> None:
     # the workflow's paths by default (report.files), so that the rule's command stays short
     ap.add_argument("--per-call", type=Path, default=Path(PER_CALL["csv"]))
     ap.add_argument("--published", type=Path, default=Path(PER_CALL["published"]))
+    ap.add_argument("--reduction", type=Path, default=Path(PER_CALL["reduction"]))
     cfg.add_arguments(ap)
     for key in ("table", "figure", "macros"):
         ap.add_argument(f"--{key}", type=Path, default=Path(PER_CALL[key]))
@@ -1432,7 +1379,8 @@ def main(argv=None) -> None:
     named = from_config(config).text  # the paper's names for any id left in the text
     published = pd.read_csv(a.published)
     # Section 4.1 prints its cycles beside the bound on the switch (per-call.tex)
-    cycles, bound = nominal_cycles(t, published), bound_words(t, abis)
+    reduction = pd.read_csv(a.reduction, dtype=str)
+    cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction)
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
@@ -1462,7 +1410,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
-    text += newcommand("PerCallOwnArithmetic", own_share(t))
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))

@@ -38,6 +38,7 @@ VERDICTS = {
 PER_CALL = {
     "csv": "results/per_call.csv",
     "published": "published/morello_performance_2023.csv",
+    "reduction": "published/libm_argument_reduction.csv",  # a library's path for large arguments
     "table": f"{GENERATED}/tab-per-call.tex",
     "figure": f"{GENERATED}/fig-per-call.tex",
     "macros": f"{GENERATED}/per-call.tex",
