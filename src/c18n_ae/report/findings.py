@@ -308,7 +308,8 @@ def study_limits(
     semicolon), and where nothing in their files shows the c18n
     variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
     with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
-    enabled c18n for these runs, but no log shows them in compartments.'; '' where
+    launched its 24.05 runs with c18n enabled ..., but no log of these runs lists their
+    compartments.'; '' where
     nothing holds. mix=False: leave out what the figures mix, which mix_sentence has said before
     them."""
     clauses = []

@@ -218,11 +218,17 @@ def _experiments_words(names: list[str]) -> str:
 
 
 def unseen_phrases(sets: list[dict]) -> list[str]:
-    """Where nothing in a data set's files shows its c18n variants in compartments, in its own
-    few words (dataset.yaml compartments_seen.brief), each said once: 'the study enabled c18n
-    for these runs, but no log shows them in compartments'."""
+    """Where nothing in a data set's files shows its c18n variants in compartments, how the study
+    enabled c18n there (dataset.yaml compartments_seen.brief, each said once) and that no log
+    lists their compartments, in one clause: 'the study launched its 24.05 runs with c18n enabled
+    and linked its 22.12 E2 and E3 programs against the c18n run-time linker, but no log of
+    these runs lists their compartments' (rounds 129 to 131: every reader stopped at a bare 'no
+    log shows them in compartments', and three experts asked what the files do show)."""
     said = [d.get("compartments_seen", {}).get("brief", "") for d in sets]
-    return [escape(x) for x in dict.fromkeys(x for x in said if x)]
+    how = [escape(x) for x in dict.fromkeys(x for x in said if x)]
+    if not how:
+        return []
+    return [f"the study {listed(how)}, but no log of these runs lists their compartments"]
 
 
 def invalid_phrases(sets: list[dict]) -> list[str]:
