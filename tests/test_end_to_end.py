@@ -538,8 +538,8 @@ def test_findings_come_first_in_one_format(quick_run):
     assert re.search(
         r"per call\. These figures come from one run per variant of unoptimised \(-O0\) builds; "
         r"on 24\.05 the two variants may have run on different boards\. The study launched its "
-        r"24\.05 runs with c18n enabled and linked its 22\.12 E2 and E3 programs against the c18n "
-        r"run-time linker, but no log of these runs lists their compartments\.",
+        r"24\.05 runs with c18n enabled and linked its 22\.12 CPU and memory programs against the "
+        r"c18n run-time linker, but no log confirms that they ran in compartments\.",
         abstract,
     ), abstract
     own = re.search(
@@ -563,7 +563,7 @@ def test_findings_come_first_in_one_format(quick_run):
     # the issue's 200 with room for a hyphenated word pdftotext splits
     assert len(abstract.rsplit(" 1 ", 1)[0].split()) <= 195, len(abstract.split())
     # the gravest flaw, said where a reader of the abstract alone meets it, after the finding
-    assert abstract.index("60 ns") < abstract.index("no log of these runs"), abstract
+    assert abstract.index("60 ns") < abstract.index("no log confirms"), abstract
     # the study's claims are Section 4.5's, not the abstract's (cold reads 67: they 'add little'
     # to the answer and need Table 2 to be read); there in one plain sentence, no claim ID
     assert "claims" not in abstract and "inconclusive" not in abstract, abstract
@@ -580,9 +580,8 @@ def test_findings_come_first_in_one_format(quick_run):
     # where the workflow ran is the box's and the title's to say (round 129: a closing sentence on
     # it read against the box's "we measured none"); the abstract ends on what its figures rest on
     assert "run here on none" not in " ".join(abstract.split())
-    assert " ".join(abstract.split()).endswith("no log of these runs lists their compartments."), (
-        abstract
-    )
+    ends = " ".join(abstract.rsplit(" 1 ", 1)[0].split())
+    assert ends.endswith("no log confirms that they ran in compartments."), abstract
     assert call_cost.abstract_problems(abstract.rsplit(" 1 ", 1)[0]) == [], abstract
     body = text.split("INTRODUCTION", 1)[1]
     # morello-2024's confounded contrasts (heap revocation, optimisation, board) said once; on

@@ -547,10 +547,16 @@ def details(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         if not loose:
             text += f" ({interval(f)})"
         if study:  # the elapsed time's slope: mostly the script's own pause after each start
-            text += f"; elapsed time rose by {_about(f['ms_per_instance'], 'ms')} per instance"
+            # three figures, as the table gives them: mostly the script's 0.5 s pause, so that
+            # two figures made 512 and 516 ms read as 510 against 520 (two readers of rounds 131
+            # and 132 took it for a difference between the variants)
+            ms = f"about {milliseconds(f['ms_per_instance'])}"
+            text += f"; elapsed time rose by {ms} per instance"
             after = f["ms_after"]
             if not np.isnan(f["ms_knee"]) and abs(after / f["ms_per_instance"] - 1) > 0.1:
-                text += f" up to instance {int(f['ms_knee'])}, then by {_about(after, 'ms')} each"
+                text += (
+                    f" up to instance {int(f['ms_knee'])}, then by about {milliseconds(after)} each"
+                )
         # the script's pause in the elapsed time, and its count of processes started where memory
         # levels off, are said once: by the appendix's method paragraph and the body (findings)
         out.append(text + ".")

@@ -308,7 +308,7 @@ def study_limits(
     semicolon), and where nothing in their files shows the c18n
     variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
     with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
-    launched its 24.05 runs with c18n enabled ..., but no log of these runs lists their
+    launched its 24.05 runs with c18n enabled ..., but no log confirms that they ran in
     compartments.'; '' where
     nothing holds. mix=False: leave out what the figures mix, which mix_sentence has said before
     them."""

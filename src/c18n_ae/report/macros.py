@@ -221,14 +221,14 @@ def unseen_phrases(sets: list[dict]) -> list[str]:
     """Where nothing in a data set's files shows its c18n variants in compartments, how the study
     enabled c18n there (dataset.yaml compartments_seen.brief, each said once) and that no log
     lists their compartments, in one clause: 'the study launched its 24.05 runs with c18n enabled
-    and linked its 22.12 E2 and E3 programs against the c18n run-time linker, but no log of
-    these runs lists their compartments' (rounds 129 to 131: every reader stopped at a bare 'no
+    and linked its 22.12 CPU and memory programs against the c18n run-time linker, but no log
+    confirms that they ran in compartments' (rounds 129 to 132: every reader stopped at a bare 'no
     log shows them in compartments', and three experts asked what the files do show)."""
     said = [d.get("compartments_seen", {}).get("brief", "") for d in sets]
     how = [escape(x) for x in dict.fromkeys(x for x in said if x)]
     if not how:
         return []
-    return [f"the study {listed(how)}, but no log of these runs lists their compartments"]
+    return [f"the study {listed(how)}, but no log confirms that they ran in compartments"]
 
 
 def invalid_phrases(sets: list[dict]) -> list[str]:
