@@ -383,54 +383,6 @@ def conclusion_finding(
 STALL_FREE_ABI = "purecap-benchmark"
 
 
-def _level_gain(t: pd.DataFrame, o) -> float:
-    """How much faster, per iteration, the workloads calling no other library ran in another
-    ABI's build than in the baseline (the largest gain, from the same data set and subject's own
-    rows, extra_per_iteration_ns): the size of what a higher optimisation level does to a loop's
-    own code in these data; NaN where none ran faster."""
-    rows = own_code(t)  # confounded as the estimate is: by the same level
-    own = rows[(rows.source == o.source) & (rows.subject == o.subject)]
-    gains = [-_f(x) for x in own.extra_per_iteration_ns if math.isfinite(_f(x)) and _f(x) < 0]
-    return max(gains) if gains else math.nan
-
-
-def _gained(o, gain: float) -> float:
-    """Another ABI's estimate with its loop's gain per call added back, as the sum of the two
-    figures printed (15 and 3 make 18, not the 19 of 15.4 + 3.3), so that a reader's sum agrees."""
-    printed = lambda x, d: float(amount(x, tex=False, digits=d).split()[0])  # noqa: E731
-    return printed(_f(o.per_call_ns), 2) + printed(gain / _f(o.calls_per_iteration), 1)
-
-
-def tighter_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Section 4.1's sentence on the tighter bound another ABI's estimate gives, where the ABI
-    that avoids the program-counter bounds stall (STALL_FREE_ABI) gives a lower figure once its
-    faster loop is allowed for (_level_gain, Appendix D): 'The benchmark ABI, which avoids that
-    stall on ordinary calls, gives a tighter bound: about 19 ns a call, once its faster -O2 loop
-    is allowed for (Appendix D).' (experts of rounds 130 to 133: a tighter figure from the same
-    data lay unused in the appendix); '' otherwise."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    for o in _others(t, r).itertuples():
-        full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
-        if full != STALL_FREE_ABI:
-            continue
-        levels = re.search(r"optimisation -O(\d+) against -O(\d+)", _s(o.confounded_by))
-        gain = _level_gain(t, o) if levels and int(levels[1]) > int(levels[2]) else 0.0
-        if not math.isfinite(gain):
-            continue
-        figure = _gained(o, gain)
-        if not figure < r.per_call_ns:
-            continue
-        allowed = f", once its faster -O{levels[1]} loop is allowed for" if gain else ""
-        abi = escape(abi_word(full))
-        return (
-            f"The {abi} ABI, which avoids that stall on ordinary calls, gives a tighter bound: "
-            f"about {_about(figure)} a call{allowed} (Appendix~\\ref{{sec:in-full}})."
-        )
-    return ""
-
-
 def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Appendix D's sentence (beside the per-call table: its contrast is confounded) on the same
     loop's estimate with another ABI in compartments: what
@@ -460,26 +412,12 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                 f"{escape(_s(o.baseline)) or 'its baseline'} at -O{levels[2]}"
             )
             out.append(said + (f"; it also differs in {escape(rest)}." if rest else "."))
-            # what the level does, sized where the same build's workloads calling no other
-            # library show it (experts of rounds 130 to 133), never guessed (round 88: 'would
-            # likely be larger' rested on nothing shown)
-            gain = _level_gain(t, o) if higher else math.nan
-            if math.isfinite(gain):
-                k = _f(o.calls_per_iteration)
-                out.append(
-                    f"At -O{levels[1]} its loop did less of its own work, which lowers the "
-                    "estimate: the workloads that call no other library ran up to "
-                    f"{amount(gain, digits=2)} an iteration faster in that build than in "
-                    f"{escape(_s(o.baseline)) or 'its baseline'} (Table~\\ref{{tab:per-call}}), "
-                    f"{amount(gain / k, digits=1)} a call; were its loop to gain as much, the "
-                    f"estimate would be about {_about(_gained(o, gain))}. Its call sites differ "
-                    "too."
-                )
-            else:
-                out.append(
-                    f"At -O{levels[1]} its loop did {less} of its own work, which {way} the "
-                    "estimate by an amount these data cannot give, and its call sites differ."
-                )
+            # what the level does, and no guess at what a like build would give (a cold read
+            # of round 88: 'would likely be larger' rested on nothing shown)
+            out.append(
+                f"At -O{levels[1]} its loop did {less} of its own work, which {way} the "
+                "estimate by an amount these data cannot give, and its call sites differ."
+            )
         else:
             if also:
                 said += (
@@ -724,9 +662,10 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
-    """'Here libm's own work is heavy: sin, cos and tan reduce an argument of at least 2^20·π/2 by
-    its slower path for large arguments [msun], and 98 % of the loop's arguments (its index,
-    below 10^8) are that large.': where the answer's library has such a path
+    """'It may be loose: each call does much work inside libm, whose purecap build may do it more
+    slowly than its hybrid one, as sin, cos and tan reduce an argument of at least 2^20·π/2 by a
+    slower path for large arguments [msun] and 98 % of the loop's arguments are that large (its
+    index runs to 10^8).': where the answer's library has such a path
     (published/libm_argument_reduction.csv) and the data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
     them (three expert readers of rounds 129 and 130: the figure is of calls that do much work
@@ -748,10 +687,10 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
     exponent = math.log10(below)
     bound = f"$10^{{{int(exponent)}}}$" if exponent == int(exponent) else f"{int(below):,}"
     return (
-        f"It may be loose, as the share of {library} may be large: {functions} reduce an "
-        "argument of at least "
-        f"{_threshold_tex(str(x.threshold_as_published))} by its slower path for large "
-        f"arguments~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's "
+        f"It may be loose: each call does much work inside {library}, whose purecap build may do "
+        f"it more slowly than its hybrid one, as {functions} reduce an argument of at least "
+        f"{_threshold_tex(str(x.threshold_as_published))} by a slower path for large "
+        f"arguments~\\cite{{freebsd-msun}} and {round(share * 100)}\\,\\% of the loop's "
         f"arguments are that large (its index runs to {bound})."
     )
 
@@ -760,8 +699,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     """Section 4.1's paragraph on what the estimate holds: how little of it the loop's own code
     can be (own_code_words: the workloads calling no other library, per iteration), then the
     calls (the stall, the library's purecap build, the switch) in shares the data cannot tell
-    apart, where the library takes a slower path for most of the loop's arguments that its share
-    may be large (slow_path_words), and the one bound on the switch alone. Rounds 129 to 132:
+    apart, the one bound on the switch alone, and, where the library takes a slower path for
+    most of the loop's arguments, why the bound may be loose (slow_path_words). Rounds 129 to 132:
     every reader met an exception to the bound ('unless', 'to within', 'or 64 ns') as a bound
     that is not one; the exception came from scaling hybrid's whole iteration, libm included, by
     float's ratio, where the own workloads' extra time per iteration measures the loop's own
@@ -786,10 +725,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         if own
         else f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
     )
-    # the bound follows what the calls hold ('therefore'), then why it may be loose: the library's
-    # share and the tighter bound of the ABI without the stall (rounds 132 and 133: 'therefore'
-    # after the library's sentence did not follow)
-    return " ".join(x for x in (own, calls, tail, slow, tighter_words(t, abis)) if x)
+    # the bound follows what the calls hold ('therefore'), then why it may be loose (rounds 132 to
+    # 134: 'therefore' after the library's sentence did not follow)
+    return " ".join(x for x in (own, calls, tail, slow) if x)
 
 
 def own_code_words(t: pd.DataFrame, r) -> str:
