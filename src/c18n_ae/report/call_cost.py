@@ -633,9 +633,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"the ABI-plus-switch time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
         f"{_about(r.per_call_ns)}. "
         f"{_same_way(t, r, releases)}"
-        # the calls under the purecap ABI are a share of their own (two cold reads charged the
-        # call sites' capability saves and the bounds stall to 'own code', which the int
-        # workload does not bound)
+        # how little of it the loop's own code is, the next paragraph's (bound_words)
         "The estimate charges all of the loop's extra time to the calls"
         + (f"; both sides were built {escape(level)}." if level else ".")
     )
@@ -719,9 +717,15 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     slow = slow_path_words(r, reduction)
     bound = f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone"
-    # without the own workloads' measure, the exception stays named
+    # the one condition the data leave open, where the answer's two sides may come from different
+    # boards (boards_words; two readers of round 135: a bound across boards is none); without
+    # the own workloads' measure, the exception stays named
+    hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
+    boards = (
+        ", if its two sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
+    )
     tail = (
-        f"{bound}."
+        f"{bound}{boards}."
         if own
         else f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
     )
