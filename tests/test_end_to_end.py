@@ -529,8 +529,9 @@ def test_findings_come_first_in_one_format(quick_run):
         r"with hybrid \(plain 64-bit pointers\)\. These data have no purecap variant without "
         r"compartments, so no number below separates c18n[’']s cost from the purecap ABI[’']s\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
-        r"hybrid[’']s CPU time: about \d+ ns more per libm call, for the purecap ABI and the "
-        r"compartment switch together\. On the same data, code that calls no other library ran at "
+        r"hybrid[’']s CPU time: about \d+ ns more per libm call, for the purecap ABI \(libm[’']s "
+        r"build included\) and the compartment switch together\. On the same data, code that calls "
+        r"no other library ran at "
         r"(\d\.\d+× to \d\.\d+×) hybrid[’']s CPU time\. On CheriBSD 22\.12, the "
         r"same loop, built for that release, ran at \d\.\d+×, about \d+ ns more per call\.",
         abstract,

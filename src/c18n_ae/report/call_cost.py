@@ -233,9 +233,12 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # round 73: 'ABI-plus-switch time' met in the abstract before any definition)
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: "
-            f"about {_about(r.per_call_ns)} more per {library} call, for the {abi} ABI and the "
-            "compartment switch together"
+            f"about {_about(r.per_call_ns)} more per {library} call, for the {abi} ABI "
+            f"({library}'s build included) and the compartment switch together"
         )
+        # the library's build named in the figure's first words (two readers of rounds 135 and
+        # 136: the 60 ns read as a call's cost until Section 4.1 said how much work each call
+        # does inside libm)
         own = _own_clause(t, r)
         together = f"{first}; {own}."
         if own and len(together.split()) <= MAX_WORDS:
