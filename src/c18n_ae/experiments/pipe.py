@@ -9,8 +9,8 @@ parent has logged and printed the previous message, so it measures how long the 
 a message the child (a malloc, 1,023 rand() calls, a write and a free per message) had not yet
 written: about the child's time per message less the parent's, or nothing where the child runs
 ahead (message_wait_ns: the child's production showing through when it is the slower side, never
-a read, and no headline metric: against hybrid's wait of about one clock tick, its ratio says
-how much longer the child took per message);
+a read, and no headline metric: against hybrid's wait of about one clock tick, its child mostly
+ahead, its ratio is the other wait counted in such ticks, not a ratio of the children's work);
 its "Total Time" adds the child's write time to that wait, which already contains the write
 (write_plus_wait_ns; the data set declares it invalid with its evidence)."""
 
