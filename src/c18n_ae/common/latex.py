@@ -165,11 +165,6 @@ def in_words(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
-def number_word(n: int) -> str:
-    """A small count in words ('two'), a larger one in figures."""
-    return ["no", "one", "two", "three", "four", "five", "six"][n] if n < 7 else str(n)
-
-
 def listed(items: list[str], conj: str = "and") -> str:
     """'a, b and c', or with conj 'or' 'a, b or c' (one item: itself; none: '')."""
     if not items:

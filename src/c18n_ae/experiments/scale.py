@@ -8,9 +8,9 @@ from c18n_ae.common.latex import (
     escape,
     fmt,
     gen_name,
+    in_words,
     listed,
     newcommand,
-    number_word,
     quantity,
 )
 from c18n_ae.common.lazy import np, pd
@@ -459,7 +459,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             each += f" at first and {_about_range(later)} later in the run"
         if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120)
             each += f", {'the ranges spanning' if later else 'the range spanning'} its "
-            each += f"{number_word(len(rising))} variants"
+            each += f"{in_words(len(rising))} variants"
         counts = sorted({int(f["instances"]) for f in rising})
         reached = (
             f"{counts[0]}"

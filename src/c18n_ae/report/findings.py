@@ -18,10 +18,10 @@ from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     comparison_text,
     escape,
+    in_words,
     listed,
     macro_name,
     newcommand,
-    number_word,
 )
 from c18n_ae.common.names import data_together, from_config, release, release_labels, short_release
 from c18n_ae.report import provenance
@@ -179,7 +179,7 @@ def experiment_paragraph(
         if len(staying):
             n = staying.label.nunique()
             if said_crossing:
-                whom = "the other metric" if n == 1 else f"the other {number_word(n)}"
+                whom = "the other metric" if n == 1 else f"the other {in_words(n)}"
             else:
                 whom = "the program's own code"
             plural = said_crossing and n > 1

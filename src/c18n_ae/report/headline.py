@@ -29,8 +29,8 @@ from c18n_ae.common.latex import (
     comparison_text,
     covers_words,
     escape,
+    in_words,
     listed,
-    number_word,
     quantity,
     setting,
 )
@@ -441,7 +441,7 @@ def few_ticks_line(table: pd.DataFrame, left: list) -> str:
     # set (round 110: a garden path when the data set came last; round 112: 'times first' a rule)
     # a subject for the sentence (readers of rounds 133 and 135: a fragment without one)
     n = len(few)
-    metrics = f"{number_word(n).capitalize()} metric{'s' if n > 1 else ''}"
+    metrics = f"{in_words(n).capitalize()} metric{'s' if n > 1 else ''}"
     verb, pronoun = ("last", "they are") if n > 1 else ("lasts", "it is")
     return (
         f"{metrics} {verb} only a few {ticks} ticks, so {pronoun} given as {_sides(few)} times: "
