@@ -183,16 +183,14 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     said = call_cost.scope(odd, {("morello-2024", "odd-c18n"): "odd"})
     assert said.endswith("compare odd + c18n (the odd ABI with compartments) with hybrid."), said
     sentence = call_cost.finding(rows, RELEASES, ABIS)
-    # the loop's ratio and what it comes to per call, with what that holds (three cold reads met
-    # 'ABI-plus-switch time' in the abstract undefined), then how close own code stays, in a
-    # sentence of its own right after it
-    assert sentence.startswith(
+    # the loop's ratio and what it comes to per call, then how close own code stays, in the same
+    # sentence; what the time per call holds is the question's and the sentence after the
+    # figures' (findings.question_words, mix_sentence)
+    assert sentence == (
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
-        r"time: about 60 \si{\nano\second} more per libm call, for the purecap ABI (libm's build "
-        r"included) and the compartment switch together. On the same data, code that calls no "
-        r"other library ran at"
+        r"time: about 60 \si{\nano\second} more per libm call; code calling no other library ran "
+        r"at 0.97$\times$ to 1.08$\times$."
     ), sentence
-    assert sentence.count(". ") == 1, sentence  # two sentences
     assert " It " not in sentence, sentence
     # the runs and builds the figures rest on are the limits' to say, after the finding
     assert "-O" not in sentence and "one run" not in sentence, sentence
@@ -212,19 +210,17 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     printed = [float(re.match(r"(\d\.\d+)\$\\times", cell(r))[1]) for r in own.itertuples()]
     ends = call_cost.own_points(rows, "morello-2024", "purecap-c18n")
     assert len(own) == 3 and ends == (min(printed), max(printed)) == (0.97, 1.08), printed
-    assert sentence.endswith(
-        r"On the same data, code that calls no other library ran at 0.97$\times$ to 1.08$\times$ "
-        r"hybrid's CPU time."
-    ), sentence
-    # where one sentence may hold both, own code is a clause of it
-    limit, call_cost.MAX_WORDS = call_cost.MAX_WORDS, 60
+    # where one sentence cannot hold both, own code is a sentence of its own right after it
+    limit, call_cost.MAX_WORDS = call_cost.MAX_WORDS, 20
     try:
-        short = call_cost.finding(rows, RELEASES, ABIS)
+        long = call_cost.finding(rows, RELEASES, ABIS)
     finally:
         call_cost.MAX_WORDS = limit
-    assert short.endswith(
-        r"together; code calling no other library ran at 0.97$\times$ to 1.08$\times$."
-    ), short
+    assert long.endswith(
+        r"On the same data, code that calls no other library ran at 0.97$\times$ to 1.08$\times$ "
+        r"hybrid's CPU time."
+    ), long
+    assert long.count(". ") == 1, long  # two sentences
     assert "pays the ABI" not in sentence and "%" not in sentence
     assert "[" not in sentence and "7.73" not in sentence and "within" not in sentence
     assert call_cost.abstract_problems(sentence) == []
@@ -327,19 +323,30 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (
         "These figures mix the purecap ABI's cost with c18n's and come from one run per "
-        "variant of unoptimised (\\mbox{-O0}) builds. The study linked its 22.12 CPU and "
-        "memory programs against the c18n run-time linker and launched its 24.05 runs with c18n "
-        "enabled, but no log confirms that they ran in compartments."
+        "variant of unoptimised (\\mbox{-O0}) builds; the study enabled c18n, but no log "
+        "confirms that it was active."
     ), limits
+    # how the study enabled c18n, data set by data set, is the threats' (round 138)
+    from c18n_ae.report.macros import enabled_words
+
+    assert enabled_words(shipped) == (
+        "linked its 22.12 CPU and memory programs against the c18n run-time linker and "
+        "launched its 24.05 runs with c18n enabled"
+    )
+    assert enabled_words([{"variants": {}}]) == "" and unseen_phrases([{"variants": {}}]) == []
     # where only one side's files name their host, the abstract says the boards may differ
     # (a cold read wanted it beside the figure; Threats says why)
     boards = call_cost.boards_words(both, RELEASES)
-    assert boards == "on 24.05 the two variants may have run on different boards", boards
+    assert boards == "on 24.05 possibly on different boards", boards
     with_boards = study_limits(shipped, unseen_phrases(shipped), "", boards)
-    assert with_boards.startswith(
-        "These figures mix the purecap ABI's cost with c18n's; on 24.05 the two variants may "
-        "have run on different boards. The study"
+    assert with_boards == (
+        "These figures mix the purecap ABI's cost with c18n's, on 24.05 possibly on different "
+        "boards; the study enabled c18n, but no log confirms that it was active."
     ), with_boards
+    # the runs' caveats in one sentence (round 138), or the boards alone with a subject
+    assert study_limits([], [], "", boards) == (
+        "The two variants ran on 24.05 possibly on different boards."
+    )
     alike = both.assign(possibly_also="")
     assert call_cost.boards_words(alike, RELEASES) == ""
     # Figure 1's caption leaves it to the abstract and Table 1's notes (round 111: the
@@ -351,18 +358,17 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # nothing recorded of the runs or builds: the mix and what the files do not show
     # the data sets in their folders' order here (the paper's follows the config)
     assert study_limits(shipped, unseen_phrases(shipped)) == (
-        "These figures mix the purecap ABI's cost with c18n's. The study linked its 22.12 CPU "
-        "and memory programs against the c18n run-time linker and launched its 24.05 runs with "
-        "c18n enabled, but no log confirms that they ran in compartments."
+        "These figures mix the purecap ABI's cost with c18n's; the study enabled c18n, but no "
+        "log confirms that it was active."
     )
     assert study_limits([], unseen_phrases(shipped)) == (
-        "The study linked its 22.12 CPU and memory programs against the c18n run-time linker and "
-        "launched its 24.05 runs with c18n enabled, but no log confirms that they ran in "
-        "compartments."
+        "The study enabled c18n, but no log confirms that it was active."
     )
-    # each data set's way of enabling c18n, said once
-    one = unseen_phrases(shipped[:1] * 2)
-    assert len(one) == 1 and " and linked" not in one[0], one
+    # each data set's way of enabling c18n, said once (the threats')
+    from c18n_ae.report.macros import enabled_words
+
+    assert " and linked" not in enabled_words(shipped[:1] * 2)
+    assert len(unseen_phrases(shipped[:1] * 2)) == 1
     # a data set with the ABI outside compartments too, and files that show them: nothing to say
     shown = [
         {
@@ -373,14 +379,20 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         }
     ]
     assert study_limits(shown, []) == ""
-    # what every figure holds, said before them; what they rest on, after them (without the mix)
-    from c18n_ae.report.findings import mix_sentence
+    # a question the data can answer; after the figures, in one place, what the time per call
+    # holds and what the figures rest on (the limits, without the mix)
+    from c18n_ae.report.findings import mix_sentence, question_words
 
-    mix = mix_sentence(shipped)
+    mix = mix_sentence(shipped, "libm")
     assert mix == (
-        "These data have no purecap variant without compartments, so no number below "
-        "separates c18n's cost from the purecap ABI's."
+        "With no purecap variant without compartments, these data cannot split the time added "
+        "to each call between the purecap ABI, libm's purecap build and the compartment switch."
     ), mix
+    assert question_words(shipped) == (
+        "How much time do the purecap ABI and c18n together add to a call into another library?"
+    )
+    assert question_words(shown) == "What does a call into another library then cost?"
+    assert mix_sentence(shipped).endswith("between the purecap ABI and the compartment switch.")
     after = study_limits(
         shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"), "", False
     )
@@ -390,6 +402,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         tex.replace(r"\begin{abstract}", "")
         .replace(r"\end{abstract}", "")
         .replace(r"\PerCallFinding{}", call_cost.finding(both, RELEASES, ABIS))
+        .replace(r"\PerCallQuestion{}", question_words(shipped))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
         .replace(r"\PerCallMix{}", mix)
         .replace(r"\PerCallLimits", after)
@@ -460,7 +473,7 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
         assert differs in said, differs
     # the release holds c18n's own code: its trampolines are named among what cannot be parted
     assert "the gap comes from the release (for example, changes to c18n's trampolines) or" in said
-    assert said.endswith("or the boards and kernels, as far as each data set records them."), said
+    assert said.endswith("or the boards and kernels."), said
     # one data set alone: no gap to speak of
     assert call_cost.release_gap(morello_rows(), RELEASES, metas) == ""
 
@@ -624,11 +637,15 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "rest goes with the calls: the stall on the program-counter capability's bounds "
         "(Section~\\ref{sec:background}), the purecap build of libm and the switch, in shares "
         "these data cannot tell apart. The 60 \\si{\\nano\\second} is therefore an upper bound "
-        "on the switch alone, if its two sides ran on like boards."
+        "on the switch alone, if libm's purecap build is no faster than its hybrid one and both "
+        "sides ran on like boards."
     ), text
-    # the condition only where the two sides may come from different boards (round 135)
+    # the boards only where the two sides may come from different boards (round 135); the
+    # library's build always (round 138: the purecap ABI can speed code up)
     alike = rows.assign(possibly_also="")
-    assert call_cost.bound_words(alike, ABIS).endswith("upper bound on the switch alone.")
+    assert call_cost.bound_words(alike, ABIS).endswith(
+        "upper bound on the switch alone, if libm's purecap build is no faster than its hybrid one."
+    )
     assert text.count("upper bound") == 1 and "unless" not in text, text
     # where no own workload has a ratio, the calls hold it all and the exception is named
     bare = rows[rows.calls_per_iteration > 0]
@@ -904,7 +921,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     text = call_cost.bound_words(rows, ABIS, reduction)
     assert (
         "cannot tell apart. The 60 \\si{\\nano\\second} is therefore an upper bound on the "
-        "switch alone, if its two sides ran on like boards. It may be loose" in text
+        "switch alone, if libm's purecap build is no faster than its hybrid one and both sides "
+        "ran on like boards. It may be loose" in text
     ), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
@@ -918,14 +936,14 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     assert (r.argument_low, r.argument_high) == (0, 99999999)
     share = (99999999 - 1647099 + 1) / 1e8
     assert round(share * 100) == 98
-    # hybrid's libm takes the slower path too: the purecap build may do that work more slowly
-    # (round 134)
+    # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
+    # build adds to it counts (rounds 134 and 138)
     assert text.endswith(
-        "It may be loose: each call does much work inside libm, whose purecap build may do it "
-        "more slowly than its hybrid one, as \\texttt{sin}, \\texttt{cos} and \\texttt{tan} "
-        "reduce an argument of at least $2^{20}\\cdot \\pi/2$ by a slower path for large "
-        "arguments~\\cite{freebsd-msun} and 98\\,\\% of the loop's arguments are that large "
-        "(its index runs to $10^{8}$)."
+        "It may be loose. Each call does much work inside libm: \\texttt{sin}, \\texttt{cos} "
+        "and \\texttt{tan} reduce an argument of at least $2^{20}\\cdot \\pi/2$ by a slower "
+        "path~\\cite{freebsd-msun}, and 98\\,\\% of the loop's arguments are that large (its "
+        "index runs to $10^{8}$). Whatever libm's purecap build adds to that work counts in the "
+        "60 \\si{\\nano\\second}."
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

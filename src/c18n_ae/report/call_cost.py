@@ -42,7 +42,7 @@ from c18n_ae.common.names import (
 )
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.finding_facts import shared_optimisation
-from c18n_ae.report.findings import mix_sentence, study_limits
+from c18n_ae.report.findings import mix_sentence, question_words, study_limits
 from c18n_ae.report.headline import CROSSING_HEADS
 from c18n_ae.report.macros import unseen_phrases
 
@@ -231,14 +231,12 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # the figures rest on follow with its other limits (findings.study_limits)
         # what the per-call figure holds, in the words of its first use (three cold reads of
         # round 73: 'ABI-plus-switch time' met in the abstract before any definition)
+        # what the figure holds is the question's (findings.question_words) and, with the
+        # library's build, the sentence after the figures (findings.mix_sentence)
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: "
-            f"about {_about(r.per_call_ns)} more per {library} call, for the {abi} ABI "
-            f"({library}'s build included) and the compartment switch together"
+            f"about {_about(r.per_call_ns)} more per {library} call"
         )
-        # the library's build named in the figure's first words (two readers of rounds 135 and
-        # 136: the 60 ns read as a call's cost until Section 4.1 said how much work each call
-        # does inside libm)
         own = _own_clause(t, r)
         together = f"{first}; {own}."
         if own and len(together.split()) <= MAX_WORDS:
@@ -500,7 +498,7 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
     if _compilers(a) != _compilers(b):
         out.append("the compilers")  # the releases paragraph says what their names leave open
     if any(a.get(k) != b.get(k) for k in ("host", "kernel")):
-        out.append("the boards and kernels, as far as each data set records them")
+        out.append("the boards and kernels")  # round 138: a trailing clause that led nowhere
     return out
 
 
@@ -663,10 +661,10 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
-    """'It may be loose: each call does much work inside libm, whose purecap build may do it more
-    slowly than its hybrid one, as sin, cos and tan reduce an argument of at least 2^20·π/2 by a
-    slower path for large arguments [msun] and 98 % of the loop's arguments are that large (its
-    index runs to 10^8).': where the answer's library has such a path
+    """'It may be loose. Each call does much work inside libm: sin, cos and tan reduce an argument
+    of at least 2^20·π/2 by a slower path [msun], and 98 % of the loop's arguments are that large
+    (its index runs to 10^8). Whatever libm's purecap build adds to that work counts in the
+    60 ns.': where the answer's library has such a path
     (published/libm_argument_reduction.csv) and the data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
     them (three expert readers of rounds 129 and 130: the figure is of calls that do much work
@@ -687,12 +685,14 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
     below = high + 1
     exponent = math.log10(below)
     bound = f"$10^{{{int(exponent)}}}$" if exponent == int(exponent) else f"{int(below):,}"
+    # the link from the slower path to the bound said outright (round 138: both sides take the
+    # path, so 'may do it more slowly' did not follow for two experts)
     return (
-        f"It may be loose: each call does much work inside {library}, whose purecap build may do "
-        f"it more slowly than its hybrid one, as {functions} reduce an argument of at least "
-        f"{_threshold_tex(str(x.threshold_as_published))} by a slower path for large "
-        f"arguments~\\cite{{freebsd-msun}} and {round(share * 100)}\\,\\% of the loop's "
-        f"arguments are that large (its index runs to {bound})."
+        f"It may be loose. Each call does much work inside {library}: {functions} reduce an "
+        f"argument of at least {_threshold_tex(str(x.threshold_as_published))} by a slower "
+        f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
+        f"are that large (its index runs to {bound}). Whatever {library}'s purecap build adds to "
+        f"that work counts in the {_about(r.per_call_ns)}."
     )
 
 
@@ -724,11 +724,12 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # boards (boards_words; two readers of round 135: a bound across boards is none); without
     # the own workloads' measure, the exception stays named
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    boards = (
-        ", if its two sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
-    )
+    boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
+    # the condition the calls' shares leave open said with the bound (round 138: two experts,
+    # the purecap ABI can speed code up, as float's 0.97x shows)
+    base = escape(_s(r.baseline)) or "hybrid"
     tail = (
-        f"{bound}{boards}."
+        f"{bound}, if {library}'s {abi} build is no faster than its {base} one{boards}."
         if own
         else f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
     )
@@ -1306,8 +1307,8 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
 
 def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     """The abstract's words where the first finding's two sides may come from different boards
-    (only one side's files name their host): 'on 24.05 the two variants may have run on
-    different boards'; '' where nothing says so. Threats says why (confounds)."""
+    (only one side's files name their host): 'on 24.05 possibly on different boards', after the
+    runs and builds it qualifies; '' where nothing says so. Threats says why (confounds)."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -1315,7 +1316,7 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     if not any(p["kind"] == "host" for p in parts):
         return ""
     on = escape(short_release((releases or {}).get(r.source, "")))
-    return f"{'on ' + on + ' ' if on else ''}the two variants may have run on different boards"
+    return f"{'on ' + on + ' ' if on else ''}possibly on different boards"
 
 
 def direct(t: pd.DataFrame) -> str:
@@ -1369,12 +1370,15 @@ def main(argv=None) -> None:
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
     metas = {m["name"]: m for m in cfg.datasets(config or {})}
     quoted = quoted_level(t, releases, metas)  # the build level of every figure quoted
+    sets = list(metas.values())
+    text += newcommand("PerCallQuestion", question_words(sets))
     text += newcommand("PerCallScope", scope(t, abis))
     text += newcommand("PerCallFinding", finding(t, releases, abis))
-    # what the finding's figures mix and rest on, after it (findings.study_limits)
-    sets = list(metas.values())
-    # what every figure holds, before them; what they rest on, after them
-    mix = mix_sentence(sets) if scope(t, abis) else ""
+    # what the time per call holds, then what the figures rest on, after them: the qualifiers
+    # in one place (findings.study_limits)
+    first, _ = answer(t)
+    library = escape(_s(getattr(first, "library", ""))) if first is not None else ""
+    mix = mix_sentence(sets, library) if scope(t, abis) else ""
     text += newcommand("PerCallMix", mix)
     limits = study_limits(
         sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases), not mix

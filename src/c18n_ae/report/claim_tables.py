@@ -797,10 +797,12 @@ def claims_summary(
         # 1.33x read as a refutation where the release and its builds differ too)
         # what it does show, not only what it does not (round 129: 'need not be wrong' read as
         # withdrawing the test it followed)
+        # both said (round 138: three readers could not tell a refutation from a release's
+        # difference)
         caveat = (
-            " Where a claim does not hold, its effect did not carry over to those runs, which "
-            "differ from the study's others in more than their release "
-            "(Section~\\ref{sec:per-call})."
+            " A claim that does not hold there failed to carry over to runs that differ in more "
+            "than their release (Section~\\ref{sec:per-call}); it is not refuted on the data it "
+            "was drawn from."
         )
     if not why_not:
         return text  # the appendix leaves what a failure means to Section 4.3

@@ -279,20 +279,36 @@ def mixed_abis(metas: list[dict]) -> list[str]:
     return alone
 
 
-def mix_sentence(metas: list[dict]) -> str:
-    """The abstract's sentence, before its figures, on what every one of them holds where the
-    data sets have no purecap variant without compartments (two reviewers took the 60 ns for
-    c18n's cost until the caveats after it): 'These data have no purecap variant without
-    compartments, so no number below separates c18n's cost from the purecap ABI's.' (round
-    87: 'includes both' read wrong for code that makes no crossing; round 95: 'figure' read
-    as Figure 1); '' where every ABI also ran without."""
+def mix_sentence(metas: list[dict], library: str = "") -> str:
+    """The abstract's sentence, right after its figures, on what the time per call holds where
+    the data sets have no purecap variant without compartments: 'With no purecap variant
+    without compartments, these data cannot split the time added to each call between the
+    purecap ABI, libm's purecap build and the compartment switch.' (its question says 'together'
+    first, question_words; round 137: a question on a call's cost that the data cannot answer;
+    rounds 135 and 136: the 60 ns read as a call's cost until libm's build was named beside it;
+    round 87: 'includes both' read wrong for code that makes no crossing, so the sentence is the
+    calls'); '' where every ABI also ran without."""
     named = mixed_abis(metas)
     if not named:
         return ""
     abi = listed(named, "or")
+    build = f", {library}'s {abi} build" if library else ""
     return (
-        f"These data have no {abi} variant without compartments, so no number below separates "
-        f"c18n's cost from the {abi} ABI's."
+        f"With no {abi} variant without compartments, these data cannot split the time added "
+        f"to each call between the {abi} ABI{build} and the compartment switch."
+    )
+
+
+def question_words(metas: list[dict]) -> str:
+    """The abstract's question, as the data can answer it: what the ABIs run only in compartments
+    and c18n add together to a call where no variant of theirs ran without (round 137: 'the
+    question and the answer don't match'); what such a call costs where one did."""
+    named = mixed_abis(metas)
+    if not named:
+        return "What does a call into another library then cost?"
+    return (
+        f"How much time do the {listed(named, 'or')} ABI and c18n together add to a call into "
+        "another library?"
     )
 
 
@@ -320,8 +336,12 @@ def study_limits(
         clauses.append(f"come from {built}")
     parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
     if boards:  # a reader asked for it beside the figure, not only in Threats
-        parts = [f"{parts[0]}; {boards}"] if parts else [boards]
-    parts += list(unseen)  # escaped by callers
+        parts = [f"{parts[0]}, {boards}"] if parts else [f"the two variants ran {boards}"]
+    # the runs' caveats in one sentence (round 138: all three readers asked for one place)
+    if parts and unseen:
+        parts = [f"{parts[0]}; {'; '.join(unseen)}"]  # escaped by callers
+    else:
+        parts += list(unseen)
     if not parts:
         return ""
     # no more on what the files' silence means: the brief says the study launched its c18n

@@ -217,18 +217,24 @@ def _experiments_words(names: list[str]) -> str:
     return listed([f"E{n}" for n in numbers]) if numbers else escape(", ".join(names))
 
 
-def unseen_phrases(sets: list[dict]) -> list[str]:
-    """Where nothing in a data set's files shows its c18n variants in compartments, how the study
-    enabled c18n there (dataset.yaml compartments_seen.brief, each said once) and that no log
-    lists their compartments, in one clause: 'the study launched its 24.05 runs with c18n enabled
-    and linked its 22.12 CPU and memory programs against the c18n run-time linker, but no log
-    confirms that they ran in compartments' (rounds 129 to 132: every reader stopped at a bare 'no
-    log shows them in compartments', and three experts asked what the files do show)."""
+def enabled_words(sets: list[dict]) -> str:
+    """How the study enabled c18n on each data set whose files show no process in compartments
+    (dataset.yaml compartments_seen.brief, each said once), for the threats: 'launched its 24.05
+    runs with c18n enabled and linked its 22.12 CPU and memory programs against the c18n run-time
+    linker'; '' where no data set gives one."""
     said = [d.get("compartments_seen", {}).get("brief", "") for d in sets]
-    how = [escape(x) for x in dict.fromkeys(x for x in said if x)]
-    if not how:
+    return listed([escape(x) for x in dict.fromkeys(x for x in said if x)])
+
+
+def unseen_phrases(sets: list[dict]) -> list[str]:
+    """Where nothing in a data set's files shows its c18n variants in compartments, the abstract's
+    clause after what its figures rest on: 'the study enabled c18n, but no log confirms that it
+    was active' (how, data set by data set, is the threats' to say: enabled_words;
+    round 138: three readers asked for the abstract's caveats in one place, and one for how
+    likely a failure is, which the threats give)."""
+    if not enabled_words(sets):
         return []
-    return [f"the study {listed(how)}, but no log confirms that they ran in compartments"]
+    return ["the study enabled c18n, but no log confirms that it was active"]
 
 
 def invalid_phrases(sets: list[dict]) -> list[str]:
@@ -307,6 +313,7 @@ def dataset_macros(sets: list[dict]) -> str:
             level_text,
             "variants.<v>.builds",
         )
+        + newcommand("DatasetEnabled", enabled_words(sets), "compartments_seen.brief")
     )
 
 
