@@ -532,7 +532,7 @@ def test_findings_come_first_in_one_format(quick_run):
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
         r"hybrid[’']s CPU time: about \d+ ns more per libm call; code calling no other library "
         r"ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "
-        r"same loop, built for that release, ran at \d\.\d+×, about \d+ ns more per call\. "
+        r"same loop ran at \d\.\d+×, about \d+ ns more per call\. "
         r"With no purecap variant without compartments, these data cannot split the time added "
         r"to each call between the purecap ABI, libm[’']s purecap build and the compartment "
         r"switch\.",
@@ -540,8 +540,8 @@ def test_findings_come_first_in_one_format(quick_run):
     ), abstract
     assert re.search(
         r"switch\. These figures come from one run per variant of unoptimised \(-O0\) builds, "
-        r"on 24\.05 possibly on different boards; the study enabled c18n, but no log confirms "
-        r"that it was active\.",
+        r"with the 24\.05 variants possibly on different boards; the study enabled c18n, but no "
+        r"log confirms that it was active\.",
         abstract,
     ), abstract
     own = re.search(r"code calling no other library ran at (\d\.\d+× to \d\.\d+×)", abstract)
@@ -573,6 +573,14 @@ def test_findings_come_first_in_one_format(quick_run):
         "inconclusive.",
         flat_body,
     )
+    # what a failure there shows, beside the verdicts in the tested claims' table's caption, not
+    # in the body (round 139: every wording of it there stopped readers)
+    assert printed(
+        "A claim that does not hold on the 22.12 data need not be wrong on the release it was "
+        "drawn from: those runs differ in more than their release (Section 4.1).",
+        flat_body,
+    )
+    assert "carry over" not in flat_body and "refuted" not in flat_body
     assert not re.search(r"\b[a-z]+-[a-z0-9]+-[a-z0-9-]+\b|config/|\.yaml", abstract), abstract
     assert "[" not in abstract  # prose figures, no brackets
     assert "simulated" not in abstract  # readers take it for QEMU or an FVP

@@ -211,15 +211,10 @@ def test_the_claims_count_is_said_once_in_section_4_3_never_in_the_conclusion():
     assert drew == (
         "The 12 claims come from conclusions the study drew from its 24.05 data. "
         "Its separate 22.12 runs could test 9 of them, and there 4 hold, 4 do not and 1 is "
-        "inconclusive. The other 3 cannot be measured on the 22.12 data. A claim that does not "
-        "hold there failed to carry over to runs that differ in more than their release "
-        "(Section~\\ref{sec:per-call}); it is not refuted on the data it was drawn from."
+        "inconclusive. The other 3 cannot be measured on the 22.12 data."
     ), drew
-    # said only where a claim failed on runs it was not drawn from
-    held = verdicts.assign(result=verdicts.result.str.replace("fails", "holds"))
-    assert "failed to carry over" not in claims_summary(
-        held, releases, list(releases), ["CheriBSD 24.05"]
-    )
+    # what a failure there shows is the tested claims' table's caption's (round 139: every
+    # wording of it in the body stopped readers): the end-to-end test reads it in the PDF
     # a claim tested on two sources has two verdicts: counted as verdicts, never as claims
     twice = pd.concat([verdicts, verdicts.iloc[:1].assign(source="morello-2024")])
     assert "of their 10 verdicts, 5 hold" in claims_summary(twice, releases, list(releases))

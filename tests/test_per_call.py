@@ -240,10 +240,7 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
     # with the ratio it comes from, in a clause of its own
     ratio = call_cost.ratio_point(other.ratio)
-    said = (
-        f". On CheriBSD 22.12, the same loop, built for that release, ran at {ratio}, about "
-        f"{about} more per call."
-    )
+    said = f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more per call."
     assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
@@ -337,15 +334,15 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # where only one side's files name their host, the abstract says the boards may differ
     # (a cold read wanted it beside the figure; Threats says why)
     boards = call_cost.boards_words(both, RELEASES)
-    assert boards == "on 24.05 possibly on different boards", boards
+    assert boards == "with the 24.05 variants possibly on different boards", boards
     with_boards = study_limits(shipped, unseen_phrases(shipped), "", boards)
     assert with_boards == (
-        "These figures mix the purecap ABI's cost with c18n's, on 24.05 possibly on different "
-        "boards; the study enabled c18n, but no log confirms that it was active."
+        "These figures mix the purecap ABI's cost with c18n's, with the 24.05 variants possibly "
+        "on different boards; the study enabled c18n, but no log confirms that it was active."
     ), with_boards
     # the runs' caveats in one sentence (round 138), or the boards alone with a subject
     assert study_limits([], [], "", boards) == (
-        "The two variants ran on 24.05 possibly on different boards."
+        "These figures come from runs with the 24.05 variants possibly on different boards."
     )
     alike = both.assign(possibly_also="")
     assert call_cost.boards_words(alike, RELEASES) == ""
@@ -441,10 +438,7 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     assert "about 60 \\si{\\nano\\second}" in first and "about 60 \\si{\\nano\\second}" in said
     # each names the other release as it names the answer's: in full in the abstract, as 'the
     # study's 24.05 data' and '22.12' in the conclusion
-    assert (
-        "On CheriBSD 22.12, the same loop, built for that release, ran at 1.33$\\times$, about "
-        "41 \\si" in first
-    ), first
+    assert "On CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41 \\si" in first, first
     assert "about 41 \\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
     assert "a second" not in said and "core" not in said, said
@@ -637,14 +631,15 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "rest goes with the calls: the stall on the program-counter capability's bounds "
         "(Section~\\ref{sec:background}), the purecap build of libm and the switch, in shares "
         "these data cannot tell apart. The 60 \\si{\\nano\\second} is therefore an upper bound "
-        "on the switch alone, if libm's purecap build is no faster than its hybrid one and both "
-        "sides ran on like boards."
+        "on the switch alone, if neither the loop's own code nor libm runs faster in its purecap "
+        "build and both sides ran on like boards."
     ), text
     # the boards only where the two sides may come from different boards (round 135); the
     # library's build always (round 138: the purecap ABI can speed code up)
     alike = rows.assign(possibly_also="")
     assert call_cost.bound_words(alike, ABIS).endswith(
-        "upper bound on the switch alone, if libm's purecap build is no faster than its hybrid one."
+        "upper bound on the switch alone, if neither the loop's own code nor libm runs faster in "
+        "its purecap build."
     )
     assert text.count("upper bound") == 1 and "unless" not in text, text
     # where no own workload has a ratio, the calls hold it all and the exception is named
@@ -921,8 +916,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     text = call_cost.bound_words(rows, ABIS, reduction)
     assert (
         "cannot tell apart. The 60 \\si{\\nano\\second} is therefore an upper bound on the "
-        "switch alone, if libm's purecap build is no faster than its hybrid one and both sides "
-        "ran on like boards. It may be loose" in text
+        "switch alone, if neither the loop's own code nor libm runs faster in its purecap build "
+        "and both sides ran on like boards. The bound may be loose" in text
     ), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
@@ -939,11 +934,10 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert text.endswith(
-        "It may be loose. Each call does much work inside libm: \\texttt{sin}, \\texttt{cos} "
-        "and \\texttt{tan} reduce an argument of at least $2^{20}\\cdot \\pi/2$ by a slower "
-        "path~\\cite{freebsd-msun}, and 98\\,\\% of the loop's arguments are that large (its "
-        "index runs to $10^{8}$). Whatever libm's purecap build adds to that work counts in the "
-        "60 \\si{\\nano\\second}."
+        "The bound may be loose, as each call does much work inside libm, where its purecap "
+        "build's extra time counts too: \\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce "
+        "an argument of at least $2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, "
+        "and 98\\,\\% of the loop's arguments are that large (its index runs to $10^{8}$)."
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

@@ -286,13 +286,13 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
 
 
 def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop, built for that release, ran at 1.33×, about 41 ns more
-    per call.'] (built for it: other compilers, c18n linked, not launched):
+    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more per call.'] (how its
+    builds differ is Section 4.1's: round 139, 'built for that release' hid it for all three):
     workload's and contrast's figure on each other data set with the ratio it comes from
     (_elsewhere's figures), each release named in full as the answer's is."""
     o = _other_sources(t, r)
     return [
-        f"On {escape(releases[x.source])}, the same loop, built for that release, ran at "
+        f"On {escape(releases[x.source])}, the same loop ran at "
         f"{ratio_point(_f(x.ratio))}, about {_about(x.per_call_ns)} more per call."
         for x in o.itertuples()
         if x.source in releases
@@ -660,12 +660,12 @@ def _threshold_tex(text: str) -> str:
     return f"${text.replace('(', '').replace(')', '').replace(' /', '/')}$"
 
 
-def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
-    """'It may be loose. Each call does much work inside libm: sin, cos and tan reduce an argument
-    of at least 2^20·π/2 by a slower path [msun], and 98 % of the loop's arguments are that large
-    (its index runs to 10^8). Whatever libm's purecap build adds to that work counts in the
-    60 ns.': where the answer's library has such a path
-    (published/libm_argument_reduction.csv) and the data set records the arguments its calls get
+def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
+    """'The bound may be loose, as each call does much work inside libm, where its purecap build's
+    extra time counts too: sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower
+    path [msun], and 98 % of the loop's arguments are that large (its index runs to 10^8).':
+    where the answer's library has such a path (published/libm_argument_reduction.csv) and the
+    data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
     them (three expert readers of rounds 129 and 130: the figure is of calls that do much work
     inside libm, so its purecap build may hold much of the extra time); '' otherwise."""
@@ -686,13 +686,13 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
     exponent = math.log10(below)
     bound = f"$10^{{{int(exponent)}}}$" if exponent == int(exponent) else f"{int(below):,}"
     # the link from the slower path to the bound said outright (round 138: both sides take the
-    # path, so 'may do it more slowly' did not follow for two experts)
+    # path; round 139: 'It may be loose.' alone left the reader to work out why)
     return (
-        f"It may be loose. Each call does much work inside {library}: {functions} reduce an "
-        f"argument of at least {_threshold_tex(str(x.threshold_as_published))} by a slower "
+        f"The bound may be loose, as each call does much work inside {library}, where its {abi} "
+        f"build's extra time counts too: {functions} reduce an argument of at least "
+        f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
-        f"are that large (its index runs to {bound}). Whatever {library}'s purecap build adds to "
-        f"that work counts in the {_about(r.per_call_ns)}."
+        f"are that large (its index runs to {bound})."
     )
 
 
@@ -718,7 +718,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         else f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
         "apart."
     )
-    slow = slow_path_words(r, reduction)
+    slow = slow_path_words(r, reduction, abi)
     bound = f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone"
     # the one condition the data leave open, where the answer's two sides may come from different
     # boards (boards_words; two readers of round 135: a bound across boards is none); without
@@ -727,9 +727,10 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
     # the condition the calls' shares leave open said with the bound (round 138: two experts,
     # the purecap ABI can speed code up, as float's 0.97x shows)
-    base = escape(_s(r.baseline)) or "hybrid"
+    # every condition in one sentence (round 139: the loop's own code is one too)
     tail = (
-        f"{bound}, if {library}'s {abi} build is no faster than its {base} one{boards}."
+        f"{bound}, if neither the loop's own code nor {library} runs faster in its {abi} "
+        f"build{boards}."
         if own
         else f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
     )
@@ -1307,7 +1308,8 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
 
 def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     """The abstract's words where the first finding's two sides may come from different boards
-    (only one side's files name their host): 'on 24.05 possibly on different boards', after the
+    (only one side's files name their host): 'with the 24.05 variants possibly on different
+    boards', after the
     runs and builds it qualifies; '' where nothing says so. Threats says why (confounds)."""
     r, kind = answer(t)
     if r is None or kind != "data":
@@ -1316,7 +1318,7 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     if not any(p["kind"] == "host" for p in parts):
         return ""
     on = escape(short_release((releases or {}).get(r.source, "")))
-    return f"{'on ' + on + ' ' if on else ''}possibly on different boards"
+    return f"with the {on + ' ' if on else ''}variants possibly on different boards"
 
 
 def direct(t: pd.DataFrame) -> str:

@@ -336,7 +336,7 @@ def study_limits(
         clauses.append(f"come from {built}")
     parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
     if boards:  # a reader asked for it beside the figure, not only in Threats
-        parts = [f"{parts[0]}, {boards}"] if parts else [f"the two variants ran {boards}"]
+        parts = [f"{parts[0]}, {boards}"] if parts else [f"these figures come from runs {boards}"]
     # the runs' caveats in one sentence (round 138: all three readers asked for one place)
     if parts and unseen:
         parts = [f"{parts[0]}; {'; '.join(unseen)}"]  # escaped by callers
