@@ -365,7 +365,7 @@ def conclusion_finding(
         out = [
             f"{compartment_name(abi).capitalize()} cost time in the {escape(_workload(r))} "
             f"loop, which calls into {library}: "
-            f"about {_about(r.per_call_ns)} of ABI-plus-switch time per call on {where}"
+            f"about {_about(r.per_call_ns)} of extra time per call on {where}"
             + (f", and {also}" if also else "")
             + "."
         ]
@@ -503,7 +503,7 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
 
 
 def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
-    """Section 4.1's sentences on the per-call figure across releases ('The ABI-plus-switch time
+    """Section 4.1's sentences on the per-call figure across releases ('The extra time
     per call is lower on 22.12: about 41 ns against about 60 ns on 24.05. These data cannot
     tell whether the gap comes from the release (for example, changes to c18n's trampolines) or
     from how c18n was enabled, ...'); '' without such a figure on two data sets."""
@@ -519,7 +519,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         there = escape(short_release(releases[x.source]))
         way = "lower" if x.per_call_ns < r.per_call_ns else "higher"
         out.append(
-            f"The ABI-plus-switch time per call is {way} on {there}: about "
+            f"The extra time per call is {way} on {there}: about "
             f"{_about(x.per_call_ns)} against about {_about(r.per_call_ns)} on {here}."
         )
         # both sides of the gap, in the times Section 4.1 divides: the baseline moved too (a
@@ -631,7 +631,7 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         # a call and its return cross the boundary twice (a cold read met 'per call, with its
         # return' here and 'crosses twice' in Appendix A.5 and asked which a switch is)
         f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back, so "
-        f"the ABI-plus-switch time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
+        f"the extra time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
         f"{_about(r.per_call_ns)}. "
         f"{_same_way(t, r, releases)}"
         # how little of it the loop's own code is, the next paragraph's (bound_words)
@@ -661,9 +661,9 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'The bound may be loose, as each call does much work inside libm, where its purecap build's
-    extra time counts too: sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower
-    path [msun], and 98 % of the loop's arguments are that large (its index runs to 10^8).':
+    """'The purecap build of libm may hold much of it, as each call does much work there: sin, cos
+    and tan reduce an argument of at least 2^20·π/2 by a slower path [msun], and 98 % of the
+    loop's arguments are that large (its index runs to 10^8).', before the bound it loosens:
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
     data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
@@ -688,8 +688,8 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     # the link from the slower path to the bound said outright (round 138: both sides take the
     # path; round 139: 'It may be loose.' alone left the reader to work out why)
     return (
-        f"The bound may be loose, as each call does much work inside {library}, where its {abi} "
-        f"build's extra time counts too: {functions} reduce an argument of at least "
+        f"The {abi} build of {library} may hold much of it, as each call does much work there: "
+        f"{functions} reduce an argument of at least "
         f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
         f"are that large (its index runs to {bound})."
@@ -700,8 +700,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     """Section 4.1's paragraph on what the estimate holds: how little of it the loop's own code
     can be (own_code_words: the workloads calling no other library, per iteration), then the
     calls (the stall, the library's purecap build, the switch) in shares the data cannot tell
-    apart, the one bound on the switch alone, and, where the library takes a slower path for
-    most of the loop's arguments, why the bound may be loose (slow_path_words). Rounds 129 to 132:
+    apart, where the library takes a slower path for most of the loop's arguments why its build
+    may hold much of it (slow_path_words), and the one bound on the switch alone, its conditions
+    first ('perhaps a loose one' after the slower path). Rounds 129 to 132:
     every reader met an exception to the bound ('unless', 'to within', 'or 64 ns') as a bound
     that is not one; the exception came from scaling hybrid's whole iteration, libm included, by
     float's ratio, where the own workloads' extra time per iteration measures the loop's own
@@ -719,29 +720,29 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         "apart."
     )
     slow = slow_path_words(r, reduction, abi)
-    bound = f"The {_about(r.per_call_ns)} is therefore an upper bound on the switch alone"
+    bound = f"the {_about(r.per_call_ns)} is an upper bound on the switch alone"
     # the one condition the data leave open, where the answer's two sides may come from different
     # boards (boards_words; two readers of round 135: a bound across boards is none); without
     # the own workloads' measure, the exception stays named
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
     boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
-    # the condition the calls' shares leave open said with the bound (round 138: two experts,
-    # the purecap ABI can speed code up, as float's 0.97x shows)
-    # every condition in one sentence (round 139: the loop's own code is one too)
+    # every condition in one sentence, before the bound (round 139: the loop's own code is one
+    # too; round 140: conditions first, and why it may be loose before it, not after)
+    loose = ", perhaps a loose one" if slow else ""
     tail = (
-        f"{bound}, if neither the loop's own code nor {library} runs faster in its {abi} "
-        f"build{boards}."
+        f"So, if neither the loop's own code nor {library} runs faster in its {abi} build"
+        f"{boards}, {bound}{loose}."
         if own
-        else f"{bound}, unless the {abi} ABI speeds up the loop's own code or {library}."
+        else f"{bound[0].upper()}{bound[1:]}, unless the {abi} ABI speeds up the loop's own code "
+        f"or {library}."
     )
-    # the bound follows what the calls hold ('therefore'), then why it may be loose (rounds 132 to
-    # 134: 'therefore' after the library's sentence did not follow)
-    return " ".join(x for x in (own, calls, tail, slow) if x)
+    return " ".join(x for x in (own, calls, slow, tail) if x)
 
 
 def own_code_words(t: pd.DataFrame, r) -> str:
-    """'Little of it is the loop's own arithmetic: the workloads that call no other library
-    changed by at most 0.7 ns an iteration (Table 4), under 1 % of the 240 ns.': the largest
+    """'The loop's own code is probably little of it: in the same programs, the workloads that
+    call no other library changed by at most 0.7 ns an iteration (Table 4), under 1 % of the
+    240 ns.': the largest
     extra time per iteration, either sign, of the answer's data set and variant's workloads that
     call no other library, against the answer's extra time per iteration; '' where none has one.
     Their loops make no call, so what a call site costs the caller is the calls'."""
@@ -752,15 +753,16 @@ def own_code_words(t: pd.DataFrame, r) -> str:
         return ""
     most = max(extra, key=abs)
     share = abs(most) / whole
+    # other loops than the math loop's: 'probably', and the same programs (rounds 139 and 140)
     said = (
-        "the workloads that call no other library changed by at most "
+        "in the same programs, the workloads that call no other library changed by at most "
         f"{amount(abs(most), digits=1)} an iteration (Table~\\ref{{tab:per-call}}), "
     )
     of = (
         f"of the {amount(whole, digits=2 if whole < 100 else 3)} by which the loop's iteration grew"
     )
     if share < 0.01:
-        return f"Little of it is the loop's own arithmetic: {said}under 1\\,\\% {of}."
+        return f"The loop's own code is probably little of it: {said}under 1\\,\\% {of}."
     return f"Part of it may be the loop's own arithmetic: {said}{round(share * 100)}\\,\\% {of}."
 
 
@@ -934,11 +936,11 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     # the ratio as Table 1 prints it, then what it comes to per call as Table 7 prints it
     top_rows = [
         # the library named, and loop time: cold reads took '+60 ns per call' for a crossing's
-        # cost (Section 4.1 defines the ABI-plus-switch time)
+        # cost (Section 4.1 defines the extra time per call; round 140: a coined name for it read
+        # as the switch's cost before its definition)
         ratio_row(
             r,
-            f"{_ratio_label(r)}; {_signed(_cost_label(r))} ABI-plus-switch time per "
-            f"{_library_call(r)}",
+            f"{_ratio_label(r)}; {_signed(_cost_label(r))} per {_library_call(r)}",
         )
         for r in calls.itertuples()
     ]
@@ -1020,7 +1022,7 @@ def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> 
     return f"{_num(x)} {brackets[0]}{lo}, {hi}{brackets[1]}"
 
 
-CALLS = "Calls into another library: ABI-plus-switch time per call"
+CALLS = "Calls into another library: extra time per call"
 NO_CALL = "No call into another library: extra time per iteration (no call)"
 SPREAD, TICK = ("[", "]"), (r"$\langle$", r"$\rangle$")  # the notation of Table 1's legend
 
@@ -1303,7 +1305,7 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
             said.append(part["text"])
     on = escape(short_release((releases or {}).get(r.source, "")))
     where = f" on {on}" if on else ""
-    return f"For the ABI-plus-switch time per call{where}, {escape('; '.join(said))}."
+    return f"For the extra time per call{where}, {escape('; '.join(said))}."
 
 
 def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
