@@ -534,9 +534,9 @@ def test_findings_come_first_in_one_format(quick_run):
         r"hybrid[’']s CPU time: about \d+ ns more per libm call; code calling no other library "
         r"ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "
         r"same loop ran at \d\.\d+×, about \d+ ns more per call\. "
-        r"With no purecap variant without compartments, these data cannot split the time added "
-        r"to each call between the purecap ABI, libm[’']s purecap build and the compartment "
-        r"switch\.",
+        r"Because no variant ran purecap without compartments, these data cannot split the time "
+        r"added to each call between the purecap ABI, libm[’']s purecap build and the "
+        r"compartment switch\.",
         abstract,
     ), abstract
     assert re.search(

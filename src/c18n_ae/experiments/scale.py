@@ -8,7 +8,6 @@ from c18n_ae.common.latex import (
     escape,
     fmt,
     gen_name,
-    in_words,
     listed,
     newcommand,
     quantity,
@@ -208,6 +207,7 @@ def fit(summary: pd.DataFrame, target: str, variant: str) -> dict:
         ela[ela.parameter_value > 0]["mean"],
     )
     return {
+        "variant": variant,
         "instances": int(x.max()) if len(x) else 0,
         "mib_per_instance": memory["slope"],
         "mib_low": memory["low"],
@@ -457,9 +457,10 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         each = f"{_about_range(first)} of memory in use"
         if later:
             each += f" at first and {_about_range(later)} later in the run"
-        if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120)
-            each += f", {'the ranges spanning' if later else 'the range spanning'} its "
-            each += f"{in_words(len(rising))} variants"
+        if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120),
+            # by the variants' names (round 141: 'its two variants' had no referent)
+            named = listed([f"\\texttt{{{escape(f['variant'])}}}" for f in rising])
+            each += f", across {named}"
         counts = sorted({int(f["instances"]) for f in rising})
         reached = (
             f"{counts[0]}"

@@ -1323,6 +1323,44 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     return f"with the {on + ' ' if on else ''}variants possibly on different boards"
 
 
+def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
+    """Section 5's measure of how far runs of one variant may differ, where each data set is one
+    run per variant: the baseline's own mean time for the same workloads across the data sets
+    that ran them ('The 24.05 and 22.12 data, which differ in more than their runs, give the only
+    view of it: hybrid's CPU time for the same four workloads moved by 2 to 7 % between
+    them.'); five readers of rounds 138 to 141 set hybrid's 6.6 % against the intervals over one
+    run and against the 0.97x to 1.08x of code calling no other library. '' where fewer than two
+    data sets ran a workload or its times did not move."""
+    r, kind = answer(t)
+    if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
+        return ""
+    rows = t[
+        (t.subject == r.subject)
+        & (t.baseline == r.baseline)
+        & (t.interval_covers == "within one run")
+        & t.reference_mean_ns.notna()
+    ]
+    shifts, used = [], []
+    for metric, g in rows.groupby("metric", sort=False):
+        means = g.drop_duplicates("source").reference_mean_ns.astype(float)
+        if len(means) > 1 and means.min() > 0:
+            shifts.append(means.max() / means.min() - 1)
+            used.append(metric)
+    sources = list(dict.fromkeys(rows.source))
+    low, high = (round(100 * x) for x in (min(shifts, default=0), max(shifts, default=0)))
+    if len(shifts) < 1 or high < 1:
+        return ""
+    named = [escape(short_release((releases or {}).get(x, x))) for x in sources]
+    data = f"The {listed(named)} data" if len(named) < 4 else f"The {len(named)} data sets"
+    moved = f"{low} to {high}" if 0 < low < high else f"up to {high}" if low < high else f"{high}"
+    return (
+        f"{data}, which differ in more than their runs, give the only view of it: "
+        f"{escape(_s(r.baseline))}'s {_cpu_or_time(rows[rows.metric.isin(used)])} for the same "
+        f"{in_words(len(shifts))} "
+        f"workloads moved by {moved}\\,\\% between them."
+    )
+
+
 def direct(t: pd.DataFrame) -> str:
     """What the text says of E10's direct measurement: where it stands; '' where it did not run
     (the box on page one and the conclusion say so: round 106 met it a third time here)."""
@@ -1391,6 +1429,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallOthers", other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
+    text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
     text += newcommand("PerCallMarks", figure_marks(t))
     text += newcommand("PerCallTableMarks", table_marks(t))
     r, _ = answer(t)  # the build level both sides of the worked estimate share, where recorded

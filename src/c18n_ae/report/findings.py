@@ -281,9 +281,10 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 
 def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what the time per call holds where
-    the data sets have no purecap variant without compartments: 'With no purecap variant
+    the data sets have no purecap variant without compartments: 'Because no variant ran purecap
     without compartments, these data cannot split the time added to each call between the
-    purecap ABI, libm's purecap build and the compartment switch.' (its question says 'together'
+    purecap ABI, libm's purecap build and the compartment switch.' (round 141: 'With no …
+    without' read as a double negative) (its question says 'together'
     first, question_words; round 137: a question on a call's cost that the data cannot answer;
     rounds 135 and 136: the 60 ns read as a call's cost until libm's build was named beside it;
     round 87: 'includes both' read wrong for code that makes no crossing, so the sentence is the
@@ -294,8 +295,8 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
     abi = listed(named, "or")
     build = f", {library}'s {abi} build" if library else ""
     return (
-        f"With no {abi} variant without compartments, these data cannot split the time added "
-        f"to each call between the {abi} ABI{build} and the compartment switch."
+        f"Because no variant ran {abi} without compartments, these data cannot split the time "
+        f"added to each call between the {abi} ABI{build} and the compartment switch."
     )
 
 
