@@ -697,33 +697,33 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4.1's paragraph on what the estimate holds: how little of it the loop's own code
-    can be (own_code_words: the workloads calling no other library, per iteration), then the
-    calls (the stall, the library's purecap build, the switch) in shares the data cannot tell
-    apart, where the library takes a slower path for most of the loop's arguments why its build
-    may hold much of it (slow_path_words), and the one bound on the switch alone, its conditions
-    first ('perhaps a loose one' after the slower path). Rounds 129 to 132:
-    every reader met an exception to the bound ('unless', 'to within', 'or 64 ns') as a bound
-    that is not one; the exception came from scaling hybrid's whole iteration, libm included, by
-    float's ratio, where the own workloads' extra time per iteration measures the loop's own
-    code (two experts). '' where E10 answers."""
+    """Section 4.1's paragraph on what the estimate holds: the loop's own code and the calls (the
+    stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
+    the library takes a slower path for most of the loop's arguments, why its build may hold much
+    of it (slow_path_words); and the one bound on the switch alone, its conditions first
+    ('perhaps a loose one' after the slower path). Rounds 129 to 132: every reader met an
+    exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
+    139 to 142: a sentence weighing the loop's own code by the workloads that call no other
+    library compared different loops (Table 4 keeps their times). '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     library = escape(_s(r.library)) or "the library"
-    own = own_code_words(t, r)
+    whole = _f(r.extra_per_iteration_ns)
+    grew = (
+        f"The {amount(whole, digits=2 if whole < 100 else 3)} by which the loop's iteration grew"
+        if math.isfinite(whole)
+        else "The extra time"
+    )
     calls = (
-        f"The rest goes with the calls: {_calls_hold(r)}, in shares these data cannot tell apart."
-        if own
-        else f"It holds the calls themselves: {_calls_hold(r)}, in shares these data cannot tell "
+        f"{grew} holds the loop's own code, {_calls_hold(r)}, in shares these data cannot tell "
         "apart."
     )
     slow = slow_path_words(r, reduction, abi)
     bound = f"the {_about(r.per_call_ns)} is an upper bound on the switch alone"
     # the one condition the data leave open, where the answer's two sides may come from different
-    # boards (boards_words; two readers of round 135: a bound across boards is none); without
-    # the own workloads' measure, the exception stays named
+    # boards (boards_words; two readers of round 135: a bound across boards is none)
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
     boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
     # every condition in one sentence, before the bound (round 139: the loop's own code is one
@@ -732,38 +732,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     tail = (
         f"So, if neither the loop's own code nor {library} runs faster in its {abi} build"
         f"{boards}, {bound}{loose}."
-        if own
-        else f"{bound[0].upper()}{bound[1:]}, unless the {abi} ABI speeds up the loop's own code "
-        f"or {library}."
     )
-    return " ".join(x for x in (own, calls, slow, tail) if x)
-
-
-def own_code_words(t: pd.DataFrame, r) -> str:
-    """'The loop's own code is probably little of it: in the same programs, the workloads that
-    call no other library changed by at most 0.7 ns an iteration (Table 4), under 1 % of the
-    240 ns.': the largest
-    extra time per iteration, either sign, of the answer's data set and variant's workloads that
-    call no other library, against the answer's extra time per iteration; '' where none has one.
-    Their loops make no call, so what a call site costs the caller is the calls'."""
-    own = _own_rows(t, r.source, r.subject)
-    extra = [_f(x) for x in own.extra_per_iteration_ns if math.isfinite(_f(x))]
-    whole = _f(r.extra_per_iteration_ns)
-    if not extra or not (math.isfinite(whole) and whole > 0):
-        return ""
-    most = max(extra, key=abs)
-    share = abs(most) / whole
-    # other loops than the math loop's: 'probably', and the same programs (rounds 139 and 140)
-    said = (
-        "in the same programs, the workloads that call no other library changed by at most "
-        f"{amount(abs(most), digits=1)} an iteration (Table~\\ref{{tab:per-call}}), "
-    )
-    of = (
-        f"of the {amount(whole, digits=2 if whole < 100 else 3)} by which the loop's iteration grew"
-    )
-    if share < 0.01:
-        return f"The loop's own code is probably little of it: {said}under 1\\,\\% {of}."
-    return f"Part of it may be the loop's own arithmetic: {said}{round(share * 100)}\\,\\% {of}."
+    return " ".join(x for x in (calls, slow, tail) if x)
 
 
 def abstract_problems(text: str) -> list[str]:
