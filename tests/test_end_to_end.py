@@ -534,13 +534,13 @@ def test_findings_come_first_in_one_format(quick_run):
         r"hybrid[’']s CPU time: about \d+ ns more per libm call; code calling no other library "
         r"ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "
         r"same loop ran at \d\.\d+×, about \d+ ns more per call\. "
-        r"Because no variant ran purecap without compartments, each figure per call holds the "
-        r"purecap ABI[’']s cost, libm[’']s purecap build included, and the compartment "
-        r"switch[’']s, and so bounds the switch from above\.",
+        r"Because no variant ran purecap without compartments, each figure per call is the cost "
+        r"of the purecap ABI, libm[’']s purecap build included, and of the compartment switch "
+        r"together\.",
         abstract,
     ), abstract
     assert re.search(
-        r"from above\. These figures come from one run per variant of unoptimised \(-O0\) builds, "
+        r"together\. These figures come from one run per variant of unoptimised \(-O0\) builds, "
         r"with the 24\.05 variants possibly on different boards; the study enabled c18n, but no "
         r"log confirms that it was active\.",
         abstract,

@@ -599,13 +599,11 @@ def _same_way(t: pd.DataFrame, r, releases: dict) -> str:
     return "".join(out)
 
 
-def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=None) -> str:
+def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None) -> str:
     """Section 4.1's worked estimate, so that a reader can check it: the answer's two mean times
     per iteration (_dividing_times) and the iterations of a trial they come from, its calls per
-    iteration, and the cost per call as the abstract gives it; then what the estimate charges to
-    the calls. level: the optimisation level both sides were built at
-    (conclusion.shared_optimisation), where recorded. '' where the answer is E10's direct
-    measurement or no row has the numbers."""
+    iteration, and the cost per call as the abstract gives it, then the other data sets' figures
+    the same way. '' where the answer is E10's direct measurement or no row has the numbers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -633,11 +631,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None, level=
         f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back, so "
         f"the extra time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
         f"{_about(r.per_call_ns)}. "
+        # what the extra time includes, the loop's own code among it, is the next paragraph's
+        # (bound_words; four readers of rounds 141 to 143: a closing clause on the build level
+        # here had no stated purpose)
         f"{_same_way(t, r, releases)}"
-        # how little of it the loop's own code is, the next paragraph's (bound_words)
-        "The estimate charges all of the loop's extra time to the calls"
-        + (f"; both sides were built {escape(level)}." if level else ".")
-    )
+    ).rstrip()
 
 
 def _calls_hold(r) -> str:
@@ -711,13 +709,17 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     library = escape(_s(r.library)) or "the library"
     whole = _f(r.extra_per_iteration_ns)
+    # 'includes', and the 240 ns as the calls' figure times their number (round 143: 'holds' read
+    # as a verb of its own, and the 240 ns arrived underived)
+    k = int(r.calls_per_iteration) if _f(r.calls_per_iteration) > 0 else 0
+    times = f", {k} $\\times$ {_about(r.per_call_ns)}," if k > 1 else ""
     grew = (
-        f"The {amount(whole, digits=2 if whole < 100 else 3)} by which the loop's iteration grew"
+        f"The {amount(whole, digits=2 if whole < 100 else 3)} by which each iteration grew{times}"
         if math.isfinite(whole)
         else "The extra time"
     )
     calls = (
-        f"{grew} holds the loop's own code, {_calls_hold(r)}, in shares these data cannot tell "
+        f"{grew} includes the loop's own code, {_calls_hold(r)}, in shares these data cannot tell "
         "apart."
     )
     slow = slow_path_words(r, reduction, abi)
@@ -1402,10 +1404,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
     text += newcommand("PerCallMarks", figure_marks(t))
     text += newcommand("PerCallTableMarks", table_marks(t))
-    r, _ = answer(t)  # the build level both sides of the worked estimate share, where recorded
-    meta = metas.get(getattr(r, "source", None))
-    level = shared_optimisation(meta, r.experiment, r.subject, r.baseline) if meta else None
-    text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis, level))
+    text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))

@@ -282,10 +282,9 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what the time per call holds where
     the data sets have no purecap variant without compartments: 'Because no variant ran purecap
-    without compartments, each figure per call holds the purecap ABI's cost, libm's purecap build
-    included, and the compartment switch's, and so bounds the switch from above.' (round 141:
-    'With no … without' read as a double negative; round 142: a three-way split set libm's build
-    beside the ABI it belongs to) (its question says 'together'
+    without compartments, each figure per call is the cost of the purecap ABI, libm's purecap
+    build included, and of the compartment switch together.' (round 141: 'With no … without'
+    read as a double negative) (its question says 'together'
     first, question_words; round 137: a question on a call's cost that the data cannot answer;
     rounds 135 and 136: the 60 ns read as a call's cost until libm's build was named beside it;
     round 87: 'includes both' read wrong for code that makes no crossing, so the sentence is the
@@ -295,12 +294,12 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
         return ""
     abi = listed(named, "or")
     build = f", {library}'s {abi} build included," if library else ""
-    # what the figure per call then is, an upper bound on the switch (round 142: the reading
-    # readers found only in Section 4.1; issue 31's name for it), its conditions Section 4.1's
+    # what the figure per call is, both costs together; the bound it gives on the switch and that
+    # bound's conditions are Section 4.1's (round 143: all three readers met a bound without its
+    # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to)
     return (
-        f"Because no variant ran {abi} without compartments, each figure per call holds the "
-        f"{abi} ABI's cost{build} and the compartment switch's, and so bounds the switch from "
-        "above."
+        f"Because no variant ran {abi} without compartments, each figure per call is the cost "
+        f"of the {abi} ABI{build} and of the compartment switch together."
     )
 
 
