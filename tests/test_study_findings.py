@@ -135,10 +135,12 @@ def test_e6_says_what_the_reader_found_in_the_body_and_its_pipe_once_in_the_appe
     sent = mine[mine.metric == "strings_sent"]["mean"]
     for f, n in zip(found, sent):
         assert f"Of the {n:.0f} secret strings" in text and f"it found {f:.0f} whole" in text
-    assert "compartments do not hide a process's secrets" in text
+    # what the finding tests: the operating system's access control, not c18n (rounds 142 to 144)
+    assert "tests the operating system's access control, not c18n" in text
+    assert "compartments do not hide" not in text
     # why only one, right after the count and before what it means
     why = text.index("reads every message into the same buffer")
-    assert text.index("whole in the parent's memory") < why < text.index("Finding any shows")
+    assert text.index("whole in the parent's memory") < why < text.index("The finding tests")
     assert "pipe" not in text and "\\si{" not in text and "texttt{morello" not in text
     pipes = isolation.pipe_findings("morello-2024", table, pd.DataFrame(VERDICTS))
     assert len(pipes) == 1 and "benchmark-c18n" in pipes[0] and "purecap-c18n" in pipes[0]

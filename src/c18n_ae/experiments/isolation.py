@@ -254,11 +254,12 @@ def findings(source: str, summary: pd.DataFrame, verdicts: pd.DataFrame) -> list
                 "message overwrites."
             )
         if found > 0:  # the paper's point: c18n separates libraries, not processes
-            # what the finding shows, said of the finding (a reader of round 128 read a bare
-            # 'So' after the buffer's sentence as a non sequitur)
+            # what the finding tests, said of the finding (a reader of round 128 read a bare
+            # 'So' after the buffer's sentence as a non sequitur; five readers of rounds 142 to
+            # 144: 'compartments do not hide …' refuted what c18n never claims)
             said += (
-                " Finding any shows that compartments do not hide a process's secrets from "
-                "another process that the operating system lets read it."
+                " The finding tests the operating system's access control, not c18n, which "
+                "isolates libraries within a process."
             )
         out.append(said)
     return out

@@ -1229,8 +1229,8 @@ def beside() -> str:
         "the purecap ABI that falls on every call into another library. Such a call changes the "
         "bounds of the program-counter capability, which Morello's branch predictor does not "
         "predict, so the instructions that depend on those bounds stall. The "
-        f"{abi_word(STALL_FREE_ABI)} ABI keeps those bounds global to avoid the stall, so that "
-        "measurements approximate a future CHERI core~\\cite{cheribsd-guide}."
+        f"{abi_word(STALL_FREE_ABI)} ABI avoids the stall, so that measurements approximate a "
+        "future CHERI core~\\cite{cheribsd-guide}."
     )
 
 
