@@ -540,7 +540,8 @@ def test_findings_come_first_in_one_format(quick_run):
         abstract,
     ), abstract
     assert re.search(
-        r"together\. These figures come from one run per variant of unoptimised \(-O0\) builds, "
+        r"together\. These figures come from one run per variant of programs built unoptimised "
+        r"\(-O0\), "
         r"with the 24\.05 variants possibly on different boards; the study enabled c18n, but no "
         r"log confirms that it was active\.",
         abstract,
@@ -552,12 +553,14 @@ def test_findings_come_first_in_one_format(quick_run):
     # pdftotext may read the section headings around it out of order: the conclusion is the
     # text before the references from its first words, the answer
     conclusion = conclusion_words(project)
-    assert conclusion.lstrip().startswith("Purecap + c18n cost time in the math loop, which calls")
+    assert conclusion.lstrip().startswith("Purecap + c18n slowed the math loop, which calls")
     assert f"ran at {own[1]} hybrid’s CPU time" in conclusion, conclusion
     assert "made each call" not in conclusion, conclusion
     # the conclusion says once that the figures are -O0 ones mixing ABI and compartments, and
     # scales them to no program
-    assert "-O0 builds and mix the ABI’s cost with the compartments’" in conclusion, conclusion
+    assert "programs built -O0 and mix the ABI’s cost with the compartments’" in conclusion, (
+        conclusion
+    )
     assert "a second" not in conclusion and "core’s time" not in conclusion, conclusion
     # at most 195 words as printed (a unit or a per cent sign counts as a word of its own), under
     # the 200 with room for a hyphenated word pdftotext splits

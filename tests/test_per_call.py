@@ -195,7 +195,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     # the runs and builds the figures rest on are the limits' to say, after the finding
     assert "-O" not in sentence and "one run" not in sentence, sentence
     assert call_cost.built_words(rows, "-O0") == (
-        "one run per variant of unoptimised (\\mbox{-O0}) builds"
+        "one run per variant of programs built unoptimised (\\mbox{-O0})"
     )
     assert call_cost.built_words(rows, None) == "one run per variant"
     assert "15" not in sentence and "benchmark" not in sentence
@@ -320,7 +320,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     # qualifiers in one place, in fewer words than the finding they qualify
     assert limits == (
         "These figures mix the purecap ABI's cost with c18n's and come from one run per "
-        "variant of unoptimised (\\mbox{-O0}) builds; the study enabled c18n, but no log "
+        "variant of programs built unoptimised (\\mbox{-O0}); the study enabled c18n, but no log "
         "confirms that it was active."
     ), limits
     # how the study enabled c18n, data set by data set, is the threats' (round 138)
