@@ -226,13 +226,10 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         loop = f"the study's {_workload(r)} loop" if study else f"its {_workload(r)} loop"
         base = escape(_s(r.baseline)) or "hybrid"  # as scope and own_words name it
         # issue 31: the first finding a reader can repeat, the loop's ratio with what it comes
-        # to per call and what that holds, then how close code calling no other library stays;
-        # the other releases' figures follow in sentences of their own; the runs and builds
-        # the figures rest on follow with its other limits (findings.study_limits)
-        # what the per-call figure holds, in the words of its first use (three cold reads of
-        # round 73: 'ABI-plus-switch time' met in the abstract before any definition)
-        # what the figure holds is the question's (findings.question_words) and, with the
-        # library's build, the sentence after the figures (findings.mix_sentence)
+        # to per call, then how close code calling no other library stays; the other releases'
+        # figures follow in sentences of their own; what a figure per call is (the question's
+        # words, findings.question_words, and findings.mix_sentence) and what the figures rest
+        # on (findings.study_limits) follow them, in one place
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: "
             f"about {_about(r.per_call_ns)} more per {library} call"
@@ -272,7 +269,8 @@ def _own_range(t: pd.DataFrame, r) -> str:
 
 def built_words(t: pd.DataFrame, level: str | None) -> str:
     """What the first finding's figures rest on, for the abstract's limits (findings.
-    study_limits): 'one run per variant of unoptimised (-O0) builds' for a data set's answer
+    study_limits): 'one run per variant of programs built unoptimised (-O0)' for a data set's
+    answer
     (one run each, what its intervals cannot cover), the level where both sides of every quoted
     figure share one (quoted_level); '' where a board answers or nothing is recorded."""
     r, kind = answer(t)
@@ -1289,8 +1287,8 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
 def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     """The abstract's words where the first finding's two sides may come from different boards
     (only one side's files name their host): 'with the 24.05 variants possibly on different
-    boards', after the
-    runs and builds it qualifies; '' where nothing says so. Threats says why (confounds)."""
+    boards', after the runs and builds it qualifies; '' where nothing says so. Threats says why
+    (confounds)."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""

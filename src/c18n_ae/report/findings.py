@@ -280,15 +280,15 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 
 
 def mix_sentence(metas: list[dict], library: str = "") -> str:
-    """The abstract's sentence, right after its figures, on what the time per call holds where
-    the data sets have no purecap variant without compartments: 'Because no variant ran purecap
+    """The abstract's sentence, right after its figures, on what a figure per call is where the
+    data sets have no purecap variant without compartments: 'Because no variant ran purecap
     without compartments, each figure per call is the cost of the purecap ABI, libm's purecap
-    build included, and of the compartment switch together.' (round 141: 'With no … without'
-    read as a double negative) (its question says 'together'
-    first, question_words; round 137: a question on a call's cost that the data cannot answer;
-    rounds 135 and 136: the 60 ns read as a call's cost until libm's build was named beside it;
-    round 87: 'includes both' read wrong for code that makes no crossing, so the sentence is the
-    calls'); '' where every ABI also ran without."""
+    build included, and of the compartment switch together.' Its question says 'together' first
+    (question_words; round 137: a question on a call's cost that the data cannot answer); round
+    141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
+    call's cost until libm's build was named beside it; round 87: 'includes both' read wrong for
+    code that makes no crossing, so the sentence is the calls'. '' where every ABI also ran
+    without."""
     named = mixed_abis(metas)
     if not named:
         return ""
@@ -322,16 +322,14 @@ def study_limits(
     """The abstract's sentences on what its figures mix and rest on, after the first finding
     (a cold read: caveats before the answer buried it; another: more words on hedges than on
     the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
-    c18n), the runs and builds the figures come from (built: 'one run per variant of unoptimised
-    (-O0) builds', call_cost.built_words), the boards its two sides may differ in (boards: 'on
-    24.05 the two variants may have run on different boards', call_cost.boards_words; after a
-    semicolon), and where nothing in their files shows the c18n
-    variants in compartments (macros.unseen_phrases): 'These figures mix the purecap ABI's cost
-    with c18n's and come from one run per variant of unoptimised (-O0) builds. The study
-    launched its 24.05 runs with c18n enabled ..., but no log confirms that they ran in
-    compartments.'; '' where
-    nothing holds. mix=False: leave out what the figures mix, which mix_sentence has said before
-    them."""
+    c18n), the runs and builds the figures come from (built: 'one run per variant of programs
+    built unoptimised (-O0)', call_cost.built_words), the boards its two sides may differ in
+    (boards: 'with the 24.05 variants possibly on different boards', call_cost.boards_words),
+    and where nothing in their files shows the c18n variants in compartments
+    (macros.unseen_phrases), in one sentence (round 138): 'These figures come from one run per
+    variant of programs built unoptimised (-O0), with the 24.05 variants possibly on different
+    boards; the study enabled c18n, but no log confirms that it was active.'; '' where nothing
+    holds. mix=False: leave out what the figures mix, which mix_sentence has said."""
     clauses = []
     named = mixed_abis(metas)
     if named and mix:  # mix=False: mix_sentence said it before the figures
