@@ -938,7 +938,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "The purecap build of libm may hold much of it, as each call does much work there: "
         "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
-        "loop's arguments are that large (its index runs to $10^{8}$). So, if" in text
+        "loop's arguments are that large (the argument is the loop's index, which runs to "
+        "$10^{8}$). So, if" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

@@ -447,7 +447,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
     fits = _fits(source, summary)
     where = _where(source, True)
     out = []
-    rising = [f for f in fits if not f["saturated"]]
+    # in the order of their counts, so that the variants named and the counts pair (A147)
+    rising = sorted((f for f in fits if not f["saturated"]), key=lambda f: f["instances"])
     if rising:
         first = [f["mib_per_instance"] for f in rising]
         later = [f["mib_after"] for f in rising if np.isfinite(f.get("mib_after", np.nan))]
@@ -469,10 +470,11 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             if len(counts) == 2
             else f"{counts[0]} to {counts[-1]}"
         )
+        paired = ", respectively" if ", across " in each and len(counts) == len(rising) == 2 else ""
         out.append(
             f"On {where}, each instance added {each}. The study's script stops "
             "at a set share of the board's memory (Appendix~\\ref{sec:scale}); its runs got "
-            f"there at {reached} instances{_one_per_variant(rising)}."
+            f"there at {reached} instances{paired}{_one_per_variant(rising)}."
         )
         if _compartments_only(source, summary):
             out.append(

@@ -671,7 +671,8 @@ def _threshold_tex(text: str) -> str:
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
     """'The purecap build of libm may hold much of it, as each call does much work there: sin, cos
     and tan reduce an argument of at least 2^20·π/2 by a slower path [msun], and 98 % of the
-    loop's arguments are that large (its index runs to 10^8).', before the bound it loosens:
+    loop's arguments are that large (the argument is the loop's index, which runs to 10^8).',
+    before the bound it loosens (A147: which argument was meant had to be inferred):
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
     data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
@@ -700,7 +701,7 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         f"{functions} reduce an argument of at least "
         f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
-        f"are that large (its index runs to {bound})."
+        f"are that large (the argument is the loop's index, which runs to {bound})."
     )
 
 
