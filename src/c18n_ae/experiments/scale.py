@@ -458,7 +458,8 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         each = f"{_about_range(first)} of memory in use"
         if later:
             each += f" at first and {_about_range(later)} later in the run"
-        if len(rising) > 1 and " to " in each:  # whose the range is (a reader of round 120),
+        spans = len(rising) > 1 and " to " in each  # a range over the variants' slopes
+        if spans:  # whose the range is (a reader of round 120),
             # by the variants' names (round 141: 'its two variants' had no referent)
             named = listed([f"\\texttt{{{escape(f['variant'])}}}" for f in rising])
             each += f", across {named}"
@@ -470,7 +471,7 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
             if len(counts) == 2
             else f"{counts[0]} to {counts[-1]}"
         )
-        paired = ", respectively" if ", across " in each and len(counts) == len(rising) == 2 else ""
+        paired = ", respectively" if spans and len(counts) == len(rising) == 2 else ""
         out.append(
             f"On {where}, each instance added {each}. The study's script stops "
             "at a set share of the board's memory (Appendix~\\ref{sec:scale}); its runs got "
