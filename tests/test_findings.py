@@ -110,7 +110,7 @@ def test_headline_table_marks_tails_invalid_rows_and_leaves_confounded_numbers_o
     assert " & not valid" in body
     # confounded on its only source: the row leaves Table 1, the legend says where it is
     assert "A malloc" not in body and "A free" not in body
-    assert r"\emph{confounded} means the variants also differ" in legend
+    assert r"Table~\ref{tab:confounded} gives the confounded contrasts' ratios" in legend
     # no mark but † (the median's): the cells and the legend say the rest in words
     assert not any(m in tex for m in (r"\ddagger", r"\S", "‡", "§"))
     apart = headline.confounded_table(TABLE)

@@ -38,8 +38,8 @@ def rendered(tex: str) -> str:
 def cells(tex: str, sources: int) -> list[str]:
     """The source columns' cells of a generated Table 1."""
     body = tex.split(r"\end{tabular}")[0].split(r"\toprule", 1)[1].splitlines()[2:]
-    rows = [x.removesuffix(r" \\") for x in body if x.count(" & ") == 3 + sources]
-    return [c.strip() for x in rows for c in x.split(" & ")[4:]]
+    rows = [x.removesuffix(r" \\") for x in body if x.count(" & ") == 1 + sources]
+    return [c.strip() for x in rows for c in x.split(" & ")[2:]]
 
 
 def test_table_1_caption_and_legend_stay_short():
@@ -77,15 +77,19 @@ def test_table_1_caption_and_legend_stay_short():
     assert "langle" not in body, tex
     assert r"\langle" not in raw
     assert legend.count("every interval is the spread within one run") == 1
-    # the cells in words are said in one sentence, not as notations of the list
-    assert r"No ratio where a cell is in words: \emph{confounded} means" in raw, raw
+    # the cells in words name their reasons: no sentence defines the words again, unless a cell
+    # has the word alone (a data set that names no reason)
+    assert "No ratio where a cell is in words" not in raw and "means" not in raw, raw
+    alone = TABLE.assign(invalid_cell="")
+    said = headline.latex_table(alone).split(r"\end{tabular}", 1)[1]
+    assert r"No ratio where a cell is in words: \emph{not valid} means the timed code" in said
     # a metric whose cells are all in words stays a row: its cells say why
     assert "not valid: loops did no work" in body, body
     # a metric under the table is no confounded row left out: without a confounded cell, no
     # word on confounded contrasts
     plain = TABLE[TABLE.confounded_by.fillna("") == ""]
     plain_tex = headline.latex_table(plain)
-    assert "only a few 1" in plain_tex and r"\emph{confounded} means" not in plain_tex
+    assert "only a few 1" in plain_tex and "confounded contrasts' ratios" not in plain_tex
     # a share of a split total names its sides by position: its pair's words end in the share
     split = TABLE.assign(share="ABI share", pair="purecap / hybrid (the ABI's share)")
     assert r"second $\rightarrow$ first of the pair" in headline.latex_table(split)
@@ -97,8 +101,8 @@ def test_table_1_caption_and_legend_stay_short():
     assert "morello-camb" not in tex and "Ratios kept" not in tex
     assert "may differ" not in body, body
     assert (
-        r"Table~\ref{tab:confounded} also names what else the two sides of some ratios here may "
-        r"differ in." in raw
+        r"Table~\ref{tab:confounded} gives the confounded contrasts' ratios and names what else "
+        r"the two sides of some ratios here may differ in." in raw
     ), raw
     apart = headline.confounded_table(TABLE)
     # a median quoted for a mean that rests on a few trials says how few, and the ratio of
@@ -167,7 +171,7 @@ def test_a_board_that_splits_the_abi_s_share_and_a_third_data_set_fit_the_same_c
         assert CELL.fullmatch(c), c
     # E2's malloc: confounded on 24.05 (in words, no number), a ratio on the copy
     malloc = next(x for x in tex.splitlines() if x.startswith("E2 memory & A malloc"))
-    assert malloc.split(" & ")[4:6] == [
+    assert malloc.split(" & ")[2:4] == [
         "confounded: heap revocation",
         cell_of(copy, "malloc_ns"),
     ], malloc
@@ -202,10 +206,11 @@ def test_a_confounded_cell_names_what_else_differs_in_a_word_or_two():
     assert said("") == "confounded"
 
 
-def test_the_setting_column_names_one_value_or_each_sources_escaped_once():
+def test_the_setting_names_one_value_or_each_sources_escaped_once():
     """Sources alike share one value; sources that differ are each named, their headings escaped
-    once (a target's name may hold an underscore); a metric with no numeric setting prints a
-    dash."""
+    once (a target's name may hold an underscore), with no brackets of their own (they print
+    inside the metric's); a metric with no numeric setting prints a dash, and its Metric cell
+    names only the library its call enters, if any."""
     import pandas as pd
 
     from c18n_ae.report.headline import setting_cell
@@ -218,9 +223,18 @@ def test_the_setting_column_names_one_value_or_each_sources_escaped_once():
     table = pd.DataFrame(rows, columns=["source", "experiment", "parameter", "parameter_value"])
     heads = {"a": "24.05 data", "b": "my_board"}
     memory, cpu = table[table.experiment == "memory"], table[table.experiment == "cpu"]
-    assert setting_cell(memory, heads) == r"1000 MiB (24.05 data), 128 MiB (my\_board)"
+    assert setting_cell(memory, heads) == r"1000 MiB on the 24.05 data, 128 MiB on my\_board"
     assert setting_cell(memory.assign(parameter_value=1000.0), heads) == "1000 MiB"
     assert setting_cell(cpu, heads) == "---"
+    from c18n_ae.report.headline import metric_cell
+
+    free = memory.assign(label="a free of the largest block", crosses="libc")
+    assert metric_cell(free.assign(parameter_value=1000.0), heads) == (
+        r"A free of the largest block (\texttt{libc}; 1000 MiB)"
+    )
+    math = cpu.assign(label="the math workload's CPU time", crosses="libm")
+    assert metric_cell(math, heads) == r"The math workload's CPU time (\texttt{libm})"
+    assert metric_cell(cpu.assign(label="x", crosses=""), heads) == "X"
 
 
 def test_table_1_points_to_table_9_for_what_else_its_ratios_may_differ_in():

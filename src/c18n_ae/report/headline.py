@@ -309,10 +309,21 @@ CROSSING_HEADS = {
 }
 
 
-def _calls(crosses: str) -> str:
-    return (
-        r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}" if crosses else "---"
+def metric_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
+    """Table 1's Metric cell: the metric, then in brackets the library its timed call enters and
+    its setting where it has them ('A free of the largest block (\\texttt{libc}; 1000 MiB)'), as
+    Figure 1 labels the math loop 'math (libm)'. Columns of their own for the library and the
+    setting, mostly '---', were two more notations to learn (readers of rounds 141 to 147 asked
+    for fewer in Table 1)."""
+    first = rows.iloc[0]
+    crosses = _text(first.crosses)
+    said = (
+        [r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}"] if crosses else []
     )
+    where = setting_cell(rows, heads)
+    said += [where] if where != "---" else []
+    label = escape(_first_upper(first.label))
+    return f"{label} ({'; '.join(said)})" if said else label
 
 
 def latex_table(table: pd.DataFrame) -> str:
@@ -332,20 +343,19 @@ def latex_table(table: pd.DataFrame) -> str:
             "was included in this run.\\\\\n\\bottomrule\\end{tabular}\n"
         )
     n = len(sources)
-    # the p columns, the Setting and Calls into columns and the gaps (4pt each side) within the
-    # text width
-    width = min(0.215, 0.43 / n)
+    # the p columns and the gaps (4pt each side) within the text width
+    width = min(0.24, 0.48 / n)
     rag = r">{\raggedright\arraybackslash}"
     spec = (
-        f"{rag}p{{0.14\\textwidth}}{rag}p{{0.2\\textwidth}}ll"
+        f"{rag}p{{0.14\\textwidth}}{rag}p{{0.3\\textwidth}}"
         + f"{rag}p{{{width:.3f}\\textwidth}}" * n
     )
-    cols = 4 + n
+    cols = 2 + n
     lines = [
         r"\setlength{\tabcolsep}{4pt}",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
-        " & ".join(["Experiment", "Metric", "Setting", "Calls into"])
+        " & ".join(["Experiment", "Metric"])
         + "".join(" & " + escape(h).replace("-", BREAK) for h in sources.values())
         + r" \\",
     ]
@@ -381,9 +391,7 @@ def latex_table(table: pd.DataFrame) -> str:
             last_kind, last_e = kind, None
         cells = [
             escape(exp.get(e).title) if e != last_e else "",
-            escape(_first_upper(first.label)),
-            setting_cell(mine, sources),
-            _calls(_text(first.crosses)),
+            metric_cell(mine, sources),
         ]
         last_e = e
         for s in sources:
@@ -401,6 +409,22 @@ def latex_table(table: pd.DataFrame) -> str:
         notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
     lines += [r"\par\smallskip\raggedright", *notes]
     return "\n".join(lines) + "\n"
+
+
+# what a cell's word means, said under the table only where a cell has the word without its reason
+WORDS = {
+    # as Section 3 defines it (an editor met two definitions)
+    CONFOUNDED_CELL: r"\emph{confounded} means the variants also differ in something known to "
+    r"change the metric (Table~\ref{tab:confounded})",
+    NOT_VALID: rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names",
+}
+
+
+def _in_words_cell(x) -> str:
+    """A cell in words as Table 1 prints it ('' for a number)."""
+    if _text(getattr(x, "invalid", "")):
+        return cell(x, tex=False)
+    return confounded_cell(x) if is_confounded(x) else ""
 
 
 def _in_words(x) -> bool:
@@ -514,21 +538,13 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
             forms.append((shown_, f"{sides}: times a tick apart at most, no ratio apart from 1"))
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
-    # cells in words are no notation: one sentence after the notations says what each word means
-    # (a cold read counted six codes when two of them were words that name their reason)
-    words = []
+    # cells in words are no notation: each names its reason ('confounded: heap revocation', 'not
+    # valid: loops did no work'), as Section 3 defines the word; a sentence defining them again
+    # was the legend's longest (readers of rounds 141 to 148 counted Table 1's notations)
     confounded = hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows)
-    if confounded:
-        # the cell says 'confounded' and why; where its ratio is, said once
-        words.append(
-            # as Section 3 defines it (an editor met two definitions)
-            r"\emph{confounded} means the variants also differ in something known to change the "
-            r"metric, named in the cell (Table~\ref{tab:confounded})"
-        )
-    if NOT_VALID in said:
-        words.append(
-            rf"\emph{{{NOT_VALID}}} means the timed code does not do what the metric names"
-        )
+    # a cell whose data set names no reason says the word alone: defined here, then
+    bare_words = {_in_words_cell(x) for x in rows} & {NOT_VALID, CONFOUNDED_CELL}
+    words = [WORDS[w] for w in (CONFOUNDED_CELL, NOT_VALID) if w in bare_words]
     lines = [r"\footnotesize"]
     plain = {first["interval"], first["bare"]} - {""}
     if all(k in plain for k, _ in forms):
@@ -548,29 +564,28 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     if covers:  # what the intervals are, beside how they print, in the same paragraph (round
         # 129: every reader counted the legend's lines)
         lines += [r"\par", covers] if lines[-1] == r"\end{tabular}" else [covers]
-    said = []
-    if words:
-        said.append(f"No ratio where a cell is in words: {'; '.join(words)}.")
-    # what else the sides of a printed ratio may differ in, with no known effect on it: a pointer,
-    # not a row (rounds 110 to 112: every reader took the row for a caveat dressed as a result;
-    # the abstract and Section 4.1 say it of the ratios they quote), after the words' sentence
-    # (round 129: a line of its own, and a mark no cell carries, read as one more notation)
+    # where the ratios Table 1 does not print are, and what else the sides of a printed ratio may
+    # differ in with no known effect on it: one sentence, a pointer, not a row (rounds 110 to
+    # 112: every reader took the row for a caveat dressed as a result)
     ratios = [x for x in rows if not _in_words(x)]
-    if any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in ratios):
-        also = " also" if confounded else ""  # the sentence on 'confounded' names Table 9
-        said.append(
-            rf"Table~\ref{{tab:confounded}}{also} names what else the two sides of some ratios "
-            r"here may differ in."
-        )
+    maybe = any(named.possibly_short(_text(getattr(x, "possibly_also", ""))) for x in ratios)
+    said = []
+    if confounded or maybe:
+        what = ["gives the confounded contrasts' ratios"] if confounded else []
+        what += ["names what else the two sides of some ratios here may differ in"] if maybe else []
+        said.append(rf"Table~\ref{{tab:confounded}} {' and '.join(what)}.")
+    if words:
+        said.insert(0, f"No ratio where a cell is in words: {'; '.join(words)}.")
     if said:
         lines += [r"\par", " ".join(said)]
     return lines
 
 
 def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
-    """The Setting column of one metric's row: its largest setting ('1000 MiB'), each source's
-    where they differ ('1000 MiB (24.05 data), 128 MiB (my\\_board)'), '---' where no source
-    has a numeric one (a CPU workload 'as published'). heads: each source's heading."""
+    """One metric's setting in Table 1 (metric_cell): its largest setting ('1000 MiB'), each
+    source's where they differ ('1000 MiB on the 24.05 data, 128 MiB on my\\_board': inside the
+    metric's brackets, no brackets of its own), '---' where no source has a numeric one (a CPU
+    workload 'as published'). heads: each source's heading."""
     values = {}
     if "parameter_value" in rows:
         for r in rows.dropna(subset=["parameter_value"]).itertuples():
@@ -583,7 +598,8 @@ def setting_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
         return "---"
     if len(shown) == 1:
         return escape(shown[0])
-    return escape(", ".join(f"{v} ({heads[s]})" for s, v in values.items()))
+    on = {s: f"the {h}" if h.endswith(" data") else h for s, h in heads.items()}
+    return escape(", ".join(f"{v} on {on[s]}" for s, v in values.items()))
 
 
 def covers_line(table: pd.DataFrame) -> str:
