@@ -29,7 +29,6 @@ from c18n_ae.common.latex import (
     comparison_text,
     covers_words,
     escape,
-    in_words,
     listed,
     quantity,
     setting,
@@ -332,8 +331,8 @@ def latex_table(table: pd.DataFrame) -> str:
     confounded is left out (confounded_table lists it); a confounded cell in a row kept says
     'confounded' only. Only experiments some source measured with compartments have rows: one
     that none did (E10 on the study's data) is said once in the body, not here. A metric only a
-    few ticks long with no ratio by itself is a sentence under the table (few_ticks_line); what
-    else the sides of a printed ratio may differ in is Table 9's (legend). The legend defines
+    few ticks long gives its times, then their ratio; what else the sides of a printed ratio
+    may differ in is Table 9's (legend). The legend defines
     the notation once; a cell without a ratio says why in words ('confounded', 'not valid'), and
     † is the one mark."""
     sources = _sources(table)
@@ -365,11 +364,9 @@ def latex_table(table: pd.DataFrame) -> str:
     groups = [(k, g) for k, g in every if not all(is_confounded(x) for x in g.itertuples())]
     # a row left out as confounded is said in the legend's words (confounded_table lists it)
     hidden = len(groups) < len(every)
-    # a metric that gives its times only a few ticks long and no ratio by itself is said in a
-    # sentence under the table: rows of ratios, and a legend of ratio forms only (every reader
-    # of round 105 stopped at a four-line legend of which two lines keyed those cells)
-    few_only = [k for k, g in groups if ticks_only(g)]
-    groups = [(k, g) for k, g in groups if k not in few_only]
+    # a metric only a few ticks long is a row like any other: its cells give the two times, then
+    # their ratio (readers of rounds 141 to 148: a note under the table held rows that were not
+    # rows), keyed by one sentence of the legend
     # within a contrast, the metrics whose timed code calls into another library first, then
     # those that call none: the split Figure 1 draws, so that the answer shows in the table too
     pairs = list(dict.fromkeys(k[0] for k, _ in groups))
@@ -404,10 +401,7 @@ def latex_table(table: pd.DataFrame) -> str:
                 cells.append(cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
-    notes = legend(table, groups, hidden)
-    if few_only:  # values first, under the rows; the legend's keys after them
-        notes[1:1] = [few_ticks_line(table, few_only), r"\par"]
-    lines += [r"\par\smallskip\raggedright", *notes]
+    lines += [r"\par\smallskip\raggedright", *legend(table, groups, hidden)]
     return "\n".join(lines) + "\n"
 
 
@@ -435,42 +429,6 @@ def _in_words(x) -> bool:
 def _number(x) -> str:
     """A cell's number as printed (plain text), '' where the cell is in words (_in_words)."""
     return "" if _in_words(x) else cell(x, tex=False)
-
-
-def ticks_only(g: pd.DataFrame) -> bool:
-    """Whether a metric's row gives its times only a few ticks long: some cell does, and none
-    gives a ratio by itself (cells in words give none)."""
-    said = [t for t in map(_number, g.itertuples()) if t]
-    return any("→" in t for t in said) and all("→" in t for t in said)
-
-
-def few_ticks_line(table: pd.DataFrame, left: list) -> str:
-    """Table 1's sentence on the metrics it sets under its rows, whose times are only a few ticks
-    long, each with its cells: 'Two metrics last only a few 1 µs ticks, so they are given as
-    hybrid → purecap + c18n times: on the 22.12 data, a malloc of the largest block, 5.17 → 4.74
-    µs (within one timer tick); on the 24.05 data, a pipe write with its two clock calls, 1.63 →
-    3.01 µs (1.85× [1.2, 2.7]).'"""
-    heads = _sources(table)
-    few, said = [], []
-    for pair, e, metric in left:
-        mine = table[(table.pair == pair) & (table.experiment == e) & (table.metric == metric)]
-        for x in mine.itertuples():
-            if "→" in _number(x):
-                few.append(x)
-                said.append(
-                    f"on the {escape(heads[x.source])}, {escape(_text(x.label))}, {cell(x)}"
-                )
-    ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
-    # why they are here and what the arrow orders, before the values; each value after its data
-    # set (round 110: a garden path when the data set came last; round 112: 'times first' a rule)
-    # a subject for the sentence (readers of rounds 133 and 135: a fragment without one)
-    n = len(few)
-    metrics = f"{in_words(n).capitalize()} metric{'s' if n > 1 else ''}"
-    verb, pronoun = ("last", "they are") if n > 1 else ("lasts", "it is")
-    return (
-        f"{metrics} {verb} only a few {ticks} ticks, so {pronoun} given as {_sides(few)} times: "
-        f"{'; '.join(said)}."
-    )
 
 
 def _sides(few: list) -> str:
@@ -521,9 +479,17 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
         forms.append((first["timer"], "not an interval: a timer tick either way"))
     if first["range"]:
         forms.append((first["range"], "too uncertain for a point"))
+    few_said = ""  # the sentence that keys them where the legend is sentences alone
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
         sides = _sides(few)
+        unresolved = bool(UNRESOLVED_SAID.search(said))
+        few_said = (
+            f"Where a metric lasts only a few {ticks} ticks, its cell gives {sides} times, then "
+            "their ratio"
+            + (", or how many timer ticks apart they are at most" if unresolved else "")
+            + "."
+        )
         # each form defined here, the one key of the body (a forms table once repeated it;
         # cold reads asked for one legend)
         if first["few"]:
@@ -547,11 +513,14 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     words = [WORDS[w] for w in (CONFOUNDED_CELL, NOT_VALID) if w in bare_words]
     lines = [r"\footnotesize"]
     plain = {first["interval"], first["bare"]} - {""}
-    if all(k in plain for k, _ in forms):
-        # ratios alone: one sentence, as Figure 1's caption says it (round 105: a legend of
-        # notations read as a private grammar)
+    keyed = {k for k, v in forms if "ticks long" in v or "a tick apart" in v}  # the few-tick forms
+    if all(k in plain or k in keyed for k, _ in forms):
+        # ratios and times alone: sentences, as Figure 1's caption says it (round 105: a legend
+        # of notations read as a private grammar)
         if first["bare"]:
             lines.append(BARE_WORDS[0].upper() + BARE_WORDS[1:] + ".")
+        if few_said:
+            lines.append(few_said)
     else:
         spec = r"@{\quad}".join([r"l@{\quad}l"] * LEGEND_PAIRS)
         lines.append(rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}")
