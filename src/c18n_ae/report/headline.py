@@ -309,20 +309,14 @@ CROSSING_HEADS = {
 
 
 def metric_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
-    """Table 1's Metric cell: the metric, then in brackets the library its timed call enters and
-    its setting where it has them ('A free of the largest block (\\texttt{libc}; 1000 MiB)'), as
-    Figure 1 labels the math loop 'math (libm)'. Columns of their own for the library and the
-    setting, mostly '---', were two more notations to learn (readers of rounds 141 to 147 asked
-    for fewer in Table 1)."""
-    first = rows.iloc[0]
-    crosses = _text(first.crosses)
-    said = (
-        [r"\texttt{" + escape(crosses).replace(r"\_", r"\_\allowbreak{}") + "}"] if crosses else []
-    )
+    """Table 1's Metric cell: the metric, then its setting where it has one ('A free of the
+    largest block, 1000 MiB'). Columns of their own for the setting and the library a call
+    enters, mostly '---', were two more notations to learn (readers of rounds 141 to 147), and
+    the setting and library in brackets read as a third kind of bracket beside the intervals'
+    (all three readers of round 149); the group heads say which rows call into another library."""
+    label = escape(_first_upper(rows.iloc[0].label))
     where = setting_cell(rows, heads)
-    said += [where] if where != "---" else []
-    label = escape(_first_upper(first.label))
-    return f"{label} ({'; '.join(said)})" if said else label
+    return label if where == "---" else f"{label}, {where}"
 
 
 def latex_table(table: pd.DataFrame) -> str:
@@ -487,7 +481,8 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
         few_said = (
             f"Where a metric lasts only a few {ticks} ticks, its cell gives {sides} times, then "
             "their ratio"
-            + (", or how many timer ticks apart they are at most" if unresolved else "")
+            # the cell's words in the ratio's place (latex.tick_unresolved), said as the rule is
+            + (", or that their means lie within a tick or two" if unresolved else "")
             + "."
         )
         # each form defined here, the one key of the body (a forms table once repeated it;
