@@ -442,6 +442,11 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     assert "On CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41 \\si" in first, first
     assert "about 41 \\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
+    # the bound, with its conditions by reference
+    assert (
+        "compartments'. Under the conditions Section~\\ref{sec:per-call} names, each is an upper "
+        "bound on the switch alone." in said
+    ), said
     assert "a second" not in said and "core" not in said, said
     assert call_cost.abstract_problems(said) == [], said
 

@@ -377,6 +377,13 @@ def conclusion_finding(
             f"come{'' if also else 's'} from programs built {escape(level)} and " if level else ""
         )
         out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
+        # what the figure is for the switch, by reference to its conditions (A148: 'upper bound'
+        # was in neither the abstract nor the conclusion; round 143: without its conditions it
+        # read as the switch's cost)
+        out.append(
+            f"Under the conditions Section~\\ref{{sec:per-call}} names, "
+            f"{'each' if also else 'it'} is an upper bound on the switch alone."
+        )
     own = own_words(t, r, releases)
     if own:
         out.append(own)
