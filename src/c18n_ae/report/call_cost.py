@@ -43,9 +43,13 @@ from c18n_ae.common.names import (
 from c18n_ae.report.files import PER_CALL
 from c18n_ae.report.finding_facts import shared_optimisation
 from c18n_ae.report.findings import mix_sentence, question_words, study_limits
-from c18n_ae.report.headline import CROSSING_HEADS
 from c18n_ae.report.macros import unseen_phrases
 
+# Figure 1's two panels: the loops that call into another library and those that call none
+CROSSING_HEADS = {
+    False: "Code that calls into another library",
+    True: "Code that calls no other library",
+}
 MAX_WORDS = 35  # a sentence of the abstract
 ABSTRACT_WORDS = 200  # the whole abstract
 WORKLOAD = {  # a metric as a workload's short name in the figure and table
@@ -380,10 +384,9 @@ def conclusion_finding(
         # what the figure is for the switch, by reference to its conditions (A148: 'upper bound'
         # was in neither the abstract nor the conclusion; round 143: without its conditions it
         # read as the switch's cost)
-        out.append(
-            f"Under the conditions Section~\\ref{{sec:per-call}} names, "
-            f"{'each' if also else 'it'} is an upper bound on the switch alone."
-        )
+        # with its conditions written out (A150, R150: 'the conditions Section 4.1 names' sent
+        # them back to find them)
+        out.append(bound_conditions(r, abi, bool(also)))
     own = own_words(t, r, releases)
     if own:
         out.append(own)
@@ -514,11 +517,11 @@ def _apart(a: dict, b: dict, subject: str) -> list[str]:
 
 
 def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
-    """Section 4.1's sentences on the per-call figure across releases ('Both sides of the gap
-    between about 41 ns a call on 22.12 and about 60 ns on 24.05 moved: hybrid's loop took …
-    These data cannot tell whether the gap comes from the release (for example, changes to
-    c18n's trampolines) or from how c18n was enabled, ...'); '' without such a figure on two
-    data sets."""
+    """Section 4.1's sentences on the per-call figure across releases ('From 22.12 to 24.05, the
+    extra time per call went from about 41 to about 60 ns, and both sides moved: hybrid's loop
+    from 498.3 to 467.6 ns an iteration, … These data cannot tell whether the change comes from
+    the release (for example, changes to c18n's trampolines) or from how c18n was enabled, ...');
+    '' without such a figure on two data sets."""
     r, kind = answer(t)
     if r is None or kind == "e10":
         return ""
@@ -534,16 +537,17 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         # note of the last sessions: hybrid's 498.3 against 467.6 ns went unsaid); the gap's
         # figures in the same sentence, which Section 4.1 gave already (three readers of rounds
         # 143 to 146: a sentence repeating them)
-        gap = f"the gap between about {_about(x.per_call_ns)} a call on {there} and about "
-        gap += f"{_about(r.per_call_ns)} on {here}"
+        # each figure from one release to the other, in that order (A148, A150: 'Both sides of
+        # the gap … moved: … against …' had to be parsed twice)
         mine, theirs = _iteration_times(r), _iteration_times(x)
         if mine and theirs:
             (s_here, b_here, s_there, b_there), unit = _dividing_times((*mine, *theirs))
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
             out.append(
-                f"Both sides of {gap} moved: {base}'s loop took {b_there}~{unit} an iteration on "
-                f"{there} against {b_here}~{unit} on {here}, and {subject}'s {s_there}~{unit} "
-                f"against {s_here}~{unit}."
+                f"From {there} to {here}, the extra time per call went from about "
+                f"{_about(x.per_call_ns).rsplit(' ', 1)[0]} to about {_about(r.per_call_ns)}, and "
+                f"both sides moved: {base}'s loop from {b_there} to {b_here}~{unit} an iteration, "
+                f"and {subject}'s from {s_there} to {s_here}~{unit}."
             )
         else:
             out.append(
@@ -557,7 +561,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             # question of where the gap comes from (round 95 could not tell which items were
             # the causes and which the things compared; round 97 misparsed 'among it')
             out.append(
-                "These data cannot tell whether the gap comes from the release (for example, "
+                "These data cannot tell whether the change comes from the release (for example, "
                 f"changes to c18n's trampolines) or from {listed(apart, 'or')}."
             )
     return " ".join(out)
@@ -725,7 +729,6 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    library = escape(_s(r.library)) or "the library"
     whole = _f(r.extra_per_iteration_ns)
     # 'includes', and the 240 ns as the calls' figure times their number (round 143: 'holds' read
     # as a verb of its own, and the 240 ns arrived underived)
@@ -742,18 +745,36 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     slow = slow_path_words(r, reduction, abi)
     bound = f"the {_about(r.per_call_ns)} is an upper bound on the switch alone"
-    # the one condition the data leave open, where the answer's two sides may come from different
-    # boards (boards_words; two readers of round 135: a bound across boards is none)
-    hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
     # every condition in one sentence, before the bound (round 139: the loop's own code is one
     # too; round 140: conditions first, and why it may be loose before it, not after)
     loose = ", perhaps a loose one" if slow else ""
-    tail = (
-        f"So, if neither the loop's own code nor {library} runs faster in its {abi} build"
-        f"{boards}, {bound}{loose}."
-    )
+    tail = f"So, {_conditions(r, abi)}, {bound}{loose}."
     return " ".join(x for x in (calls, slow, tail) if x)
+
+
+def _conditions(r, abi: str) -> str:
+    """The bound's conditions (bound_words, bound_conditions): 'if neither the loop's own code nor
+    libm runs faster in its purecap build and both sides ran on like boards'; the boards only
+    where the answer's two sides may come from different ones (boards_words; two readers of round
+    135: a bound across boards is none)."""
+    library = escape(_s(r.library)) or "the library"
+    hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
+    boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
+    return f"if neither the loop's own code nor {library} runs faster in its {abi} build{boards}"
+
+
+def bound_conditions(r, abi: str, several: bool) -> str:
+    """The conclusion's sentence on what the figure is for the switch: the bound with the
+    conditions Section 4.1 gives it ('If neither …, each is an upper bound on the switch alone.');
+    abi: the paper's name of the subject's ABI; several: the figures of more than one source."""
+    return (
+        _first(_conditions(r, abi))
+        + f", {'each' if several else 'it'} is an upper bound on the switch alone."
+    )
+
+
+def _first(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def abstract_problems(text: str) -> list[str]:

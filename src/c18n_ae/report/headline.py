@@ -301,19 +301,12 @@ def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# the two kinds of metric: Table 1's groups within a contrast and Figure 1's panels (call_cost)
-CROSSING_HEADS = {
-    False: "Code that calls into another library",
-    True: "Code that calls no other library",
-}
-
-
 def metric_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
     """Table 1's Metric cell: the metric, then its setting where it has one ('A free of the
     largest block, 1000 MiB'). Columns of their own for the setting and the library a call
     enters, mostly '---', were two more notations to learn (readers of rounds 141 to 147), and
     the setting and library in brackets read as a third kind of bracket beside the intervals'
-    (all three readers of round 149); the group heads say which rows call into another library."""
+    (all three readers of round 149)."""
     label = escape(_first_upper(rows.iloc[0].label))
     where = setting_cell(rows, heads)
     return label if where == "---" else f"{label}, {where}"
@@ -361,11 +354,13 @@ def latex_table(table: pd.DataFrame) -> str:
     # a metric only a few ticks long is a row like any other: its cells give the two times, then
     # their ratio (readers of rounds 141 to 148: a note under the table held rows that were not
     # rows), keyed by one sentence of the legend
-    # within a contrast, the metrics whose timed code calls into another library first, then
-    # those that call none: the split Figure 1 draws, so that the answer shows in the table too
+    # within a contrast, each experiment's metrics in its order: no heads splitting code that calls
+    # into another library from code that calls none, which Figure 1 draws for the loops (A148,
+    # B150, R150: a malloc, a free and a pipe write under the math loop's head read as costs of a
+    # crossing, though the kernel does most of their work)
     pairs = list(dict.fromkeys(k[0] for k, _ in groups))
-    groups = sorted(groups, key=lambda g: (pairs.index(g[0][0]), not _text(g[1].iloc[0].crosses)))
-    last_pair, last_e, last_kind = None, None, None
+    groups = sorted(groups, key=lambda g: pairs.index(g[0][0]))
+    last_pair, last_e = None, None
     for (pair, e, _), mine in groups:
         if pair != last_pair:
             lines.append(r"\midrule")
@@ -373,13 +368,7 @@ def latex_table(table: pd.DataFrame) -> str:
                 lines.append(
                     rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(_first_upper(pair))}}}}} \\"
                 )
-            last_pair, last_e, last_kind = pair, None, None
-        first = mine.iloc[0]
-        kind = CROSSING_HEADS[not _text(first.crosses)]
-        if kind != last_kind:
-            indent = r"\quad" if len(pairs) > 1 else ""
-            lines.append(rf"\multicolumn{{{cols}}}{{@{{{indent}}}l}}{{\emph{{{kind}}}}} \\")
-            last_kind, last_e = kind, None
+            last_pair, last_e = pair, None
         cells = [
             escape(exp.get(e).title) if e != last_e else "",
             metric_cell(mine, sources),
