@@ -1038,7 +1038,8 @@ def test_section_5_sizes_the_variation_between_runs_by_hybrid_s_own_move_between
     said = call_cost.baseline_shift(both, RELEASES)
     assert said == (
         "The 24.05 and 22.12 data, which differ in more than their runs, give the only view of "
-        "it: hybrid's CPU time for the same four workloads moved by 2 to 7\\,\\% between them."
+        "that variation: hybrid's CPU time for the same four workloads moved by 2 to 7\\,\\% "
+        "between them."
     ), said
     # the shifts it rests on, from the baseline's own means (math's 498.3 against 467.6 ns)
     math = both[(both.metric == "math_cpu_ns") & (both.subject == "purecap-c18n")]

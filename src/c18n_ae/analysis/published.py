@@ -16,7 +16,7 @@ import pandas as pd
 from c18n_ae import experiments as exp
 from c18n_ae.common import config
 from c18n_ae.common.fsutil import write_text_atomic
-from c18n_ae.common.latex import escape, fmt, from_file, quantity
+from c18n_ae.common.latex import escape, fmt, from_file, quantity, setting
 from c18n_ae.common.names import from_config
 from c18n_ae.experiments.rows import UNIT_TEX
 
@@ -49,6 +49,7 @@ def load(path: Path) -> pd.DataFrame:
             {
                 "experiment": r.experiment,
                 "variant": r.variant,
+                "parameter_name": str(r.parameter),  # what the value is: a block size or a trial
                 "parameter_value": str(param),
                 "metric": metric,
                 "statistic": r.statistic,
@@ -166,6 +167,7 @@ def beside(
             "experiment": r.experiment,
             "variant": r.variant,
             "parameter": r.parameter_value,
+            "parameter_name": r.parameter_name,
             "metric": r.metric,
             "published": r.published,
             "unit_as_published": r.unit_as_published,
@@ -224,6 +226,14 @@ def printed(x: float) -> str:
     return rf"${mantissa}\times10^{{{int(exponent)}}}$"
 
 
+def _setting(name, value) -> str:
+    """Table 3's Parameter cell: a size with its unit or a trial by name ('100 MB', 'trial 100');
+    a value that names itself ('as published') as it is."""
+    name = name if isinstance(name, str) else ""
+    numeric = str(value).replace(".", "", 1).isdigit()
+    return setting(name, value) if name and numeric else str(value)
+
+
 def latex_table(b: pd.DataFrame) -> str:
     """Each printed value beside the same quantity of ours (the Ours cell says what: a mean, or
     the same single trial of a data set's file); the ratio ours / printed only where ours is a
@@ -245,7 +255,9 @@ def latex_table(b: pd.DataFrame) -> str:
         cells = [
             r.experiment,
             escape(r.variant),
-            escape(r.parameter),
+            # what the value is ('100 MB', 'trial 100'; A151: a bare 100 on the pipe rows read as
+            # their message size)
+            escape(_setting(getattr(r, "parameter_name", ""), r.parameter)),
             escape(r.metric.removesuffix("_ns")),
             f"{printed(r.published)} {UNIT_TEX[r.unit_as_published]}",
             quantity(r.published_ns, "ns", tex=True),

@@ -172,7 +172,8 @@ def listed(items: list[str], conj: str = "and") -> str:
     return ", ".join(items[:-1]) + (f" {conj} " if len(items) > 1 else "") + items[-1]
 
 
-SETTING_UNITS = {"_mib": "MiB", "_bytes": "bytes", "_s": "s", "_ns": "ns"}  # a name's unit suffix
+# a name's unit suffix ('_mb': the study's own name of its block sizes, in its printed tables)
+SETTING_UNITS = {"_mib": "MiB", "_mb": "MB", "_bytes": "bytes", "_s": "s", "_ns": "ns"}
 
 
 def setting(parameter: str, value) -> str:

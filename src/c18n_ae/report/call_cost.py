@@ -1264,10 +1264,12 @@ def beside() -> str:
     Morello's published performance work, ahead of the estimates that mix it with the switch;
     its whole-program figures are Related work's (published_overheads)."""
     return (
+        # calls and returns: the report's morello-microarchitectural-limitations.md, lines 8 to 9
+        # ('inter-library pure-capability function calls or returns'; A151)
         "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
-        "the purecap ABI that falls on every call into another library. Such a call changes the "
-        "bounds of the program-counter capability, which Morello's branch predictor does not "
-        "predict, so the instructions that depend on those bounds stall. The "
+        "the purecap ABI that falls on every call into another library and on its return. Each "
+        "changes the bounds of the program-counter capability, which Morello's branch predictor "
+        "does not predict, so the instructions that depend on those bounds stall. The "
         f"{abi_word(STALL_FREE_ABI)} ABI avoids the stall, so that measurements approximate a "
         "future CHERI core~\\cite{cheribsd-guide}."
     )
@@ -1338,7 +1340,7 @@ def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
     """Section 5's measure of how far runs of one variant may differ, where each data set is one
     run per variant: the baseline's own mean time for the same workloads across the data sets
     that ran them ('The 24.05 and 22.12 data, which differ in more than their runs, give the only
-    view of it: hybrid's CPU time for the same four workloads moved by 2 to 7 % between
+    view of that variation: hybrid's CPU time for the same four workloads moved by 2 to 7 % between
     them.'); five readers of rounds 138 to 141 set hybrid's 6.6 % against the intervals over one
     run and against the 0.97x to 1.08x of code calling no other library. '' where fewer than two
     data sets ran a workload or its times did not move."""
@@ -1365,7 +1367,8 @@ def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
     data = f"The {listed(named)} data" if len(named) < 4 else f"The {len(named)} data sets"
     moved = f"{low} to {high}" if 0 < low < high else f"up to {high}" if low < high else f"{high}"
     return (
-        f"{data}, which differ in more than their runs, give the only view of it: "
+        # the variation named, not 'it' (R151)
+        f"{data}, which differ in more than their runs, give the only view of that variation: "
         f"{escape(_s(r.baseline))}'s {_cpu_or_time(rows[rows.metric.isin(used)])} for the same "
         f"{in_words(len(shifts))} "
         f"workloads moved by {moved}\\,\\% between them."
