@@ -1266,10 +1266,12 @@ def beside() -> str:
     return (
         # calls and returns: the report's morello-microarchitectural-limitations.md, lines 8 to 9
         # ('inter-library pure-capability function calls or returns'; A151)
+        # 'Both', not 'Each' (A152, B152, R152); with or without compartments (A152)
         "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
-        "the purecap ABI that falls on every call into another library and on its return. Each "
-        "changes the bounds of the program-counter capability, which Morello's branch predictor "
-        "does not predict, so the instructions that depend on those bounds stall. The "
+        "the purecap ABI, with or without compartments, that falls on every call into another "
+        "library and on its return. Both change the bounds of the program-counter capability, "
+        "which Morello's branch predictor does not predict, so the instructions that depend on "
+        "those bounds stall. The "
         f"{abi_word(STALL_FREE_ABI)} ABI avoids the stall, so that measurements approximate a "
         "future CHERI core~\\cite{cheribsd-guide}."
     )
