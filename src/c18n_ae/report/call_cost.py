@@ -1266,12 +1266,14 @@ def beside() -> str:
     return (
         # calls and returns: the report's morello-microarchitectural-limitations.md, lines 8 to 9
         # ('inter-library pure-capability function calls or returns'; A151)
-        # 'Both', not 'Each' (A152, B152, R152); with or without compartments (A152)
+        # the call and the return named as what changes the bounds (A152, B152, R152, then A153,
+        # B153, R153: 'Each' and 'Both' had no clear referent); with or without compartments
+        # (A152); only what the report says, not why the bounds change between libraries
         "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
-        "the purecap ABI, with or without compartments, that falls on every call into another "
-        "library and on its return. Both change the bounds of the program-counter capability, "
-        "which Morello's branch predictor does not predict, so the instructions that depend on "
-        "those bounds stall. The "
+        "the purecap ABI, with or without compartments, that falls on calls between libraries. "
+        "A call into another library and its return each change the bounds of the "
+        "program-counter capability; Morello's branch predictor does not predict that change, so "
+        "the instructions that depend on those bounds stall. The "
         f"{abi_word(STALL_FREE_ABI)} ABI avoids the stall, so that measurements approximate a "
         "future CHERI core~\\cite{cheribsd-guide}."
     )
