@@ -339,9 +339,10 @@ def conclusion_finding(
 ) -> str:
     """The conclusion's answer: the abstract's first finding (finding) in other words, said once
     plainly to be a figure of the builds' level (level: quoted_level, where recorded) that mixes
-    the ABI's cost with the compartments'; the same figures (two significant) and the same words
-    for code calling no other library (own_words). No rate scaled from it: a figure of one
-    workload's unoptimised loop says nothing of programs in general."""
+    the ABI's cost with the compartments', and what it bounds under Section 4.1's conditions
+    (bound_conditions); the same figures (two significant) and the same words for code calling
+    no other library (own_words). No rate scaled from it: a figure of one workload's unoptimised
+    loop says nothing of programs in general."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -381,11 +382,10 @@ def conclusion_finding(
             f"come{'' if also else 's'} from programs built {escape(level)} and " if level else ""
         )
         out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
-        # what the figure is for the switch, by reference to its conditions (A148: 'upper bound'
-        # was in neither the abstract nor the conclusion; round 143: without its conditions it
-        # read as the switch's cost)
-        # with its conditions written out (A150, R150: 'the conditions Section 4.1 names' sent
-        # them back to find them)
+        # what the figure is for the switch, with the conditions Section 4.1 gives it (A148:
+        # 'upper bound' was in neither the abstract nor the conclusion; round 143: without its
+        # conditions it read as the switch's cost; A150, R150: by reference only, it sent them
+        # back to find them)
         out.append(bound_conditions(r, abi, bool(also)))
     own = own_words(t, r, releases)
     if own:
@@ -1264,11 +1264,10 @@ def beside() -> str:
     Morello's published performance work, ahead of the estimates that mix it with the switch;
     its whole-program figures are Related work's (published_overheads)."""
     return (
-        # calls and returns: the report's morello-microarchitectural-limitations.md, lines 8 to 9
-        # ('inter-library pure-capability function calls or returns'; A151)
-        # the call and the return named as what changes the bounds (A152, B152, R152, then A153,
-        # B153, R153: 'Each' and 'Both' had no clear referent); with or without compartments
-        # (A152); only what the report says, not why the bounds change between libraries
+        # calls and returns, as the report's morello-microarchitectural-limitations.md says them
+        # (lines 8 to 9, 'inter-library pure-capability function calls or returns'; A151), each
+        # named (rounds 152 and 153: 'Each' and 'Both' had no clear referent); with or without
+        # compartments (A152)
         "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
         "the purecap ABI, with or without compartments, that falls on calls between libraries. "
         "A call into another library and its return each change the bounds of the "

@@ -351,13 +351,12 @@ def latex_table(table: pd.DataFrame) -> str:
     groups = [(k, g) for k, g in every if not all(is_confounded(x) for x in g.itertuples())]
     # a row left out as confounded is said in the legend's words (confounded_table lists it)
     hidden = len(groups) < len(every)
-    # a metric only a few ticks long is a row like any other: its cells give the two times, then
-    # their ratio (readers of rounds 141 to 148: a note under the table held rows that were not
-    # rows), keyed by one sentence of the legend
-    # within a contrast, each experiment's metrics in its order: no heads splitting code that calls
-    # into another library from code that calls none, which Figure 1 draws for the loops (A148,
-    # B150, R150: a malloc, a free and a pipe write under the math loop's head read as costs of a
-    # crossing, though the kernel does most of their work)
+    # within a contrast, each experiment's metrics in its order, a metric only a few ticks long a
+    # row like any other (readers of rounds 141 to 148: a note under the table held rows that were
+    # not rows); no heads split code that calls into another library from code that calls none,
+    # which Figure 1 draws for the loops (A148, B150, R150: a malloc, a free and a pipe write
+    # under the math loop's head read as costs of a crossing, though the kernel does most of
+    # their work)
     pairs = list(dict.fromkeys(k[0] for k, _ in groups))
     groups = sorted(groups, key=lambda g: pairs.index(g[0][0]))
     last_pair, last_e = None, None
@@ -409,11 +408,6 @@ def _in_words(x) -> bool:
     return bool(_text(getattr(x, "invalid", ""))) or is_confounded(x)
 
 
-def _number(x) -> str:
-    """A cell's number as printed (plain text), '' where the cell is in words (_in_words)."""
-    return "" if _in_words(x) else cell(x, tex=False)
-
-
 def _sides(few: list) -> str:
     """The two sides of a few-tick cell by name, as Section 4 says them: the pair's second, then
     its first ('purecap + c18n / hybrid': hybrid -> purecap + c18n); several pairs, or a share of
@@ -434,9 +428,10 @@ LEGEND_PAIRS = 1  # one notation a row (cold reads: two to a row read as one run
 
 def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     """The legend under Table 1, in footnote type: each notation beside its meaning, LEGEND_PAIRS
-    to a row, defined once and only where a cell uses it; the cells in words ('confounded', 'not
-    valid') in one sentence; then what the intervals cover, said once. hidden: some row was left
-    out as confounded (latex_table), which the sentence on cells in words also covers."""
+    to a row, defined once and only where a cell uses it (where they are ratios and times a few
+    ticks long, in sentences); what the intervals cover, said once; a word only where a cell has
+    it without its reason (WORDS); then where the confounded contrasts' ratios are (Table 9).
+    hidden: some row was left out as confounded (latex_table), which that last sentence covers."""
     rows = [x for _, g in shown for x in g.itertuples()]
     kept = [x for x in rows if not is_confounded(x) or _text(x.invalid)]
     printed = [cell(x, tex=False) for x in kept]
