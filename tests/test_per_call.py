@@ -640,7 +640,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "The 240 \\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60 "
         "\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
         "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
-        "switch, in shares these data cannot tell apart. So, if neither the loop's own code nor "
+        "switch, in shares these data cannot tell apart. If neither the loop's own code nor "
         "libm runs faster in its purecap build and both sides ran on like boards, the 60 "
         "\\si{\\nano\\second} is an upper bound on the switch alone."
     ), text
@@ -648,7 +648,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # library's build always (round 138: the purecap ABI can speed code up)
     alike = rows.assign(possibly_also="")
     assert call_cost.bound_words(alike, ABIS).endswith(
-        "So, if neither the loop's own code nor libm runs faster in its purecap build, the 60 "
+        "If neither the loop's own code nor libm runs faster in its purecap build, the 60 "
         "\\si{\\nano\\second} is an upper bound on the switch alone."
     )
     assert text.count("upper bound") == 1 and "unless" not in text, text
@@ -919,11 +919,11 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     text = call_cost.bound_words(rows, ABIS, reduction)
     # why libm's build may hold much of it, then the bound with its conditions first (round 140)
     assert (
-        "cannot tell apart. The purecap build of libm may hold much of it, as each call does "
-        "much work there: " in text
+        "cannot tell apart. The purecap build of libm may hold much of it, since each call does "
+        "much work there and whatever that build adds to the work counts on every call: " in text
     ), text
     assert text.endswith(
-        "So, if neither the loop's own code nor libm runs faster in its purecap build and both "
+        "If neither the loop's own code nor libm runs faster in its purecap build and both "
         "sides ran on like boards, the 60 \\si{\\nano\\second} is an upper bound on the switch "
         "alone, perhaps a loose one."
     ), text
@@ -942,11 +942,12 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert (
-        "The purecap build of libm may hold much of it, as each call does much work there: "
-        "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
+        "The purecap build of libm may hold much of it, since each call does much work there and "
+        "whatever that build adds to the work counts on every call: \\texttt{sin}, "
+        "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$). So, if" in text
+        "$10^{8}$). If neither" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

@@ -680,7 +680,8 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'The purecap build of libm may hold much of it, as each call does much work there: sin, cos
+    """'The purecap build of libm may hold much of it, since each call does much work there and
+    whatever that build adds to the work counts on every call: sin, cos
     and tan reduce an argument of at least 2^20·π/2 by a slower path [msun], and 98 % of the
     loop's arguments are that large (the argument is the loop's index, which runs to 10^8).',
     before the bound it loosens (A147: which argument was meant had to be inferred):
@@ -708,7 +709,10 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     # the link from the slower path to the bound said outright (round 138: both sides take the
     # path; round 139: 'It may be loose.' alone left the reader to work out why)
     return (
-        f"The {abi} build of {library} may hold much of it, as each call does much work there: "
+        # why the work matters, said (A154, B149: much work in libm alone does not make its
+        # purecap build slower; hybrid's takes the same path)
+        f"The {abi} build of {library} may hold much of it, since each call does much work there "
+        f"and whatever that build adds to the work counts on every call: "
         f"{functions} reduce an argument of at least "
         f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
@@ -748,7 +752,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # every condition in one sentence, before the bound (round 139: the loop's own code is one
     # too; round 140: conditions first, and why it may be loose before it, not after)
     loose = ", perhaps a loose one" if slow else ""
-    tail = f"So, {_conditions(r, abi)}, {bound}{loose}."
+    # no 'So': the bound does not follow from the sentence before it (B154)
+    tail = f"{_first(_conditions(r, abi))}, {bound}{loose}."
     return " ".join(x for x in (calls, slow, tail) if x)
 
 
