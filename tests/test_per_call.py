@@ -346,14 +346,6 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     )
     alike = both.assign(possibly_also="")
     assert call_cost.boards_words(alike, RELEASES) == ""
-    # Section 3 says the answer's own case beside the rule on confounded contrasts (A153 to
-    # A155: why is the 24.05 math ratio not confounded?), only where a side names no board
-    assert call_cost.boards_rule(both, RELEASES) == (
-        "Where only one side's files name a board, as on the 24.05 data, the ratio stands, though "
-        "its two sides may have run on different boards (Section~\\ref{sec:threats})."
-    )
-    assert call_cost.boards_rule(alike, RELEASES) == ""
-    assert r"\PerCallBoardsRule" in (ROOT / "paper" / "sections" / "setup.tex").read_text()
     # Figure 1's caption leaves it to the abstract and Table 1's notes (round 111: the
     # caption's pointer was one more qualifier where the answer is drawn)
     assert "Possibly" not in (ROOT / "paper" / "sections" / "introduction.tex").read_text()

@@ -1329,25 +1329,6 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     return f"For the extra time per call{where}, {escape('; '.join(said))}."
 
 
-def boards_rule(t: pd.DataFrame, releases: dict | None = None) -> str:
-    """Section 3's sentence on the answer's own case of a board named by one side only, after
-    the rule on confounded contrasts: 'Where only one side's files name a board, as on the 24.05
-    data, the ratio stands, though its two sides may have run on different boards (Section 5).'
-    (A153, B153, R153, B154, A155: why is the 24.05 math ratio not confounded?); '' where no
-    such case is recorded."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    if not any(p["kind"] == "host" for p in read_possibly(_s(getattr(r, "possibly_also", "")))):
-        return ""
-    on = escape(short_release((releases or {}).get(r.source, "")))
-    where = f", as on the {on} data" if on else ""
-    return (
-        f"Where only one side's files name a board{where}, the ratio stands, though its two "
-        "sides may have run on different boards (Section~\\ref{sec:threats})."
-    )
-
-
 def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     """The abstract's words where the first finding's two sides may come from different boards
     (only one side's files name their host): 'with the 24.05 variants possibly on different
@@ -1475,7 +1456,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallTableMarks", table_marks(t))
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
-    text += newcommand("PerCallBoardsRule", boards_rule(t, releases))
     text += newcommand("PerCallBeside", beside())
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
