@@ -441,6 +441,10 @@ def test_claims_table_in_pdf_with_data_set_verdicts(quick_run):
         < 1.5137
         < study.loc["math-cost-purecap", "ci95_high"]
     )
+    # tables print in the order of their numbers: the tally (a float) before the claims table
+    # that breaks across pages (A156, B156: Table 7 printed before Table 6)
+    numbers = [int(n) for n in re.findall(r"\bTable (\d+): ", plain)]
+    assert numbers == sorted(numbers) and len(numbers) >= 7, numbers
     # the reviewer's own verdicts go to results/claims.md; the committed README keeps the data set's
     assert "| math-cost-purecap: " in (project / "results" / "claims.md").read_text()
     # a claim without a published value prints nothing there, never "nan"

@@ -311,7 +311,7 @@ def tally_table(results: pd.DataFrame, claims: dict | None = None) -> str:
     lines = [
         # a float, so the text before the claims table fills its page (an unbreakable block
         # left a quarter page blank once the tested claims' table joined the appendix)
-        r"\begin{table}[!b]",
+        r"\begin{table}[!ht]",
         r"\caption{Verdicts by kind on each source: how many claims each source tests "
         r"with an interval (\emph{tested}: the claim holds on that source, does not, or "
         r"stays inconclusive; this package's own claims hold or fail) and how many it "
