@@ -37,6 +37,12 @@ def escape(text: str) -> str:
     return r"\si{\micro\second}".join("".join(repl.get(c, c) for c in p) for p in parts)
 
 
+def first_upper(text: str) -> str:
+    """The text with its first letter upper-case, as a sentence opens ('if neither …' -> 'If
+    neither …'); the rest as it is."""
+    return text[:1].upper() + text[1:]
+
+
 def macro_name(*parts: str) -> str:
     """Letters only, as TeX control words need: ('local', 'O2') -> 'LocalOTwo'."""
     out = []

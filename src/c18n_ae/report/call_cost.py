@@ -23,6 +23,7 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     amount,
     escape,
+    first_upper,
     in_words,
     listed,
     newcommand,
@@ -545,7 +546,7 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
-                f"{_about(x.per_call_ns).rsplit(' ', 1)[0]} to about {_about(r.per_call_ns)}, and "
+                f"{_num(x.per_call_ns)} to about {_about(r.per_call_ns)}, and "
                 f"both sides moved: {base}'s loop from {b_there} to {b_here}~{unit} an iteration, "
                 f"and {subject}'s from {s_there} to {s_here}~{unit}."
             )
@@ -753,7 +754,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # too; round 140: conditions first, and why it may be loose before it, not after)
     loose = ", perhaps a loose one" if slow else ""
     # no 'So': the bound does not follow from the sentence before it (B154)
-    tail = f"{_first(_conditions(r, abi))}, {bound}{loose}."
+    tail = f"{first_upper(_conditions(r, abi))}, {bound}{loose}."
     return " ".join(x for x in (calls, slow, tail) if x)
 
 
@@ -773,13 +774,9 @@ def bound_conditions(r, abi: str, several: bool) -> str:
     conditions Section 4.1 gives it ('If neither …, each is an upper bound on the switch alone.');
     abi: the paper's name of the subject's ABI; several: the figures of more than one source."""
     return (
-        _first(_conditions(r, abi))
+        first_upper(_conditions(r, abi))
         + f", {'each' if several else 'it'} is an upper bound on the switch alone."
     )
-
-
-def _first(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def abstract_problems(text: str) -> list[str]:

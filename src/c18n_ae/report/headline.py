@@ -29,6 +29,7 @@ from c18n_ae.common.latex import (
     comparison_text,
     covers_words,
     escape,
+    first_upper,
     listed,
     quantity,
     setting,
@@ -297,17 +298,13 @@ def _pair(r) -> str:
     return name or f"{r.subject} / {r.baseline}"
 
 
-def _first_upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def metric_cell(rows: pd.DataFrame, heads: dict[str, str]) -> str:
     """Table 1's Metric cell: the metric, then its setting where it has one ('A free of the
     largest block, 1000 MiB'). Columns of their own for the setting and the library a call
     enters, mostly '---', were two more notations to learn (readers of rounds 141 to 147), and
     the setting and library in brackets read as a third kind of bracket beside the intervals'
     (all three readers of round 149)."""
-    label = escape(_first_upper(rows.iloc[0].label))
+    label = escape(first_upper(rows.iloc[0].label))
     where = setting_cell(rows, heads)
     return label if where == "---" else f"{label}, {where}"
 
@@ -365,7 +362,7 @@ def latex_table(table: pd.DataFrame) -> str:
             lines.append(r"\midrule")
             if len(pairs) > 1:  # one contrast is the caption's to name
                 lines.append(
-                    rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(_first_upper(pair))}}}}} \\"
+                    rf"\multicolumn{{{cols}}}{{@{{}}l}}{{\emph{{{escape(first_upper(pair))}}}}} \\"
                 )
             last_pair, last_e = pair, None
         cells = [
@@ -377,10 +374,8 @@ def latex_table(table: pd.DataFrame) -> str:
             r = mine[mine.source == s]
             if not len(r):
                 cells.append("not measured")
-            elif is_confounded(r.iloc[0]) and not _text(r.iloc[0].invalid):
-                cells.append(confounded_cell(r.iloc[0]))
             else:
-                cells.append(cell(r.iloc[0]))
+                cells.append(printed_cell(r.iloc[0]))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     lines += [r"\par\smallskip\raggedright", *legend(table, groups, hidden)]
@@ -396,11 +391,17 @@ WORDS = {
 }
 
 
+def printed_cell(r, tex: bool = True) -> str:
+    """A source's cell as Table 1 prints it: 'confounded: …' where its contrast is (and its
+    measurement valid), else its number, or 'not valid: …' (cell)."""
+    if is_confounded(r) and not _text(r.invalid):
+        return confounded_cell(r)
+    return cell(r, tex=tex)
+
+
 def _in_words_cell(x) -> str:
     """A cell in words as Table 1 prints it ('' for a number)."""
-    if _text(getattr(x, "invalid", "")):
-        return cell(x, tex=False)
-    return confounded_cell(x) if is_confounded(x) else ""
+    return printed_cell(x, tex=False) if _in_words(x) else ""
 
 
 def _in_words(x) -> bool:
@@ -458,6 +459,7 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     if first["range"]:
         forms.append((first["range"], "too uncertain for a point"))
     few_said = ""  # the sentence that keys them where the legend is sentences alone
+    few_forms = []  # their forms, which that sentence keys in place of a row each
     if few:
         ticks = listed(list(dict.fromkeys(quantity(x.resolution, x.unit, True) for x in few)))
         sides = _sides(few)
@@ -472,12 +474,14 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
         # each form defined here, the one key of the body (a forms table once repeated it;
         # cold reads asked for one legend)
         if first["few"]:
+            few_forms.append(first["few"])
             forms.append(
                 (first["few"], f"{sides}: times only a few {ticks} ticks long, then their ratio")
             )
         # in the ratio's place (latex.tick_unresolved), each count of ticks the cells print
         for form in dict.fromkeys(UNRESOLVED_SAID.findall(said)):
             shown_ = next((example[t] for t in printed if form in t), form)
+            few_forms.append(shown_)
             # what the rule is (latex.tick_unresolved): within a tick, and the interval holds 1;
             # 'the timer cannot tell apart' overstated it for means of many trials (round 104)
             forms.append((shown_, f"{sides}: times a tick apart at most, no ratio apart from 1"))
@@ -492,12 +496,11 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     words = [WORDS[w] for w in (CONFOUNDED_CELL, NOT_VALID) if w in bare_words]
     lines = [r"\footnotesize"]
     plain = {first["interval"], first["bare"]} - {""}
-    keyed = {k for k, v in forms if "ticks long" in v or "a tick apart" in v}  # the few-tick forms
-    if all(k in plain or k in keyed for k, _ in forms):
+    if all(k in plain or k in few_forms for k, _ in forms):
         # ratios and times alone: sentences, as Figure 1's caption says it (round 105: a legend
         # of notations read as a private grammar)
         if first["bare"]:
-            lines.append(BARE_WORDS[0].upper() + BARE_WORDS[1:] + ".")
+            lines.append(first_upper(BARE_WORDS) + ".")
         if few_said:
             lines.append(few_said)
     else:
@@ -571,7 +574,7 @@ def covers_line(table: pd.DataFrame) -> str:
         who = "the study's data" if data else listed([escape(heads[s]) for s in names])
         words = covers_words(c)
         said.append(f"on {who} every interval is {'' if words.startswith('the ') else 'a '}{words}")
-    return _first_upper("; ".join(said)) + "." if said else ""
+    return first_upper("; ".join(said)) + "." if said else ""
 
 
 def confounded_table(table: pd.DataFrame) -> str:
@@ -612,8 +615,7 @@ def confounded_table(table: pd.DataFrame) -> str:
             last = here
             differs = ", ".join(x.strip() for x in r.confounded_by.split(";") if x.strip())
             lines.append(
-                " & ".join([*lead, escape(_first_upper(r.label)), cell(r), escape(differs)])
-                + r" \\"
+                " & ".join([*lead, escape(first_upper(r.label)), cell(r), escape(differs)]) + r" \\"
             )
         lines += [r"\bottomrule", r"\end{tabular}"]
     # the mark, how few, and the ratio of means the median stands in for (issue 16: a measure a
