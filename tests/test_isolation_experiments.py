@@ -393,7 +393,7 @@ def test_the_study_s_e1_memory_is_mib_its_time_holds_its_sleep_and_its_count_is_
         "On the 24.05 data, each instance added about 15 to 16\\,MiB of memory in use at first "
         "and about 25 to 26\\,MiB later in the run, across \\texttt{purecap-c18n} and "
         "\\texttt{benchmark-c18n}. The "
-        "study's script stops at a set share of the board's memory (Appendix~\\ref{sec:scale}); "
+        "study's script stops at a set share of the board's memory; "
         "its runs got there at 586 and 615 instances, respectively, one run per variant."
     ), body
     # no variant without compartments: what part of an instance's memory they take stays open

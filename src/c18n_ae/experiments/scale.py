@@ -473,8 +473,9 @@ def findings(source: str, summary: pd.DataFrame, verdicts=None) -> list[str]:
         )
         paired = ", respectively" if spans and len(counts) == len(rising) == 2 else ""
         out.append(
+            # the findings are this section's own (Appendix A.6), so no reference to it
             f"On {where}, each instance added {each}. The study's script stops "
-            "at a set share of the board's memory (Appendix~\\ref{sec:scale}); its runs got "
+            "at a set share of the board's memory; its runs got "
             f"there at {reached} instances{paired}{_one_per_variant(rising)}."
         )
         if _compartments_only(source, summary):
