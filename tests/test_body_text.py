@@ -95,7 +95,7 @@ def test_every_generated_macro_the_body_uses_names_no_claim_and_no_path(generate
     for name in ("ClaimsTally", "ClaimsSummary"):
         assert generated[name].count("drew from its 24.05 data. Its separate") == 1, generated[name]
         assert "arithmetic" not in generated[name], generated[name]
-    results = (ROOT / "paper" / "sections" / "results.tex").read_text()
+    results = (ROOT / "paper" / "sections" / "claims.tex").read_text()
     assert " ".join(results.split()).count("on runs other than those it was drawn from") == 1
     for name in ("DatasetSummary",):
         assert name in checked, name

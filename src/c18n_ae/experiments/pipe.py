@@ -1,5 +1,6 @@
 """E4 pipe communication: one 1 KiB message per trial, parent write and child read, and a
-batched round trip; trial 1 is kept as warm-up and reported with and without.
+batched round trip; the first trial of each process is kept as warm-up and reported with and
+without.
 
 The study's program timed other things under other names (its files' columns, mapped by LAYOUT):
 its "Write Time" is the child's write() of one message, a write like ours, though its timed region
@@ -76,7 +77,7 @@ def derive(df: pd.DataFrame, consume: bool = False) -> pd.DataFrame:
 
 CAPTION = (
     r"E4 pipe: trials 1--4 and the last, in the original study's shape, then mean $\pm$ sd "
-    r"without and with the warm-up trial, and the mean of the batched round trips. A data "
+    r"without and with the warm-up trials, and the mean of the batched round trips. A data "
     r"set's wait is the study's Read Time, the parent's wait for the child's next message; its "
     r"write+wait is the study's Total Time, invalid (the data set says why: it adds the child's "
     r"write to a wait that already contains it), so each of its trials reads invalid. The round "

@@ -431,7 +431,7 @@ def paper_order() -> str:
         )
         if others
         else "",
-    )
+    ) + newcommand("PartExperimentsCompartments", _span([e.number for e in others]))
     tables = "".join(
         rf"\IfRan{{{e.name}}}{{\input{{generated/tab-{e.name}.tex}}}}{{}}" for e in ordered
     )
