@@ -751,21 +751,45 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         if math.isfinite(whole)
         else "The extra time"
     )
-    calls = (
-        f"{grew} includes the loop's own code, {_calls_hold(r)}, in shares these data cannot tell "
-        "apart."
-    )
+    own = own_share_words(t, r)
+    # where the loops that call nothing bound the loop's own share, the rest is what cannot be
+    # told apart (own_share_words says so), not every share
+    apart = "" if own else ", in shares these data cannot tell apart"
+    calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
     bound = f"the {_about(r.per_call_ns)} is an upper bound on the switch alone"
     # every condition in one sentence, before the bound (round 139: the loop's own code is one
-    # too; round 140: conditions first, and why it may be loose before it, not after)
+    # too, unless the loops that call nothing bound it; round 140: conditions first, and why it
+    # may be loose before it, not after)
     loose = ", perhaps a loose one" if slow else ""
     # no 'So': the bound does not follow from the sentence before it (B154)
-    tail = f"{first_upper(_conditions(r, abi))}, {bound}{loose}."
-    return " ".join(x for x in (calls, slow, tail) if x)
+    tail = f"{first_upper(_conditions(r, abi, own_bounded=bool(own)))}, {bound}{loose}."
+    return " ".join(x for x in (calls, own, slow, tail) if x)
 
 
-def _conditions(r, abi: str) -> str:
+OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
+
+
+def own_share_words(t: pd.DataFrame, r) -> str:
+    """'Loops of the same program that call no other library changed by under 1 ns an iteration
+    (Table 4), so the loop's own code likely holds little of it.': where every workload of the
+    answer's source and contrast that calls no other library changed by less than OWN_SHARE_NS an
+    iteration (A156, B156, R156, A157, A158, A159, B159, R159: Table 4 bounds that share, and
+    the paper did not say so); '' otherwise. Its loops are not the math loop's, hence 'likely'
+    (rounds 139 to 142)."""
+    rows = _own_rows(t, r.source, r.subject)
+    extra = pd.to_numeric(rows.get("extra_per_iteration_ns"), errors="coerce").abs()
+    if rows.empty or extra.isna().any() or extra.max() >= OWN_SHARE_NS:
+        return ""
+    one = amount(OWN_SHARE_NS, digits=1)
+    return (
+        f"Loops of the same program that call no other library changed by under {one} an "
+        "iteration (Table~\\ref{tab:per-call}), so the loop's own code likely holds little of it; "
+        "these data cannot tell the other shares apart."
+    )
+
+
+def _conditions(r, abi: str, own_bounded: bool = False) -> str:
     """The bound's conditions (bound_words, bound_conditions): 'if neither the loop's own code nor
     libm runs faster in its purecap build and both sides ran on like boards'; the boards only
     where the answer's two sides may come from different ones (boards_words; two readers of round
@@ -773,6 +797,8 @@ def _conditions(r, abi: str) -> str:
     library = escape(_s(r.library)) or "the library"
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
     boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
+    if own_bounded:  # the loops that call nothing bound the loop's own code (own_share_words)
+        return f"if {library} runs no faster in its {abi} build{boards}"
     return f"if neither the loop's own code nor {library} runs faster in its {abi} build{boards}"
 
 

@@ -344,13 +344,6 @@ def _heading(e) -> str:
     return f"{escape(words[:1].upper() + words[1:])} (E{e.number})"
 
 
-def _title(e) -> str:
-    """'E1 Compartments at scale' -> 'compartments at scale': an experiment named inside a
-    sentence."""
-    words = e.title.removeprefix(f"E{e.number} ")
-    return words[:1].lower() + words[1:]
-
-
 def _span(numbers: list[int]) -> str:
     """'E7 to E9' for consecutive numbers, else 'E7, E8 and E10'."""
     if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
@@ -416,22 +409,10 @@ def paper_order() -> str:
         )
         for part in exp.PARTS
     ]
-    # the body's one sentence on the compartments' part: its experiments ask other questions
-    # than the cost, and their findings are their appendix sections' (B156, R156 and earlier
-    # rounds: E1's and E6's paragraphs in the body said nothing about the paper's question)
+    # the experiments that ask other questions than the cost, whose appendix sections give what
+    # the study's data show (Appendix A's opening names them)
     others = [e for e in ordered if e.part == "compartments" and (e.headline or e.findings)]
-    pointer = newcommand(
-        "PartPointerCompartments",
-        (
-            listed([f"E{e.number} ({escape(_title(e))})" for e in others])
-            + " answer other questions than this cost; Appendix "
-            + listed([rf"\ref{{sec:{e.name}}}" for e in others])
-            + (" gives what the study's data show" if len(others) == 1 else " give their findings")
-            + "."
-        )
-        if others
-        else "",
-    ) + newcommand("PartExperimentsCompartments", _span([e.number for e in others]))
+    named_apart = newcommand("PartExperimentsCompartments", _span([e.number for e in others]))
     tables = "".join(
         rf"\IfRan{{{e.name}}}{{\input{{generated/tab-{e.name}.tex}}}}{{}}" for e in ordered
     )
@@ -440,7 +421,7 @@ def paper_order() -> str:
     costs = [f"E{e.number}" for e in exp.registry().values() if e.headline]
     return (
         "".join(sections + found)
-        + pointer
+        + named_apart
         + newcommand("ExhaustiveTables", tables)
         + span
         + newcommand("HeadlineExperiments", listed(costs))
