@@ -387,7 +387,15 @@ def conclusion_finding(
         # 'upper bound' was in neither the abstract nor the conclusion; round 143: without its
         # conditions it read as the switch's cost; A150, R150: by reference only, it sent them
         # back to find them)
-        out.append(bound_conditions(r, abi, bool(also)))
+        # the loop's own code left out of the conditions only where the loops that call nothing
+        # bound it on every source the sentence covers, as Section 4.1 leaves it out (A160: the
+        # two sections' conditions differed)
+        covered = clean(crossing(t))
+        covered = covered[(covered.metric == r.metric) & (covered.subject == r.subject)]
+        if not also:
+            covered = covered[covered.source == r.source]
+        bounded = all(own_share_words(t, x) for x in covered.itertuples())
+        out.append(bound_conditions(r, abi, bool(also), own_bounded=bounded))
     own = own_words(t, r, releases)
     if own:
         out.append(own)
@@ -802,12 +810,14 @@ def _conditions(r, abi: str, own_bounded: bool = False) -> str:
     return f"if neither the loop's own code nor {library} runs faster in its {abi} build{boards}"
 
 
-def bound_conditions(r, abi: str, several: bool) -> str:
+def bound_conditions(r, abi: str, several: bool, own_bounded: bool = False) -> str:
     """The conclusion's sentence on what the figure is for the switch: the bound with the
-    conditions Section 4.1 gives it ('If neither …, each is an upper bound on the switch alone.');
-    abi: the paper's name of the subject's ABI; several: the figures of more than one source."""
+    conditions Section 4.1 gives it ('If libm runs no faster …, each is an upper bound on the
+    switch alone.'); abi: the paper's name of the subject's ABI; several: the figures of more
+    than one source; own_bounded: the loops that call nothing bound the loop's own code on each
+    (own_share_words)."""
     return (
-        first_upper(_conditions(r, abi))
+        first_upper(_conditions(r, abi, own_bounded))
         + f", {'each' if several else 'it'} is an upper bound on the switch alone."
     )
 
@@ -1472,7 +1482,8 @@ def main(argv=None) -> None:
     # in one place (findings.study_limits)
     first, _ = answer(t)
     library = escape(_s(getattr(first, "library", ""))) if first is not None else ""
-    mix = mix_sentence(sets, library) if scope(t, abis) else ""
+    heavy = first is not None and bool(slow_path_words(first, reduction))
+    mix = mix_sentence(sets, library, heavy) if scope(t, abis) else ""
     text += newcommand("PerCallMix", mix)
     limits = study_limits(
         sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases), not mix
