@@ -386,15 +386,6 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         "of the purecap ABI, libm's purecap build included, and of the compartment switch "
         "together."
     ), mix
-    # where most calls do much work inside the library, its build may hold much of each figure,
-    # said in a sentence of its own and not twice (A160, R160)
-    heavy = mix_sentence(shipped, "libm", heavy=True)
-    assert heavy == (
-        "Because no variant ran purecap without compartments, each figure per call is the cost "
-        "of the purecap ABI and of the compartment switch together. The purecap build of libm, "
-        "part of the ABI's cost, may hold much of each, since most of these calls do much work "
-        "inside libm."
-    ), heavy
     assert question_words(shipped) == (
         "How much time do the purecap ABI and c18n together add to a call into another library?"
     )

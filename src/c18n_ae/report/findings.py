@@ -279,7 +279,7 @@ def mixed_abis(metas: list[dict]) -> list[str]:
     return alone
 
 
-def mix_sentence(metas: list[dict], library: str = "", heavy: bool = False) -> str:
+def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what a figure per call is where the
     data sets have no purecap variant without compartments: 'Because no variant ran purecap
     without compartments, each figure per call is the cost of the purecap ABI, libm's purecap
@@ -287,31 +287,20 @@ def mix_sentence(metas: list[dict], library: str = "", heavy: bool = False) -> s
     (question_words; round 137: a question on a call's cost that the data cannot answer); round
     141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
     call's cost until libm's build was named beside it; round 87: 'includes both' read wrong for
-    code that makes no crossing, so the sentence is the calls'. heavy: most of the calls do much
-    work inside the library (call_cost.slow_path_words), so its build may hold much of each
-    figure, said here (A160, R160: the abstract's 'per libm call' read as a call's cost until
-    Section 4 took it apart). '' where every ABI also ran without."""
+    code that makes no crossing, so the sentence is the calls'. '' where every ABI also ran
+    without."""
     named = mixed_abis(metas)
     if not named:
         return ""
     abi = listed(named, "or")
-    heavy = heavy and bool(library)
-    # the library's build named in the figure's cost, or, where it may hold much of it, in a
-    # sentence of its own that says so (not named twice)
-    build = f", {library}'s {abi} build included," if library and not heavy else ""
+    build = f", {library}'s {abi} build included," if library else ""
     # what the figure per call is, both costs together; the bound it gives on the switch and that
     # bound's conditions are Section 4.1's (round 143: all three readers met a bound without its
     # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to)
-    said = (
+    return (
         f"Because no variant ran {abi} without compartments, each figure per call is the cost "
         f"of the {abi} ABI{build} and of the compartment switch together."
     )
-    if heavy:
-        said += (
-            f" The {abi} build of {library}, part of the ABI's cost, may hold much of each, "
-            f"since most of these calls do much work inside {library}."
-        )
-    return said
 
 
 def question_words(metas: list[dict]) -> str:
