@@ -636,6 +636,23 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "gap between 60 \\si{\\nano\\second} and 15 \\si{\\nano\\second} the stall explains."
     ), other
     assert "The benchmark ABI avoids the stall" in said, said
+    # the two ABIs in compartments on one board, where both sides' files name one host (B162,
+    # B163, A161); not where the hosts differ or one side names none
+    one = (
+        "The benchmark + c18n files and the purecap + c18n files name the same host, "
+        "morello-camb-3, so those two ran on one board."
+    )
+    assert one in other, other
+    moved = rows.assign(
+        possibly_also=rows.possibly_also.str.replace(
+            "benchmark-c18n files name host morello-camb-3",
+            "benchmark-c18n files name host morello-camb-9",
+        )
+    )
+    assert "ran on one board" not in call_cost.other_abis(moved, ABIS)
+    # the paragraph is Section 4's, beside the bound it bears on (seven expert reads of rounds
+    # 157 to 163)
+    assert r"\PerCallOthers" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     # (Section 4.1): what the extra time holds in one paragraph and one bound with its
     # condition; the split is the appendix's and bounds nothing (rounds 122 to 126)
     text = call_cost.bound_words(rows, ABIS)

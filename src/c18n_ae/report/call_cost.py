@@ -449,6 +449,15 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                     "and its call sites"
                 )
             out.append(said + ".")
+        # one board under both ABIs in compartments, where their files name one host: the gap
+        # between their figures is no board's (B162, B163, A161: the cleanest contrast there is)
+        host = _named_host(r)
+        if host and host == _named_host(o):
+            mine = abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+            out.append(
+                f"The {compartment_name(abi)} files and the {compartment_name(escape(mine))} "
+                f"files name the same host, {escape(host)}, so those two ran on one board."
+            )
         if full == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
             out.append(
@@ -460,6 +469,15 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
                 f"{_about(r.per_call_ns)} and {_about(o.per_call_ns)} the stall explains."
             )
     return " ".join(out)
+
+
+def _named_host(r) -> str:
+    """The host a row's subject's files name, as its possibly-also note records it ('the
+    purecap-c18n files name host morello-camb-3 but ...'); '' where none is named."""
+    said = re.search(
+        rf"the {re.escape(_s(r.subject))} files name host ([\w.-]+)", _s(r.possibly_also)
+    )
+    return said[1] if said else ""
 
 
 def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
