@@ -86,7 +86,7 @@ def test_table_1_caption_and_legend_stay_short():
     said = headline.latex_table(alone).split(r"\end{tabular}", 1)[1]
     assert r"No ratio where a cell is in words: \emph{not valid} means the timed code" in said
     # a metric whose cells are all in words stays a row: its cells say why
-    assert "not valid: loops did no work" in body, body
+    assert "not valid: loops made no stores or loads" in body, body
     # a metric under the table is no confounded row left out: without a confounded cell, no
     # word on confounded contrasts
     plain = TABLE[TABLE.confounded_by.fillna("") == ""]

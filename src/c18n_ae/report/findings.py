@@ -250,9 +250,9 @@ def attribution(meta: dict, earlier: list[dict] = (), labels: dict | None = None
 def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """The introduction's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
-    (study.brief), 'The study's files show flaws: its 24.05 write and read loops did no work, its
-    Read Time timed the wait for the next message, and its memory reader ran as the owner, not as
-    root.';
+    (study.brief), 'The study's files show flaws: its 24.05 write and read loops made no stores
+    or loads, its Read Time timed the wait for the next message, and its memory reader ran as the
+    owner, not as root.';
     '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]

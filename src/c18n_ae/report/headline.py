@@ -504,8 +504,8 @@ def legend(table: pd.DataFrame, shown: list, hidden: bool = False) -> list[str]:
     if "†" in said:
         forms.append((DAGGER, MEDIAN_WORDS.split(": ", 1)[1] + ": the median"))
     # cells in words are no notation: each names its reason ('confounded: heap revocation', 'not
-    # valid: loops did no work'), as Section 3 defines the word; a sentence defining them again
-    # was the legend's longest (readers of rounds 141 to 148 counted Table 1's notations)
+    # valid: loops made no stores or loads'), as Section 3 defines the word; a sentence defining
+    # them again was the legend's longest (readers of rounds 141 to 148 counted Table 1's notations)
     confounded = hidden or any(is_confounded(x) and not _text(x.invalid) for x in rows)
     # a cell whose data set names no reason says the word alone: defined here, then
     bare_words = {_in_words_cell(x) for x in rows} & {NOT_VALID, CONFOUNDED_CELL}

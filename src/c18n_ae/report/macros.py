@@ -240,7 +240,7 @@ def unseen_phrases(sets: list[dict]) -> list[str]:
 def invalid_phrases(sets: list[dict]) -> list[str]:
     """What the study's files measure that their names do not claim (dataset.yaml invalid, in its
     cell's few words), one phrase each for the abstract's list: 'its 24.05 write and read loops
-    did no work'; none where no data set names one or gives no words for it."""
+    made no stores or loads'; none where no data set names one or gives no words for it."""
     said: dict[tuple[str, str], list[str]] = {}  # (steps, cell) -> the data sets that have it
     labels = release_labels(sets)  # copies of one release named apart
     for d in sets:
