@@ -798,7 +798,8 @@ OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code wher
 
 def own_share_words(t: pd.DataFrame, r) -> str:
     """'Loops of the same program that call no other library changed by under 1 ns an iteration
-    (Table 4), so the loop's own code likely holds little of it.': where every workload of the
+    (Table 4), so the loop's own code likely holds little of it; these data cannot tell the other
+    shares apart.': where every workload of the
     answer's source and contrast that calls no other library changed by less than OWN_SHARE_NS an
     iteration (A156, B156, R156, A157, A158, A159, B159, R159: Table 4 bounds that share, and
     the paper did not say so); '' otherwise. Its loops are not the math loop's, hence 'likely'

@@ -383,9 +383,11 @@ def paper_order() -> str:
     adds pages to its appendix only: each part's experiment sections (\\SectionsCost, ...: the
     appendix) and tables (\\ExhaustiveTables); and each part's findings (\\PartFindingsCost,
     ...), one paragraph per experiment that has findings (a headline metric or its own findings:
-    what a data set or board says with compartments). The body prints the compartments' part's
-    (Section 4.2) and, on a board, the functional checks' part's; the cost part's headline
-    ratios are Table 1's, and its paragraphs stay defined for an edition that wants them."""
+    what a data set or board says with compartments). The body prints, on a board, the
+    functional checks' part's; the compartments' part's findings are their appendix sections'
+    (each prints its own \\Findings<Name>), named by \\PartExperimentsCompartments; the cost
+    part's headline ratios are Table 1's; the other parts' paragraphs stay defined for an edition
+    that wants them."""
     ordered = [e for part in exp.PARTS for e in exp.registry().values() if e.part == part]
     sections = [
         newcommand(
