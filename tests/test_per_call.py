@@ -691,6 +691,20 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
 
 
+def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_2():
+    """Threats' bullet on the builds: the one level both sides of every figure per call share, and
+    Table 2 for every variant's build, in place of each data set's list (A162, R163, A164, R165,
+    B165: the list repeated the table); the list where no one level covers them."""
+    said = call_cost.built_level_sentence("-O0")
+    assert said == (
+        "Both sides of each figure per call were built at -O0; Table~\\ref{tab:setup} gives every "
+        "variant's build."
+    ), said
+    assert call_cost.built_level_sentence(None) == "\\DatasetOptimisation{}"
+    threats = (ROOT / "paper" / "sections" / "threats.tex").read_text()
+    assert "\\PerCallBuilt{}" in threats and "\\DatasetOptimisation" not in threats
+
+
 def test_the_quoted_figures_build_level_is_the_one_every_side_records():
     """The abstract and conclusion name a build level only where both sides of every figure they
     quote (24.05's and 22.12's math loop) record that one level; another level on one side of

@@ -488,6 +488,19 @@ def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
     return o[(o.metric == r.metric) & (o.subject == r.subject) & (o.source != r.source)]
 
 
+def built_level_sentence(level: str | None) -> str:
+    """Threats' sentence on the builds: 'Both sides of each figure per call were built at -O0;
+    Table 2 gives every variant's build.' where one level covers them (quoted_level), in place of
+    each data set's list of builds, which Table 2 gives (A162, R163, A164, R165, B165: the list
+    repeated the table); each data set's list (\\DatasetOptimisation) otherwise."""
+    if not level:
+        return "\\DatasetOptimisation{}"
+    return (
+        f"Both sides of each figure per call were built at {escape(level)}; "
+        "Table~\\ref{tab:setup} gives every variant's build."
+    )
+
+
 def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
     """The one optimisation level ('-O0') that the data sets record for both sides of every
     figure the first finding quotes (the answer and the same contrast on the other data sets,
@@ -1510,6 +1523,7 @@ def main(argv=None) -> None:
     )
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
+    text += newcommand("PerCallBuilt", built_level_sentence(quoted))
     text += newcommand("PerCallOthers", other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
