@@ -321,7 +321,7 @@ def test_possibly_also_reads_back_into_its_parts():
     parts = contrasts.read_possibly(f"compiler clang-morello against clang; {host}; odd words")
     assert parts == [
         {"kind": "compiler", "subject": "clang-morello", "baseline": "clang"},
-        {"kind": "host", "named": "purecap-c18n", "other": "hybrid"},
+        {"kind": "host", "named": "purecap-c18n", "host": "morello-camb-3", "other": "hybrid"},
         {"kind": "", "text": "odd words"},
     ]
     assert contrasts.read_possibly("") == []

@@ -235,10 +235,10 @@ HOST_ONE_SIDE = (
 def read_possibly(text: str) -> list[dict]:
     """possibly()'s '; '-joined words read back into their parts, for a reader that words them
     otherwise: {'kind': 'compiler', 'subject': 'cc', 'baseline': 'clang'} for a name alone,
-    {'kind': 'host', 'named': 'purecap-c18n', 'other': 'hybrid'} for a board named by one side's
-    files only, {'kind': '', 'text': ...} for anything else."""
+    {'kind': 'host', 'named': 'purecap-c18n', 'host': 'morello-camb-3', 'other': 'hybrid'} for a
+    board named by one side's files only, {'kind': '', 'text': ...} for anything else."""
     host = re.escape(HOST_ONE_SIDE).replace(r"\{named\}", r"(?P<named>\S+)")
-    host = host.replace(r"\{host\}", r"\S+").replace(r"\{other\}", r"(?P<other>\S+)")
+    host = host.replace(r"\{host\}", r"(?P<host>\S+)").replace(r"\{other\}", r"(?P<other>\S+)")
     names = "|".join(re.escape(LABELS.get(k, k)) for k in NAME_ONLY)
     out = []
     for part in (x for x in str(text or "").split("; ") if x):

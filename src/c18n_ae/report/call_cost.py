@@ -390,11 +390,8 @@ def conclusion_finding(
         # the loop's own code left out of the conditions only where the loops that call nothing
         # bound it on every source the sentence covers, as Section 4.1 leaves it out (A160: the
         # two sections' conditions differed)
-        covered = clean(crossing(t))
-        covered = covered[(covered.metric == r.metric) & (covered.subject == r.subject)]
-        if not also:
-            covered = covered[covered.source == r.source]
-        bounded = all(own_share_words(t, x) for x in covered.itertuples())
+        covered = [r, *(_other_sources(t, r).itertuples() if also else ())]
+        bounded = all(own_share_words(t, x) for x in covered)
         out.append(bound_conditions(r, abi, bool(also), own_bounded=bounded))
     own = own_words(t, r, releases)
     if own:
@@ -418,6 +415,11 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     if r is None or kind != "data":
         return ""
     out = []
+    # the answer's host and ABI in compartments, as the sentence on one board names them
+    host = _named_host(r)
+    mine = compartment_name(
+        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
+    )
     for o in _others(t, r).itertuples():
         full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
         abi = escape(abi_word(full))  # Section 2's short name, used from then on
@@ -451,12 +453,10 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
             out.append(said + ".")
         # one board under both ABIs in compartments, where their files name one host: the gap
         # between their figures is no board's (B162, B163, A161: the cleanest contrast there is)
-        host = _named_host(r)
         if host and host == _named_host(o):
-            mine = abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject)))
             out.append(
-                f"The {compartment_name(abi)} files and the {compartment_name(escape(mine))} "
-                f"files name the same host, {escape(host)}, so those two ran on one board."
+                f"The {compartment_name(abi)} files and the {mine} files name the same host, "
+                f"{escape(host)}, so those two ran on one board."
             )
         if full == STALL_FREE_ABI and o.per_call_ns < r.per_call_ns:
             # the published mechanism that could explain the gap, said as a reading, not a result
@@ -472,12 +472,10 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
 
 
 def _named_host(r) -> str:
-    """The host a row's subject's files name, as its possibly-also note records it ('the
-    purecap-c18n files name host morello-camb-3 but ...'); '' where none is named."""
-    said = re.search(
-        rf"the {re.escape(_s(r.subject))} files name host ([\w.-]+)", _s(r.possibly_also)
-    )
-    return said[1] if said else ""
+    """The host a row's subject's files name, as its possibly-also note records it
+    (read_possibly); '' where none is named."""
+    parts = read_possibly(_s(getattr(r, "possibly_also", "")))
+    return next((p["host"] for p in parts if p["kind"] == "host" and p["named"] == r.subject), "")
 
 
 def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
