@@ -43,8 +43,10 @@ def cells(tex: str, sources: int) -> list[str]:
 
 
 def test_table_1_caption_and_legend_stay_short():
-    intro = (ROOT / "paper" / "sections" / "introduction.tex").read_text()
-    float_ = intro[: intro.index(r"\label{tab:headline}")].rsplit(r"\begin{table*}", 1)[1]
+    # the exhaustive tables' float, out of the body (round 166: its rows repeated Figure 1 and
+    # its other cells were audit findings)
+    home = (ROOT / "paper" / "sections" / "appendix.tex").read_text()
+    float_ = home[: home.index(r"\label{tab:headline}")].rsplit(r"\begin{table*}", 1)[1]
     caption = float_.split(r"\caption{", 1)[1]
     assert len(rendered(caption)) <= CAPTION_CHARS, rendered(caption)
     tex = headline.latex_table(TABLE)
