@@ -601,7 +601,9 @@ def test_findings_come_first_in_one_format(quick_run):
     body = text.split("INTRODUCTION", 1)[1]
     # morello-2024's confounded contrasts (heap revocation, optimisation, board) said once; on
     # cheribsd-22.12 a compiler's name alone differs, so its ratios stand ("possibly also")
-    assert len(re.findall(r"Confounded contrasts: the ratios Table \d+ calls confounded", body)) == 1
+    assert (
+        len(re.findall(r"Confounded contrasts: the ratios Table \d+ calls confounded", body)) == 1
+    )
     assert "compiler clang-morello against clang" in body
     assert "the math workload’s CPU time" in body
     # the headline table among the appendix's exhaustive tables, not in the body (round 166:

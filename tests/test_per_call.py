@@ -188,7 +188,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     # figures' (findings.question_words, mix_sentence)
     assert sentence == (
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
-        r"time: about 60 \si{\nano\second} more per libm call; code calling no other library ran "
+        r"time: about 60~\si{\nano\second} more per libm call; code calling no other library ran "
         r"at 0.97$\times$ to 1.08$\times$."
     ), sentence
     assert " It " not in sentence, sentence
@@ -237,7 +237,7 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     ].iloc[0]
     sentence = call_cost.finding(both, RELEASES, ABIS)
     about = call_cost._about(other.per_call_ns)
-    assert re.match(r"\d\d \\si", about), about  # two figures, like 24.05's 60
+    assert re.match(r"\d\d~\\si", about), about  # two figures, like 24.05's 60
     # with the ratio it comes from, in a clause of its own
     ratio = call_cost.ratio_point(other.ratio)
     said = f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more per call."
@@ -437,18 +437,14 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     own = "ran at 0.97$\\times$ to 1.08$\\times$"
     assert not sentences(first) & sentences(said), said
     assert own in first and own in said, said
-    assert "about 60 \\si{\\nano\\second}" in first and "about 60 \\si{\\nano\\second}" in said
+    assert "about 60~\\si{\\nano\\second}" in first and "about 60~\\si{\\nano\\second}" in said
     # each names the other release as it names the answer's: in full in the abstract, as 'the
     # study's 24.05 data' and '22.12' in the conclusion
-    assert "On CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41 \\si" in first, first
-    assert "about 41 \\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
+    assert "On CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41~\\si" in first, first
+    assert "about 41~\\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
-    # the bound, with Section 4's conditions: the loop's own code is none where the loops that
-    # call nothing bound it on both releases (A160, B160: the two sections' conditions differed)
-    assert (
-        "compartments'. If libm runs no faster in its purecap build "
-        "and both sides ran on like boards, each is an upper bound on the switch alone." in said
-    ), said
+    # the bound is Section 4's alone (R167, B167: the conclusion repeated it)
+    assert "upper bound" not in said and "conditions" not in said, said
     assert "a second" not in said and "core" not in said, said
     assert call_cost.abstract_problems(said) == [], said
 
@@ -465,14 +461,17 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     # both sides of the gap, which way each moved: hybrid's moved too; the gap's
     # figures in the same sentence, not one of their own (rounds 143 to 146)
     # each figure from one release to the other, in that order (A148, A150)
+    # how far each moved per iteration, and the baseline's move per call beside the gap (A167,
+    # B167: a change with no compartments in it is the scale the gap needs)
     assert said.startswith(
         "From 22.12 to 24.05, the extra time per call went from about 41 to about "
-        "60 \\si{\\nano\\second}, and both sides moved: hybrid's loop got faster and "
-        "purecap-c18n's slower."
+        "60~\\si{\\nano\\second}, and both sides moved: per iteration, hybrid's loop got "
+        "30.7~\\si{\\nano\\second} faster and purecap-c18n's 47.4~\\si{\\nano\\second} "
+        "slower; hybrid's move alone is about 7.7~\\si{\\nano\\second} per call."
     ), said
     # the times per iteration are the estimate's paragraph's, not said again (B158)
     assert "498.3" not in said and "707.8" not in said, said
-    assert said.count("41 ") == 1 and said.count("60 \\si") == 1, said
+    assert said.count("41 ") == 1 and said.count("60~\\si") == 1, said
     # without times per iteration, the gap in a sentence of its own
     bare = both.assign(iterations=float("nan"))
     alone = call_cost.release_gap(bare, RELEASES, metas)
@@ -609,7 +608,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # Related Work
     assert "15" not in said.split("Morello's early")[0] and "benchmark ABI gives" not in said
     other = call_cost.other_abis(rows, ABIS)
-    assert other.startswith(r"The same estimate with the benchmark ABI is about 15 \si")
+    assert other.startswith(r"The same estimate with the benchmark ABI is about 15~\si")
     # the levels said once, as each side's build, and which way they move it
     assert (
         "but its benchmark + c18n side was built at -O2 and hybrid at -O0. At -O2 its loop did "
@@ -634,7 +633,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # bounds in either ABI; the gap named by its two ends
     assert other.endswith(
         "though a compartment switch may still change them; these data cannot say how much of the "
-        "gap between 60 \\si{\\nano\\second} and 15 \\si{\\nano\\second} the stall explains."
+        "gap between 60~\\si{\\nano\\second} and 15~\\si{\\nano\\second} the stall explains."
     ), other
     assert "The benchmark ABI avoids the stall" in said, said
     # the two ABIs in compartments on one board, where both sides' files name one host (B162,
@@ -659,14 +658,15 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # condition; the split is the appendix's and bounds nothing (rounds 122 to 126)
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
-        "The 240 \\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60 "
-        "\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
+        "The 240~\\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60"
+        "~\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
         "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
-        "switch. Loops of the same program that call no other library changed by under 1 "
-        "\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}), so the loop's own code "
-        "likely holds little of it; these data cannot tell the other shares apart. If libm runs "
-        "no faster in its purecap build and both sides ran on like boards, the 60 "
-        "\\si{\\nano\\second} is an upper bound on the switch alone."
+        "switch. Loops of the same program that call no other library changed by under 1"
+        "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}), so the loop's own code "
+        "likely holds little of it; these data cannot tell the other shares apart. Two conditions "
+        "make the 60~\\si{\\nano\\second} an upper bound on the switch alone: that libm runs "
+        "no faster in its purecap build and that both sides ran on like boards. These data give "
+        "the switch no lower bound."
     ), text
     # where a loop that calls nothing changed by a nanosecond or more, they bound nothing: the
     # loop's own code is a condition of the bound again (rounds 139 to 142)
@@ -675,19 +675,20 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     )
     loose = call_cost.bound_words(wide, ABIS)
     assert "Loops of the same program" not in loose and "cannot tell apart." in loose, loose
-    assert "If neither the loop's own code nor libm runs faster" in loose, loose
+    assert "alone: that neither the loop's own code nor libm runs faster" in loose, loose
     # the boards only where the two sides may come from different boards (round 135); the
     # library's build always (round 138: the purecap ABI can speed code up)
     alike = rows.assign(possibly_also="")
     assert call_cost.bound_words(alike, ABIS).endswith(
-        "If libm runs no faster in its purecap build, the 60 "
-        "\\si{\\nano\\second} is an upper bound on the switch alone."
+        "If libm runs no faster in its purecap build, the 60~\\si{\\nano\\second} is an upper "
+        "bound on the switch alone. These data give the switch no lower bound."
     )
     assert text.count("upper bound") == 1 and "unless" not in text, text
     # where no own workload has a ratio, the loop's own code is a share like the others (round
     # 142) and a condition of the bound again
     bare = call_cost.bound_words(rows[rows.calls_per_iteration > 0], ABIS)
-    assert "in shares these data cannot tell apart. If neither the loop's own code nor" in bare
+    assert "in shares these data cannot tell apart. Two conditions make" in bare, bare
+    assert "alone: that neither the loop's own code nor libm" in bare, bare
     assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
 
 
@@ -748,7 +749,7 @@ def test_the_worked_estimate_lets_a_reader_check_the_cost_per_call():
         and abs(b - r.reference_mean_ns / r.iterations) <= 0.5
     )
     per_call = (a - b) / k  # what a reader gets from the printed numbers
-    printed = float(re.search(r"\\approx\$ ([\d.]+) \\si\{\\nano\\second\}", said)[1])
+    printed = float(re.search(r"\\approx\$ ([\d.]+)~\\si\{\\nano\\second\}", said)[1])
     assert abs(per_call - printed) / printed < 0.05 and printed == float(f"{r.per_call_ns:.2g}")
     assert "sin, cos, tan and log" in said and "libm" in said
     # what the extra time includes is the next paragraph's (bound_words); no closing clause on the
@@ -760,7 +761,7 @@ def test_the_worked_estimate_lets_a_reader_check_the_cost_per_call():
     # every other data set's figure the abstract gives comes with its two means, checkable alike
     other = re.search(
         r"On the 22.12 data, ([\d.]+)~\\si\{\\nano\\second\} and ([\d.]+)~\\si\{"
-        r"\\nano\\second\} an iteration give about ([\d.]+) \\si\{\\nano\\second\} the same way",
+        r"\\nano\\second\} an iteration give about ([\d.]+)~\\si\{\\nano\\second\} the same way",
         said,
     )
     assert other, said
@@ -794,7 +795,7 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     # the conclusion print it (one quantity, one form: two significant figures, 60, in Table 7
     # too)
     said = call_cost.finding(rows, RELEASES, ABIS)
-    shown = re.search(r"about (\d+) \\si\{\\nano\\second\}", said)[1]
+    shown = re.search(r"about (\d+)~\\si\{\\nano\\second\}", said)[1]
     assert (
         shown == "60"
         and rf"{{1.51$\times$; +{shown} \si{{\nano\second}} per "
@@ -834,20 +835,16 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     few = few_ticks(rows)
     assert "open marks: a timer tick either way" in call_cost.figure_marks(few)
     # the pipe write, which Table 1 lists as a call into libc, gives no cost per call and so is
-    # not drawn; nor are the memory metrics or the confounded contrasts: the caption says which
-    # table holds each, without a reason Table 1 seems to contradict (R157, R158: 'not drawn'
-    # for its clock calls, beside Table 1's ratio for it)
+    # not drawn; nor are the memory metrics or the confounded contrasts, and the caption lists
+    # none of them (R167, B167: appendix navigation; R157, R158: a reason for the pipe write's
+    # absence that Table 1 seemed to contradict)
     from c18n_ae import experiments as exp
 
     write = next(h for h in exp.registry()["pipe"].headline if h.metric == "write_ns")
     assert write.crosses == "libc" and "write_ns" not in set(rows.metric)
     words = " ".join(caption.split())
-    assert (
-        "Table~\\ref{tab:headline} gives the memory and pipe metrics, "
-        "Table~\\ref{tab:confounded} the confounded contrasts." in words
-    ), words
-    # what is drawn comes first, where the rest is after it (a reviewer read the omissions first)
-    assert words.index("\\PerCallMarks") < words.index("gives the memory and pipe metrics")
+    assert "tab:headline" not in words and "tab:confounded" not in words, words
+    assert words.endswith("\\PerCallMarks{}}"), words
     # at most three short sentences
     assert len(re.findall(r"\.(\s|$)", words)) <= 3 and len(words.split()) <= 80, words
     # what the cost per call holds, in words a reader need not read twice ('bounding neither')
@@ -944,7 +941,7 @@ def test_cycles_at_morello_s_published_clock_only_where_no_source_records_one():
     assert expect == "150", expect  # about 60 ns at 2.5 GHz
     assert said == (
         "At Morello's published clock of 2.5~GHz~\\cite{morello-early-performance}, "
-        "60 \\si{\\nano\\second} is about 150 cycles, if the study's boards ran at it."
+        "60~\\si{\\nano\\second} is about 150 cycles, if the study's boards ran at it."
     ), said
     # a board's answer (intervals between runs) records its own clock: no published one
     assert call_cost.nominal_cycles(rows.assign(interval_covers="between runs"), published) == ""
@@ -970,10 +967,12 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "each call does much work there and whatever that build adds to the work counts on every "
         "call: " in text
     ), text
+    # the two conditions one by one, then what the data leave open below the bound (A167, R167:
+    # 'If … and …, …, perhaps a loose one' had to be rebuilt; B167: how loose went unsaid)
     assert text.endswith(
-        "If libm runs no faster in its purecap build and both "
-        "sides ran on like boards, the 60 \\si{\\nano\\second} is an upper bound on the switch "
-        "alone, perhaps a loose one."
+        "Two conditions make the 60~\\si{\\nano\\second} an upper bound on the switch alone: "
+        "that libm runs no faster in its purecap build and that both sides ran on like boards. "
+        "These data give the switch no lower bound."
     ), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
@@ -995,7 +994,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$). If libm" in text
+        "$10^{8}$). Two conditions" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)
@@ -1045,10 +1044,10 @@ def test_the_worked_times_divide_to_the_figures_printed():
         r"\\nano\\second\} (?:in hybrid|an iteration)",
         text,
     )
-    said = re.findall(r"(?:\\approx\$|about) (\d+) \\si\{\\nano\\second\}", text)
+    said = re.findall(r"(?:\\approx\$|about) (\d+)~\\si\{\\nano\\second\}", text)
     assert len(pairs) == 2 and len(said) == 2, text
     for (a, b), figure in zip(pairs, said):
-        assert call_cost._about((float(a) - float(b)) / 4) == f"{figure} \\si{{\\nano\\second}}", (
+        assert call_cost._about((float(a) - float(b)) / 4) == f"{figure}~\\si{{\\nano\\second}}", (
             a,
             b,
             figure,

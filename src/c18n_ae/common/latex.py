@@ -603,6 +603,9 @@ def amount(x: float, unit: str = "ns", tex: bool = True, digits: int = MAX_DIGIT
     text = _sig(abs(x), digits)
     text = text.rstrip("0").rstrip(".") if "." in text and abs(x) >= 10**digits else text
     minus = ("$-$" if tex else "-") if x < 0 else ""
+    # a tie in LaTeX: a figure and its unit never part at a line's end ('60' / 'ns', round 168)
+    if tex and unit in _SI:
+        return f"{minus}{text}~{_SI[unit]}"
     return f"{minus}{text} {_SI.get(unit, unit) if tex else unit}"
 
 
@@ -615,7 +618,7 @@ def amount_interval(
     if not (math.isfinite(low) and math.isfinite(high)):
         return amount(x, unit, tex)
     said = f", {covers_words(covers, tex)}" if covers else ""
-    ends = [amount(v, unit, tex).rsplit(" ", 1)[0] for v in (low, high)]
+    ends = [re.split(r"[ ~]", amount(v, unit, tex))[0] for v in (low, high)]
     if ends[0] == ends[1]:  # narrower than the last figure prose carries: the amount alone
         return amount(x, unit, tex)
     return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"

@@ -340,8 +340,8 @@ def conclusion_finding(
 ) -> str:
     """The conclusion's answer: the abstract's first finding (finding) in other words, said once
     plainly to be a figure of the builds' level (level: quoted_level, where recorded) that mixes
-    the ABI's cost with the compartments', and what it bounds under Section 4.1's conditions
-    (bound_conditions); the same figures (two significant) and the same words for code calling
+    the ABI's cost with the compartments' (what it bounds is Section 4's alone, bound_words);
+    the same figures (two significant) and the same words for code calling
     no other library (own_words). No rate scaled from it: a figure of one workload's unoptimised
     loop says nothing of programs in general."""
     abis = abis or {}
@@ -383,16 +383,8 @@ def conclusion_finding(
             f"come{'' if also else 's'} from programs built {escape(level)} and " if level else ""
         )
         out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
-        # what the figure is for the switch, with the conditions Section 4.1 gives it (A148:
-        # 'upper bound' was in neither the abstract nor the conclusion; round 143: without its
-        # conditions it read as the switch's cost; A150, R150: by reference only, it sent them
-        # back to find them)
-        # the loop's own code left out of the conditions only where the loops that call nothing
-        # bound it on every source the sentence covers, as Section 4.1 leaves it out (A160: the
-        # two sections' conditions differed)
-        covered = [r, *(_other_sources(t, r).itertuples() if also else ())]
-        bounded = all(own_share_words(t, x) for x in covered)
-        out.append(bound_conditions(r, abi, bool(also), own_bounded=bounded))
+        # what the figure bounds is Section 4's alone (R167, B167: the conclusion repeated the
+        # abstract and the bound; A160: two statements of the conditions differed)
     own = own_words(t, r, releases)
     if own:
         out.append(own)
@@ -586,13 +578,23 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         if mine and theirs:
             (s_here, b_here, s_there, b_there), unit = _dividing_times((*mine, *theirs))
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
+            # which way and how far each side moved, not its times again: the paragraph on the
+            # estimate gave all four (B158); the baseline's move per call, the scale of a change
+            # with no compartments in it (A167, B167: the gap was never set beside it)
+            places = len(b_here.split(".")[1]) if "." in b_here else 0
+            moved = [abs(float(a) - float(b)) for a, b in ((b_here, b_there), (s_here, s_there))]
+            k = _f(r.calls_per_iteration)
+            alone = (
+                f"; {base}'s move alone is about {_about(moved[0] / k)} per call"
+                if k > 0 and moved[0] > 0
+                else ""
+            )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
                 f"{_num(x.per_call_ns)} to about {_about(r.per_call_ns)}, and "
-                # which way each side moved, not its times again: the paragraph on the estimate
-                # gave all four (B158)
-                f"both sides moved: {base}'s loop got {_way(b_here, b_there)} and "
-                f"{subject}'s {_way(s_here, s_there)}."
+                f"both sides moved: per iteration, {base}'s loop got "
+                f"{moved[0]:.{places}f}~{unit} {_way(b_here, b_there)} and {subject}'s "
+                f"{moved[1]:.{places}f}~{unit} {_way(s_here, s_there)}{alone}."
             )
         else:
             out.append(
@@ -794,14 +796,23 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     apart = "" if own else ", in shares these data cannot tell apart"
     calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
-    bound = f"the {_about(r.per_call_ns)} is an upper bound on the switch alone"
-    # every condition in one sentence, before the bound (round 139: the loop's own code is one
-    # too, unless the loops that call nothing bound it; round 140: conditions first, and why it
-    # may be loose before it, not after)
-    loose = ", perhaps a loose one" if slow else ""
+    # the conditions named before the bound, one by one where there are two (round 139: the
+    # loop's own code is one too, unless the loops that call nothing bound it; round 140:
+    # conditions first; A167, R167: 'If … and …, …, perhaps a loose one' had to be rebuilt), then
+    # what the data leave open below it (B167: 'perhaps a loose one' never said how loose)
     # no 'So': the bound does not follow from the sentence before it (B154)
-    tail = f"{first_upper(_conditions(r, abi, own_bounded=bool(own)))}, {bound}{loose}."
-    return " ".join(x for x in (calls, own, slow, tail) if x)
+    conditions = _conditions(r, abi, own_bounded=bool(own))
+    figure = _about(r.per_call_ns)
+    if len(conditions) == 1:
+        bound = f"If {conditions[0]}, the {figure} is an upper bound on the switch alone."
+    else:
+        each = listed([f"that {c}" for c in conditions])
+        bound = (
+            f"{first_upper(in_words(len(conditions)))} conditions make the {figure} an upper "
+            f"bound on the switch alone: {each}."
+        )
+    below = "These data give the switch no lower bound."
+    return " ".join(x for x in (calls, own, slow, bound, below) if x)
 
 
 OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
@@ -827,29 +838,22 @@ def own_share_words(t: pd.DataFrame, r) -> str:
     )
 
 
-def _conditions(r, abi: str, own_bounded: bool = False) -> str:
-    """The bound's conditions (bound_words, bound_conditions): 'if neither the loop's own code nor
-    libm runs faster in its purecap build and both sides ran on like boards'; the boards only
-    where the answer's two sides may come from different ones (boards_words; two readers of round
-    135: a bound across boards is none)."""
+def _conditions(r, abi: str, own_bounded: bool = False) -> list[str]:
+    """The bound's conditions (bound_words), each a clause: 'neither the loop's own code nor libm
+    runs faster in its purecap build' ('libm runs no faster …' where the loops that call nothing
+    bound the loop's own code, own_bounded), and 'both sides ran on like boards' only where the
+    answer's two sides may come from different ones (two readers of round 135: a bound across
+    boards is none)."""
     library = escape(_s(r.library)) or "the library"
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    boards = " and both sides ran on like boards" if any(p["kind"] == "host" for p in hosts) else ""
-    if own_bounded:  # the loops that call nothing bound the loop's own code (own_share_words)
-        return f"if {library} runs no faster in its {abi} build{boards}"
-    return f"if neither the loop's own code nor {library} runs faster in its {abi} build{boards}"
-
-
-def bound_conditions(r, abi: str, several: bool, own_bounded: bool = False) -> str:
-    """The conclusion's sentence on what the figure is for the switch: the bound with the
-    conditions Section 4.1 gives it ('If libm runs no faster …, each is an upper bound on the
-    switch alone.'); abi: the paper's name of the subject's ABI; several: the figures of more
-    than one source; own_bounded: the loops that call nothing bound the loop's own code on each
-    (own_share_words)."""
-    return (
-        first_upper(_conditions(r, abi, own_bounded))
-        + f", {'each' if several else 'it'} is an upper bound on the switch alone."
-    )
+    out = [
+        f"{library} runs no faster in its {abi} build"
+        if own_bounded
+        else f"neither the loop's own code nor {library} runs faster in its {abi} build"
+    ]
+    if any(p["kind"] == "host" for p in hosts):
+        out.append("both sides ran on like boards")
+    return out
 
 
 def abstract_problems(text: str) -> list[str]:
@@ -1094,7 +1098,7 @@ def _num(x: float) -> str:
     """A number of the table's ns column: the one amount formatter's figures, two significant as
     the text and Figure 1 give a cost per call, which charges all of a loop's extra time to its
     calls (_about; Section 3.1), without the unit (the column's heading gives it)."""
-    return _about(_f(x)).rsplit(" ", 1)[0]
+    return re.split(r"[ ~]", _about(_f(x)))[0]
 
 
 def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
