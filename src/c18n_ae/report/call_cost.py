@@ -581,20 +581,24 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             # which way and how far each side moved, not its times again: the paragraph on the
             # estimate gave all four (B158); the baseline's move per call, the scale of a change
             # with no compartments in it (A167, B167: the gap was never set beside it)
-            places = len(b_here.split(".")[1]) if "." in b_here else 0
-            moved = [abs(float(a) - float(b)) for a, b in ((b_here, b_there), (s_here, s_there))]
+            # each side's move divided among the calls, so that the two add up to the change
+            # (A168, R168: 'hybrid's move alone … per call' read as calls hybrid does not switch)
             k = _f(r.calls_per_iteration)
-            alone = (
-                f"; {base}'s move alone is about {_about(moved[0] / k)} per call"
-                if k > 0 and moved[0] > 0
-                else ""
-            )
+            moved = [abs(float(a) - float(b)) for a, b in ((b_here, b_there), (s_here, s_there))]
+            if k > 0:
+                share = (
+                    f"; of the change, about {_about(moved[0] / k)} a call came from {base}'s loop "
+                    f"getting {_way(b_here, b_there)} and about {_about(moved[1] / k)} from "
+                    f"{subject}'s getting {_way(s_here, s_there)}"
+                )
+            else:
+                share = (
+                    f", and both sides moved: {base}'s loop got {_way(b_here, b_there)} and "
+                    f"{subject}'s {_way(s_here, s_there)}"
+                )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
-                f"{_num(x.per_call_ns)} to about {_about(r.per_call_ns)}, and "
-                f"both sides moved: per iteration, {base}'s loop got "
-                f"{moved[0]:.{places}f}~{unit} {_way(b_here, b_there)} and {subject}'s "
-                f"{moved[1]:.{places}f}~{unit} {_way(s_here, s_there)}{alone}."
+                f"{_num(x.per_call_ns)} to about {_about(r.per_call_ns)}{share}."
             )
         else:
             out.append(
@@ -811,8 +815,24 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
             f"{first_upper(in_words(len(conditions)))} conditions make the {figure} an upper "
             f"bound on the switch alone: {each}."
         )
+    # why the boards are a condition, said where the figure is derived (A168, B168, R168: a
+    # rule in Section 3 and the fact in Section 5 left the reader to join them)
+    boards = _boards_open(r, abi)
     below = "These data give the switch no lower bound."
-    return " ".join(x for x in (calls, own, slow, bound, below) if x)
+    return " ".join(x for x in (calls, own, slow, bound, boards, below) if x)
+
+
+def _boards_open(r, abi: str) -> str:
+    """'Only the purecap + c18n files name their board, morello-camb-3, so the second cannot be
+    checked.': where the answer's two sides may come from different boards (the bound's
+    second condition, _conditions); '' otherwise."""
+    host = _named_host(r)
+    if not host:
+        return ""
+    return (
+        f"Only the {compartment_name(abi)} files name their board, \\texttt{{{escape(host)}}}, "
+        "so the second cannot be checked."
+    )
 
 
 OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
@@ -1377,8 +1397,8 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     boards, in plain words (no data set or variant IDs, no host names): 'For the cost per call
     on 24.05, ' then a compiler named differently ('the compilers' names differ, cc for purecap +
     c18n against clang for hybrid'), a host named by one side's files only ('only the purecap +
-    c18n files name their host, so its two sides may have run on different boards'), anything
-    else in analysis.contrasts' words."""
+    c18n files name their host' is Section 4's, where the bound names it as a condition:
+    _boards_open), anything else in analysis.contrasts' words."""
     r, kind = answer(t)
     if r is None or kind != "data" or not _s(getattr(r, "possibly_also", "")):
         return ""
@@ -1387,17 +1407,16 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     said = []
     for part in read_possibly(r.possibly_also):
         if part["kind"] == "host":
-            said.append(
-                f"only the {names.get(part['named'], part['named'])} files name their host, so "
-                "its two sides may have run on different boards"
-            )
-        elif part["kind"]:  # a name alone: the compiler's
+            continue  # Section 4's bound says it, as its condition (_boards_open)
+        if part["kind"]:  # a name alone: the compiler's
             said.append(
                 f"the {part['kind']}s' names differ, {part['subject']} for {names[r.subject]} "
                 f"against {part['baseline']} for {names[r.baseline]}"
             )
         else:
             said.append(part["text"])
+    if not said:
+        return ""
     on = escape(short_release((releases or {}).get(r.source, "")))
     where = f" on {on}" if on else ""
     return f"For the extra time per call{where}, {escape('; '.join(said))}."

@@ -717,28 +717,6 @@ def _study_claims(results: pd.DataFrame, sources=None):
     return best, study[study.claim.isin(tested) & (study.verdict_kind == TESTED)]
 
 
-def claims_brief(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
-    """The introduction's count of the study's claims and of those other runs test (', and of its
-    24 claims, 9 of which its 22.12 runs test'; '…, none of which other runs test'; '' without
-    claims): A167, B167, R167
-    and earlier rounds stopped at 'tested on runs they were not drawn from, where there are
-    any'. Appendix E gives the outcome (claims_summary)."""
-    best, rows = _study_claims(results, sources)
-    if not best:
-        return ""
-    tested = rows.claim.nunique()
-    if not tested:
-        return f", and of its {len(best)} claims, none of which other runs test"
-    where = list(dict.fromkeys(rows.source))
-    if all(s in releases for s in where):
-        names = listed([escape(short_release(releases[s])) for s in where])
-        runs = f"its {names} runs"
-    else:
-        runs = f"the runs on {listed([data_name(s, releases) for s in where])}"
-    some = "all" if tested == len(best) else tested
-    return f", and of its {len(best)} claims, {some} of which {runs} test"
-
-
 def outcome_words(rows: pd.DataFrame) -> str:
     """'4 hold, 4 do not and 1 is inconclusive': what the study's claims tested on other
     data than their own did; a claim tested on several sources has a verdict on each, counted
