@@ -818,37 +818,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # why the boards are a condition, said where the figure is derived (A168, B168, R168: a
     # rule in Section 3 and the fact in Section 5 left the reader to join them)
     boards = _boards_open(r, abi)
-    stall_free = _stall_free_words(t, r, abi, abis or {})
     below = "These data give the switch no lower bound."
-    return " ".join(x for x in (calls, own, slow, bound, boards, stall_free, below) if x)
-
-
-def _stall_free_words(t: pd.DataFrame, r, mine: str, abis: dict) -> str:
-    """'The benchmark ABI, which avoids the stall, gives about 15 ns the same way on the same board
-    as purecap + c18n, but benchmark + c18n was built at -O2, which lowers the figure by an amount
-    these data cannot give (Appendix D).': the lower figure of the ABI that avoids the stall
-    (STALL_FREE_ABI), in one sentence beside the bound, with what keeps it from being one (A167,
-    A168, B168, R168 asked for it here; A164, R164 met it as a figure of its own against
-    Section 3's rule, so its paragraph stays in Appendix D); mine: the answer's ABI as the paper
-    names it; '' where there is none."""
-    for o in _others(t, r).itertuples():
-        full = abis.get((o.source, o.subject), _abi(o.subject))
-        if full != STALL_FREE_ABI or not o.per_call_ns < r.per_call_ns:
-            continue
-        one = _named_host(r) and _named_host(r) == _named_host(o)
-        board = f" on the same board as {compartment_name(mine)}" if one else ""
-        said = (
-            f"The {abi_word(STALL_FREE_ABI)} ABI, which avoids the stall, gives about "
-            f"{_about(o.per_call_ns)} the same way{board}"
-        )
-        levels = re.search(r"optimisation -O(\d+) against -O(\d+)", _s(o.confounded_by))
-        if levels and int(levels[1]) > int(levels[2]):
-            said += (
-                f", but {compartment_name(abi_word(full))} was built at -O{levels[1]}, which "
-                "lowers the figure by an amount these data cannot give"
-            )
-        return f"{said} (Appendix~\\ref{{sec:in-full}})."
-    return ""
+    return " ".join(x for x in (calls, own, slow, bound, boards, below) if x)
 
 
 def _boards_open(r, abi: str) -> str:
