@@ -579,23 +579,19 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             (s_here, b_here, s_there, b_there), unit = _dividing_times((*mine, *theirs))
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
             # which way and how far each side moved, not its times again: the paragraph on the
-            # estimate gave all four (B158); the baseline's move per call, the scale of a change
-            # with no compartments in it (A167, B167: the gap was never set beside it)
-            # each side's move divided among the calls, so that the two add up to the change
-            # (A168, R168: 'hybrid's move alone … per call' read as calls hybrid does not switch)
-            k = _f(r.calls_per_iteration)
-            moved = [abs(float(a) - float(b)) for a, b in ((b_here, b_there), (s_here, s_there))]
-            if k > 0:
-                share = (
-                    f"; of the change, about {_about(moved[0] / k)} a call came from {base}'s loop "
-                    f"getting {_way(b_here, b_there)} and about {_about(moved[1] / k)} from "
-                    f"{subject}'s getting {_way(s_here, s_there)}"
-                )
-            else:
-                share = (
-                    f", and both sides moved: {base}'s loop got {_way(b_here, b_there)} and "
-                    f"{subject}'s {_way(s_here, s_there)}"
-                )
+            # estimate gave all four (B158); how far each side moved, as Section 5 measures a run's drift (the larger time over
+            # the smaller), so that a reader sets them against its 2 to 7 % (B169: a split of the
+            # change per call read as an attribution; A167, B167: the scale went unsaid)
+            moves = [
+                amount(
+                    100 * (max(float(a), float(b)) / min(float(a), float(b)) - 1), "%", digits=2
+                ).replace(" %", r"\,\%")
+                for a, b in ((b_here, b_there), (s_here, s_there))
+            ]
+            share = (
+                f", and both sides moved: {base}'s loop got {_way(b_here, b_there)} and "
+                f"{subject}'s {_way(s_here, s_there)}, by {moves[0]} and {moves[1]}"
+            )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
                 f"{_num(x.per_call_ns)} to about {_about(r.per_call_ns)}{share}."
@@ -772,11 +768,12 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4.1's paragraph on what the estimate holds: the loop's own code and the calls (the
-    stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
-    the library takes a slower path for most of the loop's arguments, why its build may hold much
-    of it (slow_path_words); and the one bound on the switch alone, its conditions first
-    ('perhaps a loose one' after the slower path). Rounds 129 to 132: every reader met an
+    """Section 4's paragraph on what the estimate holds: first the one bound on the switch alone,
+    as a verdict ('Under the two conditions below, the switch alone costs at most 60 ns a call;
+    these data cannot say how much less.'; conditions_words names them), then the loop's own code
+    and the calls (the stall, the library's purecap build, the switch) in shares the data cannot
+    tell apart; where the library takes a slower path for most of the loop's arguments, why its
+    build may hold much of it (slow_path_words). Rounds 129 to 132: every reader met an
     exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
     139 to 142: a sentence weighing the loop's own code by the workloads that call no other
     library compared different loops (Table 4 keeps their times). '' where E10 answers."""
@@ -800,26 +797,41 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     apart = "" if own else ", in shares these data cannot tell apart"
     calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
-    # the conditions named before the bound, one by one where there are two (round 139: the
-    # loop's own code is one too, unless the loops that call nothing bound it; round 140:
-    # conditions first; A167, R167: 'If … and …, …, perhaps a loose one' had to be rebuilt), then
-    # what the data leave open below it (B167: 'perhaps a loose one' never said how loose)
-    # no 'So': the bound does not follow from the sentence before it (B154)
+    # the verdict first, then what the figure holds (B169, R169: the paragraph on what 60 ns means
+    # reached no verdict; round 140: the conditions before the bound, so they are named in it)
     conditions = _conditions(r, abi, own_bounded=bool(own))
     figure = _about(r.per_call_ns)
+    unsaid = "these data cannot say how much less"  # B167: how loose the bound is went unsaid
     if len(conditions) == 1:
-        bound = f"If {conditions[0]}, the {figure} is an upper bound on the switch alone."
+        verdict = f"If {conditions[0]}, the switch alone costs at most {figure} a call; {unsaid}."
     else:
-        each = listed([f"that {c}" for c in conditions])
-        bound = (
-            f"{first_upper(in_words(len(conditions)))} conditions make the {figure} an upper "
-            f"bound on the switch alone: {each}."
+        verdict = (
+            f"Under the {in_words(len(conditions))} conditions below, the switch alone costs at "
+            f"most {figure} a call; {unsaid}."
         )
+    return " ".join(x for x in (verdict, calls, own, slow) if x)
+
+
+def conditions_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Section 4's paragraph on what the bound rests on, where it rests on more than one condition
+    (bound_words names a single one in its verdict): 'The two conditions are that libm runs no
+    faster in its purecap build and that both sides ran on like boards. Only the purecap + c18n
+    files name their board, morello-camb-3, so the second cannot be checked.' (A167, R167: a
+    sentence of two conditions and a bound had to be rebuilt; R169: one paragraph held all of
+    it); '' otherwise."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+    conditions = _conditions(r, abi, own_bounded=bool(own_share_words(t, r)))
+    if len(conditions) < 2:
+        return ""
+    each = listed([f"that {c}" for c in conditions])
     # why the boards are a condition, said where the figure is derived (A168, B168, R168: a
     # rule in Section 3 and the fact in Section 5 left the reader to join them)
     boards = _boards_open(r, abi)
-    below = "These data give the switch no lower bound."
-    return " ".join(x for x in (calls, own, slow, bound, boards, below) if x)
+    said = f"The {in_words(len(conditions))} conditions are {each}."
+    return f"{said} {boards}".strip()
 
 
 def _boards_open(r, abi: str) -> str:
@@ -1556,6 +1568,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
+    text += newcommand("PerCallConditions", conditions_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
