@@ -23,7 +23,6 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     amount,
     escape,
-    first_upper,
     in_words,
     listed,
     newcommand,
@@ -579,9 +578,10 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
             (s_here, b_here, s_there, b_there), unit = _dividing_times((*mine, *theirs))
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
             # which way and how far each side moved, not its times again: the paragraph on the
-            # estimate gave all four (B158); how far each side moved, as Section 5 measures a run's drift (the larger time over
-            # the smaller), so that a reader sets them against its 2 to 7 % (B169: a split of the
-            # change per call read as an attribution; A167, B167: the scale went unsaid)
+            # estimate gave all four (B158); how far as Section 5 measures a run's drift (the
+            # larger time over the smaller), so that a reader sets them against its 2 to 7 %
+            # (B169: a split of the change per call read as an attribution; A167, B167: the
+            # scale went unsaid)
             moves = [
                 amount(
                     100 * (max(float(a), float(b)) / min(float(a), float(b)) - 1), "%", digits=2
