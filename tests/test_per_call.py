@@ -463,12 +463,12 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     # each figure from one release to the other, in that order (A148, A150)
     # how far each moved per iteration, and the baseline's move per call beside the gap (A167,
     # B167: a change with no compartments in it is the scale the gap needs)
-    # how far each side moved, as Section 5 measures a run's drift (B169: a split of the change
-    # per call read as an attribution; A167, B167: the scale went unsaid)
+    # how far each side moved, each a share of its time on the other data set, one base for both
+    # (A170, B170, R170: two bases; B169: a split of the change per call read as an attribution)
     assert said.startswith(
         "From 22.12 to 24.05, the extra time per call went from about 41 to about "
-        "60~\\si{\\nano\\second}, and both sides moved: hybrid's loop got faster and "
-        "purecap-c18n's slower, by 6.6\\,\\% and 7.2\\,\\%."
+        "60~\\si{\\nano\\second}, and both sides moved: hybrid's time per iteration fell by "
+        "6.2\\,\\% and purecap-c18n's rose by 7.2\\,\\%, each of its 22.12 time."
     ), said
     # the times per iteration are the estimate's paragraph's, not said again (B158)
     assert "498.3" not in said and "707.8" not in said, said
@@ -660,52 +660,44 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # (Section 4.1): what the extra time holds in one paragraph and one bound with its
     # condition; the split is the appendix's and bounds nothing (rounds 122 to 126)
     text = call_cost.bound_words(rows, ABIS)
-    # the verdict first, then what the figure holds (B169, R169: no verdict in the paragraph)
+    # what the figure holds, then the bound with its conditions named first, the loop's own code
+    # always among them (A170, B169, R170), and why the second cannot be checked
     assert text == (
-        "Under the two conditions below, the switch alone costs at most 60~\\si{\\nano\\second} "
-        "a call; these data cannot say how much less. "
         "The 240~\\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60"
         "~\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
         "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
         "switch. Loops of the same program that call no other library changed by under 1"
-        "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}), so the loop's own code "
-        "likely holds little of it; these data cannot tell the other shares apart."
+        "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}); they are other loops, "
+        "but they suggest that the loop's own code holds little of it. These data cannot tell the "
+        "other shares apart. Two conditions make the 60~\\si{\\nano\\second} an upper bound on "
+        "the switch alone: that neither the loop's own code nor libm runs faster in its purecap "
+        "build and that both sides ran on like boards. Only the purecap + c18n files name their "
+        "board, \\texttt{morello-camb-3}, so the second cannot be checked, and these data cannot "
+        "say how far below 60~\\si{\\nano\\second} the switch lies."
     ), text
-    # the conditions in a paragraph of their own, with why the second cannot be checked
-    conditions = call_cost.conditions_words(rows, ABIS)
-    assert conditions == (
-        "The two conditions are that libm runs no faster in its purecap build and that both "
-        "sides ran on like boards. Only the purecap + c18n files name their board, "
-        "\\texttt{morello-camb-3}, so the second cannot be checked."
-    ), conditions
-    # where a loop that calls nothing changed by a nanosecond or more, they bound nothing: the
-    # loop's own code is a condition of the bound again (rounds 139 to 142)
+    # where a loop that calls nothing changed by a nanosecond or more, they suggest nothing
+    # (rounds 139 to 142)
     wide = rows.assign(
         extra_per_iteration_ns=rows.extra_per_iteration_ns.where(rows.calls_per_iteration > 0, 2.0)
     )
     loose = call_cost.bound_words(wide, ABIS)
     assert "Loops of the same program" not in loose and "cannot tell apart." in loose, loose
-    assert (
-        "are that neither the loop's own code nor libm runs faster"
-        in call_cost.conditions_words(wide, ABIS)
-    )
+    assert "alone: that neither the loop's own code nor libm runs faster" in loose, loose
     # the boards only where the two sides may come from different boards (round 135); the
-    # library's build always (round 138: the purecap ABI can speed code up): one condition,
-    # named in the verdict, and no paragraph of conditions
-    alike = rows.assign(possibly_also="")
-    assert call_cost.bound_words(alike, ABIS).startswith(
-        "If libm runs no faster in its purecap build, the switch alone costs at most 60"
-        "~\\si{\\nano\\second} a call; these data cannot say how much less."
-    )
-    assert call_cost.conditions_words(alike, ABIS) == ""
-    assert "upper bound" not in text and "unless" not in text, text
+    # library's build and the loop's own code always (round 138: the purecap ABI can speed code
+    # up; A170: no share may be negative)
+    alike = call_cost.bound_words(rows.assign(possibly_also=""), ABIS)
+    assert alike.endswith(
+        "If neither the loop's own code nor libm runs faster in its purecap build, the 60"
+        "~\\si{\\nano\\second} is an upper bound on the switch alone. These data cannot say how "
+        "far below 60~\\si{\\nano\\second} the switch lies."
+    ), alike
+    assert text.count("upper bound") == 1 and "unless" not in text, text
     # where no own workload has a ratio, the loop's own code is a share like the others (round
-    # 142) and a condition of the bound again
-    bare = rows[rows.calls_per_iteration > 0]
-    assert "in shares these data cannot tell apart." in call_cost.bound_words(bare, ABIS)
-    assert "are that neither the loop's own code nor libm" in call_cost.conditions_words(bare, ABIS)
+    # 142)
+    bare = call_cost.bound_words(rows[rows.calls_per_iteration > 0], ABIS)
+    assert "in shares these data cannot tell apart. Two conditions make" in bare, bare
     assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
-    assert r"\PerCallConditions" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
 
 
 def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_2():
@@ -983,9 +975,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "each call does much work there and whatever that build adds to the work counts on every "
         "call: " in text
     ), text
-    # the verdict opens the paragraph, the slower path closes it (B169, R169)
-    assert text.startswith("Under the two conditions below, the switch alone costs at most 60")
-    assert text.endswith("(the argument is the loop's index, which runs to $10^{8}$)."), text
+    # the slower path before the bound it loosens (round 140)
+    assert text.index("slower path") < text.index("upper bound"), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -1006,7 +997,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$)." in text
+        "$10^{8}$). Two conditions" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

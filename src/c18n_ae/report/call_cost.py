@@ -23,6 +23,7 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     amount,
     escape,
+    first_upper,
     in_words,
     listed,
     newcommand,
@@ -577,20 +578,19 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
         if mine and theirs:
             (s_here, b_here, s_there, b_there), unit = _dividing_times((*mine, *theirs))
             base, subject = escape(_s(r.baseline)), escape(_s(r.subject))
+
             # which way and how far each side moved, not its times again: the paragraph on the
-            # estimate gave all four (B158); how far as Section 5 measures a run's drift (the
-            # larger time over the smaller), so that a reader sets them against its 2 to 7 %
-            # (B169: a split of the change per call read as an attribution; A167, B167: the
-            # scale went unsaid)
-            moves = [
-                amount(
-                    100 * (max(float(a), float(b)) / min(float(a), float(b)) - 1), "%", digits=2
-                ).replace(" %", r"\,\%")
-                for a, b in ((b_here, b_there), (s_here, s_there))
-            ]
+            # estimate gave all four (B158); each as a share of its time on the other data set,
+            # one base for both (A170, B170, R170: 6.6 % and 7.2 % were on two bases; B169: a
+            # split of the change per call read as an attribution)
+            def moved(now: str, before: str) -> str:
+                share = abs(float(now) - float(before)) / float(before) * 100
+                verb = "fell" if float(now) < float(before) else "rose"
+                return f"{verb} by {_pct(share, digits=2)}"
+
             share = (
-                f", and both sides moved: {base}'s loop got {_way(b_here, b_there)} and "
-                f"{subject}'s {_way(s_here, s_there)}, by {moves[0]} and {moves[1]}"
+                f", and both sides moved: {base}'s time per iteration {moved(b_here, b_there)} "
+                f"and {subject}'s {moved(s_here, s_there)}, each of its {there} time"
             )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
@@ -768,12 +768,11 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4's paragraph on what the estimate holds: first the one bound on the switch alone,
-    as a verdict ('Under the two conditions below, the switch alone costs at most 60 ns a call;
-    these data cannot say how much less.'; conditions_words names them), then the loop's own code
-    and the calls (the stall, the library's purecap build, the switch) in shares the data cannot
-    tell apart; where the library takes a slower path for most of the loop's arguments, why its
-    build may hold much of it (slow_path_words). Rounds 129 to 132: every reader met an
+    """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
+    stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
+    the library takes a slower path for most of the loop's arguments, why its build may hold much
+    of it (slow_path_words); then the one bound on the switch alone, its conditions named first,
+    and what the data leave open below it. Rounds 129 to 132: every reader met an
     exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
     139 to 142: a sentence weighing the loop's own code by the workloads that call no other
     library compared different loops (Table 4 keeps their times). '' where E10 answers."""
@@ -797,41 +796,26 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     apart = "" if own else ", in shares these data cannot tell apart"
     calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
-    # the verdict first, then what the figure holds (B169, R169: the paragraph on what 60 ns means
-    # reached no verdict; round 140: the conditions before the bound, so they are named in it)
-    conditions = _conditions(r, abi, own_bounded=bool(own))
+    # the conditions named before the bound, one by one where there are two, the loop's own code
+    # always among them (A170, B169, R170: no share may be negative, and the loops that call
+    # nothing are other loops); then what the data leave open (B167: how loose went unsaid).
+    # Round 169's verdict first, with its conditions 'below', sent every reader of round 170
+    # looking for them; no 'So': the bound does not follow from the sentence before it (B154)
+    conditions = _conditions(r, abi)
     figure = _about(r.per_call_ns)
-    unsaid = "these data cannot say how much less"  # B167: how loose the bound is went unsaid
     if len(conditions) == 1:
-        verdict = f"If {conditions[0]}, the switch alone costs at most {figure} a call; {unsaid}."
+        bound = f"If {conditions[0]}, the {figure} is an upper bound on the switch alone."
     else:
-        verdict = (
-            f"Under the {in_words(len(conditions))} conditions below, the switch alone costs at "
-            f"most {figure} a call; {unsaid}."
+        each = listed([f"that {c}" for c in conditions])
+        bound = (
+            f"{first_upper(in_words(len(conditions)))} conditions make the {figure} an upper "
+            f"bound on the switch alone: {each}."
         )
-    return " ".join(x for x in (verdict, calls, own, slow) if x)
-
-
-def conditions_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Section 4's paragraph on what the bound rests on, where it rests on more than one condition
-    (bound_words names a single one in its verdict): 'The two conditions are that libm runs no
-    faster in its purecap build and that both sides ran on like boards. Only the purecap + c18n
-    files name their board, morello-camb-3, so the second cannot be checked.' (A167, R167: a
-    sentence of two conditions and a bound had to be rebuilt; R169: one paragraph held all of
-    it); '' otherwise."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    conditions = _conditions(r, abi, own_bounded=bool(own_share_words(t, r)))
-    if len(conditions) < 2:
-        return ""
-    each = listed([f"that {c}" for c in conditions])
-    # why the boards are a condition, said where the figure is derived (A168, B168, R168: a
-    # rule in Section 3 and the fact in Section 5 left the reader to join them)
+    # why the boards are a condition, said where the figure is derived (A168, B168, R168)
     boards = _boards_open(r, abi)
-    said = f"The {in_words(len(conditions))} conditions are {each}."
-    return f"{said} {boards}".strip()
+    below = f"these data cannot say how far below {figure} the switch lies"
+    tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
+    return " ".join(x for x in (calls, own, slow, bound, tail) if x)
 
 
 def _boards_open(r, abi: str) -> str:
@@ -865,24 +849,20 @@ def own_share_words(t: pd.DataFrame, r) -> str:
     one = amount(OWN_SHARE_NS, digits=1)
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
-        "iteration (Table~\\ref{tab:per-call}), so the loop's own code likely holds little of it; "
-        "these data cannot tell the other shares apart."
+        "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
+        "loop's own code holds little of it. These data cannot tell the other shares apart."
     )
 
 
-def _conditions(r, abi: str, own_bounded: bool = False) -> list[str]:
+def _conditions(r, abi: str) -> list[str]:
     """The bound's conditions (bound_words), each a clause: 'neither the loop's own code nor libm
-    runs faster in its purecap build' ('libm runs no faster …' where the loops that call nothing
-    bound the loop's own code, own_bounded), and 'both sides ran on like boards' only where the
-    answer's two sides may come from different ones (two readers of round 135: a bound across
-    boards is none)."""
+    runs faster in its purecap build' (no share of the extra time may be negative: A170, B169,
+    R170; the loops that call nothing are other loops), and 'both sides ran on like boards' only
+    where the answer's two sides may come from different ones (two readers of round 135: a bound
+    across boards is none)."""
     library = escape(_s(r.library)) or "the library"
     hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    out = [
-        f"{library} runs no faster in its {abi} build"
-        if own_bounded
-        else f"neither the loop's own code nor {library} runs faster in its {abi} build"
-    ]
+    out = [f"neither the loop's own code nor {library} runs faster in its {abi} build"]
     if any(p["kind"] == "host" for p in hosts):
         out.append("both sides ran on like boards")
     return out
@@ -916,8 +896,9 @@ def _abi(variant: str) -> str:
     return "purecap-benchmark" if variant.startswith("benchmark") else "purecap"
 
 
-def _pct(x: float) -> str:
-    return amount(x, "%").replace(" %", r"\,\%")
+def _pct(x: float, digits: int = 3) -> str:
+    """A percentage in prose, its sign thinly spaced: '6.2\\,\\%'."""
+    return amount(x, "%", digits=digits).replace(" %", r"\,\%")
 
 
 def plain_label(r, releases: dict | None = None, abis: dict | None = None) -> str:
@@ -1568,7 +1549,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
-    text += newcommand("PerCallConditions", conditions_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
