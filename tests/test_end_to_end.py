@@ -538,7 +538,7 @@ def test_findings_come_first_in_one_format(quick_run):
         r"hybrid[’']s CPU time: about \d+ ns more per libm call; code calling no other library "
         r"ran at (\d\.\d+× to \d\.\d+×)\. On CheriBSD 22\.12, the "
         r"same loop ran at \d\.\d+×, about \d+ ns more per call\. "
-        r"Because no variant ran purecap without compartments, each figure per call is the cost "
+        r"Because no variant ran purecap without compartments, the extra time per call is the cost "
         r"of the purecap ABI, libm[’']s purecap build included, and of the compartment switch "
         r"together\.",
         abstract,

@@ -383,7 +383,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
 
     mix = mix_sentence(shipped, "libm")
     assert mix == (
-        "Because no variant ran purecap without compartments, each figure per call is the cost "
+        "Because no variant ran purecap without compartments, the extra time per call is the cost "
         "of the purecap ABI, libm's purecap build included, and of the compartment switch "
         "together."
     ), mix
@@ -464,11 +464,12 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     # how far each moved per iteration, and the baseline's move per call beside the gap (A167,
     # B167: a change with no compartments in it is the scale the gap needs)
     # how far each side moved, each a share of its time on the other data set, one base for both
-    # (A170, B170, R170: two bases; B169: a split of the change per call read as an attribution)
+    # (A170, B170, R170: two bases; B169: a split of the change per call read as an attribution;
+    # A171, B171, R171: 'each of its 22.12 time' did not parse)
     assert said.startswith(
         "From 22.12 to 24.05, the extra time per call went from about 41 to about "
-        "60~\\si{\\nano\\second}, and both sides moved: hybrid's time per iteration fell by "
-        "6.2\\,\\% and purecap-c18n's rose by 7.2\\,\\%, each of its 22.12 time."
+        "60~\\si{\\nano\\second}, and both sides moved: against their 22.12 times, hybrid's "
+        "time per iteration fell by 6.2\\,\\% and purecap-c18n's rose by 7.2\\,\\%."
     ), said
     # the times per iteration are the estimate's paragraph's, not said again (B158)
     assert "498.3" not in said and "707.8" not in said, said
@@ -660,21 +661,27 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # (Section 4.1): what the extra time holds in one paragraph and one bound with its
     # condition; the split is the appendix's and bounds nothing (rounds 122 to 126)
     text = call_cost.bound_words(rows, ABIS)
-    # what the figure holds, then the bound with its conditions named first, the loop's own code
-    # always among them (A170, B169, R170), and why the second cannot be checked
+    # what the figure holds (R171: 'of the 240 ns', not 'of it'); what it bounds is the next
+    # paragraph's (upper_words; R171: one block of seventeen lines)
     assert text == (
         "The 240~\\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60"
         "~\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
         "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
         "switch. Loops of the same program that call no other library changed by under 1"
         "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}); they are other loops, "
-        "but they suggest that the loop's own code holds little of it. These data cannot tell the "
-        "other shares apart. Two conditions make the 60~\\si{\\nano\\second} an upper bound on "
-        "the switch alone: that neither the loop's own code nor libm runs faster in its purecap "
-        "build and that both sides ran on like boards. Only the purecap + c18n files name their "
-        "board, \\texttt{morello-camb-3}, so the second cannot be checked, and these data cannot "
-        "say how far below 60~\\si{\\nano\\second} the switch lies."
+        "but they suggest that the loop's own code holds little of the 240~\\si{\\nano\\second}. "
+        "These data cannot tell the other shares apart."
     ), text
+    # the bound with its conditions named first, the loop's own code always among them (A170,
+    # B169, R170), and why the second cannot be checked
+    upper = call_cost.upper_words(rows, ABIS)
+    assert upper == (
+        "Two conditions make the 60~\\si{\\nano\\second} an upper bound on the switch alone: "
+        "that neither the loop's own code nor libm runs faster in its purecap build and that both "
+        "sides ran on like boards. Only the purecap + c18n files name their board, "
+        "\\texttt{morello-camb-3}, so the second cannot be checked, and these data cannot say how "
+        "far below 60~\\si{\\nano\\second} the switch lies."
+    ), upper
     # where a loop that calls nothing changed by a nanosecond or more, they suggest nothing
     # (rounds 139 to 142)
     wide = rows.assign(
@@ -682,21 +689,22 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     )
     loose = call_cost.bound_words(wide, ABIS)
     assert "Loops of the same program" not in loose and "cannot tell apart." in loose, loose
-    assert "alone: that neither the loop's own code nor libm runs faster" in loose, loose
     # the boards only where the two sides may come from different boards (round 135); the
     # library's build and the loop's own code always (round 138: the purecap ABI can speed code
     # up; A170: no share may be negative)
-    alike = call_cost.bound_words(rows.assign(possibly_also=""), ABIS)
-    assert alike.endswith(
+    alike = call_cost.upper_words(rows.assign(possibly_also=""), ABIS)
+    assert alike == (
         "If neither the loop's own code nor libm runs faster in its purecap build, the 60"
         "~\\si{\\nano\\second} is an upper bound on the switch alone. These data cannot say how "
         "far below 60~\\si{\\nano\\second} the switch lies."
     ), alike
-    assert text.count("upper bound") == 1 and "unless" not in text, text
+    assert upper.count("upper bound") == 1 and "unless" not in upper, upper
+    assert "upper bound" not in text
     # where no own workload has a ratio, the loop's own code is a share like the others (round
     # 142)
     bare = call_cost.bound_words(rows[rows.calls_per_iteration > 0], ABIS)
-    assert "in shares these data cannot tell apart. Two conditions make" in bare, bare
+    assert bare.endswith("in shares these data cannot tell apart."), bare
+    assert r"\PerCallUpper" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
 
 
@@ -706,7 +714,7 @@ def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_
     B165: the list repeated the table); the list where no one level covers them."""
     said = call_cost.built_level_sentence("-O0")
     assert said == (
-        "Both sides of each figure per call were built at -O0; Table~\\ref{tab:setup} gives every "
+        "Both sides of the extra time per call were built at -O0; Table~\\ref{tab:setup} gives every "
         "variant's build."
     ), said
     assert call_cost.built_level_sentence(None) == "\\DatasetOptimisation{}"
@@ -975,8 +983,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "each call does much work there and whatever that build adds to the work counts on every "
         "call: " in text
     ), text
-    # the slower path before the bound it loosens (round 140)
-    assert text.index("slower path") < text.index("upper bound"), text
+    # the bound is the next paragraph's (upper_words; R171)
+    assert "upper bound" not in text and text.endswith("runs to $10^{8}$)."), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -997,7 +1005,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$). Two conditions" in text
+        "$10^{8}$)." in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)
@@ -1089,13 +1097,14 @@ def test_section_5_sizes_the_variation_between_runs_by_hybrid_s_own_move_between
     said = call_cost.baseline_shift(both, RELEASES)
     assert said == (
         "The 24.05 and 22.12 data, which differ in more than their runs, give the only view of "
-        "that variation: hybrid's CPU time for the same four workloads moved by 2 to 7\\,\\% "
+        "that variation: hybrid's CPU time for the same four workloads moved by 2 to 6\\,\\% "
         "between them."
     ), said
-    # the shifts it rests on, from the baseline's own means (math's 498.3 against 467.6 ns)
+    # the shifts it rests on, from the baseline's own means (math's 498.3 against 467.6 ns), each
+    # against the other data set's time, as Section 4's releases paragraph (A171, R171)
     math = both[(both.metric == "math_cpu_ns") & (both.subject == "purecap-c18n")]
     means = math.set_index("source").reference_mean_ns
-    assert round(100 * (means["cheribsd-22.12"] / means["morello-2024"] - 1)) == 7
+    assert round(100 * (1 - means["morello-2024"] / means["cheribsd-22.12"])) == 6
     assert call_cost.baseline_shift(morello_rows(), RELEASES) == ""
     # the same data twice: nothing moved, nothing to say
     twice = pd.concat([morello_rows(), morello_rows().assign(source="copy")])

@@ -479,14 +479,14 @@ def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
 
 
 def built_level_sentence(level: str | None) -> str:
-    """Threats' sentence on the builds: 'Both sides of each figure per call were built at -O0;
+    """Threats' sentence on the builds: 'Both sides of the extra time per call were built at -O0;
     Table 2 gives every variant's build.' where one level covers them (quoted_level), in place of
     each data set's list of builds, which Table 2 gives (A162, R163, A164, R165, B165: the list
     repeated the table); each data set's list (\\DatasetOptimisation) otherwise."""
     if not level:
         return "\\DatasetOptimisation{}"
     return (
-        f"Both sides of each figure per call were built at {escape(level)}; "
+        f"Both sides of the extra time per call were built at {escape(level)}; "
         "Table~\\ref{tab:setup} gives every variant's build."
     )
 
@@ -589,8 +589,8 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
                 return f"{verb} by {_pct(share, digits=2)}"
 
             share = (
-                f", and both sides moved: {base}'s time per iteration {moved(b_here, b_there)} "
-                f"and {subject}'s {moved(s_here, s_there)}, each of its {there} time"
+                f", and both sides moved: against their {there} times, {base}'s time per "
+                f"iteration {moved(b_here, b_there)} and {subject}'s {moved(s_here, s_there)}"
             )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
@@ -771,8 +771,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
     stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
     the library takes a slower path for most of the loop's arguments, why its build may hold much
-    of it (slow_path_words); then the one bound on the switch alone, its conditions named first,
-    and what the data leave open below it. Rounds 129 to 132: every reader met an
+    of it (slow_path_words). The bound it gives is the next paragraph's (upper_words). Rounds
+    129 to 132: every reader met an
     exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
     139 to 142: a sentence weighing the loop's own code by the workloads that call no other
     library compared different loops (Table 4 keeps their times). '' where E10 answers."""
@@ -796,6 +796,20 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     apart = "" if own else ", in shares these data cannot tell apart"
     calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
+    return " ".join(x for x in (calls, own, slow) if x)
+
+
+def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Section 4's paragraph on what the figure bounds, after the paragraph on what it holds
+    (bound_words; R171: one block of seventeen lines): 'Two conditions make the 60 ns an upper
+    bound on the switch alone: that neither the loop's own code nor libm runs faster in its
+    purecap build and that both sides ran on like boards. Only the purecap + c18n files name
+    their board, morello-camb-3, so the second cannot be checked, and these data cannot say how
+    far below 60 ns the switch lies.'; '' where E10 answers."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     # the conditions named before the bound, one by one where there are two, the loop's own code
     # always among them (A170, B169, R170: no share may be negative, and the loops that call
     # nothing are other loops); then what the data leave open (B167: how loose went unsaid).
@@ -815,7 +829,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     boards = _boards_open(r, abi)
     below = f"these data cannot say how far below {figure} the switch lies"
     tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
-    return " ".join(x for x in (calls, own, slow, bound, tail) if x)
+    return f"{bound} {tail}"
 
 
 def _boards_open(r, abi: str) -> str:
@@ -836,21 +850,25 @@ OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code wher
 
 def own_share_words(t: pd.DataFrame, r) -> str:
     """'Loops of the same program that call no other library changed by under 1 ns an iteration
-    (Table 4), so the loop's own code likely holds little of it; these data cannot tell the other
-    shares apart.': where every workload of the
+    (Table 4); they are other loops, but they suggest that the loop's own code holds little of the
+    240 ns. These data cannot tell the other shares apart.': where every workload of the
     answer's source and contrast that calls no other library changed by less than OWN_SHARE_NS an
     iteration (A156, B156, R156, A157, A158, A159, B159, R159: Table 4 bounds that share, and
-    the paper did not say so); '' otherwise. Its loops are not the math loop's, hence 'likely'
-    (rounds 139 to 142)."""
+    the paper did not say so); '' otherwise. Its loops are not the math loop's, hence 'suggest'
+    (rounds 139 to 142, A170, B170)."""
     rows = _own_rows(t, r.source, r.subject)
     extra = pd.to_numeric(rows.get("extra_per_iteration_ns"), errors="coerce").abs()
     if rows.empty or extra.isna().any() or extra.max() >= OWN_SHARE_NS:
         return ""
     one = amount(OWN_SHARE_NS, digits=1)
+    # 'of the 240 ns', not 'of it' (R171: the referent was unclear)
+    x = _f(r.extra_per_iteration_ns)
+    whole = amount(x, digits=2 if x < 100 else 3) if math.isfinite(x) else "extra time"
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
         "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
-        "loop's own code holds little of it. These data cannot tell the other shares apart."
+        f"loop's own code holds little of the {whole}. These data cannot tell the other shares "
+        "apart."
     )
 
 
@@ -1449,10 +1467,14 @@ def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
     ]
     shifts, used = [], []
     for metric, g in rows.groupby("metric", sort=False):
-        means = g.drop_duplicates("source").reference_mean_ns.astype(float)
-        if len(means) > 1 and means.min() > 0:
-            shifts.append(means.max() / means.min() - 1)
-            used.append(metric)
+        # each other data set's time the base, as Section 4's releases paragraph has it (A171,
+        # R171: the larger over the smaller gave 7 % where that paragraph gave 6.2 %)
+        means = g.drop_duplicates("source").set_index("source").reference_mean_ns.astype(float)
+        if r.source not in means.index or len(means) < 2 or (means <= 0).any():
+            continue
+        here = means[r.source]
+        shifts.append(max(abs(here - b) / b for s, b in means.items() if s != r.source))
+        used.append(metric)
     sources = list(dict.fromkeys(rows.source))
     low, high = (round(100 * x) for x in (min(shifts, default=0), max(shifts, default=0)))
     if len(shifts) < 1 or high < 1:
@@ -1549,6 +1571,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
+    text += newcommand("PerCallUpper", upper_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 

@@ -27,6 +27,7 @@ from c18n_ae.common.names import data_together, from_config, release, release_la
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
+    claims_outcome,
     claims_summary,
     data_name,
     release_sentence,
@@ -282,7 +283,7 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what a figure per call is where the
     data sets have no purecap variant without compartments: 'Because no variant ran purecap
-    without compartments, each figure per call is the cost of the purecap ABI, libm's purecap
+    without compartments, the extra time per call is the cost of the purecap ABI, libm's purecap
     build included, and of the compartment switch together.' Its question says 'together' first
     (question_words; round 137: a question on a call's cost that the data cannot answer); round
     141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
@@ -298,7 +299,7 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
     # bound's conditions are Section 4.1's (round 143: all three readers met a bound without its
     # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to)
     return (
-        f"Because no variant ran {abi} without compartments, each figure per call is the cost "
+        f"Because no variant ran {abi} without compartments, the extra time per call is the cost "
         f"of the {abi} ABI{build} and of the compartment switch together."
     )
 
@@ -390,6 +391,8 @@ def main(argv=None) -> None:
     # after 'three conclusions' (a cold read)
     origin = verdicts.get("origin", pd.Series("", index=verdicts.index))
     text += newcommand("StudyClaims", str(verdicts[origin == "study"].claim.nunique()))
+    # Section 2's sentence on how they came out, after the count
+    text += newcommand("ClaimsOutcome", claims_outcome(verdicts, releases, sources))
     # the appendix's table of the tested claims (Appendix E.6), each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     # whose thresholds the tested verdicts rest on: the study's words or our reading of them
