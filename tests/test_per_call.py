@@ -714,8 +714,8 @@ def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_
     B165: the list repeated the table); the list where no one level covers them."""
     said = call_cost.built_level_sentence("-O0")
     assert said == (
-        "Both sides of the extra time per call were built at -O0; Table~\\ref{tab:setup} gives every "
-        "variant's build."
+        "Both sides of the extra time per call were built at -O0; Table~\\ref{tab:setup} gives "
+        "every variant's build."
     ), said
     assert call_cost.built_level_sentence(None) == "\\DatasetOptimisation{}"
     threats = (ROOT / "paper" / "sections" / "threats.tex").read_text()
