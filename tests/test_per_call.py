@@ -669,8 +669,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
         "switch. Loops of the same program that call no other library changed by under 1"
         "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}); they are other loops, "
-        "but they suggest that the loop's own code holds little of the 240~\\si{\\nano\\second}. "
-        "These data cannot tell the other shares apart."
+        "but they suggest that the loop's own code accounts for little of the 240"
+        "~\\si{\\nano\\second}. These data cannot tell the other shares apart."
     ), text
     # the bound with its conditions named first, the loop's own code always among them (A170,
     # B169, R170), and why the second cannot be checked
@@ -977,14 +977,16 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     rows = morello_rows()
     reduction = pd.read_csv(ROOT / "published" / "libm_argument_reduction.csv", dtype=str)
     text = call_cost.bound_words(rows, ABIS, reduction)
-    # why libm's build may hold much of it, then the bound with its conditions first (round 140)
+    # why libm's build may account for much of it, right after the shares, before the loop's own
+    # code (A172, R170: it came fourth); 'account for', not 'hold' (A172, B172)
     assert (
-        "cannot tell the other shares apart. The purecap build of libm may hold much of it, since "
-        "each call does much work there and whatever that build adds to the work counts on every "
-        "call: " in text
+        "the purecap build of libm and the switch. The purecap build of libm may account for much "
+        "of it, since each call does much work there and whatever that build adds to the work "
+        "counts on every call: " in text
     ), text
+    assert text.index("slower path") < text.index("Loops of the same program"), text
     # the bound is the next paragraph's (upper_words; R171)
-    assert "upper bound" not in text and text.endswith("runs to $10^{8}$)."), text
+    assert "upper bound" not in text and text.endswith("cannot tell the other shares apart."), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -1000,12 +1002,13 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert (
-        "The purecap build of libm may hold much of it, since each call does much work there and "
+        "The purecap build of libm may account for much of it, since each call does much work there "
+        "and "
         "whatever that build adds to the work counts on every call: \\texttt{sin}, "
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$)." in text
+        "$10^{8}$). Loops of the same program" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

@@ -727,7 +727,7 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'The purecap build of libm may hold much of it, since each call does much work there and
+    """'The purecap build of libm may account for much of it, since each call does much work there and
     whatever that build adds to the work counts on every call: sin, cos
     and tan reduce an argument of at least 2^20·π/2 by a slower path [msun], and 98 % of the
     loop's arguments are that large (the argument is the loop's index, which runs to 10^8).',
@@ -758,7 +758,8 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     return (
         # why the work matters, said (A154, B149: much work in libm alone does not make its
         # purecap build slower; hybrid's takes the same path)
-        f"The {abi} build of {library} may hold much of it, since each call does much work there "
+        f"The {abi} build of {library} may account for much of it, since each call does much "
+        "work there "
         f"and whatever that build adds to the work counts on every call: "
         f"{functions} reduce an argument of at least "
         f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
@@ -796,7 +797,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     apart = "" if own else ", in shares these data cannot tell apart"
     calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     slow = slow_path_words(r, reduction, abi)
-    return " ".join(x for x in (calls, own, slow) if x)
+    # libm's build before the loop's own code (A172, R170: the slower path, which weighs most on
+    # what the figure means, came fourth)
+    return " ".join(x for x in (calls, slow, own) if x)
 
 
 def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
@@ -867,8 +870,8 @@ def own_share_words(t: pd.DataFrame, r) -> str:
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
         "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
-        f"loop's own code holds little of the {whole}. These data cannot tell the other shares "
-        "apart."
+        f"loop's own code accounts for little of the {whole}. These data cannot tell the other "
+        "shares apart."
     )
 
 
