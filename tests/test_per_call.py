@@ -1002,9 +1002,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert (
-        "The purecap build of libm may account for much of it, since each call does much work there "
-        "and "
-        "whatever that build adds to the work counts on every call: \\texttt{sin}, "
+        "The purecap build of libm may account for much of it, since each call does much work "
+        "there and whatever that build adds to the work counts on every call: \\texttt{sin}, "
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
         "loop's arguments are that large (the argument is the loop's index, which runs to "

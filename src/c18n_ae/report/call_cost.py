@@ -727,8 +727,8 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'The purecap build of libm may account for much of it, since each call does much work there and
-    whatever that build adds to the work counts on every call: sin, cos
+    """'The purecap build of libm may account for much of it, since each call does much work
+    there and whatever that build adds to the work counts on every call: sin, cos
     and tan reduce an argument of at least 2^20·π/2 by a slower path [msun], and 98 % of the
     loop's arguments are that large (the argument is the loop's index, which runs to 10^8).',
     before the bound it loosens (A147: which argument was meant had to be inferred):

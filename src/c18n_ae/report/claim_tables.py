@@ -719,9 +719,10 @@ def _study_claims(results: pd.DataFrame, sources=None):
 
 def claims_outcome(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
     """Section 2's sentence on how the study's claims came out, after their count: 'The study's
-    separate 22.12 runs can test 9 of them, and there 4 hold, 4 do not and 1 is inconclusive.' (A167 to
-    R171: 'and tests them' left the outcome to page 13); 'No other runs can test them.' where
-    none is tested; '' without claims. Appendix E says why the rest cannot be (claims_summary)."""
+    separate 22.12 runs can test 9 of them, and there 4 hold, 4 do not and 1 is inconclusive.'
+    (A167 to R171: 'and tests them' left the outcome to page 13); 'No other runs can test
+    them.' where none is tested; '' without claims. Appendix E says why the rest cannot be
+    (claims_summary)."""
     best, rows = _study_claims(results, sources)
     if not best:
         return ""
