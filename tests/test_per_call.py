@@ -469,8 +469,11 @@ def test_section_4_3_says_the_per_call_figure_differs_and_what_the_data_cannot_s
     assert said.startswith(
         "From 22.12 to 24.05, the extra time per call went from about 41 to about "
         "60~\\si{\\nano\\second}, and both sides moved: against their 22.12 times, hybrid's "
-        "time per iteration fell by 6.2\\,\\% and purecap-c18n's rose by 7.2\\,\\%."
+        "time per iteration fell by 6.2\\,\\% and purecap-c18n's rose by 7.2\\,\\%, moves that "
+        "alone would shift the extra time per call by about 7.7 and 12~\\si{\\nano\\second}."
     ), said
+    # the shifts are the moves per iteration divided among the calls, adding up to the change
+    assert abs((498.31 - 467.59) / 4 + (707.80 - 660.44) / 4 - (60.05 - 40.53)) < 0.02
     # the times per iteration are the estimate's paragraph's, not said again (B158)
     assert "498.3" not in said and "707.8" not in said, said
     assert said.count("41 ") == 1 and said.count("60~\\si") == 1, said
@@ -981,9 +984,12 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # code (A172, R170: it came fourth); 'account for', not 'hold' (A172, B172)
     assert (
         "the purecap build of libm and the switch. The purecap build of libm may account for much "
-        "of it, since each call does much work there and whatever that build adds to the work "
-        "counts on every call: " in text
+        "of it, since each call does much work there: hybrid's iteration takes 467.6"
+        "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and " in text
     ), text
+    # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
+    # estimate divides
+    assert round(467.59 / 4) == 117
     assert text.index("slower path") < text.index("Loops of the same program"), text
     # the bound is the next paragraph's (upper_words; R171)
     assert "upper bound" not in text and text.endswith("cannot tell the other shares apart."), text
@@ -1003,11 +1009,13 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # build adds to it counts (rounds 134 and 138)
     assert (
         "The purecap build of libm may account for much of it, since each call does much work "
-        "there and whatever that build adds to the work counts on every call: \\texttt{sin}, "
+        "there: hybrid's iteration takes 467.6~\\si{\\nano\\second}, about 117"
+        "~\\si{\\nano\\second} per call, and \\texttt{sin}, "
         "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
-        "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, and 98\\,\\% of the "
-        "loop's arguments are that large (the argument is the loop's index, which runs to "
-        "$10^{8}$). Loops of the same program" in text
+        "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
+        "loop's arguments take (the argument is the loop's index, which runs to "
+        "$10^{8}$). Whatever that build adds to this work counts on every call. Loops of the same "
+        "program" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

@@ -588,9 +588,22 @@ def release_gap(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str:
                 verb = "fell" if float(now) < float(before) else "rose"
                 return f"{verb} by {_pct(share, digits=2)}"
 
+            # what either move alone does to the figure per call: the scale of drift between
+            # runs in the figure's own unit (A173, B171, B170: never stated)
+            k = _f(r.calls_per_iteration)
+            shift = [
+                abs(float(a) - float(b)) / k for a, b in ((b_here, b_there), (s_here, s_there))
+            ]
+            alone = (
+                f", moves that alone would shift the extra time per call by about "
+                f"{_num(shift[0])} and {_about(shift[1])}"
+                if k > 0
+                else ""
+            )
             share = (
                 f", and both sides moved: against their {there} times, {base}'s time per "
                 f"iteration {moved(b_here, b_there)} and {subject}'s {moved(s_here, s_there)}"
+                f"{alone}"
             )
             out.append(
                 f"From {there} to {here}, the extra time per call went from about "
@@ -755,16 +768,26 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     bound = f"$10^{{{int(exponent)}}}$" if exponent == int(exponent) else f"{int(below):,}"
     # the link from the slower path to the bound said outright (round 138: both sides take the
     # path; round 139: 'It may be loose.' alone left the reader to work out why)
+    # how much work each call does, in the baseline's own time per call (A173, B173: 'much work'
+    # read as circular without it; B167 had worked it out), in two sentences (R173: one held all)
+    times = _iteration_times(r)
+    k = _f(r.calls_per_iteration)
+    per = ""
+    if times and k > 0:
+        (_, b), unit = _dividing_times(times)
+        per = (
+            f"{escape(_s(r.baseline))}'s iteration takes {b}~{unit}, about "
+            f"{amount(times[1] / k)} per call, and "
+        )
     return (
         # why the work matters, said (A154, B149: much work in libm alone does not make its
         # purecap build slower; hybrid's takes the same path)
         f"The {abi} build of {library} may account for much of it, since each call does much "
-        "work there "
-        f"and whatever that build adds to the work counts on every call: "
-        f"{functions} reduce an argument of at least "
+        f"work there: {per}{functions} reduce an argument of at least "
         f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
-        f"path~\\cite{{freebsd-msun}}, and {round(share * 100)}\\,\\% of the loop's arguments "
-        f"are that large (the argument is the loop's index, which runs to {bound})."
+        f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
+        f"take (the argument is the loop's index, which runs to {bound}). Whatever that build "
+        "adds to this work counts on every call."
     )
 
 
