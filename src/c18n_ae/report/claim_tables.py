@@ -717,29 +717,6 @@ def _study_claims(results: pd.DataFrame, sources=None):
     return best, study[study.claim.isin(tested) & (study.verdict_kind == TESTED)]
 
 
-def claims_outcome(results: pd.DataFrame, releases: dict[str, str], sources=None) -> str:
-    """Section 2's sentence on how the study's claims came out, after their count: 'The study's
-    separate 22.12 runs can test 9 of them, and there 4 hold, 4 do not and 1 is inconclusive.'
-    (A167 to R171: 'and tests them' left the outcome to page 13); 'No other runs can test
-    them.' where none is tested; '' without claims. Appendix E says why the rest cannot be
-    (claims_summary)."""
-    best, rows = _study_claims(results, sources)
-    if not best:
-        return ""
-    tested = rows.claim.nunique()
-    if not tested:
-        return "No other runs can test them."
-    where = list(dict.fromkeys(rows.source))
-    if all(s in releases for s in where):
-        names = listed([escape(short_release(releases[s])) for s in where])
-        runs = f"The study's separate {names} runs"  # not 'Its' (A172, B172, R172)
-    else:
-        runs = f"The runs on {listed([data_name(s, releases) for s in where])}"
-    some = "all" if tested == len(best) else str(tested)
-    said = outcome_words(rows)
-    return f"{runs} can test {some} of them" + (f", and there {said}." if said else ".")
-
-
 def outcome_words(rows: pd.DataFrame) -> str:
     """'4 hold, 4 do not and 1 is inconclusive': what the study's claims tested on other
     data than their own did; a claim tested on several sources has a verdict on each, counted

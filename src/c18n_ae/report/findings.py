@@ -27,7 +27,6 @@ from c18n_ae.common.names import data_together, from_config, release, release_la
 from c18n_ae.report import provenance
 from c18n_ae.report.claim_tables import (
     agrees,
-    claims_outcome,
     claims_summary,
     data_name,
     release_sentence,
@@ -391,8 +390,6 @@ def main(argv=None) -> None:
     # after 'three conclusions' (a cold read)
     origin = verdicts.get("origin", pd.Series("", index=verdicts.index))
     text += newcommand("StudyClaims", str(verdicts[origin == "study"].claim.nunique()))
-    # Section 2's sentence on how they came out, after the count
-    text += newcommand("ClaimsOutcome", claims_outcome(verdicts, releases, sources))
     # the appendix's table of the tested claims (Appendix E.6), each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     # whose thresholds the tested verdicts rest on: the study's words or our reading of them
