@@ -235,9 +235,19 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # figures follow in sentences of their own; what a figure per call is (the question's
         # words, findings.question_words, and findings.mix_sentence) and what the figures rest
         # on (findings.study_limits) follow them, in one place
+        # the iteration's extra time and its calls before the figure per call, so that the
+        # figure reads as the iteration's divided among its calls (A175, B175, R175: 'per libm
+        # call' alone promised a crossing cost that Section 4 then took back)
+        whole, k = _f(r.extra_per_iteration_ns), _f(r.calls_per_iteration)
+        if math.isfinite(whole) and k > 1:
+            per = (
+                f"{amount(whole, digits=2 if whole < 100 else 3)} more for each iteration's "
+                f"{in_words(int(k))} {library} calls, about {_about(r.per_call_ns)} per call"
+            )
+        else:
+            per = f"about {_about(r.per_call_ns)} more per {library} call"
         first = (
-            f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: "
-            f"about {_about(r.per_call_ns)} more per {library} call"
+            f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: {per}"
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
