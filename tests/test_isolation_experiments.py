@@ -386,6 +386,14 @@ def test_the_study_s_e1_memory_is_mib_its_time_holds_its_sleep_and_its_count_is_
     cell = scale.ms_cell(scale.fit(new, "morello-2024", "purecap-c18n"))
     assert re.fullmatch(r"\d+ to instance \d+, then \d+", cell), cell
     assert "Past instance" not in " ".join(scale.details("morello-2024", new))  # still rising
+    # the elapsed time's second segment however close to the first, as the table's cell gives it
+    # (rounds 157 to 176: '514 ms' alone read as the whole run's slope, which is 512 to 513 ms)
+    text = " ".join(scale.details("morello-2024", new))
+    ms = r"\d+\\,\\si\{\\milli\\second\}"
+    pattern = (
+        rf"elapsed time rose by about {ms} per instance up to instance \d+, then by about {ms}"
+    )
+    assert len(re.findall(pattern, text)) == 2, text
     # the body: what E1 shows first, one or two numbers a data set (each variant's slopes, the
     # instance where they change and the elapsed time are the appendix's, above)
     body = scale.findings("morello-2024", new)
