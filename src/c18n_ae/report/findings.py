@@ -386,10 +386,6 @@ def main(argv=None) -> None:
     text += newcommand("StudyFlaws", study_flaws(invalid_phrases(metas), verdicts))
     # Section 4.3 also says why the release the claims were drawn from tests none
     text += newcommand("ClaimsTally", claims_summary(verdicts, releases, sources, worded))
-    # Section 2's count of the study's claims, so that Section 4.5's '24 claims' is no surprise
-    # after 'three conclusions' (a cold read)
-    origin = verdicts.get("origin", pd.Series("", index=verdicts.index))
-    text += newcommand("StudyClaims", str(verdicts[origin == "study"].claim.nunique()))
     # the appendix's table of the tested claims (Appendix E.6), each with the ratio that decides it
     text += newcommand("ClaimsTestedTable", tested_table(verdicts, releases, sources))
     # whose thresholds the tested verdicts rest on: the study's words or our reading of them
