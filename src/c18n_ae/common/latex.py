@@ -606,7 +606,13 @@ def amount(x: float, unit: str = "ns", tex: bool = True, digits: int = MAX_DIGIT
     # a tie in LaTeX: a figure and its unit never part at a line's end ('60' / 'ns', round 168)
     if tex and unit in _SI:
         return f"{minus}{text}~{_SI[unit]}"
-    return f"{minus}{text} {_SI.get(unit, unit) if tex else unit}"
+    return f"{minus}{text} {unit}"
+
+
+def figures_of(said: str) -> str:
+    """An amount's figures without its unit ('60~\\si{…}' or '60 cycles' -> '60'): amount ties
+    a unit it typesets with '~' and leaves others after a space."""
+    return re.split(r"[ ~]", said, maxsplit=1)[0]
 
 
 def amount_interval(
@@ -618,7 +624,7 @@ def amount_interval(
     if not (math.isfinite(low) and math.isfinite(high)):
         return amount(x, unit, tex)
     said = f", {covers_words(covers, tex)}" if covers else ""
-    ends = [re.split(r"[ ~]", amount(v, unit, tex))[0] for v in (low, high)]
+    ends = [figures_of(amount(v, unit, tex)) for v in (low, high)]
     if ends[0] == ends[1]:  # narrower than the last figure prose carries: the amount alone
         return amount(x, unit, tex)
     return f"{amount(x, unit, tex)} [{', '.join(ends)}]{said}"

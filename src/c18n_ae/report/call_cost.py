@@ -23,6 +23,7 @@ from c18n_ae.common.latex import (
     WIDE_FACTOR,
     amount,
     escape,
+    figures_of,
     first_upper,
     in_words,
     listed,
@@ -185,6 +186,13 @@ def _about(x: float) -> str:
     return amount(x, digits=2)
 
 
+def _iteration_amount(x: float) -> str:
+    """An extra time per iteration in prose ('240 ns'): the figures of the calls' figure times
+    their number, two below 100 ns and three above (the abstract, Section 4 and its loops that
+    call nothing print it alike)."""
+    return amount(x, digits=2 if x < 100 else 3)
+
+
 def _workload(r) -> str:
     return WORKLOAD.get(r.metric, r.metric)
 
@@ -241,7 +249,7 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         whole, k = _f(r.extra_per_iteration_ns), _f(r.calls_per_iteration)
         if math.isfinite(whole) and k > 1:
             per = (
-                f"{amount(whole, digits=2 if whole < 100 else 3)} more for each iteration's "
+                f"{_iteration_amount(whole)} more for each iteration's "
                 f"{in_words(int(k))} {library} calls, about {_about(r.per_call_ns)} per call"
             )
         else:
@@ -473,11 +481,17 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     return " ".join(out)
 
 
-def _named_host(r) -> str:
-    """The host a row's subject's files name, as its possibly-also note records it
-    (read_possibly); '' where none is named."""
+def _host_part(r) -> dict | None:
+    """The board named by one side's files only, as a row's possibly-also note records it
+    (read_possibly: 'named', 'host', 'other'); None where there is none."""
     parts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    return next((p["host"] for p in parts if p["kind"] == "host" and p["named"] == r.subject), "")
+    return next((p for p in parts if p["kind"] == "host"), None)
+
+
+def _named_host(r) -> str:
+    """The host a row's subject's files name (_host_part); '' where none is named."""
+    part = _host_part(r)
+    return part["host"] if part and part["named"] == r.subject else ""
 
 
 def _other_sources(t: pd.DataFrame, r) -> pd.DataFrame:
@@ -805,7 +819,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     k = int(r.calls_per_iteration) if _f(r.calls_per_iteration) > 0 else 0
     times = f", {k} $\\times$ {_about(r.per_call_ns)}," if k > 1 else ""
     grew = (
-        f"The {amount(whole, digits=2 if whole < 100 else 3)} by which each iteration grew{times}"
+        f"The {_iteration_amount(whole)} by which each iteration grew{times}"
         if math.isfinite(whole)
         else "The extra time"
     )
@@ -857,11 +871,12 @@ def _boards_open(r, abi: str) -> str:
     """'Only the purecap + c18n files name their board, morello-camb-3, so the second cannot be
     checked.': where the answer's two sides may come from different boards (the bound's
     second condition, _conditions); '' otherwise."""
-    host = _named_host(r)
-    if not host:
+    part = _host_part(r)  # the same part that makes the boards a condition (_conditions)
+    if not part:
         return ""
+    side = compartment_name(abi) if part["named"] == r.subject else escape(part["named"])
     return (
-        f"Only the {compartment_name(abi)} files name their board, \\texttt{{{escape(host)}}}, "
+        f"Only the {side} files name their board, \\texttt{{{escape(part['host'])}}}, "
         "so the second cannot be checked."
     )
 
@@ -884,7 +899,7 @@ def own_share_words(t: pd.DataFrame, r) -> str:
     one = amount(OWN_SHARE_NS, digits=1)
     # 'of the 240 ns', not 'of it' (R171: the referent was unclear)
     x = _f(r.extra_per_iteration_ns)
-    whole = amount(x, digits=2 if x < 100 else 3) if math.isfinite(x) else "extra time"
+    whole = _iteration_amount(x) if math.isfinite(x) else "extra time"
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
         "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
@@ -900,9 +915,8 @@ def _conditions(r, abi: str) -> list[str]:
     where the answer's two sides may come from different ones (two readers of round 135: a bound
     across boards is none)."""
     library = escape(_s(r.library)) or "the library"
-    hosts = read_possibly(_s(getattr(r, "possibly_also", "")))
     out = [f"neither the loop's own code nor {library} runs faster in its {abi} build"]
-    if any(p["kind"] == "host" for p in hosts):
+    if _host_part(r):
         out.append("both sides ran on like boards")
     return out
 
@@ -1150,7 +1164,7 @@ def _num(x: float) -> str:
     """A number of the table's ns column: the one amount formatter's figures, two significant as
     the text and Figure 1 give a cost per call, which charges all of a loop's extra time to its
     calls (_about; Section 3.1), without the unit (the column's heading gives it)."""
-    return re.split(r"[ ~]", _about(_f(x)))[0]
+    return figures_of(_about(_f(x)))
 
 
 def _ends_cell(x: float, low: float, high: float, brackets: tuple[str, str]) -> str:
@@ -1462,8 +1476,7 @@ def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    parts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    if not any(p["kind"] == "host" for p in parts):
+    if not _host_part(r):
         return ""
     on = escape(short_release((releases or {}).get(r.source, "")))
     return f"with the {on + ' ' if on else ''}variants possibly on different boards"

@@ -386,8 +386,8 @@ def paper_order() -> str:
     what a data set or board says with compartments). The body prints, on a board, the
     functional checks' part's; the compartments' part's findings are their appendix sections'
     (each prints its own \\Findings<Name>), named by \\PartExperimentsCompartments; the cost
-    part's headline ratios are Table 1's; the other parts' paragraphs stay defined for an edition
-    that wants them."""
+    part's headline ratios are the headline table's, among the exhaustive tables (Appendix G);
+    the other parts' paragraphs stay defined for an edition that wants them."""
     ordered = [e for part in exp.PARTS for e in exp.registry().values() if e.part == part]
     sections = [
         newcommand(
