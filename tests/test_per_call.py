@@ -334,21 +334,8 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         "launched its 24.05 runs with c18n enabled"
     )
     assert enabled_words([{"variants": {}}]) == "" and unseen_phrases([{"variants": {}}]) == []
-    # where only one side's files name their host, the abstract says the boards may differ
-    # (a cold read wanted it beside the figure; Threats says why)
-    boards = call_cost.boards_words(both, RELEASES)
-    assert boards == "with the 24.05 variants possibly on different boards", boards
-    with_boards = study_limits(shipped, unseen_phrases(shipped), "", boards)
-    assert with_boards == (
-        "These figures mix the purecap ABI's cost with c18n's, with the 24.05 variants possibly "
-        "on different boards; the study enabled c18n, but no log confirms that it was active."
-    ), with_boards
-    # the runs' caveats in one sentence (round 138), or the boards alone with a subject
-    assert study_limits([], [], "", boards) == (
-        "These figures come from runs with the 24.05 variants possibly on different boards."
-    )
-    alike = both.assign(possibly_also="")
-    assert call_cost.boards_words(alike, RELEASES) == ""
+    # the boards the two sides may differ in are Section 4's bound's, not the abstract's (R177)
+    assert "boards" not in study_limits(shipped, unseen_phrases(shipped), "x")
     # Figure 1's caption leaves it to the abstract and Table 1's notes (round 111: the
     # caption's pointer was one more qualifier where the answer is drawn)
     assert "Possibly" not in (ROOT / "paper" / "sections" / "introduction.tex").read_text()
@@ -385,17 +372,16 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
 
     mix = mix_sentence(shipped, "libm")
     assert mix == (
-        "Because no variant ran purecap without compartments, the extra time per call is the cost "
-        "of the purecap ABI, libm's purecap build included, and of the compartment switch "
-        "together."
+        "The extra time per call combines the purecap ABI (libm's purecap build included) with "
+        "the compartment switch, because no variant ran purecap without compartments."
     ), mix
     assert question_words(shipped) == (
         "How much time do the purecap ABI and c18n together add to a call into another library?"
     )
     assert question_words(shown) == "What does a call into another library then cost?"
-    assert "the cost of the purecap ABI and of the compartment switch" in mix_sentence(shipped)
+    assert "combines the purecap ABI with the compartment switch" in mix_sentence(shipped)
     after = study_limits(
-        shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"), "", False
+        shipped, unseen_phrases(shipped), call_cost.built_words(both, "-O0"), False
     )
     assert after.startswith("These figures come from one run per variant"), after
     assert mix_sentence(shown) == ""
@@ -588,8 +574,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert call_cost.confounds(rows, ABIS, RELEASES) == ""
     r, _ = call_cost.answer(rows)
     assert call_cost._boards_open(r, "purecap") == (
-        "Only the purecap + c18n files name their board, \\texttt{morello-camb-3}, so the second "
-        "cannot be checked."
+        "Only the purecap + c18n files name their board, \\texttt{morello-camb-3}, so whether the "
+        "boards were alike cannot be checked."
     )
     assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
     # said once: Section 4.1 leaves the qualifier to Threats
@@ -605,7 +591,12 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # the body cites no artifact path (the reference names its file); Section 2 gives the ABI's
     # known cost on such calls before Section 4.1's estimates, and claims no novelty
     assert "published/" not in said and ".csv" not in said, said
-    assert said.startswith("Morello's early performance report"), said
+    # the stall by what it is, its source after it (R177: 'names one cost' sent the reader
+    # ahead); the ABI that avoids it beside its overheads, in Related work (R177, B177)
+    assert said.startswith("Under the purecap ABI, a call into another library"), said
+    assert "stall~\\cite{morello-early-performance}." in call_cost.beside()
+    assert "benchmark" not in call_cost.beside()
+    assert "avoids the stall of Section~\\ref{sec:background}" in said
     assert said.endswith("none of them includes a compartment switch."), said
     assert "no published" not in said, said
     # the benchmark ABI's 15 ns is said once, in Section 4.1 where the 60 ns is derived: what it
@@ -640,7 +631,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "though a compartment switch may still change them; these data cannot say how much of the "
         "gap between 60~\\si{\\nano\\second} and 15~\\si{\\nano\\second} the stall explains."
     ), other
-    assert "The benchmark ABI avoids the stall" in said, said
+    assert "(benchmark), which leaves the program-counter capability's bounds unchanged" in said
     # the two ABIs in compartments on one board, where both sides' files name one host (B162,
     # B163, A161); not where the hosts differ or one side names none
     one = (
@@ -675,13 +666,14 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     ), text
     # the bound with its conditions named first, the loop's own code always among them (A170,
     # B169, R170), and why the second cannot be checked
+    # (as an if-then: R177, B177 parsed 'that ... and that ...' twice)
     upper = call_cost.upper_words(rows, ABIS)
     assert upper == (
-        "Two conditions make the 60~\\si{\\nano\\second} an upper bound on the switch alone: "
-        "that neither the loop's own code nor libm runs faster in its purecap build and that both "
-        "sides ran on like boards. Only the purecap + c18n files name their board, "
-        "\\texttt{morello-camb-3}, so the second cannot be checked, and these data cannot say how "
-        "far below 60~\\si{\\nano\\second} the switch lies."
+        "If neither the loop's own code nor libm runs faster in its purecap build, and both "
+        "sides ran on like boards, the 60~\\si{\\nano\\second} is an upper bound on the switch "
+        "alone. Only the purecap + c18n files name their board, \\texttt{morello-camb-3}, so "
+        "whether the boards were alike cannot be checked, and these data cannot say how far below "
+        "60~\\si{\\nano\\second} the switch lies."
     ), upper
     # where a loop that calls nothing changed by a nanosecond or more, they suggest nothing
     # (rounds 139 to 142)
@@ -978,13 +970,15 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     rows = morello_rows()
     reduction = pd.read_csv(ROOT / "published" / "libm_argument_reduction.csv", dtype=str)
     text = call_cost.bound_words(rows, ABIS, reduction)
-    # why libm's build may account for much of it, right after the shares, before the loop's own
-    # code (A172, R170: it came fourth); 'account for', not 'hold' (A172, B172)
-    assert (
-        "the purecap build of libm and the switch. The purecap build of libm may account for much "
-        "of it, since each call does much work there: hybrid's iteration takes 467.6"
-        "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and " in text
+    # how much work each call does in libm, first, as facts (R177: it sat in a parenthesis; A177:
+    # 'may account for much of it' weighed what the data cannot), then what the 240 ns includes,
+    # libm's build with whatever it adds to that work
+    assert text.startswith(
+        "Each call does much work inside libm: hybrid's iteration takes 467.6"
+        "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and "
     ), text
+    assert "the purecap build of libm, whatever it adds to that work, and the switch." in text
+    assert "may account" not in text, text
     # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
     # estimate divides
     assert round(467.59 / 4) == 117
@@ -1006,14 +1000,10 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert (
-        "The purecap build of libm may account for much of it, since each call does much work "
-        "there: hybrid's iteration takes 467.6~\\si{\\nano\\second}, about 117"
-        "~\\si{\\nano\\second} per call, and \\texttt{sin}, "
-        "\\texttt{cos} and \\texttt{tan} reduce an argument of at least "
+        "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
-        "loop's arguments take (the argument is the loop's index, which runs to "
-        "$10^{8}$). Whatever that build adds to this work counts on every call. Loops of the same "
-        "program" in text
+        "loop's arguments take, since the argument is the loop's index and runs to "
+        "$10^{8}$. The 240" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

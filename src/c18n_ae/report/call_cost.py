@@ -727,11 +727,13 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None) -> str
     ).rstrip()
 
 
-def _calls_hold(r) -> str:
-    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs."""
+def _calls_hold(r, work: bool = False) -> str:
+    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs;
+    work: the sentence before says how much work each call does in the library."""
+    added = ", whatever it adds to that work," if work else ""
     return (
         "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
-        f"the purecap build of {escape(_s(r.library)) or 'the library'} and the switch"
+        f"the purecap build of {escape(_s(r.library)) or 'the library'}{added} and the switch"
     )
 
 
@@ -747,13 +749,12 @@ def _threshold_tex(text: str) -> str:
     return f"${text.replace('(', '').replace(')', '').replace(' /', '/')}$"
 
 
-def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'The purecap build of libm may account for much of it, since each call does much work
-    there: hybrid's iteration takes 467.6 ns, about 117 ns per call, and sin, cos and tan reduce
-    an argument of at least 2^20·π/2 by a slower path [msun], which 98 % of the loop's arguments
-    take (the argument is the loop's index, which runs to 10^8). Whatever that build adds to this
-    work counts on every call.',
-    before the bound it loosens (A147: which argument was meant had to be inferred):
+def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
+    """'Each call does much work inside libm: hybrid's iteration takes 467.6 ns, about 117 ns per
+    call, and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
+    which 98 % of the loop's arguments take, since the argument is the loop's index and runs to
+    10^8.', before what the extra time includes and the bound it loosens (A147: which argument
+    was meant had to be inferred):
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
     data set records the arguments its calls get
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
@@ -789,22 +790,21 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
             f"{amount(times[1] / k)} per call, and "
         )
     return (
-        # why the work matters, said (A154, B149: much work in libm alone does not make its
-        # purecap build slower; hybrid's takes the same path)
-        f"The {abi} build of {library} may account for much of it, since each call does much "
-        f"work there: {per}{functions} reduce an argument of at least "
-        f"{_threshold_tex(str(x.threshold_as_published))} by a slower "
+        # facts only, first (R177: the most important fact about what 'per call' means sat in a
+        # parenthesis mid-paragraph; A177: 'may account for much of it' read as a weighing the
+        # same-board benchmark figure points against), so the reader weighs libm's build
+        f"Each call does much work inside {library}: {per}{functions} reduce an argument of at "
+        f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
-        f"take (the argument is the loop's index, which runs to {bound}). Whatever that build "
-        "adds to this work counts on every call."
+        f"take, since the argument is the loop's index and runs to {bound}."
     )
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
     """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
     stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
-    the library takes a slower path for most of the loop's arguments, why its build may hold much
-    of it (slow_path_words). The bound it gives is the next paragraph's (upper_words). Rounds
+    the library takes a slower path for most of the loop's arguments, how much work each call does
+    there, first (slow_path_words). The bound it gives is the next paragraph's (upper_words). Rounds
     129 to 132: every reader met an
     exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
     139 to 142: a sentence weighing the loop's own code by the workloads that call no other
@@ -812,7 +812,6 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
-    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     whole = _f(r.extra_per_iteration_ns)
     # 'includes', and the 240 ns as the calls' figure times their number (round 143: 'holds' read
     # as a verb of its own, and the 240 ns arrived underived)
@@ -827,20 +826,21 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # where the loops that call nothing bound the loop's own share, the rest is what cannot be
     # told apart (own_share_words says so), not every share
     apart = "" if own else ", in shares these data cannot tell apart"
-    calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
-    slow = slow_path_words(r, reduction, abi)
-    # libm's build before the loop's own code (A172, R170: the slower path, which weighs most on
-    # what the figure means, came fourth)
-    return " ".join(x for x in (calls, slow, own) if x)
+    slow = slow_path_words(r, reduction)
+    # what the library's build adds, weighed by the work the slower path does (slow_path_words)
+    calls = f"{grew} includes the loop's own code, {_calls_hold(r, bool(slow))}{apart}."
+    # the work each call does before what the extra time includes (R177; A172, R170: the slower
+    # path, which weighs most on what the figure means, came fourth)
+    return " ".join(x for x in (slow, calls, own) if x)
 
 
 def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4's paragraph on what the figure bounds, after the paragraph on what it holds
-    (bound_words; R171: one block of seventeen lines): 'Two conditions make the 60 ns an upper
-    bound on the switch alone: that neither the loop's own code nor libm runs faster in its
-    purecap build and that both sides ran on like boards. Only the purecap + c18n files name
-    their board, morello-camb-3, so the second cannot be checked, and these data cannot say how
-    far below 60 ns the switch lies.'; '' where E10 answers."""
+    (bound_words; R171: one block of seventeen lines): 'If neither the loop's own code nor libm
+    runs faster in its purecap build and both sides ran on like boards, the 60 ns is an upper
+    bound on the switch alone. Only the purecap + c18n files name their board, morello-camb-3,
+    so whether the boards were alike cannot be checked, and these data cannot say how far below
+    60 ns the switch lies.'; '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -850,16 +850,11 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     # nothing are other loops); then what the data leave open (B167: how loose went unsaid).
     # Round 169's verdict first, with its conditions 'below', sent every reader of round 170
     # looking for them; no 'So': the bound does not follow from the sentence before it (B154)
+    # an if-then in words (R177, B177: two conditions as a noun phrase, 'that ... and that ...',
+    # were parsed twice)
     conditions = _conditions(r, abi)
     figure = _about(r.per_call_ns)
-    if len(conditions) == 1:
-        bound = f"If {conditions[0]}, the {figure} is an upper bound on the switch alone."
-    else:
-        each = listed([f"that {c}" for c in conditions])
-        bound = (
-            f"{first_upper(in_words(len(conditions)))} conditions make the {figure} an upper "
-            f"bound on the switch alone: {each}."
-        )
+    bound = f"If {', and '.join(conditions)}, the {figure} is an upper bound on the switch alone."
     # why the boards are a condition, said where the figure is derived (A168, B168, R168)
     boards = _boards_open(r, abi)
     below = f"these data cannot say how far below {figure} the switch lies"
@@ -868,16 +863,16 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
 
 
 def _boards_open(r, abi: str) -> str:
-    """'Only the purecap + c18n files name their board, morello-camb-3, so the second cannot be
-    checked.': where the answer's two sides may come from different boards (the bound's
-    second condition, _conditions); '' otherwise."""
+    """'Only the purecap + c18n files name their board, morello-camb-3, so whether the boards were
+    alike cannot be checked.': where the answer's two sides may come from different boards (the
+    bound's second condition, _conditions); '' otherwise."""
     part = _host_part(r)  # the same part that makes the boards a condition (_conditions)
     if not part:
         return ""
     side = compartment_name(abi) if part["named"] == r.subject else escape(part["named"])
     return (
         f"Only the {side} files name their board, \\texttt{{{escape(part['host'])}}}, "
-        "so the second cannot be checked."
+        "so whether the boards were alike cannot be checked."
     )
 
 
@@ -1407,31 +1402,38 @@ def _published(published: pd.DataFrame, configuration: str, microarchitecture: s
 def beside() -> str:
     """Section 2's words on the purecap ABI's own cost on a call into another library, from
     Morello's published performance work, ahead of the estimates that mix it with the switch;
-    its whole-program figures are Related work's (published_overheads)."""
+    its whole-program figures and the ABI that avoids it are Related work's
+    (published_overheads)."""
     return (
         # calls and returns, as the report's morello-microarchitectural-limitations.md says them
         # (lines 8 to 9, 'inter-library pure-capability function calls or returns'; A151), each
         # named (rounds 152 and 153: 'Each' and 'Both' had no clear referent); with or without
         # compartments (A152)
-        "Morello's early performance report~\\cite{morello-early-performance} names one cost of "
-        "the purecap ABI, with or without compartments, that falls on calls between libraries. "
-        "A call into another library and its return each change the bounds of the "
-        "program-counter capability; Morello's branch predictor does not predict that change, so "
-        "the instructions that depend on those bounds stall. The "
-        f"{abi_word(STALL_FREE_ABI)} ABI avoids the stall, so that measurements approximate a "
-        "future CHERI core~\\cite{cheribsd-guide}."
+        # the cost named by what it is, its source cited after it (R177: 'names one cost' sent
+        # the reader three sentences ahead); the ABI that avoids it is Related work's, beside
+        # its overheads (R177, B177: Section 2 defined an ABI the body never used again)
+        "Under the purecap ABI, a call into another library and its return each change the "
+        "bounds of the program-counter capability, with or without compartments. Morello's "
+        "branch predictor does not predict that change, so the instructions that depend on those "
+        "bounds stall~\\cite{morello-early-performance}."
     )
 
 
 def published_overheads(published: pd.DataFrame) -> str:
-    """Related work's sentence on the ABIs' whole-program overheads in Morello's published
-    performance work (its CSV): none of them a cost per call or a compartment switch."""
+    """Related work's sentences on the ABIs' whole-program overheads in Morello's published
+    performance work (its CSV), with what the ABI that avoids Section 2's stall is: none of them
+    a cost per call or a compartment switch."""
+    stall_free = abi_word(STALL_FREE_ABI)
     return (
         "Morello's early performance report~\\cite{morello-early-performance} ran SPECint 2006's "
-        "train workload on FPGA implementations of the shipped Morello design. Against hybrid, "
-        f"it measured {_published(published, 'Purecap ABI', 'unmodified')} geometric-mean "
-        f"overhead with the purecap ABI and {_published(published, 'Benchmark ABI', 'unmodified')} "
-        "with the benchmark ABI; two fixes to the microarchitecture brought the latter to "
+        "train workload on FPGA implementations of the shipped Morello design, under the purecap "
+        f"ABI and under the {STALL_FREE_ABI} ABI ({stall_free}), which leaves the "
+        "program-counter capability's bounds unchanged on a call into another library and so "
+        "avoids the stall of Section~\\ref{sec:background}~\\cite{cheribsd-guide}. Against "
+        f"hybrid, it measured {_published(published, 'Purecap ABI', 'unmodified')} "
+        "geometric-mean overhead with purecap and "
+        f"{_published(published, 'Benchmark ABI', 'unmodified')} with {stall_free}; two fixes "
+        "to the microarchitecture brought the latter to "
         f"{_published(published, 'Benchmark ABI', 'data-dependent exception fix and')}. These are "
         "whole-program overheads, not costs per call, and none of them includes a compartment "
         "switch."
@@ -1466,20 +1468,6 @@ def confounds(t: pd.DataFrame, abis: dict | None = None, releases: dict | None =
     on = escape(short_release((releases or {}).get(r.source, "")))
     where = f" on {on}" if on else ""
     return f"For the extra time per call{where}, {escape('; '.join(said))}."
-
-
-def boards_words(t: pd.DataFrame, releases: dict | None = None) -> str:
-    """The abstract's words where the first finding's two sides may come from different boards
-    (only one side's files name their host): 'with the 24.05 variants possibly on different
-    boards', after the runs and builds it qualifies; '' where nothing says so. Threats says why
-    (confounds)."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    if not _host_part(r):
-        return ""
-    on = escape(short_release((releases or {}).get(r.source, "")))
-    return f"with the {on + ' ' if on else ''}variants possibly on different boards"
 
 
 def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
@@ -1588,9 +1576,9 @@ def main(argv=None) -> None:
     # (A161 against A160 and R160), and Section 4 weighs it with its evidence
     mix = mix_sentence(sets, library) if scope(t, abis) else ""
     text += newcommand("PerCallMix", mix)
-    limits = study_limits(
-        sets, unseen_phrases(sets), built_words(t, quoted), boards_words(t, releases), not mix
-    )
+    # the boards the two sides may differ in are Section 4's, where the bound needs them alike
+    # (R177, A177: the abstract's third qualifier in one sentence)
+    limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not mix)
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))

@@ -281,9 +281,9 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 
 def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what a figure per call is where the
-    data sets have no purecap variant without compartments: 'Because no variant ran purecap
-    without compartments, the extra time per call is the cost of the purecap ABI, libm's purecap
-    build included, and of the compartment switch together.' Its question says 'together' first
+    data sets have no purecap variant without compartments: 'The extra time per call combines
+    the purecap ABI (libm's purecap build included) with the compartment switch, because no
+    variant ran purecap without compartments.' Its question says 'together' first
     (question_words; round 137: a question on a call's cost that the data cannot answer); round
     141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
     call's cost until libm's build was named beside it; round 87: 'includes both' read wrong for
@@ -293,13 +293,14 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
     if not named:
         return ""
     abi = listed(named, "or")
-    build = f", {library}'s {abi} build included," if library else ""
+    build = f" ({library}'s {abi} build included)" if library else ""
     # what the figure per call is, both costs together; the bound it gives on the switch and that
     # bound's conditions are Section 4.1's (round 143: all three readers met a bound without its
-    # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to)
+    # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to);
+    # what it is before why (A177: the appositive inside the list was read twice)
     return (
-        f"Because no variant ran {abi} without compartments, the extra time per call is the cost "
-        f"of the {abi} ABI{build} and of the compartment switch together."
+        f"The extra time per call combines the {abi} ABI{build} with the compartment switch, "
+        f"because no variant ran {abi} without compartments."
     )
 
 
@@ -316,19 +317,16 @@ def question_words(metas: list[dict]) -> str:
     )
 
 
-def study_limits(
-    metas: list[dict], unseen: list[str], built: str = "", boards: str = "", mix: bool = True
-) -> str:
+def study_limits(metas: list[dict], unseen: list[str], built: str = "", mix: bool = True) -> str:
     """The abstract's sentences on what its figures mix and rest on, after the first finding
     (a cold read: caveats before the answer buried it; another: more words on hedges than on
     the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
     c18n), the runs and builds the figures come from (built: 'one run per variant of programs
-    built unoptimised (-O0)', call_cost.built_words), the boards its two sides may differ in
-    (boards: 'with the 24.05 variants possibly on different boards', call_cost.boards_words),
-    and where nothing in their files shows the c18n variants in compartments
+    built unoptimised (-O0)', call_cost.built_words), and where nothing in their files shows
+    the c18n variants in compartments
     (macros.unseen_phrases), in one sentence (round 138): 'These figures come from one run per
-    variant of programs built unoptimised (-O0), with the 24.05 variants possibly on different
-    boards; the study enabled c18n, but no log confirms that it was active.'; '' where nothing
+    variant of programs built unoptimised (-O0); the study enabled c18n, but no log confirms that
+    it was active.'; '' where nothing
     holds. mix=False: leave out what the figures mix, which mix_sentence has said."""
     clauses = []
     named = mixed_abis(metas)
@@ -337,8 +335,6 @@ def study_limits(
     if built:
         clauses.append(f"come from {built}")
     parts = [f"These figures {' and '.join(clauses)}"] if clauses else []
-    if boards:  # a reader asked for it beside the figure, not only in Threats
-        parts = [f"{parts[0]}, {boards}"] if parts else [f"these figures come from runs {boards}"]
     # the runs' caveats in one sentence (round 138: all three readers asked for one place)
     if parts and unseen:
         parts = [f"{parts[0]}; {'; '.join(unseen)}"]  # escaped by callers
