@@ -481,6 +481,112 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     return " ".join(out)
 
 
+# the loops that call nothing weigh a build level's share of the same-board gap only where their
+# largest gap is a small part of the calling loop's (same_board_words)
+LEVEL_SHARE = 0.1
+
+
+def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
+    """The answer's contrast with the ABI that avoids the stall (STALL_FREE_ABI), where both
+    sides in compartments name one host and differ in nothing recorded but their build level,
+    with the two builds' gaps on the loops that call nothing (subject minus other, per
+    iteration): (row, level, gaps), or None."""
+    host = _named_host(r)
+    if not host:
+        return None
+    for o in _others(t, r).itertuples():
+        full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
+        levels = re.fullmatch(r"optimisation (-O\d+) against -O\d+", _s(o.confounded_by))
+        if full != STALL_FREE_ABI or _named_host(o) != host or not levels:
+            continue
+        # each side's loops that call nothing, the other's level and all (own_code, not clean)
+        own = own_code(t)
+        mine, theirs = (
+            own[(own.source == x.source) & (own.subject == x.subject)]
+            .set_index("metric")
+            .extra_per_iteration_ns
+            for x in (r, o)
+        )
+        gaps = (mine - theirs).dropna()
+        if gaps.empty or len(gaps) < len(mine):
+            return None
+        return o, levels[1], gaps
+    return None
+
+
+def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
+    the answer's compartment side names: 'The study also ran the loop in the benchmark ABI with
+    c18n, on the board the purecap + c18n files name, morello-camb-3, but built -O2. Each
+    iteration took 529.0 ns, 178.8 ns less than in purecap + c18n: about 45 ns per call. Loops of
+    the same two builds that call no other library differed by 1.8 to 13.4 ns an iteration
+    (Table 3), so the build level explains little of that gap. They suggest that about 45 of the
+    60 ns per call is the stall the benchmark ABI avoids, wherever in the call it falls; the
+    other 15 ns holds the switch, libm's capability build and the loop's own code.'
+    A177, B177 and most experts since round 160 asked for this contrast, the only one without a
+    board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
+    a broken rule. The hybrid baseline cancels in every gap here (both are against one mean).
+    '' where there is no such contrast or the loops that call nothing do not make the level's
+    share small (LEVEL_SHARE)."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    found = _same_board_other(t, r, abis)
+    if found is None:
+        return ""
+    o, level, gaps = found
+    gap = _f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)
+    k = _f(r.calls_per_iteration)
+    times = _iteration_times(o)
+    if not (math.isfinite(gap) and gap > 0 and k > 0 and times):
+        return ""
+    if gaps.abs().max() >= LEVEL_SHARE * gap:
+        return ""
+    abi = escape(abi_word(STALL_FREE_ABI))
+    mine = compartment_name(
+        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
+    )
+    (took, _), unit = _dividing_times(times)
+    low, high = (amount(x, digits=2) for x in (gaps.abs().min(), gaps.abs().max()))
+    spread = f"{figures_of(low)} to {high}" if low != high else high
+    per_gap, rest = gap / k, _f(o.per_call_ns)
+    library = escape(_s(r.library)) or "the library"
+    # what is left after the gap is benchmark's own contrast with the baseline, across the
+    # boards the bound above could not check (_boards_open)
+    boards = ", on boards that may differ," if _host_part(r) else ""
+    return (
+        f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
+        f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}. Each "
+        f"iteration took {took}~{unit}, {_iteration_amount(gap)} less than in {mine}: about "
+        f"{_about(per_gap)} per call. Loops of the same two builds that call no other library "
+        f"differed by {spread} an iteration (Table~\\ref{{tab:per-call}}), so the build level "
+        f"explains little of that gap. That leaves about {figures_of(_about(per_gap))} of the "
+        f"{_about(r.per_call_ns)} per call to what the {abi} ABI changes: the stall on the "
+        "program-counter capability's bounds, wherever in the call it falls. The other "
+        f"{_about(rest)}{boards} holds the switch, {library}'s capability build and the loop's "
+        "own code."
+    )
+
+
+def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """The abstract's and the conclusion's sentence on Section 4's same-board contrast
+    (same_board_words), said alike in both: 'On one board, the benchmark ABI, which avoids a stall
+    on program-counter bounds, cut about 45 of each call's 60 ns, though built -O2.'; '' where
+    Section 4 has no such paragraph."""
+    if not same_board_words(t, abis):
+        return ""
+    r, _ = answer(t)
+    o, level, _ = _same_board_other(t, r, abis)
+    k = _f(r.calls_per_iteration)
+    gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
+    # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60)
+    return (
+        f"On one board, the {escape(abi_word(STALL_FREE_ABI))} ABI, which avoids a stall on "
+        f"program-counter bounds, cut about {figures_of(_about(gap))} of each call's "
+        f"{_about(r.per_call_ns)}, though built \\mbox{{{level}}}."
+    )
+
+
 def _host_part(r) -> dict | None:
     """The board named by one side's files only, as a row's possibly-also note records it
     (read_possibly: 'named', 'host', 'other'); None where there is none."""
@@ -727,13 +833,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None) -> str
     ).rstrip()
 
 
-def _calls_hold(r, work: bool = False) -> str:
-    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs;
-    work: the sentence before says how much work each call does in the library."""
-    added = ", whatever it adds to that work," if work else ""
+def _calls_hold(r) -> str:
+    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs."""
     return (
         "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
-        f"the purecap build of {escape(_s(r.library)) or 'the library'}{added} and the switch"
+        f"the purecap build of {escape(_s(r.library)) or 'the library'} and the switch"
     )
 
 
@@ -753,7 +857,8 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
     """'Each call does much work inside libm: hybrid's iteration takes 467.6 ns, about 117 ns per
     call, and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
     which 98 % of the loop's arguments take, since the argument is the loop's index and runs to
-    10^8.', before what the extra time includes and the bound it loosens (A147: which argument
+    10^8. Whatever libm's purecap build adds to that work counts on every call.', before what
+    the extra time includes and the bound it loosens (A147: which argument
     was meant had to be inferred):
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
     data set records the arguments its calls get
@@ -796,11 +901,14 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
         f"Each call does much work inside {library}: {per}{functions} reduce an argument of at "
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
-        f"take, since the argument is the loop's index and runs to {bound}."
+        f"take, since the argument is the loop's index and runs to {bound}. Whatever {library}'s "
+        "purecap build adds to that work counts on every call."
     )
 
 
-def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
+def bound_words(
+    t: pd.DataFrame, abis: dict | None = None, reduction=None, weighed: bool = False
+) -> str:
     """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
     stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
     the library takes a slower path for most of the loop's arguments, how much work each call does
@@ -822,19 +930,18 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         if math.isfinite(whole)
         else "The extra time"
     )
-    own = own_share_words(t, r)
+    own = own_share_words(t, r, weighed)
     # where the loops that call nothing bound the loop's own share, the rest is what cannot be
     # told apart (own_share_words says so), not every share
     apart = "" if own else ", in shares these data cannot tell apart"
     slow = slow_path_words(r, reduction)
-    # what the library's build adds, weighed by the work the slower path does (slow_path_words)
-    calls = f"{grew} includes the loop's own code, {_calls_hold(r, bool(slow))}{apart}."
+    calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
     # the work each call does before what the extra time includes (R177; A172, R170: the slower
     # path, which weighs most on what the figure means, came fourth)
     return " ".join(x for x in (slow, calls, own) if x)
 
 
-def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False) -> str:
     """Section 4's paragraph on what the figure bounds, after the paragraph on what it holds
     (bound_words; R171: one block of seventeen lines): 'If neither the loop's own code nor libm
     runs faster in its purecap build and both sides ran on like boards, the 60 ns is an upper
@@ -857,9 +964,14 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     bound = f"If {', and '.join(conditions)}, the {figure} is an upper bound on the switch alone."
     # why the boards are a condition, said where the figure is derived (A168, B168, R168)
     boards = _boards_open(r, abi)
+    # weighed: the next paragraph says how far below it the data put the switch
+    # (same_board_words)
     below = f"these data cannot say how far below {figure} the switch lies"
-    tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
-    return f"{bound} {tail}"
+    if weighed:
+        tail = boards
+    else:
+        tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
+    return f"{bound} {tail}".strip()
 
 
 def _boards_open(r, abi: str) -> str:
@@ -879,7 +991,7 @@ def _boards_open(r, abi: str) -> str:
 OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
 
 
-def own_share_words(t: pd.DataFrame, r) -> str:
+def own_share_words(t: pd.DataFrame, r, weighed: bool = False) -> str:
     """'Loops of the same program that call no other library changed by under 1 ns an iteration
     (Table 4); they are other loops, but they suggest that the loop's own code accounts for little
     of the 240 ns. These data cannot tell the other shares apart.': where every workload of the
@@ -898,8 +1010,9 @@ def own_share_words(t: pd.DataFrame, r) -> str:
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
         "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
-        f"loop's own code accounts for little of the {whole}. These data cannot tell the other "
-        "shares apart."
+        f"loop's own code accounts for little of the {whole}."
+        # weighed: Section 4's same-board paragraph tells the stall from the rest
+        + ("" if weighed else " These data cannot tell the other shares apart.")
     )
 
 
@@ -1402,38 +1515,34 @@ def _published(published: pd.DataFrame, configuration: str, microarchitecture: s
 def beside() -> str:
     """Section 2's words on the purecap ABI's own cost on a call into another library, from
     Morello's published performance work, ahead of the estimates that mix it with the switch;
-    its whole-program figures and the ABI that avoids it are Related work's
-    (published_overheads)."""
+    its whole-program figures are Related work's (published_overheads)."""
     return (
         # calls and returns, as the report's morello-microarchitectural-limitations.md says them
         # (lines 8 to 9, 'inter-library pure-capability function calls or returns'; A151), each
         # named (rounds 152 and 153: 'Each' and 'Both' had no clear referent); with or without
         # compartments (A152)
         # the cost named by what it is, its source cited after it (R177: 'names one cost' sent
-        # the reader three sentences ahead); the ABI that avoids it is Related work's, beside
-        # its overheads (R177, B177: Section 2 defined an ABI the body never used again)
+        # the reader three sentences ahead); the ABI that avoids it, which Section 4 uses on one
+        # board (same_board_words)
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds stall~\\cite{morello-early-performance}."
+        "bounds stall~\\cite{morello-early-performance}. The "
+        f"{STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)} below) is purecap except that such a "
+        "call leaves those bounds unchanged, so it avoids the stall~\\cite{cheribsd-guide}."
     )
 
 
 def published_overheads(published: pd.DataFrame) -> str:
-    """Related work's sentences on the ABIs' whole-program overheads in Morello's published
-    performance work (its CSV), with what the ABI that avoids Section 2's stall is: none of them
-    a cost per call or a compartment switch."""
-    stall_free = abi_word(STALL_FREE_ABI)
+    """Related work's sentence on the ABIs' whole-program overheads in Morello's published
+    performance work (its CSV): none of them a cost per call or a compartment switch."""
     return (
         "Morello's early performance report~\\cite{morello-early-performance} ran SPECint 2006's "
-        "train workload on FPGA implementations of the shipped Morello design, under the purecap "
-        f"ABI and under the {STALL_FREE_ABI} ABI ({stall_free}), which leaves the "
-        "program-counter capability's bounds unchanged on a call into another library and so "
-        "avoids the stall of Section~\\ref{sec:background}~\\cite{cheribsd-guide}. Against "
-        f"hybrid, it measured {_published(published, 'Purecap ABI', 'unmodified')} "
-        "geometric-mean overhead with purecap and "
-        f"{_published(published, 'Benchmark ABI', 'unmodified')} with {stall_free}; two fixes "
-        "to the microarchitecture brought the latter to "
+        "train workload on FPGA implementations of the shipped Morello design. Against hybrid, "
+        f"it measured {_published(published, 'Purecap ABI', 'unmodified')} geometric-mean "
+        f"overhead with the purecap ABI and {_published(published, 'Benchmark ABI', 'unmodified')} "
+        f"with the {abi_word(STALL_FREE_ABI)} ABI; two fixes to the microarchitecture brought the "
+        "latter to "
         f"{_published(published, 'Benchmark ABI', 'data-dependent exception fix and')}. These are "
         "whole-program overheads, not costs per call, and none of them includes a compartment "
         "switch."
@@ -1558,7 +1667,8 @@ def main(argv=None) -> None:
     published = pd.read_csv(a.published)
     # Section 4.1 prints its cycles beside the bound on the switch (per-call.tex)
     reduction = pd.read_csv(a.reduction, dtype=str)
-    cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction)
+    same = same_board_words(t, abis)
+    cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction, bool(same))
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
@@ -1582,7 +1692,10 @@ def main(argv=None) -> None:
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))
-    text += newcommand("PerCallOthers", other_abis(t, abis))
+    # the same-board contrast said once: in Section 4 where it is weighed, else in Appendix D
+    text += newcommand("PerCallSameBoard", same)
+    text += newcommand("PerCallSameBoardShort", same_board_short(t, abis))
+    text += newcommand("PerCallOthers", "" if same else other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
     text += newcommand("PerCallMarks", figure_marks(t))
@@ -1593,7 +1706,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
-    text += newcommand("PerCallUpper", upper_words(t, abis))
+    text += newcommand("PerCallUpper", upper_words(t, abis, bool(same)))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 

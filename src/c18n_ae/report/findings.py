@@ -248,9 +248,10 @@ def attribution(meta: dict, earlier: list[dict] = (), labels: dict | None = None
 
 
 def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
-    """The introduction's sentence on what the study's own files show in place of its words: the
+    """Appendix A's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
-    (study.brief), 'The study's files show flaws: its 24.05 write and read loops made no stores
+    (study.brief), 'The study's files show flaws, each shown in its experiment's section: its
+    24.05 write and read loops made no stores
     or loads, its Read Time timed the wait for the next message, and its memory reader ran as the
     owner, not as root.';
     '' where there is none."""
@@ -260,9 +261,9 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
         return ""
     # a serial comma where three or more clauses with commas of their own are listed
     listed_ = listed(said) if len(said) < 3 else ", ".join(said[:-1]) + ", and " + said[-1]
-    return (
-        f"The study's files show flaws (Appendix~\\ref{{sec:experiments}} shows each): {listed_}."
-    )
+    # Appendix A's, before the sections that show each (A178, R178, B177: in Section 2 no body
+    # number used them)
+    return f"The study's files show flaws, each shown in its experiment's section: {listed_}."
 
 
 def mixed_abis(metas: list[dict]) -> list[str]:
