@@ -1149,7 +1149,11 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "took 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array) less an iteration at "
         "\\mbox{-O2}" in text
     ), text
-    assert text.endswith("so both bounds are probably near."), text
+    # what it then says of the switch, under the bound's conditions (B179: left unsaid)
+    assert text.endswith(
+        "Both bounds are therefore probably near, and then, under the conditions above, the "
+        "switch alone takes at most about 15~\\si{\\nano\\second} a call."
+    ), text
     short = call_cost.same_board_short(rows, ABIS)
     assert short == (
         "On one board, the benchmark ABI, which avoids a stall on program-counter bounds, took "
