@@ -980,7 +980,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # 'may account for much of it' weighed what the data cannot), then what the 240 ns includes,
     # libm's build with whatever it adds to that work
     assert text.startswith(
-        "Each call does much work inside libm: hybrid's iteration takes 467.6"
+        "Each call does much work inside libm, so the extra time per call is that of an expensive "
+        "call, not of a crossing alone: hybrid's iteration takes 467.6"
         "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and "
     ), text
     assert "to that work counts on every call. The 240" in text, text
@@ -1133,32 +1134,35 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     assert text.startswith(
         "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
         "c18n files name, \\texttt{morello-camb-3}, but built \\mbox{-O2}; its binary makes the "
-        "same four calls. Each iteration took 529.0~\\si{\\nano\\second}, 179"
+        "same four calls. Each iteration took 529.0~\\si{\\nano\\second} "
+        "(Table~\\ref{tab:same-board}), 179"
         "~\\si{\\nano\\second} less than in purecap + c18n: about 45~\\si{\\nano\\second} per "
         "call."
     ), text
-    # which way the build level moves each figure (A179, B179): a bound each, the stall's from
-    # above, the rest's from below
+    # which way the build level moves each figure (A179, B179), and the rest for what it is,
+    # the other ABI's own contrast with hybrid (A180)
     assert (
-        "so the stall accounts for at most about 45 of the 60~\\si{\\nano\\second} per call, "
-        "and the switch, libm's capability build and the loop's own code for at least the other "
-        "15~\\si{\\nano\\second}." in text
+        "so the stall accounts for at most about 45 of the 60~\\si{\\nano\\second} per call. "
+        "The other 15~\\si{\\nano\\second} is benchmark + c18n's own extra time over hybrid, "
+        "which \\mbox{-O2} can only have lowered" in text
     ), text
     # each loop's gap by name, int 3.2, float 1.8, array 13.4 ns an iteration (R179, B179)
     assert (
-        "took 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array) less an iteration at "
-        "\\mbox{-O2}" in text
+        "took 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array, whose work "
+        "\\mbox{-O2} may drop: Appendix~\\ref{sec:cpu}) less an iteration at \\mbox{-O2}" in text
     ), text
-    # what it then says of the switch, under the bound's conditions (B179: left unsaid)
+    # the assumption before the split it gives, and nothing on the switch alone (R180, A180)
     assert text.endswith(
-        "Both bounds are therefore probably near, and then, under the conditions above, the "
-        "switch alone takes at most about 15~\\si{\\nano\\second} a call."
+        "if the math loop's own code gained as little, the split is close to 45 and "
+        "15~\\si{\\nano\\second}, and the switch is one part of those "
+        "15~\\si{\\nano\\second}."
     ), text
+    assert "switch alone" not in text
     short = call_cost.same_board_short(rows, ABIS)
     assert short == (
-        "On one board, the benchmark ABI, which avoids a stall on program-counter bounds, took "
-        "about 45~\\si{\\nano\\second} less per call, at most the stall's share as its build "
-        "was \\mbox{-O2}."
+        "On one board, the benchmark ABI, which avoids a stall on program-counter bounds, cut "
+        "about 45 of each call's 60~\\si{\\nano\\second}, leaving at least "
+        "15~\\si{\\nano\\second} for the switch and the rest."
     ), short
     # in the abstract, not again in the conclusion (A179)
     sections = ROOT / "paper" / "sections"
@@ -1188,3 +1192,28 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # a loop that calls nothing, unmeasured in one build: no weighing
     missing = rows[~(own_bench & (rows.metric == "float_cpu_ns"))]
     assert call_cost.same_board_words(missing, ABIS) == ""
+
+
+def test_the_same_board_table_sets_the_three_times_side_by_side():
+    """Section 4's table of the loop's three variants (B180, A180): board as each one's files name
+    it, build, time per iteration and extra per call in the prose's forms, the confounded row
+    said so in the caption; nothing without the same-board paragraph or a recorded level."""
+    rows = morello_rows()
+    table = call_cost.same_board_table(rows, ABIS, "-O0", RELEASES)
+    body = table[table.index("\\midrule") : table.index("\\bottomrule")]
+    assert body.splitlines()[1:] == [
+        "hybrid & not named & \\mbox{-O0} & 467.6 & --- \\\\",
+        "benchmark + c18n & \\texttt{morello-camb-3} & \\mbox{-O2} & 529.0 & 15 \\\\",
+        "purecap + c18n & \\texttt{morello-camb-3} & \\mbox{-O0} & 707.8 & 60 \\\\",
+    ], body
+    assert "(ns)" in table and "confounded" in table and "\\label{tab:same-board}" in table
+    assert table.index("\\caption") < table.index("\\begin{tabular}")  # ACM: above the table
+    assert "Table~\\ref{tab:same-board}" in call_cost.same_board_words(rows, ABIS)
+    assert call_cost.same_board_table(rows, ABIS, None, RELEASES) == ""
+    is_bench = rows.subject == "benchmark-c18n"
+    elsewhere = rows.assign(
+        possibly_also=rows.possibly_also.where(
+            ~is_bench, rows.possibly_also.str.replace("morello-camb-3", "morello-camb-2")
+        )
+    )
+    assert call_cost.same_board_table(elsewhere, ABIS, "-O0", RELEASES) == ""

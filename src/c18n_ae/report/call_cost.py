@@ -481,6 +481,13 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
     return " ".join(out)
 
 
+# workloads whose result the study's programs never read, so that a higher optimisation level
+# may drop their work: the array is filled, doubled and halved, then freed unread
+# (cpu-in-experiment-purecap.c, lines 123 to 146; Appendix A.3 says so)
+UNREAD_AT_HIGHER_LEVEL = {
+    "array_cpu_ns": ", whose work {level} may drop: Appendix~\\ref{{sec:cpu}}",
+}
+
 # the loops that call nothing weigh a build level's share of the same-board gap only where their
 # largest gap is a small part of the calling loop's (same_board_words)
 LEVEL_SHARE = 0.1
@@ -519,9 +526,10 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     the answer's compartment side names: the gap per call between the two ABIs in compartments
     (hybrid cancels: both are against one mean), 'about 45 ns per call', as the bounds it gives
     with the other build's level (a higher level speeds that build's own code, so the stall takes
-    at most the gap and the rest at least the other 15 ns; A179, B179), each loop's gap that
-    calls nothing in the same two builds ('3.2 (int), 1.8 (float) and 13 ns (array)'), and what
-    the switch then takes under the bound's conditions ('at most about 15 ns a call'; B179).
+    at most the gap; A179, B179), the rest as the other ABI's own contrast with hybrid, which is
+    what it is (A180: 60 - 45 is Table 3's row), each loop's gap that calls nothing in the same
+    two builds ('3.2 (int), 1.8 (float) and 13 ns (array)'), and the split they suggest, its
+    assumption first (R180, A180: 'at least 15' turned into 'at most 15' for the switch alone).
     A177, B177 and most experts since round 160 asked for this contrast, the only one without a
     board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
     a broken rule. '' where there is no such contrast or those loops do not make the level's
@@ -547,10 +555,17 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     (took, _), unit = _dividing_times(times)
     per_gap, rest = gap / k, _f(o.per_call_ns)
     library = escape(_s(r.library)) or "the library"
-    # each loop's gap by name, the numbers Table 3 leaves to subtract (R179, A179, B179), and what
-    # -O2 may do to the array loop's work (the experiment's section says so)
-    said = [(amount(x, digits=2), WORKLOAD.get(m, m)) for m, x in gaps.items()]
-    # the unit once, after the last figure: '3.2 (int), 1.8 (float) and 13 ns (array)'
+    # each loop's gap by name, the numbers Table 3 leaves to subtract (R179, A179, B179)
+    said = [
+        (
+            amount(x, digits=2),
+            WORKLOAD.get(m, m)
+            + UNREAD_AT_HIGHER_LEVEL.get(m, "").format(level=f"\\mbox{{{level}}}"),
+        )
+        for m, x in gaps.items()
+    ]
+    # the unit once, after the last figure: '3.2 (int), 1.8 (float) and 13 ns (array, whose work
+    # -O2 may drop: Appendix A.3)'
     loops = listed(
         [f"{figures_of(a)} ({w})" for a, w in said[:-1]] + [f"{said[-1][0]} ({said[-1][1]})"]
     )
@@ -563,24 +578,101 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
-        f"Each iteration took {took}~{unit}, "
+        f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
         f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        f"gap holds the stall and whatever \\mbox{{{level}}} saves in the loop's own code, so "
-        f"the stall accounts for at most about {figures_of(_about(per_gap))} of the "
-        f"{_about(r.per_call_ns)} per call, and the switch, {library}'s capability build and the "
-        f"loop's own code for at least the other {_about(rest)}. In the same two builds, the "
-        f"loops that call no other library took {loops} less an iteration at \\mbox{{{level}}} "
-        f"(Table~\\ref{{tab:per-call}} gives each against hybrid), all small beside the "
-        f"{_iteration_amount(gap)}. Both bounds are therefore probably near, and then, under the "
-        f"conditions above, the switch alone takes at most about {_about(rest)} a call."
+        "gap is the stall, wherever in the call it falls (in the switch too), and whatever "
+        f"\\mbox{{{level}}} saves in the loop's own code, so the stall accounts for at most about "
+        f"{figures_of(_about(per_gap))} of the {_about(r.per_call_ns)} per call. The other "
+        f"{_about(rest)} is {compartment_name(abi)}'s own extra time over hybrid, which "
+        f"\\mbox{{{level}}} can only have lowered: the "
+        f"switch, {library}'s build in that ABI and the loop's own code. In the same two builds, "
+        f"the loops that call no other library took {loops} less an iteration at "
+        f"\\mbox{{{level}}}, all small beside the {_iteration_amount(gap)}; if the math loop's own "
+        f"code gained as little, the split is close to {figures_of(_about(per_gap))} and "
+        f"{_about(rest)}, and the switch is one part of those {_about(rest)}."
+    )
+
+
+def same_board_table(
+    t: pd.DataFrame,
+    abis: dict | None = None,
+    level: str | None = None,
+    releases: dict | None = None,
+) -> str:
+    """Section 4's table of the three times its same-board paragraph sets side by side (B180,
+    A180: the chain 467.6, 529.0, 707.8 ns was never in one place): each variant's board as its
+    files name it, its build level, its mean CPU time per iteration and its extra time per call
+    over the baseline, in the prose's forms; '' where there is no same-board paragraph.
+    level: the answer's own level (quoted_level), which both its sides share."""
+    if not same_board_words(t, abis) or not level:
+        return ""
+    r, _ = answer(t)
+    o, higher, _ = _same_board_other(t, r, abis)
+    base = escape(_s(r.baseline)) or "hybrid"
+    mine = compartment_name(
+        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
+    )
+    theirs = compartment_name(escape(abi_word(STALL_FREE_ABI)))
+    (b, mine_t, their_t), _ = _dividing_times(
+        (_iteration_times(r)[1], _iteration_times(r)[0], _iteration_times(o)[0])
+    )
+    part = _host_part(r) or {}
+    host = f"\\texttt{{{escape(_named_host(r))}}}"
+    unnamed = "not named" if part.get("other") == _s(r.baseline) else host
+    rows = [
+        (base, unnamed, level, b, "---"),
+        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns))),
+        (mine, host, level, mine_t, figures_of(_about(r.per_call_ns))),
+    ]
+
+    def head(text: str, align: str = "l") -> str:
+        return f"\\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}{text}\\end{{tabular}}"
+
+    lines = [
+        "\\begin{tabular}{@{}lllrr@{}}",
+        "\\toprule",
+        " & ".join(
+            [
+                "Variant",
+                "Board",
+                "Build",
+                head("CPU time per\\\\iteration (ns)", "r"),
+                head(f"Extra per call\\\\over {base} (ns)", "r"),
+            ]
+        )
+        + " \\\\",
+        "\\midrule",
+        *(" & ".join([v, h, f"\\mbox{{{lv}}}", x, c]) + " \\\\" for v, h, lv, x, c in rows),
+        "\\bottomrule",
+        "\\end{tabular}",
+    ]
+    where = escape(short_release((releases or {}).get(r.source, ""))) or escape(r.source)
+    # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
+    caption = (
+        f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
+        f"name it, its build and its mean CPU time per iteration. {first_upper(theirs)} differs "
+        f"from the others in build level too, so its contrast with them is confounded; Section~"
+        "\\ref{sec:per-call} uses it only for a bound."
+    )
+    return "\n".join(
+        [
+            "\\begin{table}[t]",
+            # one column wide: the host name is long (round 180's first build overflowed)
+            "\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}",
+            # above the table, as ACM's tables have it
+            f"\\caption{{{caption}}}",
+            "\\label{tab:same-board}",
+            *lines,
+            "\\end{table}",
+        ]
     )
 
 
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
     (same_board_words): 'On one board, the benchmark ABI, which avoids a stall on program-counter
-    bounds, took about 45 ns less per call, at most the stall's share as its build was -O2.';
-    '' where Section 4 has no such paragraph."""
+    bounds, cut about 45 of each call's 60 ns, leaving at least 15 ns for the switch and the
+    rest.'; '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
@@ -588,11 +680,13 @@ def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
     # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
-    # and which way the build level moves it (A179, B179: 'though built -O2' left it open)
+    # and which way the build level moves what is left, 'at least' (A179, B179: 'though built
+    # -O2' left it open; R180, A180: 'at most the stall's share as its build was -O2' garbled)
     return (
         f"On one board, the {escape(abi_word(STALL_FREE_ABI))} ABI, which avoids a stall on "
-        f"program-counter bounds, took about {_about(gap)} less per call, at most the stall's "
-        f"share as its build was \\mbox{{{level}}}."
+        f"program-counter bounds, cut about {figures_of(_about(gap))} of each call's "
+        f"{_about(r.per_call_ns)}, leaving at least {_about(_f(o.per_call_ns))} for the switch "
+        "and the rest."
     )
 
 
@@ -863,8 +957,9 @@ def _threshold_tex(text: str) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
-    """'Each call does much work inside libm: hybrid's iteration takes 467.6 ns, about 117 ns per
-    call, and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
+    """'Each call does much work inside libm, so the extra time per call is that of an expensive
+    call, not of a crossing alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
+    and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
     which 98 % of the loop's arguments take, since the argument is the loop's index and runs to
     10^8. Whatever libm's purecap build adds to that work counts on every call.', before what
     the extra time includes and the bound it loosens (A147: which argument
@@ -904,10 +999,12 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
             f"{amount(times[1] / k)} per call, and "
         )
     return (
-        # facts only, first (R177: the most important fact about what 'per call' means sat in a
+        # what it means, then the facts (A180, B180, R180: the facts alone never said why they
+        # matter); first (R177: the most important fact about what 'per call' means sat in a
         # parenthesis mid-paragraph; A177: 'may account for much of it' read as a weighing the
         # same-board benchmark figure points against), so the reader weighs libm's build
-        f"Each call does much work inside {library}: {per}{functions} reduce an argument of at "
+        f"Each call does much work inside {library}, so the extra time per call is that of an "
+        f"expensive call, not of a crossing alone: {per}{functions} reduce an argument of at "
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
         f"take, since the argument is the loop's index and runs to {bound}. Whatever {library}'s "
@@ -1704,6 +1801,7 @@ def main(argv=None) -> None:
     # the same-board contrast said once: in Section 4 where it is weighed, else in Appendix D
     text += newcommand("PerCallSameBoard", same)
     text += newcommand("PerCallSameBoardShort", same_board_short(t, abis))
+    text += newcommand("PerCallSameBoardTable", same_board_table(t, abis, quoted, releases))
     text += newcommand("PerCallOthers", "" if same else other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
