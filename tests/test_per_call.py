@@ -190,7 +190,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     assert sentence == (
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
         r"time: 240~\si{\nano\second} more for each iteration's four libm calls, about 60"
-        r"~\si{\nano\second} per call. On the same data, code that calls no other library ran at "
+        r"~\si{\nano\second} per call. There, code that calls no other library ran at "
         r"0.97$\times$ to 1.08$\times$ hybrid's CPU time."
     ), sentence
     assert " It " not in sentence, sentence
@@ -219,7 +219,7 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     finally:
         call_cost.MAX_WORDS = limit
     assert long.endswith(
-        r"On the same data, code that calls no other library ran at 0.97$\times$ to 1.08$\times$ "
+        r"There, code that calls no other library ran at 0.97$\times$ to 1.08$\times$ "
         r"hybrid's CPU time."
     ), long
     assert long.count(". ") == 1, long  # two sentences
@@ -1161,7 +1161,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     short = call_cost.same_board_short(rows, ABIS)
     assert short == (
         "On one board, the benchmark ABI, which avoids a stall on program-counter bounds, cut "
-        "about 45 of each call's 60~\\si{\\nano\\second}, leaving at least "
+        "about 45 of the 60~\\si{\\nano\\second}, leaving at least "
         "15~\\si{\\nano\\second} for the switch and the rest."
     ), short
     # in the abstract, not again in the conclusion (A179)

@@ -167,7 +167,7 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) 
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
     1's form, in the conclusion and, unnamed, in the abstract; '' where none has one.
-    named=False: 'On the same data, code that calls ...', where the sentence before names the
+    named=False: 'There, code that calls ...', where the sentence before names the
     data set (two cold reads of round 87 took an unnamed range for both releases')."""
     was = _own_range(t, r)
     if not was:
@@ -178,7 +178,8 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) 
     where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
     base = escape(_s(r.baseline)) or "hybrid"
     said = f"code that calls no other library ran at {was} {base}'s {what}."
-    return f"On {where}, {said}" if named else f"On the same data, {said}"
+    # 'There,' where the sentence before names the data set (the abstract's word count)
+    return f"On {where}, {said}" if named else f"There, {said}"
 
 
 def _about(x: float) -> str:
@@ -671,8 +672,8 @@ def same_board_table(
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
     (same_board_words): 'On one board, the benchmark ABI, which avoids a stall on program-counter
-    bounds, cut about 45 of each call's 60 ns, leaving at least 15 ns for the switch and the
-    rest.'; '' where Section 4 has no such paragraph."""
+    bounds, cut about 45 of the 60 ns, leaving at least 15 ns for the switch and the rest.';
+    '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
@@ -684,7 +685,7 @@ def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     # -O2' left it open; R180, A180: 'at most the stall's share as its build was -O2' garbled)
     return (
         f"On one board, the {escape(abi_word(STALL_FREE_ABI))} ABI, which avoids a stall on "
-        f"program-counter bounds, cut about {figures_of(_about(gap))} of each call's "
+        f"program-counter bounds, cut about {figures_of(_about(gap))} of the "
         f"{_about(r.per_call_ns)}, leaving at least {_about(_f(o.per_call_ns))} for the switch "
         "and the rest."
     )
