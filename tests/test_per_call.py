@@ -375,7 +375,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
     mix = mix_sentence(shipped, "libm")
     assert mix == (
         "The extra time per call combines the purecap ABI (libm's purecap build included) with "
-        "the compartment switch, because no variant ran purecap without compartments."
+        "the compartment switch."
     ), mix
     assert question_words(shipped) == (
         "How much time do the purecap ABI and c18n together add to a call into another library?"
@@ -1139,30 +1139,27 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "~\\si{\\nano\\second} less than in purecap + c18n: about 45~\\si{\\nano\\second} per "
         "call."
     ), text
-    # which way the build level moves each figure (A179, B179), and the rest for what it is,
-    # the other ABI's own contrast with hybrid (A180)
+    # what the gap holds, each loop's saving in the same two builds (R179, B179), then the
+    # split in one sentence, the switch one part of the rest (A181, B181)
     assert (
-        "so the stall accounts for at most about 45 of the 60~\\si{\\nano\\second} per call. "
-        "The other 15~\\si{\\nano\\second} is benchmark + c18n's own extra time over hybrid, "
-        "which \\mbox{-O2} can only have lowered" in text
+        "That gap is the stall (its share in the switch included) plus whatever \\mbox{-O2} "
+        "saves in the loop's own code." in text
     ), text
-    # each loop's gap by name, int 3.2, float 1.8, array 13.4 ns an iteration (R179, B179)
     assert (
-        "took 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array, whose work "
-        "\\mbox{-O2} may drop: Appendix~\\ref{sec:cpu}) less an iteration at \\mbox{-O2}" in text
+        "saved 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array, whose work "
+        "\\mbox{-O2} may drop: Appendix~\\ref{sec:cpu}) an iteration at \\mbox{-O2}" in text
     ), text
-    # the assumption before the split it gives, and nothing on the switch alone (R180, A180)
     assert text.endswith(
-        "if the math loop's own code gained as little, the split is close to 45 and "
-        "15~\\si{\\nano\\second}, and the switch is one part of those "
-        "15~\\si{\\nano\\second}."
+        "So of each call's 60~\\si{\\nano\\second}, at most about 45~\\si{\\nano\\second} "
+        "is the stall, and the switch is one part of the other 15~\\si{\\nano\\second}, or a "
+        "little more, with libm's build in that ABI and the loop's own code."
     ), text
     assert "switch alone" not in text
     short = call_cost.same_board_short(rows, ABIS)
     assert short == (
-        "On one board, the benchmark ABI, which avoids a stall on program-counter bounds, cut "
-        "about 45 of the 60~\\si{\\nano\\second}, leaving at least "
-        "15~\\si{\\nano\\second} for the switch and the rest."
+        "On one board, the benchmark ABI, which avoids a stall on \\mbox{program-counter} bounds, "
+        "ran about 45~\\si{\\nano\\second} a call faster than purecap (built \\mbox{-O2}); the "
+        "switch is part of the other 15~\\si{\\nano\\second}."
     ), short
     # in the abstract, not again in the conclusion (A179)
     sections = ROOT / "paper" / "sections"

@@ -525,12 +525,12 @@ def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
 def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: the gap per call between the two ABIs in compartments
-    (hybrid cancels: both are against one mean), 'about 45 ns per call', as the bounds it gives
-    with the other build's level (a higher level speeds that build's own code, so the stall takes
-    at most the gap; A179, B179), the rest as the other ABI's own contrast with hybrid, which is
-    what it is (A180: 60 - 45 is Table 3's row), each loop's gap that calls nothing in the same
-    two builds ('3.2 (int), 1.8 (float) and 13 ns (array)'), and the split they suggest, its
-    assumption first (R180, A180: 'at least 15' turned into 'at most 15' for the switch alone).
+    (hybrid cancels: both are against one mean), 'about 45 ns per call', what it holds (the stall
+    and what the other build's level saves), each loop's saving that calls nothing in the same
+    two builds ('3.2 (int), 1.8 (float) and 13 ns (array)'), then the split in one sentence: at
+    most 45 ns the stall, the switch one part of the other 15 ns or a little more (A181, B181:
+    three paragraphs of bounds pointing opposite ways; R180, A180: 'at least 15' turned into 'at
+    most 15' for the switch alone).
     A177, B177 and most experts since round 160 asked for this contrast, the only one without a
     board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
     a broken rule. '' where there is no such contrast or those loops do not make the level's
@@ -581,16 +581,13 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
         f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
         f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        "gap is the stall, wherever in the call it falls (in the switch too), and whatever "
-        f"\\mbox{{{level}}} saves in the loop's own code, so the stall accounts for at most about "
-        f"{figures_of(_about(per_gap))} of the {_about(r.per_call_ns)} per call. The other "
-        f"{_about(rest)} is {compartment_name(abi)}'s own extra time over hybrid, which "
-        f"\\mbox{{{level}}} can only have lowered: the "
-        f"switch, {library}'s build in that ABI and the loop's own code. In the same two builds, "
-        f"the loops that call no other library took {loops} less an iteration at "
-        f"\\mbox{{{level}}}, all small beside the {_iteration_amount(gap)}; if the math loop's own "
-        f"code gained as little, the split is close to {figures_of(_about(per_gap))} and "
-        f"{_about(rest)}, and the switch is one part of those {_about(rest)}."
+        "gap is the stall (its share in the switch included) plus whatever "
+        f"\\mbox{{{level}}} saves in the loop's own code. In the same two builds, the loops that "
+        f"call no other library saved {loops} an iteration at \\mbox{{{level}}}, little beside "
+        f"the {_iteration_amount(gap)}. So of each call's {_about(r.per_call_ns)}, at most about "
+        f"{_about(per_gap)} is the stall, and the switch is one part of the other "
+        f"{_about(rest)}, or a little more, with {library}'s build in that ABI and the loop's own "
+        "code."
     )
 
 
@@ -672,22 +669,24 @@ def same_board_table(
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
     (same_board_words): 'On one board, the benchmark ABI, which avoids a stall on program-counter
-    bounds, cut about 45 of the 60 ns, leaving at least 15 ns for the switch and the rest.';
+    bounds, ran about 45 ns a call faster than purecap (built -O2); the switch is part of the other
+    15 ns.';
     '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
     o, level, _ = _same_board_other(t, r, abis)
+    abi = escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
     # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
-    # and which way the build level moves what is left, 'at least' (A179, B179: 'though built
-    # -O2' left it open; R180, A180: 'at most the stall's share as its build was -O2' garbled)
+    # the build level beside it and the switch's place in what is left (A181, B181: 'at least 15
+    # ns for the switch' read as a lower bound on it; R181: -O2 unsaid; A179, B179: 'though built
+    # -O2' left its direction open)
     return (
         f"On one board, the {escape(abi_word(STALL_FREE_ABI))} ABI, which avoids a stall on "
-        f"program-counter bounds, cut about {figures_of(_about(gap))} of the "
-        f"{_about(r.per_call_ns)}, leaving at least {_about(_f(o.per_call_ns))} for the switch "
-        "and the rest."
+        f"\\mbox{{program-counter}} bounds, ran about {_about(gap)} a call faster than {abi} "
+        f"(built \\mbox{{{level}}}); the switch is part of the other {_about(_f(o.per_call_ns))}."
     )
 
 
