@@ -167,7 +167,7 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) 
     time.': the point ratios Table 1 prints for code calling no other library on the answer's
     source (named: another source's own code, or another metric's, gives other ratios), in Table
     1's form, in the conclusion and, unnamed, in the abstract; '' where none has one.
-    named=False: 'There, code that calls ...', where the sentence before names the
+    named=False: 'On 24.05, code that calls ...', where the sentence before names the
     data set (two cold reads of round 87 took an unnamed range for both releases')."""
     was = _own_range(t, r)
     if not was:
@@ -178,8 +178,8 @@ def own_words(t: pd.DataFrame, r, releases: dict[str, str], named: bool = True) 
     where = f"the {name} data" if name else f"\\texttt{{{escape(r.source)}}}"
     base = escape(_s(r.baseline)) or "hybrid"
     said = f"code that calls no other library ran at {was} {base}'s {what}."
-    # 'There,' where the sentence before names the data set (the abstract's word count)
-    return f"On {where}, {said}" if named else f"There, {said}"
+    # the release alone where the sentence before names the data set (B182: 'There' unclear)
+    return f"On {where}, {said}" if named else f"On {name or where}, {said}"
 
 
 def _about(x: float) -> str:
@@ -581,13 +581,12 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
         f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
         f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        "gap is the stall (its share in the switch included) plus whatever "
-        f"\\mbox{{{level}}} saves in the loop's own code. In the same two builds, the loops that "
-        f"call no other library saved {loops} an iteration at \\mbox{{{level}}}, little beside "
-        f"the {_iteration_amount(gap)}. So of each call's {_about(r.per_call_ns)}, at most about "
-        f"{_about(per_gap)} is the stall, and the switch is one part of the other "
-        f"{_about(rest)}, or a little more, with {library}'s build in that ABI and the loop's own "
-        "code."
+        f"gap is the stall plus whatever \\mbox{{{level}}} saves in the loop's own code, so at "
+        f"most about {_about(per_gap)} of each call's {_about(r.per_call_ns)} is the stall. In the "
+        f"same two builds, the loops that call no other library saved {loops} an iteration at "
+        f"\\mbox{{{level}}}. If the math loop's own code saved as little, the stall is close to "
+        f"{_about(per_gap)}, and the other {_about(rest)} hold the switch, {library}'s build in "
+        "that ABI and the loop's own code."
     )
 
 
@@ -619,7 +618,7 @@ def same_board_table(
     unnamed = "not named" if part.get("other") == _s(r.baseline) else host
     rows = [
         (base, unnamed, level, b, "---"),
-        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns))),
+        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\dagger$"),
         (mine, host, level, mine_t, figures_of(_about(r.per_call_ns))),
     ]
 
@@ -648,9 +647,9 @@ def same_board_table(
     # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
     caption = (
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
-        f"name it, its build and its mean CPU time per iteration. {first_upper(theirs)} differs "
-        f"from the others in build level too, so its contrast with them is confounded; Section~"
-        "\\ref{sec:per-call} uses it only for a bound."
+        f"name it, its build and its mean CPU time per iteration. $^\\dagger$Confounded: "
+        f"{theirs} differs from the others in build level too; Section~\\ref{{sec:per-call}} "
+        "uses it only for a bound."
     )
     return "\n".join(
         [
@@ -668,25 +667,27 @@ def same_board_table(
 
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
-    (same_board_words): 'On one board, the benchmark ABI, which avoids a stall on program-counter
-    bounds, ran about 45 ns a call faster than purecap (built -O2); the switch is part of the other
-    15 ns.';
+    (same_board_words): 'On one board, a benchmark-ABI build (-O2), which avoids a stall on
+    program-counter bounds, took about 45 ns a call less than purecap (-O0): at most 45 of the
+    60 ns is that stall.';
     '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
     o, level, _ = _same_board_other(t, r, abis)
     abi = escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
+    mine_level = re.fullmatch(r"optimisation -O\d+ against (-O\d+)", _s(o.confounded_by))[1]
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
     # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
-    # the build level beside it and the switch's place in what is left (A181, B181: 'at least 15
-    # ns for the switch' read as a lower bound on it; R181: -O2 unsaid; A179, B179: 'though built
-    # -O2' left its direction open)
+    # each side's build level beside it, and only the bound it gives (A182, B182: 'the switch is
+    # part of the other 15 ns' rests on a confounded contrast; A181, B181: 'at least 15 ns for the
+    # switch' read as a lower bound on it; R181: -O2 unsaid)
     return (
-        f"On one board, the {escape(abi_word(STALL_FREE_ABI))} ABI, which avoids a stall on "
-        f"\\mbox{{program-counter}} bounds, ran about {_about(gap)} a call faster than {abi} "
-        f"(built \\mbox{{{level}}}); the switch is part of the other {_about(_f(o.per_call_ns))}."
+        f"On one board, a {escape(abi_word(STALL_FREE_ABI))}-ABI build "
+        f"(\\mbox{{{level}}}), which avoids a stall on \\mbox{{program-counter}} bounds, took "
+        f"about {_about(gap)} a call less than {abi} (\\mbox{{{mine_level}}}): at most "
+        f"{figures_of(_about(gap))} of the {_about(r.per_call_ns)} is that stall."
     )
 
 
