@@ -240,9 +240,9 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     sentence = call_cost.finding(both, RELEASES, ABIS)
     about = call_cost._about(other.per_call_ns)
     assert re.match(r"\d\d~\\si", about), about  # two figures, like 24.05's 60
-    # with the ratio it comes from, in a clause of its own
-    ratio = call_cost.ratio_point(other.ratio)
-    said = f". On CheriBSD 22.12, the same loop ran at {ratio}, about {about} more per call."
+    # beside the answer's, in parentheses (A183, R183: the abstract's words), the ratio left to
+    # Figure 1
+    said = f" per call (about {about} on CheriBSD 22.12). "
     assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
@@ -431,7 +431,7 @@ def test_the_conclusion_says_the_answer_in_other_words_and_what_it_is():
     assert "about 60~\\si{\\nano\\second}" in first and "about 60~\\si{\\nano\\second}" in said
     # each names the other release as it names the answer's: in full in the abstract, as 'the
     # study's 24.05 data' and '22.12' in the conclusion
-    assert "On CheriBSD 22.12, the same loop ran at 1.33$\\times$, about 41~\\si" in first, first
+    assert "(about 41~\\si{\\nano\\second} on CheriBSD 22.12)" in first, first
     assert "about 41~\\si{\\nano\\second} on 22.12" in said and "CheriBSD" not in said, said
     assert said.count("-O0") == 1 and "mix the ABI's cost with the compartments'" in said, said
     # the bound is Section 4's alone (R167, B167: the conclusion repeated it)
@@ -1131,7 +1131,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # the means the gap comes from, not hybrid's: (707.8 - 529.0) ns = 178.8 ns, 44.7 ns a call
     assert abs(gap - (r.mean_ns - bench.mean_ns) / r.iterations) < 1e-6
     assert round(gap / 4) == 45 and round(bench.per_call_ns) == 15
-    assert text.startswith(
+    assert text.split(" a call. ", 1)[1].startswith(
         "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
         "c18n files name, \\texttt{morello-camb-3}, but built \\mbox{-O2}; its binary makes the "
         "same four calls. Each iteration took 529.0~\\si{\\nano\\second} "
@@ -1149,17 +1149,25 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "saved 3.2 (int), 1.8 (float) and 13~\\si{\\nano\\second} (array, whose work "
         "\\mbox{-O2} may drop: Appendix~\\ref{sec:cpu}) an iteration at \\mbox{-O2}" in text
     ), text
+    # the split the loops suggest, its assumption first: 44.7 - 13.43/4 = 41.3 to
+    # 44.7 - 1.83/4 = 44.2 ns the stall, 15.36 + 1.83/4 = 15.8 to 15.36 + 13.43/4 = 18.7 ns the rest
     assert text.endswith(
-        "If the math loop's own code saved as little, the stall is close to "
-        "45~\\si{\\nano\\second}, and the other 15~\\si{\\nano\\second} hold the switch, "
-        "libm's build in that ABI and the loop's own code."
+        "If the math loop's own code saved as much as they did, the stall took 41 to "
+        "44~\\si{\\nano\\second} of each call, and the switch, libm's build in that ABI and the "
+        "loop's own code the other 16 to 19~\\si{\\nano\\second}."
+    ), text
+    # and that result first (A183, B183, R183)
+    assert text.startswith(
+        "Most of the 60~\\si{\\nano\\second} is probably the stall, and the switch with libm's "
+        "build probably takes 16 to 19~\\si{\\nano\\second} a call. The study also ran"
     ), text
     assert "switch alone" not in text
     short = call_cost.same_board_short(rows, ABIS)
     assert short == (
-        "On one board, a benchmark-ABI build (\\mbox{-O2}), which avoids a stall on "
+        "On the same board, a \\mbox{benchmark-ABI} build (\\mbox{-O2}), which avoids a stall on "
         "\\mbox{program-counter} bounds, took about 45~\\si{\\nano\\second} a call less than "
-        "purecap (\\mbox{-O0}): at most 45 of the 60~\\si{\\nano\\second} is that stall."
+        "purecap (\\mbox{-O0}). At most 45 of the 60~\\si{\\nano\\second} is that stall; the "
+        "switch and libm's build probably take 16 to 19~\\si{\\nano\\second}."
     ), short
     # in the abstract, not again in the conclusion (A179)
     sections = ROOT / "paper" / "sections"
@@ -1200,7 +1208,7 @@ def test_the_same_board_table_sets_the_three_times_side_by_side():
     body = table[table.index("\\midrule") : table.index("\\bottomrule")]
     assert body.splitlines()[1:] == [
         "hybrid & not named & \\mbox{-O0} & 467.6 & --- \\\\",
-        "benchmark + c18n & \\texttt{morello-camb-3} & \\mbox{-O2} & 529.0 & 15$^\\dagger$ \\\\",
+        "benchmark + c18n & \\texttt{morello-camb-3} & \\mbox{-O2} & 529.0 & 15$^\\S$ \\\\",
         "purecap + c18n & \\texttt{morello-camb-3} & \\mbox{-O0} & 707.8 & 60 \\\\",
     ], body
     assert "(ns)" in table and "Confounded" in table and "\\label{tab:same-board}" in table

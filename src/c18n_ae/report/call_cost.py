@@ -248,24 +248,26 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         # figure reads as the iteration's divided among its calls (A175, B175, R175: 'per libm
         # call' alone promised a crossing cost that Section 4 then took back)
         whole, k = _f(r.extra_per_iteration_ns), _f(r.calls_per_iteration)
+        # the other releases' figures beside it, in parentheses (the abstract's word count, once
+        # it ends on what one board bounds: A183, R183)
+        also = _elsewhere(t, r, releases)
         if math.isfinite(whole) and k > 1:
             per = (
                 f"{_iteration_amount(whole)} more for each iteration's "
-                f"{in_words(int(k))} {library} calls, about {_about(r.per_call_ns)} per call"
+                f"{in_words(int(k))} {library} calls, about {_about(r.per_call_ns)} per call{also}"
             )
         else:
-            per = f"about {_about(r.per_call_ns)} more per {library} call"
+            per = f"about {_about(r.per_call_ns)} more per {library} call{also}"
         first = (
             f"On {where}, {named} ran {loop} at {ratio_point(_f(r.ratio))} {base}'s {what}: {per}"
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
         if own and len(together.split()) <= MAX_WORDS:
-            return " ".join([together, *_elsewhere_sentences(t, r, releases)])
+            return together
         if own:  # a sentence of its own, right after the finding whose data set it shares
-            own = own_words(t, r, releases, named=False)
-            return " ".join([f"{first}.", own, *_elsewhere_sentences(t, r, releases)])
-        out = [f"{first}.", *_elsewhere_sentences(t, r, releases)]
+            return " ".join([f"{first}.", own_words(t, r, releases, named=False)])
+        out = [f"{first}."]
     own = own_words(t, r, releases)
     if own:
         out.append(own)
@@ -306,20 +308,6 @@ def built_words(t: pd.DataFrame, level: str | None) -> str:
     if study:
         return f"one run per variant of {built}" if built else "one run per variant"
     return built
-
-
-def _elsewhere_sentences(t: pd.DataFrame, r, releases: dict[str, str]) -> list[str]:
-    """['On CheriBSD 22.12, the same loop ran at 1.33×, about 41 ns more per call.'] (how its
-    builds differ is Section 4.1's: round 139, 'built for that release' hid it for all three):
-    workload's and contrast's figure on each other data set with the ratio it comes from
-    (_elsewhere's figures), each release named in full as the answer's is."""
-    o = _other_sources(t, r)
-    return [
-        f"On {escape(releases[x.source])}, the same loop ran at "
-        f"{ratio_point(_f(x.ratio))}, about {_about(x.per_call_ns)} more per call."
-        for x in o.itertuples()
-        if x.source in releases
-    ]
 
 
 def scope(t: pd.DataFrame, abis: dict | None = None) -> str:
@@ -522,6 +510,23 @@ def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
     return None
 
 
+def _split(t: pd.DataFrame, r, o, gaps: pd.Series) -> tuple[tuple, tuple]:
+    """The split of the answer's figure per call that the same-board gap suggests, where the
+    calling loop's own code saved at the other level what the loops that call nothing saved:
+    ((stall low, stall high), (rest low, rest high)) in ns per call."""
+    k = _f(r.calls_per_iteration)
+    per_gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
+    saved = (gaps.abs().min() / k, gaps.abs().max() / k)
+    rest = _f(o.per_call_ns)
+    return (per_gap - saved[1], per_gap - saved[0]), (rest + saved[0], rest + saved[1])
+
+
+def _span(pair: tuple) -> str:
+    """'16 to 19 ns', or '16 ns' where both ends print alike."""
+    low, high = (_about(x) for x in pair)
+    return high if low == high else f"{figures_of(low)} to {high}"
+
+
 def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: the gap per call between the two ABIs in compartments
@@ -554,7 +559,8 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
     )
     (took, _), unit = _dividing_times(times)
-    per_gap, rest = gap / k, _f(o.per_call_ns)
+    per_gap = gap / k
+    stall, others = _split(t, r, o, gaps)
     library = escape(_s(r.library)) or "the library"
     # each loop's gap by name, the numbers Table 3 leaves to subtract (R179, A179, B179)
     said = [
@@ -576,7 +582,12 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         if _f(o.calls_per_iteration) == k
         else ""
     )
-    return (
+    # the result first (A183, B183, R183: the chain never said what it adds up to)
+    lead = (
+        f"Most of the {_about(r.per_call_ns)} is probably the stall, and the switch with "
+        f"{library}'s build probably takes {_span(others)} a call. "
+    )
+    return lead + (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
         f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
@@ -584,9 +595,9 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         f"gap is the stall plus whatever \\mbox{{{level}}} saves in the loop's own code, so at "
         f"most about {_about(per_gap)} of each call's {_about(r.per_call_ns)} is the stall. In the "
         f"same two builds, the loops that call no other library saved {loops} an iteration at "
-        f"\\mbox{{{level}}}. If the math loop's own code saved as little, the stall is close to "
-        f"{_about(per_gap)}, and the other {_about(rest)} hold the switch, {library}'s build in "
-        "that ABI and the loop's own code."
+        f"\\mbox{{{level}}}. If the math loop's own code saved as much as they did, the stall "
+        f"took {_span(stall)} of each call, and the switch, {library}'s build in that ABI and the "
+        f"loop's own code the other {_span(others)}."
     )
 
 
@@ -618,7 +629,7 @@ def same_board_table(
     unnamed = "not named" if part.get("other") == _s(r.baseline) else host
     rows = [
         (base, unnamed, level, b, "---"),
-        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\dagger$"),
+        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\S$"),
         (mine, host, level, mine_t, figures_of(_about(r.per_call_ns))),
     ]
 
@@ -647,7 +658,7 @@ def same_board_table(
     # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
     caption = (
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
-        f"name it, its build and its mean CPU time per iteration. $^\\dagger$Confounded: "
+        f"name it, its build and its mean CPU time per iteration. $^\\S$Confounded: "
         f"{theirs} differs from the others in build level too; Section~\\ref{{sec:per-call}} "
         "uses it only for a bound."
     )
@@ -667,9 +678,9 @@ def same_board_table(
 
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
-    (same_board_words): 'On one board, a benchmark-ABI build (-O2), which avoids a stall on
-    program-counter bounds, took about 45 ns a call less than purecap (-O0): at most 45 of the
-    60 ns is that stall.';
+    (same_board_words): 'On the same board, a benchmark-ABI build (-O2), which avoids a stall on
+    program-counter bounds, took about 45 ns a call less than purecap (-O0). At most 45 of the
+    60 ns is that stall; the switch and libm's build probably take 16 to 19 ns.';
     '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
@@ -679,15 +690,18 @@ def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     mine_level = re.fullmatch(r"optimisation -O\d+ against (-O\d+)", _s(o.confounded_by))[1]
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
+    _, others = _split(t, r, o, _same_board_other(t, r, abis)[2])
+    library = escape(_s(r.library)) or "the library"
     # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
     # each side's build level beside it, and only the bound it gives (A182, B182: 'the switch is
     # part of the other 15 ns' rests on a confounded contrast; A181, B181: 'at least 15 ns for the
     # switch' read as a lower bound on it; R181: -O2 unsaid)
     return (
-        f"On one board, a {escape(abi_word(STALL_FREE_ABI))}-ABI build "
+        f"On the same board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build "
         f"(\\mbox{{{level}}}), which avoids a stall on \\mbox{{program-counter}} bounds, took "
-        f"about {_about(gap)} a call less than {abi} (\\mbox{{{mine_level}}}): at most "
-        f"{figures_of(_about(gap))} of the {_about(r.per_call_ns)} is that stall."
+        f"about {_about(gap)} a call less than {abi} (\\mbox{{{mine_level}}}). At most "
+        f"{figures_of(_about(gap))} of the {_about(r.per_call_ns)} is that stall; the switch and "
+        f"{library}'s build probably take {_span(others)}."
     )
 
 
@@ -728,7 +742,7 @@ def built_level_sentence(level: str | None) -> str:
 def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str | None:
     """The one optimisation level ('-O0') that the data sets record for both sides of every
     figure the first finding quotes (the answer and the same contrast on the other data sets,
-    _elsewhere_sentences); None where E10 answers, or any side records none or another level."""
+    finding's parenthesis); None where E10 answers, or any side records none or another level."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return None
