@@ -250,7 +250,8 @@ def finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None)
         whole, k = _f(r.extra_per_iteration_ns), _f(r.calls_per_iteration)
         # the other releases' figures beside it, in parentheses (the abstract's word count, once
         # it ends on what one board bounds: A183, R183)
-        also = _elsewhere(t, r, releases)
+        # ('about' once: the sentence's printed words stay within 35)
+        also = _elsewhere(t, r, releases).replace("(about ", "(", 1)
         if math.isfinite(whole) and k > 1:
             per = (
                 f"{_iteration_amount(whole)} more for each iteration's "
@@ -473,9 +474,7 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
 # workloads whose result the study's programs never read, so that a higher optimisation level
 # may drop their work: the array is filled, doubled and halved, then freed unread
 # (cpu-in-experiment-purecap.c, lines 123 to 146; Appendix A.3 says so)
-UNREAD_AT_HIGHER_LEVEL = {
-    "array_cpu_ns": ", whose work {level} may drop: Appendix~\\ref{{sec:cpu}}",
-}
+UNREAD_AT_HIGHER_LEVEL = {"array_cpu_ns": "sec:cpu"}  # the section that says so
 
 # the loops that call nothing weigh a build level's share of the same-board gap only where their
 # largest gap is a small part of the calling loop's (same_board_words)
@@ -510,13 +509,23 @@ def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
     return None
 
 
-def _split(t: pd.DataFrame, r, o, gaps: pd.Series) -> tuple[tuple, tuple]:
+def _kept(gaps: pd.Series) -> pd.Series:
+    """The loops that call nothing whose work a higher level keeps (UNREAD_AT_HIGHER_LEVEL's
+    may be dropped, so their saving says nothing of the calling loop's; B184)."""
+    return gaps[[m not in UNREAD_AT_HIGHER_LEVEL for m in gaps.index]]
+
+
+def _split(t: pd.DataFrame, r, o, gaps: pd.Series) -> tuple[tuple, tuple] | None:
     """The split of the answer's figure per call that the same-board gap suggests, where the
-    calling loop's own code saved at the other level what the loops that call nothing saved:
-    ((stall low, stall high), (rest low, rest high)) in ns per call."""
+    calling loop's own code saved at the other level what the loops that call nothing (and keep
+    their work) saved: ((stall low, stall high), (rest low, rest high)) in ns per call, the two
+    adding up to the figure; None where no such loop was measured."""
+    kept = _kept(gaps).abs()
+    if kept.empty:
+        return None
     k = _f(r.calls_per_iteration)
     per_gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
-    saved = (gaps.abs().min() / k, gaps.abs().max() / k)
+    saved = (kept.min() / k, kept.max() / k)
     rest = _f(o.per_call_ns)
     return (per_gap - saved[1], per_gap - saved[0]), (rest + saved[0], rest + saved[1])
 
@@ -531,11 +540,11 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: the gap per call between the two ABIs in compartments
     (hybrid cancels: both are against one mean), 'about 45 ns per call', what it holds (the stall
-    and what the other build's level saves), each loop's saving that calls nothing in the same
-    two builds ('3.2 (int), 1.8 (float) and 13 ns (array)'), then the split in one sentence: at
-    most 45 ns the stall, the switch one part of the other 15 ns or a little more (A181, B181:
-    three paragraphs of bounds pointing opposite ways; R180, A180: 'at least 15' turned into 'at
-    most 15' for the switch alone).
+    and what the other build's level saves), the saving of each loop that calls nothing and keeps
+    its work in the same two builds ('3.2 and 1.8 ns'; the array's apart), then the split they
+    suggest, once, in numbers that add up to the figure: 'about 44 ns ... the stall ... and about
+    16 ns the switch's other work, libm's benchmark-ABI build and the loop's own code' (A184,
+    B184, R184).
     A177, B177 and most experts since round 160 asked for this contrast, the only one without a
     board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
     a broken rule. '' where there is no such contrast or those loops do not make the level's
@@ -560,21 +569,21 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     )
     (took, _), unit = _dividing_times(times)
     per_gap = gap / k
-    stall, others = _split(t, r, o, gaps)
+    split = _split(t, r, o, gaps)
+    if split is None:
+        return ""
+    stall, others = split
     library = escape(_s(r.library)) or "the library"
-    # each loop's gap by name, the numbers Table 3 leaves to subtract (R179, A179, B179)
-    said = [
-        (
-            amount(x, digits=2),
-            WORKLOAD.get(m, m)
-            + UNREAD_AT_HIGHER_LEVEL.get(m, "").format(level=f"\\mbox{{{level}}}"),
-        )
-        for m, x in gaps.items()
-    ]
-    # the unit once, after the last figure: '3.2 (int), 1.8 (float) and 13 ns (array, whose work
-    # -O2 may drop: Appendix A.3)'
-    loops = listed(
-        [f"{figures_of(a)} ({w})" for a, w in said[:-1]] + [f"{said[-1][0]} ({said[-1][1]})"]
+    # each loop's saving by name, the numbers Table 3 leaves to subtract (R179, A179, B179); the
+    # loops whose work the higher level may drop said apart, out of the split (B184)
+    kept, dropped = _kept(gaps), gaps[[m in UNREAD_AT_HIGHER_LEVEL for m in gaps.index]]
+    said = [(amount(abs(x), digits=2), WORKLOAD.get(m, m)) for m, x in kept.items()]
+    names = listed([w for _, w in said])
+    figures = listed([figures_of(a) for a, _ in said[:-1]] + [said[-1][0]])
+    apart = " ".join(
+        f"(the {WORKLOAD.get(m, m)} loop's {amount(abs(x), digits=2)} is left out: "
+        f"\\mbox{{{level}}} may drop its work, Appendix~\\ref{{{UNREAD_AT_HIGHER_LEVEL[m]}}})"
+        for m, x in dropped.items()
     )
     # the same calls in the other build, where its facts say so (the data set's call evidence)
     same = (
@@ -582,22 +591,20 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         if _f(o.calls_per_iteration) == k
         else ""
     )
-    # the result first (A183, B183, R183: the chain never said what it adds up to)
-    lead = (
-        f"Most of the {_about(r.per_call_ns)} is probably the stall, and the switch with "
-        f"{library}'s build probably takes {_span(others)} a call. "
-    )
-    return lead + (
+    # derived, then concluded once, in the abstract's numbers (A184, R184: a lead sentence, an
+    # 'at most' beside a 'probably' and two lists of what the rest holds did not add up)
+    return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
         f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
         f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        f"gap is the stall plus whatever \\mbox{{{level}}} saves in the loop's own code, so at "
-        f"most about {_about(per_gap)} of each call's {_about(r.per_call_ns)} is the stall. In the "
-        f"same two builds, the loops that call no other library saved {loops} an iteration at "
-        f"\\mbox{{{level}}}. If the math loop's own code saved as much as they did, the stall "
-        f"took {_span(stall)} of each call, and the switch, {library}'s build in that ABI and the "
-        f"loop's own code the other {_span(others)}."
+        f"gap is the stall plus whatever \\mbox{{{level}}} saves in the loop's own code. In the "
+        f"same two builds, the {names} loops, which call no other library, saved {figures} an "
+        f"iteration at \\mbox{{{level}}}{' ' + apart if apart else ''}. If the math loop's own "
+        f"code saved as much, about {_span(stall)} of each call's {_about(r.per_call_ns)} is the "
+        "stall, the switch's own bounds changes included, and about "
+        f"{_span(others)} the switch's other work, {library}'s {abi}-ABI build and the loop's own "
+        "code."
     )
 
 
@@ -627,10 +634,14 @@ def same_board_table(
     part = _host_part(r) or {}
     host = f"\\texttt{{{escape(_named_host(r))}}}"
     unnamed = "not named" if part.get("other") == _s(r.baseline) else host
+    # each row's gap to the answer's side, the two contrasts the text uses (A184, B184: the 15
+    # over hybrid it printed was none of them)
+    k = _f(r.calls_per_iteration)
+    gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
     rows = [
-        (base, unnamed, level, b, "---"),
-        (theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\S$"),
-        (mine, host, level, mine_t, figures_of(_about(r.per_call_ns))),
+        (base, unnamed, level, b, figures_of(_about(r.per_call_ns))),
+        (theirs, host, higher, their_t, figures_of(_about(gap)) + "$^\\S$"),
+        (mine, host, level, mine_t, "---"),
     ]
 
     def head(text: str, align: str = "l") -> str:
@@ -645,7 +656,7 @@ def same_board_table(
                 "Board",
                 "Build",
                 head("CPU time per\\\\iteration (ns)", "r"),
-                head(f"Extra per call\\\\over {base} (ns)", "r"),
+                head(f"{first_upper(mine)}'s\\\\extra per call\\\\over it (ns)", "r"),
             ]
         )
         + " \\\\",
@@ -659,8 +670,7 @@ def same_board_table(
     caption = (
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
         f"name it, its build and its mean CPU time per iteration. $^\\S$Confounded: "
-        f"{theirs} differs from the others in build level too; Section~\\ref{{sec:per-call}} "
-        "uses it only for a bound."
+        f"{theirs} differs from the others in build level too (Section~\\ref{{sec:per-call}})."
     )
     return "\n".join(
         [
@@ -679,18 +689,17 @@ def same_board_table(
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
     (same_board_words): 'On the same board, a benchmark-ABI build (-O2), which avoids a stall on
-    program-counter bounds, took about 45 ns a call less than purecap (-O0). At most 45 of the
-    60 ns is that stall; the switch and libm's build probably take 16 to 19 ns.';
+    program-counter bounds, took about 45 ns a call less than purecap. Probably 44 of the 60 ns is
+    that stall and 16 ns the switch, libm's build and the loop's code.', in Section 4's numbers;
     '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
     o, level, _ = _same_board_other(t, r, abis)
     abi = escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
-    mine_level = re.fullmatch(r"optimisation -O\d+ against (-O\d+)", _s(o.confounded_by))[1]
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
-    _, others = _split(t, r, o, _same_board_other(t, r, abis)[2])
+    stall, others = _split(t, r, o, _same_board_other(t, r, abis)[2])
     library = escape(_s(r.library)) or "the library"
     # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
     # each side's build level beside it, and only the bound it gives (A182, B182: 'the switch is
@@ -699,9 +708,9 @@ def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     return (
         f"On the same board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build "
         f"(\\mbox{{{level}}}), which avoids a stall on \\mbox{{program-counter}} bounds, took "
-        f"about {_about(gap)} a call less than {abi} (\\mbox{{{mine_level}}}). At most "
-        f"{figures_of(_about(gap))} of the {_about(r.per_call_ns)} is that stall; the switch and "
-        f"{library}'s build probably take {_span(others)}."
+        f"about {_about(gap)} a call less than {abi}. Probably {figures_of(_span(stall))} of "
+        f"the {_about(r.per_call_ns)} is that stall and {_span(others)} the switch, {library}'s "
+        "build and the loop's code."
     )
 
 
@@ -1648,7 +1657,8 @@ def beside() -> str:
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds stall~\\cite{morello-early-performance}. The "
+        "bounds stall~\\cite{morello-early-performance}; a compartment switch may add changes of "
+        "its own. The "
         f"{STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)} below) is purecap except that such a "
         "call leaves those bounds unchanged, so it avoids the stall~\\cite{cheribsd-guide}."
     )
