@@ -515,25 +515,11 @@ def _kept(gaps: pd.Series) -> pd.Series:
     return gaps[[m not in UNREAD_AT_HIGHER_LEVEL for m in gaps.index]]
 
 
-def _split(t: pd.DataFrame, r, o, gaps: pd.Series) -> tuple[tuple, tuple] | None:
-    """The split of the answer's figure per call that the same-board gap suggests, where the
-    calling loop's own code saved at the other level what the loops that call nothing (and keep
-    their work) saved: ((stall low, stall high), (rest low, rest high)) in ns per call, the two
-    adding up to the figure; None where no such loop was measured."""
-    kept = _kept(gaps).abs()
-    if kept.empty:
-        return None
-    k = _f(r.calls_per_iteration)
-    per_gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
-    saved = (kept.min() / k, kept.max() / k)
-    rest = _f(o.per_call_ns)
-    return (per_gap - saved[1], per_gap - saved[0]), (rest + saved[0], rest + saved[1])
-
-
-def _span(pair: tuple) -> str:
-    """'16 to 19 ns', or '16 ns' where both ends print alike."""
-    low, high = (_about(x) for x in pair)
-    return high if low == high else f"{figures_of(low)} to {high}"
+def _compiler_part(o) -> dict | None:
+    """The compilers the other ABI's contrast with the baseline names ('cc' against
+    'clang-morello'), as its possibly-also note records them; None where they share one."""
+    parts = read_possibly(_s(getattr(o, "possibly_also", "")))
+    return next((p for p in parts if p["kind"] == "compiler"), None)
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
@@ -569,42 +555,40 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     )
     (took, _), unit = _dividing_times(times)
     per_gap = gap / k
-    split = _split(t, r, o, gaps)
-    if split is None:
-        return ""
-    stall, others = split
     library = escape(_s(r.library)) or "the library"
-    # each loop's saving by name, the numbers Table 3 leaves to subtract (R179, A179, B179); the
-    # loops whose work the higher level may drop said apart, out of the split (B184)
-    kept, dropped = _kept(gaps), gaps[[m in UNREAD_AT_HIGHER_LEVEL for m in gaps.index]]
-    said = [(amount(abs(x), digits=2), WORKLOAD.get(m, m)) for m, x in kept.items()]
+    kept = _kept(gaps).abs()
+    if kept.empty:
+        return ""
+    # each kept loop's saving by name (R179, A179, B179); the loops whose work the higher level
+    # may drop are left out of what the saving suggests (B184)
+    said = [(amount(x, digits=2), WORKLOAD.get(m, m)) for m, x in kept.items()]
     names = listed([w for _, w in said])
     figures = listed([figures_of(a) for a, _ in said[:-1]] + [said[-1][0]])
-    apart = " ".join(
-        f"(the {WORKLOAD.get(m, m)} loop's {amount(abs(x), digits=2)} is left out: "
-        f"\\mbox{{{level}}} may drop its work, Appendix~\\ref{{{UNREAD_AT_HIGHER_LEVEL[m]}}})"
-        for m, x in dropped.items()
-    )
     # the same calls in the other build, where its facts say so (the data set's call evidence)
     same = (
         f"; its binary makes the same {in_words(int(k))} calls"
         if _f(o.calls_per_iteration) == k
         else ""
     )
-    # derived, then concluded once, in the abstract's numbers (A184, R184: a lead sentence, an
-    # 'at most' beside a 'probably' and two lists of what the rest holds did not add up)
+    compiler = _compiler_part(o) if not _compiler_part(r) else None
+    by = (
+        f" by a compiler of another name, \\texttt{{{escape(compiler['subject'])}}}"
+        if compiler
+        else ""
+    )
+    # the measured gap and what it holds, then one hedged reading, no split of the rest (B185:
+    # the data support any share of the switch from none to all of it; A185, R185: 45, 44 and 16
+    # read as three figures for one thing)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
-        f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{same}. "
+        f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{by}{same}. "
         f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
         f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        f"gap is the stall plus whatever \\mbox{{{level}}} saves in the loop's own code. In the "
-        f"same two builds, the {names} loops, which call no other library, saved {figures} an "
-        f"iteration at \\mbox{{{level}}}{' ' + apart if apart else ''}. If the math loop's own "
-        f"code saved as much, about {_span(stall)} of each call's {_about(r.per_call_ns)} is the "
-        "stall, the switch's own bounds changes included, and about "
-        f"{_span(others)} the switch's other work, {library}'s {abi}-ABI build and the loop's own "
-        "code."
+        "gap is the stall, any the switch's trampolines cause included, plus what "
+        f"\\mbox{{{level}}} saves in the loop's own code, which in the {names} loops of the same "
+        f"builds was {figures} an iteration. So the stall probably accounts for most of the "
+        f"{_about(r.per_call_ns)}; these data cannot say how the rest divides between the switch "
+        f"and {library}'s build."
     )
 
 
@@ -616,8 +600,8 @@ def same_board_table(
 ) -> str:
     """Section 4's table of the three times its same-board paragraph sets side by side (B180,
     A180: the chain 467.6, 529.0, 707.8 ns was never in one place): each variant's board as its
-    files name it, its build level, its mean CPU time per iteration and its extra time per call
-    over the baseline, in the prose's forms; '' where there is no same-board paragraph.
+    files name it, its build level, its compiler where the contrasts name two, and its mean CPU
+    time per iteration, in the prose's form; '' where there is no same-board paragraph.
     level: the answer's own level (quoted_level), which both its sides share."""
     if not same_board_words(t, abis) or not level:
         return ""
@@ -631,37 +615,35 @@ def same_board_table(
     (b, mine_t, their_t), _ = _dividing_times(
         (_iteration_times(r)[1], _iteration_times(r)[0], _iteration_times(o)[0])
     )
-    part = _host_part(r) or {}
-    host = f"\\texttt{{{escape(_named_host(r))}}}"
-    unnamed = "not named" if part.get("other") == _s(r.baseline) else host
-    # each row's gap to the answer's side, the two contrasts the text uses (A184, B184: the 15
-    # over hybrid it printed was none of them)
-    k = _f(r.calls_per_iteration)
-    gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
-    rows = [
-        (base, unnamed, level, b, figures_of(_about(r.per_call_ns))),
-        (theirs, host, higher, their_t, figures_of(_about(gap)) + "$^\\S$"),
-        (mine, host, level, mine_t, "---"),
-    ]
 
     def head(text: str, align: str = "l") -> str:
         return f"\\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}{text}\\end{{tabular}}"
 
+    part = _host_part(r) or {}
+    host = f"\\texttt{{{escape(_named_host(r))}}}"
+    unnamed = "not named" if part.get("other") == _s(r.baseline) else host
+    # each variant's compiler where the contrasts name two (R185: Section 4 never said), the
+    # answer's side the baseline's (its contrast names none); no figure per call, which the text
+    # derives (R185, A185: 'extra per call over it' read as a baseline changing by row)
+    named = _compiler_part(o) if not _compiler_part(r) else None
+    tt = lambda x: f"\\texttt{{{escape(x)}}}"  # noqa: E731
+    rows = [
+        [base, unnamed, level, b],
+        [theirs, host, higher, their_t + "$^\\S$"],
+        [mine, host, level, mine_t],
+    ]
+    heads = ["Variant", "Board", "Build"]
+    if named:
+        heads.append("Compiler")
+        for row, c in zip(rows, (named["baseline"], named["subject"], named["baseline"])):
+            row.insert(3, tt(c))
+    heads.append(head("CPU time per\\\\iteration (ns)", "r"))
     lines = [
-        "\\begin{tabular}{@{}lllrr@{}}",
+        f"\\begin{{tabular}}{{@{{}}{'l' * (len(heads) - 1)}r@{{}}}}",
         "\\toprule",
-        " & ".join(
-            [
-                "Variant",
-                "Board",
-                "Build",
-                head("CPU time per\\\\iteration (ns)", "r"),
-                head(f"{first_upper(mine)}'s\\\\extra per call\\\\over it (ns)", "r"),
-            ]
-        )
-        + " \\\\",
+        " & ".join(heads) + " \\\\",
         "\\midrule",
-        *(" & ".join([v, h, f"\\mbox{{{lv}}}", x, c]) + " \\\\" for v, h, lv, x, c in rows),
+        *(" & ".join(row[:2] + [f"\\mbox{{{row[2]}}}"] + row[3:]) + " \\\\" for row in rows),
         "\\bottomrule",
         "\\end{tabular}",
     ]
@@ -669,8 +651,9 @@ def same_board_table(
     # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
     caption = (
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
-        f"name it, its build and its mean CPU time per iteration. $^\\S$Confounded: "
-        f"{theirs} differs from the others in build level too (Section~\\ref{{sec:per-call}})."
+        f"name it, its build, its compiler and its mean CPU time per iteration. $^\\S$Confounded: "
+        f"{theirs} "
+        f"differs from {mine} in build level too (Section~\\ref{{sec:per-call}})."
     )
     return "\n".join(
         [
@@ -688,29 +671,22 @@ def same_board_table(
 
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
-    (same_board_words): 'On the same board, a benchmark-ABI build (-O2), which avoids a stall on
-    program-counter bounds, took about 45 ns a call less than purecap. Probably 44 of the 60 ns is
-    that stall and 16 ns the switch, libm's build and the loop's code.', in Section 4's numbers;
-    '' where Section 4 has no such paragraph."""
+    (same_board_words): 'On the same board, a benchmark-ABI build with c18n (-O2), which avoids a
+    stall on program-counter bounds, took about 45 ns a call less, so most of the 60 ns is
+    probably that stall.'; '' where Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
     o, level, _ = _same_board_other(t, r, abis)
-    abi = escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
     k = _f(r.calls_per_iteration)
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
-    stall, others = _split(t, r, o, _same_board_other(t, r, abis)[2])
-    library = escape(_s(r.library)) or "the library"
-    # the gap as a part of the figure per call, the one form a reader repeats (B178: 45 of 60),
-    # each side's build level beside it, and only the bound it gives (A182, B182: 'the switch is
-    # part of the other 15 ns' rests on a confounded contrast; A181, B181: 'at least 15 ns for the
-    # switch' read as a lower bound on it; R181: -O2 unsaid)
+    # one hedged reading of the one number measured (A185, R185: 45, 44 and 16 in two sentences;
+    # B185: no split of the rest the data cannot carry)
     return (
-        f"On the same board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build "
+        f"On the same board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build with c18n "
         f"(\\mbox{{{level}}}), which avoids a stall on \\mbox{{program-counter}} bounds, took "
-        f"about {_about(gap)} a call less than {abi}. Probably {figures_of(_span(stall))} of "
-        f"the {_about(r.per_call_ns)} is that stall and {_span(others)} the switch, {library}'s "
-        "build and the loop's code."
+        f"about {_about(gap)} a call less, so most of the {_about(r.per_call_ns)} is probably "
+        "that stall."
     )
 
 
