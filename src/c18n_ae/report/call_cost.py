@@ -576,19 +576,28 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         if compiler
         else ""
     )
-    # the measured gap and what it holds, then one hedged reading, no split of the rest (B185:
-    # the data support any share of the switch from none to all of it; A185, R185: 45, 44 and 16
-    # read as three figures for one thing)
+    rest = _f(o.per_call_ns)
+    base = escape(_s(r.baseline)) or "hybrid"
+    theirs = compartment_name(abi)
+    other = " and the other compiler" if compiler else ""
+    boards = " on boards that may differ," if _host_part(r) else ""
+    # one accounting, 60 = 15 + 45, and a list of what the 45 holds (A186: three hedged
+    # paragraphs; B186: the compiler and libm's builds left out of a garden-path sentence), then
+    # one hedged reading and what would settle it (R186)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
         f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{by}{same}. "
-        f"Each iteration took {took}~{unit} (Table~\\ref{{tab:same-board}}), "
-        f"{_iteration_amount(gap)} less than in {mine}: about {_about(per_gap)} per call. That "
-        "gap is the stall, any the switch's trampolines cause included, plus what "
-        f"\\mbox{{{level}}} saves in the loop's own code, which in the {names} loops of the same "
-        f"builds was {figures} an iteration. So the stall probably accounts for most of the "
-        f"{_about(r.per_call_ns)}; these data cannot say how the rest divides between the switch "
-        f"and {library}'s build."
+        f"Against {base}, {theirs} took about {_about(rest)} a call more and {mine} about "
+        f"{_about(r.per_call_ns)} (Table~\\ref{{tab:same-board}}), so {mine} took about "
+        f"{_about(per_gap)} a call more than {theirs}. Those {_about(per_gap)} hold three things: "
+        "the stall, from the ABI's calls and returns and from any bounds changes in the switch's "
+        f"trampolines; what \\mbox{{{level}}}{other} save in the loop's own code, which in the "
+        f"{names} loops of the same two builds came to {figures} an iteration, under "
+        f"{amount(math.ceil(kept.max() / k), digits=1)} a call; and whatever else tells "
+        f"{library}'s two builds apart. So most of the {_about(r.per_call_ns)} is probably the "
+        f"stall, which the ABI and the switch may both cause; the {_about(rest)} hold the rest of "
+        f"the switch, {library}'s {abi}-ABI build and the loop's own code{boards[:-1]}. Telling "
+        "the ABI's share from the switch's needs a purecap run without compartments."
     )
 
 
@@ -627,19 +636,25 @@ def same_board_table(
     # derives (R185, A185: 'extra per call over it' read as a baseline changing by row)
     named = _compiler_part(o) if not _compiler_part(r) else None
     tt = lambda x: f"\\texttt{{{escape(x)}}}"  # noqa: E731
+    # each row's extra per call over the baseline, the accounting the text gives (A186: 60 = 15
+    # + 45); the confounded one marked
     rows = [
-        [base, unnamed, level, b],
-        [theirs, host, higher, their_t + "$^\\S$"],
-        [mine, host, level, mine_t],
+        [base, unnamed, level, b, "---"],
+        [theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\S$"],
+        [mine, host, level, mine_t, figures_of(_about(r.per_call_ns))],
     ]
     heads = ["Variant", "Board", "Build"]
-    if named:
-        heads.append("Compiler")
-        for row, c in zip(rows, (named["baseline"], named["subject"], named["baseline"])):
-            row.insert(3, tt(c))
+    # the compilers in the caption: a column of their own overflows one column (round 187)
+    compilers = (
+        f" {first_upper(theirs)} was built by {tt(named['subject'])}, the others by "
+        f"{tt(named['baseline'])}."
+        if named
+        else ""
+    )
     heads.append(head("CPU time per\\\\iteration (ns)", "r"))
+    heads.append(head(f"Extra per call\\\\over {base} (ns)", "r"))
     lines = [
-        f"\\begin{{tabular}}{{@{{}}{'l' * (len(heads) - 1)}r@{{}}}}",
+        f"\\begin{{tabular}}{{@{{}}{'l' * (len(heads) - 2)}rr@{{}}}}",
         "\\toprule",
         " & ".join(heads) + " \\\\",
         "\\midrule",
@@ -651,9 +666,10 @@ def same_board_table(
     # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
     caption = (
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
-        f"name it, its build, its compiler and its mean CPU time per iteration. $^\\S$Confounded: "
-        f"{theirs} "
-        f"differs from {mine} in build level too (Section~\\ref{{sec:per-call}})."
+        f"name it, its build, its mean CPU time per iteration and its extra time per call over "
+        f"{base}.{compilers} $^\\S$Confounded: {theirs} "
+        f"differs from the others in build level and compiler too "
+        "(Section~\\ref{sec:per-call})."
     )
     return "\n".join(
         [
@@ -671,9 +687,10 @@ def same_board_table(
 
 def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's and the conclusion's sentence on Section 4's same-board contrast
-    (same_board_words): 'On the same board, a benchmark-ABI build with c18n (-O2), which avoids a
-    stall on program-counter bounds, took about 45 ns a call less, so most of the 60 ns is
-    probably that stall.'; '' where Section 4 has no such paragraph."""
+    (same_board_words): 'On purecap + c18n's board, a benchmark-ABI build with c18n (-O2, another
+    compiler), which avoids a stall on program-counter bounds, took about 45 ns a call less. Most
+    of the 60 ns may be that stall, which the ABI and the switch can both cause.'; '' where
+    Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
     r, _ = answer(t)
@@ -682,11 +699,16 @@ def same_board_short(t: pd.DataFrame, abis: dict | None = None) -> str:
     gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / k
     # one hedged reading of the one number measured (A185, R185: 45, 44 and 16 in two sentences;
     # B185: no split of the rest the data cannot carry)
+    mine = compartment_name(
+        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
+    )
+    other = ", another compiler" if _compiler_part(o) and not _compiler_part(r) else ""
+    # the board named by whose it is and every confound beside the build (A186, B186, R186)
     return (
-        f"On the same board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build with c18n "
-        f"(\\mbox{{{level}}}), which avoids a stall on \\mbox{{program-counter}} bounds, took "
-        f"about {_about(gap)} a call less, so most of the {_about(r.per_call_ns)} is probably "
-        "that stall."
+        f"On {mine}'s board, a \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} build with c18n "
+        f"(\\mbox{{{level}}}{other}), which avoids a stall on \\mbox{{program-counter}} bounds, "
+        f"took about {_about(gap)} a call less. Most of the {_about(r.per_call_ns)} may be that "
+        "stall, which the ABI and the switch can both cause."
     )
 
 
@@ -1073,8 +1095,8 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False
     # weighed: the next paragraph says how far below it the data put the switch
     # (same_board_words)
     below = f"these data cannot say how far below {figure} the switch lies"
-    if weighed:
-        tail = boards
+    if weighed:  # Table 1 gives each side's board (same_board_table; A186, B186, R186)
+        tail = ""
     else:
         tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
     return f"{bound} {tail}".strip()
