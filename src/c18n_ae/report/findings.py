@@ -283,7 +283,8 @@ def mixed_abis(metas: list[dict]) -> list[str]:
 def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what a figure per call is where the
     data sets have no purecap variant without compartments: 'The extra time per call combines
-    the purecap ABI (libm's purecap build included) with the compartment switch.' Its question
+    the purecap ABI (libm's purecap build included) with the compartment switch; no variant ran
+    purecap without compartments to tell them apart.' Its question
     says 'together' first
     (question_words; round 137: a question on a call's cost that the data cannot answer); round
     141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
@@ -299,9 +300,11 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
     # bound's conditions are Section 4.1's (round 143: all three readers met a bound without its
     # conditions here; round 142: a three-way split set libm's build beside the ABI it belongs to);
     # what it is before why (A177: the appositive inside the list was read twice)
-    # why is Section 5's (no variant without compartments), so that the abstract ends on what
-    # one board says of the switch (A181, B181) within its words
-    return f"The extra time per call combines the {abi} ABI{build} with the compartment switch."
+    # why they cannot be told apart, in the same sentence (B187: 'not separable' unsaid)
+    return (
+        f"The extra time per call combines the {abi} ABI{build} with the compartment switch; "
+        f"no variant ran {abi} without compartments to tell them apart."
+    )
 
 
 def question_words(metas: list[dict]) -> str:
