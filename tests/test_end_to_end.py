@@ -540,8 +540,9 @@ def test_findings_come_first_in_one_format(quick_run):
         r"library ran at (\d\.\d+× to \d\.\d+×) hybrid[’']s CPU time\. "
         r"The extra time per call combines the purecap ABI \(libm[’']s purecap build included\) "
         r"with the compartment switch; no variant ran purecap without compartments to tell them "
-        r"apart\. A confounded contrast on the same board suggests that much of it may be a stall "
-        r"on program-counter bounds, which the ABI and the switch can both cause\.",
+        r"apart\. A benchmark-ABI run with c18n on the same board, though built -O2, puts up to "
+        r"\d+ of the \d+ ns in a stall on program-counter bounds, which the ABI and the switch "
+        r"can both cause\.",
         abstract,
     ), abstract
     # the caveats in one sentence, the boards left to Section 4 (R177); the same-board contrast

@@ -523,14 +523,13 @@ def _compiler_part(o) -> dict | None:
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
-    the answer's compartment side names: the gap per call between the two ABIs in compartments
-    (hybrid cancels: both are against one mean), 'about 45 ns per call', what it holds (the stall
-    and what the other build's level saves), the saving of each loop that calls nothing and keeps
-    its work in the same two builds ('3.2 and 1.8 ns'; the array's apart), then the split they
-    suggest, once, in numbers that add up to the figure: 'about 44 ns ... the stall ... and about
-    16 ns the switch's other work, libm's benchmark-ABI build and the loop's own code' (A184,
-    B184, R184).
+    """Section 4's sentences on the answer's loop in the ABI that avoids the stall, on the board
+    the answer's compartment side names, in the paragraph on what the extra time includes: the
+    gap per call between the two ABIs in compartments (hybrid cancels: both are against one
+    mean), 'about 45 ns a call less', the savings of the loops that call nothing and keep their
+    work in the same two builds ('3.2 and 1.8 ns an iteration'; the array's left out: B184),
+    which make it an upper bound on the stall, and what stays unbounded (R188: one paragraph on a
+    sum of terms, each with its bound; B187: 'probably' did not follow).
     A177, B177 and most experts since round 160 asked for this contrast, the only one without a
     board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
     a broken rule. '' where there is no such contrast or those loops do not make the level's
@@ -572,31 +571,24 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     )
     compiler = _compiler_part(o) if not _compiler_part(r) else None
     by = (
-        f" by a compiler of another name, \\texttt{{{escape(compiler['subject'])}}}"
+        f" by \\texttt{{{escape(compiler['subject'])}}} rather than "
+        f"\\texttt{{{escape(compiler['baseline'])}}}"
         if compiler
         else ""
     )
-    rest = _f(o.per_call_ns)
-    base = escape(_s(r.baseline)) or "hybrid"
-    theirs = compartment_name(abi)
     other = " and the other compiler" if compiler else ""
-    # one accounting, 60 = 15 + 45, and a list of what the 45 holds (A186: three hedged
-    # paragraphs; B186: the compiler and libm's builds left out of a garden-path sentence), then
-    # one hedged reading and what would settle it (R186)
+    # in the paragraph on what the extra time includes, a bound on one of its terms: the gap, the
+    # savings that make it a bound, what stays unbounded (R188: one paragraph on a sum of terms,
+    # each with its bound; B188: the contrasts per call in Table 1, the prose cut)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
-        f"name, \\texttt{{{escape(_named_host(r))}}}, but built \\mbox{{{level}}}{by}{same}. "
-        f"Against {base}, {theirs} took about {_about(rest)} a call more and {mine} about "
-        f"{_about(r.per_call_ns)} (Table~\\ref{{tab:same-board}}), so {mine} took about "
-        f"{_about(per_gap)} a call more than {theirs}. Those {_about(per_gap)} hold three things: "
-        "the stall, from the ABI's calls and returns and from any bounds changes in the switch's "
-        f"trampolines; what \\mbox{{{level}}}{other} save in the loop's own code, which in the "
-        f"{names} loops of the same two builds came to {figures} an iteration; and whatever else "
-        f"tells {library}'s two builds apart. So up to {_about(per_gap)} of the "
-        f"{_about(r.per_call_ns)} may be the stall, which the ABI and the switch may both cause; "
-        f"these data bound neither the rest of the switch nor what tells {library}'s builds "
-        "apart. Telling the ABI's share from the switch's needs a purecap run without "
-        "compartments."
+        f"name but built \\mbox{{{level}}}{by}{same}. It took about {_about(per_gap)} a call less "
+        f"than {mine} (Table~\\ref{{tab:same-board}}). Since \\mbox{{{level}}}{other} also "
+        f"save in the loop's own code ({figures} an iteration in the {names} loops of the same "
+        f"two builds), the stall, any the switch's trampolines cause included, accounts for at "
+        f"most about {_about(per_gap)} of the {_about(r.per_call_ns)}, if {library}'s two builds "
+        f"differ only in it. These data bound neither the switch nor what {library}'s purecap "
+        "build adds."
     )
 
 
@@ -688,14 +680,21 @@ def same_board_hint(t: pd.DataFrame, abis: dict | None = None) -> str:
     """The abstract's one sentence on Section 4's same-board contrast, no figures and its grade
     said (R187: a clause with no numbers; B187: a confounded aside; A184 to A186, B184 to B186:
     every form with figures read as three figures for one thing or as a claim on the switch):
-    'A confounded contrast on the same board suggests that much of it may be a stall on
-    program-counter bounds, which the ABI and the switch can both cause.'; '' where
+    'A benchmark-ABI run with c18n on the same board, though built -O2, puts up to 45 of the
+    60 ns in a stall on program-counter bounds, which the ABI and the switch can both cause.';
+    '' where
     Section 4 has no such paragraph."""
     if not same_board_words(t, abis):
         return ""
+    r, _ = answer(t)
+    o, level, _ = _same_board_other(t, r, abis)
+    gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / _f(r.calls_per_iteration)
+    # concrete, its confound beside it (B188, R188: 'much of it may be' was too vague to repeat)
     return (
-        "A confounded contrast on the same board suggests that much of it may be a stall on "
-        "\\mbox{program-counter} bounds, which the ABI and the switch can both cause."
+        f"A \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} run with c18n on the same board, "
+        f"though built \\mbox{{{level}}}, puts up to {figures_of(_about(gap))} of the "
+        f"{_about(r.per_call_ns)} in a stall on \\mbox{{program-counter}} bounds, which the ABI "
+        "and the switch can both cause."
     )
 
 
@@ -1083,7 +1082,7 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False
     # (same_board_words)
     below = f"these data cannot say how far below {figure} the switch lies"
     if weighed:  # Table 1 gives each side's board (same_board_table; A186, B186, R186)
-        tail = ""
+        tail = "Telling the ABI's share from the switch's needs a purecap run without compartments."
     else:
         tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
     return f"{bound} {tail}".strip()
