@@ -394,7 +394,6 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         .replace(r"\PerCallQuestion{}", question_words(shipped))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
         .replace(r"\PerCallMix{}", mix)
-        .replace(r"\PerCallSameBoardHint{}", call_cost.same_board_hint(both, ABIS))
         .replace(r"\PerCallLimits", after)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")
@@ -1145,27 +1144,49 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # the means the gap comes from, not hybrid's: (707.8 - 529.0) ns = 178.8 ns, 44.7 ns a call
     assert abs(gap - (r.mean_ns - bench.mean_ns) / r.iterations) < 1e-6
     assert round(gap / 4) == 45 and round(bench.per_call_ns) == 15
-    # in the paragraph on what the extra time includes: the gap, the savings that make it an
-    # upper bound on the stall, and what stays unbounded (R188, B188, B187)
+    # in the paragraph on what the extra time includes: the subtraction written out, what the
+    # difference holds, the bound on the stall and what is left (A189, B189, R189); without the
+    # binaries' compiler records, the compilers' names apart
     assert text == (
         "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
-        "c18n files name but built \\mbox{-O2} by \\texttt{cc} rather than "
-        "\\texttt{clang-morello}; its binary makes the same four calls. It took about "
-        "45~\\si{\\nano\\second} a call less than purecap + c18n (Table~\\ref{tab:same-board}). "
-        "Since \\mbox{-O2} and the other compiler also save in the loop's own code (3.2 and "
-        "1.8~\\si{\\nano\\second} an iteration in the int and float loops of the same two "
-        "builds), the stall, any the switch's trampolines cause included, accounts for at most "
-        "about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second}, if libm's two builds "
-        "differ only in it. These data bound neither the switch nor what libm's purecap build adds."
+        "c18n files name but built \\mbox{-O2} by \\texttt{cc}; its binary makes the same four "
+        "calls. Against hybrid, it took about 15~\\si{\\nano\\second} a call more and purecap + "
+        "c18n about 60~\\si{\\nano\\second} (Table~\\ref{tab:same-board}): 60 $-$ 15 = "
+        "45~\\si{\\nano\\second}. Those 45~\\si{\\nano\\second} are the stall, any the switch's "
+        "trampolines cause included, plus what \\mbox{-O2} and the other compiler save in the "
+        "loop's own code (3.2 and 1.8~\\si{\\nano\\second} an iteration in the int and float "
+        "loops of the same two builds), if libm's two builds differ only in the stall. So at most "
+        "about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall, and the "
+        "switch and libm's capability build take the other 15~\\si{\\nano\\second} or a little "
+        "more."
     ), text
-    # in the abstract one concrete sentence, its confound beside it (B188, R188)
-    hint = call_cost.same_board_hint(rows, ABIS)
-    assert hint == (
-        "A \\mbox{benchmark-ABI} run with c18n on the same board, though built \\mbox{-O2}, puts "
-        "up to 45 of the 60~\\si{\\nano\\second} in a stall on \\mbox{program-counter} bounds, "
-        "which the ABI and the switch can both cause."
-    ), hint
-    assert call_cost.same_board_hint(elsewhere_rows(rows), ABIS) == ""
+    # with them: one build for all three, so the compiler's name is all that differs (A189)
+    from c18n_ae.common import call_sites
+
+    records = call_sites.compilers(datasets.load("morello-2024"))
+    assert set(records.values()) == {
+        "clang version 14.0.0 (https://git.morello-project.org/morello/llvm-project.git "
+        "ae1b1aad04c1c579db8c09d1049dc0553821fbc2)"
+    }, records
+    said = call_cost.same_board_words(rows, ABIS, records)
+    assert (
+        "by \\texttt{cc}, which its binary records as clang 14.0.0 (commit ae1b1aa) like the "
+        "others'" in said
+    ), said
+    assert "the other compiler" not in said and "what \\mbox{-O2} saves" in said, said
+    table = call_cost.same_board_table(rows, ABIS, "-O0", RELEASES, records)
+    assert "all three binaries record one compiler build, clang 14.0.0 (commit ae1b1aa)" in table
+    assert "in build level too" in table, table
+    # the other release's binaries record one build too (A189: 'whose versions no file
+    # records' was wrong)
+    metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}
+    assert call_cost.release_compilers(metas, r) == (
+        "though their binaries record one compiler build, clang 13.0.0 (commit cac045c)"
+    )
+    # not in the abstract (A189, B189, R189)
+    sections = ROOT / "paper" / "sections"
+    assert "SameBoard" not in (sections / "abstract.tex").read_text().split("\\begin{abstract}")[1]
+    assert call_cost.same_board_words(elsewhere_rows(rows), ABIS) == ""
     # what the bound leaves open is then the next paragraph's; Appendix D does not repeat it
     # the bound after the terms it rests on, Table 1 giving the boards (A186, B186, R186), and
     # what would settle the split
@@ -1223,3 +1244,29 @@ def test_the_same_board_table_sets_the_three_times_side_by_side():
         )
     )
     assert call_cost.same_board_table(elsewhere, ABIS, "-O0", RELEASES) == ""
+
+
+def test_a_binary_s_compiler_record_is_its_clang_build_or_nothing(tmp_path):
+    """call_sites.compiler_record: the longest 'clang version' string a binary's .comment holds
+    (the study's binaries), '' for one built by GCC; compilers() leaves out a variant whose
+    binaries record none."""
+    import shutil
+    import subprocess
+
+    from c18n_ae.common import call_sites
+
+    gcc = shutil.which("gcc")
+    assert gcc, "gcc, which artifact/debian-packages.txt installs"
+    src, out = tmp_path / "x.c", tmp_path / "binaries" / "x"
+    out.parent.mkdir()
+    src.write_text("int main(void) { return 0; }\n")
+    subprocess.run([gcc, str(src), "-o", str(out)], check=True)
+    assert call_sites.compiler_record(out) == ""
+    fake = {
+        "directory": str(tmp_path),
+        "calls": {"cpu": {"m": {"binaries": [{"file": "x", "variants": ["v"]}]}}},
+    }
+    assert call_sites.compilers(fake) == {}
+    records = call_sites.compilers(datasets.load("morello-2024"))
+    assert call_sites.compiler_words(records["hybrid"]) == "clang 14.0.0 (commit ae1b1aa)"
+    assert call_sites.compiler_words("GCC: (Debian 12.2.0-14) 12.2.0") == ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -125,3 +126,40 @@ def mistakes(d: Path, meta: dict) -> list[str]:
                 if missing:
                     out.append(f"{key}: {b['file']} {b['function']} has no inline {missing}")
     return out
+
+
+def compiler_record(path: Path) -> str:
+    """The compiler a binary records in its .comment section, the longest 'clang version' string
+    ('clang version 14.0.0 (https://… ae1b1aad…)'), '' where it records none: the study's files
+    name its compilers (cc, clang-morello), and only the binaries say which build each was."""
+    from elftools.elf.elffile import ELFFile
+
+    with open(path, "rb") as f:
+        section = ELFFile(f).get_section_by_name(".comment")
+        data = section.data() if section is not None else b""
+    said = [x.decode(errors="replace") for x in data.split(b"\0") if b"clang version" in x]
+    return max(said, key=len, default="")
+
+
+def compilers(meta: dict) -> dict[str, str]:
+    """variant -> the compiler its binaries record (compiler_record), over the data set's calls
+    facts; a variant whose binaries record two compilers, or none, is left out."""
+    seen: dict[str, set[str]] = {}
+    for metrics in meta.get("calls", {}).values():
+        for fact in metrics.values():
+            for b in fact.get("binaries", []):
+                path = Path(meta.get("directory", "")) / "binaries" / b["file"]
+                record = compiler_record(path) if path.is_file() else ""
+                for v in b.get("variants", []):
+                    seen.setdefault(v, set()).add(record)
+    return {v: next(iter(r)) for v, r in seen.items() if len(r) == 1 and "" not in r}
+
+
+def compiler_words(record: str) -> str:
+    """A compiler record in prose: 'clang 14.0.0 from one Morello LLVM commit, ae1b1aa'."""
+    version = re.search(r"clang version (\S+)", record)
+    commit = re.search(r"\b([0-9a-f]{40})\b", record)
+    if not version:
+        return ""
+    where = f" (commit {commit[1][:7]})" if commit else ""
+    return f"clang {version[1]}{where}"

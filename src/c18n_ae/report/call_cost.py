@@ -17,7 +17,9 @@ import pandas as pd
 
 from c18n_ae import experiments as exp
 from c18n_ae.analysis.contrasts import read_possibly
+from c18n_ae.common import call_sites
 from c18n_ae.common import config as cfg
+from c18n_ae.common.call_sites import compiler_words
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     WIDE_FACTOR,
@@ -522,7 +524,30 @@ def _compiler_part(o) -> dict | None:
     return next((p for p in parts if p["kind"] == "compiler"), None)
 
 
-def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+def _one_build(records: dict | None, *variants: str) -> str:
+    """'clang 14.0.0 (commit ae1b1aa)' where the binaries of every variant named record the same
+    compiler build (call_sites.compilers), '' otherwise (A189: the binaries record what the
+    study's files leave to the compilers' names)."""
+    said = {(records or {}).get(v, "") for v in variants}
+    return compiler_words(next(iter(said))) if len(said) == 1 and "" not in said else ""
+
+
+def release_compilers(metas: dict, r) -> str:
+    """The releases paragraph's words on the compilers of the other data sets' variants, where
+    their binaries record one build for all: 'though their binaries record one compiler build,
+    clang 13.0.0 (commit cac045c)' (A189: 'whose versions no file records' was wrong; the
+    binaries' .comment sections say); '' where none does."""
+    for name, meta in metas.items():
+        if r is None or name == r.source:
+            continue
+        records = call_sites.compilers(meta)
+        build = _one_build(records, *(meta.get("variants") or {}))
+        if build:
+            return f"though their binaries record one compiler build, {build}"
+    return ""
+
+
+def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
     """Section 4's sentences on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names, in the paragraph on what the extra time includes: the
     gap per call between the two ABIs in compartments (hybrid cancels: both are against one
@@ -570,25 +595,34 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         else ""
     )
     compiler = _compiler_part(o) if not _compiler_part(r) else None
-    by = (
-        f" by \\texttt{{{escape(compiler['subject'])}}} rather than "
-        f"\\texttt{{{escape(compiler['baseline'])}}}"
-        if compiler
-        else ""
-    )
-    other = " and the other compiler" if compiler else ""
-    # in the paragraph on what the extra time includes, a bound on one of its terms: the gap, the
-    # savings that make it a bound, what stays unbounded (R188: one paragraph on a sum of terms,
-    # each with its bound; B188: the contrasts per call in Table 1, the prose cut)
+    build = _one_build(records, r.subject, o.subject, _s(r.baseline))
+    # a compiler named apart, and whether the binaries record one build for all (A189)
+    if compiler and build:
+        by = f" by \\texttt{{{escape(compiler['subject'])}}}, which its binary records as {build}"
+        by += " like the others'"
+    elif compiler:
+        by = f" by \\texttt{{{escape(compiler['subject'])}}}"
+    else:
+        by = ""
+    other = " and the other compiler" if compiler and not build else ""
+    rest = _f(o.per_call_ns)
+    base = escape(_s(r.baseline)) or "hybrid"
+    # the subtraction written out, what the difference holds, then what it bounds and what is
+    # left (A189, B189: 60 - 15 = 45 never shown; R189: 'These data bound neither' beside an
+    # upper bound read as a contradiction)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
-        f"name but built \\mbox{{{level}}}{by}{same}. It took about {_about(per_gap)} a call less "
-        f"than {mine} (Table~\\ref{{tab:same-board}}). Since \\mbox{{{level}}}{other} also "
-        f"save in the loop's own code ({figures} an iteration in the {names} loops of the same "
-        f"two builds), the stall, any the switch's trampolines cause included, accounts for at "
-        f"most about {_about(per_gap)} of the {_about(r.per_call_ns)}, if {library}'s two builds "
-        f"differ only in it. These data bound neither the switch nor what {library}'s purecap "
-        "build adds."
+        f"name but built \\mbox{{{level}}}{by}{same}. Against {base}, it took about "
+        f"{_about(rest)} a call more and {mine} about {_about(r.per_call_ns)} "
+        f"(Table~\\ref{{tab:same-board}}): {figures_of(_about(r.per_call_ns))} $-$ "
+        f"{figures_of(_about(rest))} = {_about(per_gap)}. Those {_about(per_gap)} are the stall, "
+        "any the switch's trampolines cause included, plus what "
+        f"\\mbox{{{level}}}{other} {'save' if other else 'saves'} in the loop's own code "
+        f"({figures} an iteration in the "
+        f"{names} loops of the same two builds), if {library}'s two builds differ only in the "
+        f"stall. So at most about {_about(per_gap)} of the {_about(r.per_call_ns)} is the stall, "
+        f"and the switch and {library}'s capability build take the other {_about(rest)} or a "
+        "little more."
     )
 
 
@@ -597,16 +631,18 @@ def same_board_table(
     abis: dict | None = None,
     level: str | None = None,
     releases: dict | None = None,
+    records: dict | None = None,
 ) -> str:
     """Section 4's table of the three times its same-board paragraph sets side by side (B180,
     A180: the chain 467.6, 529.0, 707.8 ns was never in one place): each variant's board as its
     files name it, its build level, its compiler where the contrasts name two, and its mean CPU
     time per iteration, in the prose's form; '' where there is no same-board paragraph.
     level: the answer's own level (quoted_level), which both its sides share."""
-    if not same_board_words(t, abis) or not level:
+    if not same_board_words(t, abis, records) or not level:
         return ""
     r, _ = answer(t)
     o, higher, _ = _same_board_other(t, r, abis)
+    build = _one_build(records, r.subject, o.subject, _s(r.baseline))
     base = escape(_s(r.baseline)) or "hybrid"
     mine = compartment_name(
         escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
@@ -638,7 +674,8 @@ def same_board_table(
     # the compilers in the caption: a column of their own overflows one column (round 187)
     compilers = (
         f" {first_upper(theirs)} was built by {tt(named['subject'])}, the others by "
-        f"{tt(named['baseline'])}."
+        f"{tt(named['baseline'])}"
+        + (f"; all three binaries record one compiler build, {build}." if build else ".")
         if named
         else ""
     )
@@ -659,7 +696,7 @@ def same_board_table(
         f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
         f"name it, its build, its mean CPU time per iteration and its extra time per call over "
         f"{base}.{compilers} $^\\S$Confounded: {theirs} "
-        f"differs from the others in build level and compiler too "
+        f"differs from the others in build level{'' if build else ' and compiler'} too "
         "(Section~\\ref{sec:per-call})."
     )
     return "\n".join(
@@ -673,28 +710,6 @@ def same_board_table(
             *lines,
             "\\end{table}",
         ]
-    )
-
-
-def same_board_hint(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """The abstract's one sentence on Section 4's same-board contrast, no figures and its grade
-    said (R187: a clause with no numbers; B187: a confounded aside; A184 to A186, B184 to B186:
-    every form with figures read as three figures for one thing or as a claim on the switch):
-    'A benchmark-ABI run with c18n on the same board, though built -O2, puts up to 45 of the
-    60 ns in a stall on program-counter bounds, which the ABI and the switch can both cause.';
-    '' where
-    Section 4 has no such paragraph."""
-    if not same_board_words(t, abis):
-        return ""
-    r, _ = answer(t)
-    o, level, _ = _same_board_other(t, r, abis)
-    gap = (_f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)) / _f(r.calls_per_iteration)
-    # concrete, its confound beside it (B188, R188: 'much of it may be' was too vague to repeat)
-    return (
-        f"A \\mbox{{{escape(abi_word(STALL_FREE_ABI))}-ABI}} run with c18n on the same board, "
-        f"though built \\mbox{{{level}}}, puts up to {figures_of(_about(gap))} of the "
-        f"{_about(r.per_call_ns)} in a stall on \\mbox{{program-counter}} bounds, which the ABI "
-        "and the switch can both cause."
     )
 
 
@@ -1785,12 +1800,19 @@ def main(argv=None) -> None:
     published = pd.read_csv(a.published)
     # Section 4.1 prints its cycles beside the bound on the switch (per-call.tex)
     reduction = pd.read_csv(a.reduction, dtype=str)
-    same = same_board_words(t, abis)
+    # each variant's compiler build, as the answer's data set's binaries record it (A189)
+    metas = {m["name"]: m for m in cfg.datasets(config or {})}
+    first, _ = answer(t)
+    records = (
+        call_sites.compilers(metas[first.source])
+        if first is not None and first.source in metas
+        else {}
+    )
+    same = same_board_words(t, abis, records)
     cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction, bool(same))
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
-    metas = {m["name"]: m for m in cfg.datasets(config or {})}
     quoted = quoted_level(t, releases, metas)  # the build level of every figure quoted
     sets = list(metas.values())
     text += newcommand("PerCallQuestion", question_words(sets))
@@ -1798,7 +1820,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallFinding", finding(t, releases, abis))
     # what the time per call holds, then what the figures rest on, after them: the qualifiers
     # in one place (findings.study_limits)
-    first, _ = answer(t)
     library = escape(_s(getattr(first, "library", ""))) if first is not None else ""
     # libm's build named, not weighted: the benchmark ABI's lower figure points the other way
     # (A161 against A160 and R160), and Section 4 weighs it with its evidence
@@ -1812,8 +1833,10 @@ def main(argv=None) -> None:
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))
     # the same-board contrast said once: in Section 4 where it is weighed, else in Appendix D
     text += newcommand("PerCallSameBoard", same)
-    text += newcommand("PerCallSameBoardHint", same_board_hint(t, abis))
-    text += newcommand("PerCallSameBoardTable", same_board_table(t, abis, quoted, releases))
+    text += newcommand("ReleaseCompilers", release_compilers(metas, first))
+    text += newcommand(
+        "PerCallSameBoardTable", same_board_table(t, abis, quoted, releases, records)
+    )
     text += newcommand("PerCallOthers", "" if same else other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
