@@ -622,7 +622,8 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         f"{names} loops of the same two builds), if {library}'s two builds differ only in the "
         f"stall. So at most about {_about(per_gap)} of the {_about(r.per_call_ns)} is the stall, "
         f"and the switch and {library}'s capability build take the other {_about(rest)} or a "
-        "little more."
+        "little more. Telling the ABI's share from the switch's needs a purecap run without "
+        "compartments."
     )
 
 
@@ -1097,7 +1098,7 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False
     # (same_board_words)
     below = f"these data cannot say how far below {figure} the switch lies"
     if weighed:  # Table 1 gives each side's board (same_board_table; A186, B186, R186)
-        tail = "Telling the ABI's share from the switch's needs a purecap run without compartments."
+        tail = ""
     else:
         tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
     return f"{bound} {tail}".strip()
