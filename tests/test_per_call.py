@@ -601,11 +601,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "stall~\\cite{morello-early-performance}; a compartment switch may add changes of its "
         "own." in call_cost.beside()
     )
-    # the ABI that avoids it defined beside it, for Section 4's same-board paragraph
-    assert call_cost.beside().endswith(
-        "The purecap-benchmark ABI (benchmark below) is purecap except that such a call leaves "
-        "those bounds unchanged, so it avoids the stall~\\cite{cheribsd-guide}."
-    )
+    # the ABI that avoids it defined in Related work, beside its overheads (R177, B177)
+    assert "benchmark" not in call_cost.beside()
+    assert "avoids the stall of Section~\\ref{sec:background}" in said, said
     assert said.endswith("none of them includes a compartment switch."), said
     assert "no published" not in said, said
     # the benchmark ABI's 15 ns is said once, in Section 4.1 where the 60 ns is derived: what it
@@ -640,7 +638,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "though a compartment switch may still change them; these data cannot say how much of the "
         "gap between 60~\\si{\\nano\\second} and 15~\\si{\\nano\\second} the stall explains."
     ), other
-    assert "with the benchmark ABI; two fixes" in said
+    assert "15.2\\,\\% with benchmark; two fixes" in said, said
     # the two ABIs in compartments on one board, where both sides' files name one host (B162,
     # B163, A161); not where the hosts differ or one side names none
     one = (
@@ -1151,14 +1149,11 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
         "c18n files name but built \\mbox{-O2} by \\texttt{cc}; its binary makes the same four "
         "calls. Against hybrid, it took about 15~\\si{\\nano\\second} a call more and purecap + "
-        "c18n about 60~\\si{\\nano\\second} (Table~\\ref{tab:same-board}): 60 $-$ 15 = "
-        "45~\\si{\\nano\\second}. Those 45~\\si{\\nano\\second} are the stall, any the switch's "
-        "trampolines cause included, plus what \\mbox{-O2} and the other compiler save in the "
-        "loop's own code (3.2 and 1.8~\\si{\\nano\\second} an iteration in the int and float "
-        "loops of the same two builds), if libm's two builds differ only in the stall. So at most "
-        "about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall, and the "
-        "switch and libm's capability build take the other 15~\\si{\\nano\\second} or a little "
-        "more. Telling the ABI's share from the switch's needs a purecap run without compartments."
+        "c18n about 60~\\si{\\nano\\second} (Table~\\ref{tab:per-call}), "
+        "45~\\si{\\nano\\second} apart: the stall plus what \\mbox{-O2} and the other compiler "
+        "save in the loop's own code (3.2 and 1.8~\\si{\\nano\\second} an iteration in the int "
+        "and float loops). So at most about 45~\\si{\\nano\\second} of the "
+        "60~\\si{\\nano\\second} is the stall, if libm's two builds differ only in it."
     ), text
     # with them: one build for all three, so the compiler's name is all that differs (A189)
     from c18n_ae.common import call_sites
@@ -1174,9 +1169,6 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "others'" in said
     ), said
     assert "the other compiler" not in said and "what \\mbox{-O2} saves" in said, said
-    table = call_cost.same_board_table(rows, ABIS, "-O0", RELEASES, records)
-    assert "all three binaries record one compiler build, clang 14.0.0 (commit ae1b1aa)" in table
-    assert "in build level too" in table, table
     # the other release's binaries record one build too (A189: 'whose versions no file
     # records' was wrong)
     metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}
@@ -1188,9 +1180,8 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     assert "SameBoard" not in (sections / "abstract.tex").read_text().split("\\begin{abstract}")[1]
     assert call_cost.same_board_words(elsewhere_rows(rows), ABIS) == ""
     # what the bound leaves open is then the next paragraph's; Appendix D does not repeat it
-    # the bound after the terms it rests on, Table 1 giving the boards (A186, B186, R186), and
-    # what would settle the split
-    assert call_cost.upper_words(rows, ABIS, weighed=True).endswith("on the switch alone.")
+    # Appendix D's, beside the other ABIs' estimates, not Section 4's (B190, R190)
+    assert "PerCallSameBoard" not in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert "how far below" in call_cost.upper_words(rows, ABIS)
     is_bench = rows.subject == "benchmark-c18n"
     # another board, another recorded difference, or loops that call nothing far apart: nothing
@@ -1212,35 +1203,6 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # a loop that calls nothing, unmeasured in one build: no weighing
     missing = rows[~(own_bench & (rows.metric == "float_cpu_ns"))]
     assert call_cost.same_board_words(missing, ABIS) == ""
-
-
-def test_the_same_board_table_sets_the_three_times_side_by_side():
-    """Section 4's table of the loop's three variants (B180, A180): board as each one's files name
-    it, build, time per iteration and extra per call in the prose's forms, the confounded row
-    said so in the caption; nothing without the same-board paragraph or a recorded level."""
-    rows = morello_rows()
-    table = call_cost.same_board_table(rows, ABIS, "-O0", RELEASES)
-    body = table[table.index("\\midrule") : table.index("\\bottomrule")]
-    assert body.splitlines()[1:] == [
-        "hybrid & not named & \\mbox{-O0} & 467.6 & --- \\\\",
-        "benchmark + c18n & \\texttt{morello-camb-3} & \\mbox{-O2} & 529.0 & 15$^\\S$ \\\\",
-        "purecap + c18n & \\texttt{morello-camb-3} & \\mbox{-O0} & 707.8 & 60 \\\\",
-    ], body
-    # the compilers in the caption (a column of them overflowed)
-    assert "Benchmark + c18n was built by \\texttt{cc}, the others by \\texttt{clang-morello}." in (
-        table
-    )
-    assert "(ns)" in table and "Confounded" in table and "\\label{tab:same-board}" in table
-    assert table.index("\\caption") < table.index("\\begin{tabular}")  # ACM: above the table
-    assert "Table~\\ref{tab:same-board}" in call_cost.same_board_words(rows, ABIS)
-    assert call_cost.same_board_table(rows, ABIS, None, RELEASES) == ""
-    is_bench = rows.subject == "benchmark-c18n"
-    elsewhere = rows.assign(
-        possibly_also=rows.possibly_also.where(
-            ~is_bench, rows.possibly_also.str.replace("morello-camb-3", "morello-camb-2")
-        )
-    )
-    assert call_cost.same_board_table(elsewhere, ABIS, "-O0", RELEASES) == ""
 
 
 def test_a_binary_s_compiler_record_is_its_clang_build_or_nothing(tmp_path):

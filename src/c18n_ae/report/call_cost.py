@@ -607,110 +607,16 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     other = " and the other compiler" if compiler and not build else ""
     rest = _f(o.per_call_ns)
     base = escape(_s(r.baseline)) or "hybrid"
-    # the subtraction written out, what the difference holds, then what it bounds and what is
-    # left (A189, B189: 60 - 15 = 45 never shown; R189: 'These data bound neither' beside an
-    # upper bound read as a contradiction)
+    # the subtraction written out, what the difference holds and what it bounds (A189, B189);
+    # Appendix D's, beside the other ABIs' estimates (B190, R190)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
         f"name but built \\mbox{{{level}}}{by}{same}. Against {base}, it took about "
         f"{_about(rest)} a call more and {mine} about {_about(r.per_call_ns)} "
-        f"(Table~\\ref{{tab:same-board}}): {figures_of(_about(r.per_call_ns))} $-$ "
-        f"{figures_of(_about(rest))} = {_about(per_gap)}. Those {_about(per_gap)} are the stall, "
-        "any the switch's trampolines cause included, plus what "
+        f"(Table~\\ref{{tab:per-call}}), {_about(per_gap)} apart: the stall plus what "
         f"\\mbox{{{level}}}{other} {'save' if other else 'saves'} in the loop's own code "
-        f"({figures} an iteration in the "
-        f"{names} loops of the same two builds), if {library}'s two builds differ only in the "
-        f"stall. So at most about {_about(per_gap)} of the {_about(r.per_call_ns)} is the stall, "
-        f"and the switch and {library}'s capability build take the other {_about(rest)} or a "
-        "little more. Telling the ABI's share from the switch's needs a purecap run without "
-        "compartments."
-    )
-
-
-def same_board_table(
-    t: pd.DataFrame,
-    abis: dict | None = None,
-    level: str | None = None,
-    releases: dict | None = None,
-    records: dict | None = None,
-) -> str:
-    """Section 4's table of the three times its same-board paragraph sets side by side (B180,
-    A180: the chain 467.6, 529.0, 707.8 ns was never in one place): each variant's board as its
-    files name it, its build level, its compiler where the contrasts name two, and its mean CPU
-    time per iteration, in the prose's form; '' where there is no same-board paragraph.
-    level: the answer's own level (quoted_level), which both its sides share."""
-    if not same_board_words(t, abis, records) or not level:
-        return ""
-    r, _ = answer(t)
-    o, higher, _ = _same_board_other(t, r, abis)
-    build = _one_build(records, r.subject, o.subject, _s(r.baseline))
-    base = escape(_s(r.baseline)) or "hybrid"
-    mine = compartment_name(
-        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
-    )
-    theirs = compartment_name(escape(abi_word(STALL_FREE_ABI)))
-    (b, mine_t, their_t), _ = _dividing_times(
-        (_iteration_times(r)[1], _iteration_times(r)[0], _iteration_times(o)[0])
-    )
-
-    def head(text: str, align: str = "l") -> str:
-        return f"\\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}{text}\\end{{tabular}}"
-
-    part = _host_part(r) or {}
-    host = f"\\texttt{{{escape(_named_host(r))}}}"
-    unnamed = "not named" if part.get("other") == _s(r.baseline) else host
-    # each variant's compiler where the contrasts name two (R185: Section 4 never said), the
-    # answer's side the baseline's (its contrast names none); no figure per call, which the text
-    # derives (R185, A185: 'extra per call over it' read as a baseline changing by row)
-    named = _compiler_part(o) if not _compiler_part(r) else None
-    tt = lambda x: f"\\texttt{{{escape(x)}}}"  # noqa: E731
-    # each row's extra per call over the baseline, the accounting the text gives (A186: 60 = 15
-    # + 45); the confounded one marked
-    rows = [
-        [base, unnamed, level, b, "---"],
-        [theirs, host, higher, their_t, figures_of(_about(o.per_call_ns)) + "$^\\S$"],
-        [mine, host, level, mine_t, figures_of(_about(r.per_call_ns))],
-    ]
-    heads = ["Variant", "Board", "Build"]
-    # the compilers in the caption: a column of their own overflows one column (round 187)
-    compilers = (
-        f" {first_upper(theirs)} was built by {tt(named['subject'])}, the others by "
-        f"{tt(named['baseline'])}"
-        + (f"; all three binaries record one compiler build, {build}." if build else ".")
-        if named
-        else ""
-    )
-    heads.append(head("CPU time per\\\\iteration (ns)", "r"))
-    heads.append(head(f"Extra per call\\\\over {base} (ns)", "r"))
-    lines = [
-        f"\\begin{{tabular}}{{@{{}}{'l' * (len(heads) - 2)}rr@{{}}}}",
-        "\\toprule",
-        " & ".join(heads) + " \\\\",
-        "\\midrule",
-        *(" & ".join(row[:2] + [f"\\mbox{{{row[2]}}}"] + row[3:]) + " \\\\" for row in rows),
-        "\\bottomrule",
-        "\\end{tabular}",
-    ]
-    where = escape(short_release((releases or {}).get(r.source, ""))) or escape(r.source)
-    # the grade beside the row it concerns (issue 31: abstract, tables and body give one grade)
-    caption = (
-        f"The {escape(_workload(r))} loop on the {where} data: each variant's board as its files "
-        f"name it, its build, its mean CPU time per iteration and its extra time per call over "
-        f"{base}.{compilers} $^\\S$Confounded: {theirs} "
-        f"differs from the others in build level{'' if build else ' and compiler'} too "
-        "(Section~\\ref{sec:per-call})."
-    )
-    return "\n".join(
-        [
-            "\\begin{table}[t]",
-            # one column wide: the host name is long (round 180's first build overflowed)
-            "\\centering\\footnotesize\\setlength{\\tabcolsep}{4pt}",
-            # above the table, as ACM's tables have it
-            f"\\caption{{{caption}}}",
-            "\\label{tab:same-board}",
-            *lines,
-            "\\end{table}",
-        ]
+        f"({figures} an iteration in the {names} loops). So at most about {_about(per_gap)} of "
+        f"the {_about(r.per_call_ns)} is the stall, if {library}'s two builds differ only in it."
     )
 
 
@@ -1036,9 +942,7 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
     )
 
 
-def bound_words(
-    t: pd.DataFrame, abis: dict | None = None, reduction=None, weighed: bool = False
-) -> str:
+def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
     """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
     stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
     the library takes a slower path for most of the loop's arguments, how much work each call does
@@ -1060,7 +964,7 @@ def bound_words(
         if math.isfinite(whole)
         else "The extra time"
     )
-    own = own_share_words(t, r, weighed)
+    own = own_share_words(t, r)
     # where the loops that call nothing bound the loop's own share, the rest is what cannot be
     # told apart (own_share_words says so), not every share
     apart = "" if own else ", in shares these data cannot tell apart"
@@ -1071,7 +975,7 @@ def bound_words(
     return " ".join(x for x in (slow, calls, own) if x)
 
 
-def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False) -> str:
+def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
     """Section 4's paragraph on what the figure bounds, after the paragraph on what it holds
     (bound_words; R171: one block of seventeen lines): 'If neither the loop's own code nor libm
     runs faster in its purecap build and both sides ran on like boards, the 60 ns is an upper
@@ -1094,14 +998,9 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None, weighed: bool = False
     bound = f"If {', and '.join(conditions)}, the {figure} is an upper bound on the switch alone."
     # why the boards are a condition, said where the figure is derived (A168, B168, R168)
     boards = _boards_open(r, abi)
-    # weighed: the next paragraph says how far below it the data put the switch
-    # (same_board_words)
     below = f"these data cannot say how far below {figure} the switch lies"
-    if weighed:  # Table 1 gives each side's board (same_board_table; A186, B186, R186)
-        tail = ""
-    else:
-        tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
-    return f"{bound} {tail}".strip()
+    tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
+    return f"{bound} {tail}"
 
 
 def _boards_open(r, abi: str) -> str:
@@ -1121,7 +1020,7 @@ def _boards_open(r, abi: str) -> str:
 OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
 
 
-def own_share_words(t: pd.DataFrame, r, weighed: bool = False) -> str:
+def own_share_words(t: pd.DataFrame, r) -> str:
     """'Loops of the same program that call no other library changed by under 1 ns an iteration
     (Table 4); they are other loops, but they suggest that the loop's own code accounts for little
     of the 240 ns. These data cannot tell the other shares apart.': where every workload of the
@@ -1140,9 +1039,8 @@ def own_share_words(t: pd.DataFrame, r, weighed: bool = False) -> str:
     return (
         f"Loops of the same program that call no other library changed by under {one} an "
         "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
-        f"loop's own code accounts for little of the {whole}."
-        # weighed: Section 4's same-board paragraph tells the stall from the rest
-        + ("" if weighed else " These data cannot tell the other shares apart.")
+        f"loop's own code accounts for little of the {whole}. These data cannot tell the other "
+        "shares apart."
     )
 
 
@@ -1655,28 +1553,32 @@ def beside() -> str:
         # named (rounds 152 and 153: 'Each' and 'Both' had no clear referent); with or without
         # compartments (A152)
         # the cost named by what it is, its source cited after it (R177: 'names one cost' sent
-        # the reader three sentences ahead); the ABI that avoids it, which Section 4 uses on one
-        # board (same_board_words)
+        # the reader three sentences ahead); the ABI that avoids it is Related work's, beside its
+        # overheads (R177, B177: Section 2 defined an ABI the body never used again)
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
         "branch predictor does not predict that change, so the instructions that depend on those "
         "bounds stall~\\cite{morello-early-performance}; a compartment switch may add changes of "
-        "its own. The "
-        f"{STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)} below) is purecap except that such a "
-        "call leaves those bounds unchanged, so it avoids the stall~\\cite{cheribsd-guide}."
+        "its own."
     )
 
 
 def published_overheads(published: pd.DataFrame) -> str:
-    """Related work's sentence on the ABIs' whole-program overheads in Morello's published
-    performance work (its CSV): none of them a cost per call or a compartment switch."""
+    """Related work's sentences on the ABIs' whole-program overheads in Morello's published
+    performance work (its CSV), with what the ABI that avoids Section 2's stall is (R177, B177:
+    Section 2 defined an ABI the body never used): none of them a cost per call or a
+    compartment switch."""
+    stall_free = abi_word(STALL_FREE_ABI)
     return (
         "Morello's early performance report~\\cite{morello-early-performance} ran SPECint 2006's "
-        "train workload on FPGA implementations of the shipped Morello design. Against hybrid, "
-        f"it measured {_published(published, 'Purecap ABI', 'unmodified')} geometric-mean "
-        f"overhead with the purecap ABI and {_published(published, 'Benchmark ABI', 'unmodified')} "
-        f"with the {abi_word(STALL_FREE_ABI)} ABI; two fixes to the microarchitecture brought the "
-        "latter to "
+        "train workload on FPGA implementations of the shipped Morello design, under the purecap "
+        f"ABI and under the {STALL_FREE_ABI} ABI ({stall_free}), which leaves the "
+        "program-counter capability's bounds unchanged on a call into another library and so "
+        "avoids the stall of Section~\\ref{sec:background}~\\cite{cheribsd-guide}. Against "
+        f"hybrid, it measured {_published(published, 'Purecap ABI', 'unmodified')} "
+        "geometric-mean overhead with purecap and "
+        f"{_published(published, 'Benchmark ABI', 'unmodified')} with {stall_free}; two fixes "
+        "to the microarchitecture brought the latter to "
         f"{_published(published, 'Benchmark ABI', 'data-dependent exception fix and')}. These are "
         "whole-program overheads, not costs per call, and none of them includes a compartment "
         "switch."
@@ -1810,7 +1712,7 @@ def main(argv=None) -> None:
         else {}
     )
     same = same_board_words(t, abis, records)
-    cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction, bool(same))
+    cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction)
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
     text = "% Generated by c18n_ae.report.call_cost from results/per_call.csv; do not edit.\n"
@@ -1832,13 +1734,11 @@ def main(argv=None) -> None:
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))
-    # the same-board contrast said once: in Section 4 where it is weighed, else in Appendix D
-    text += newcommand("PerCallSameBoard", same)
     text += newcommand("ReleaseCompilers", release_compilers(metas, first))
-    text += newcommand(
-        "PerCallSameBoardTable", same_board_table(t, abis, quoted, releases, records)
-    )
-    text += newcommand("PerCallOthers", "" if same else other_abis(t, abis))
+    # the same-board contrast in Appendix D, where the other ABIs' confounded estimates are (B190,
+    # R190: in Section 4 it was the body's one hard passage, on a contrast Section 3 calls
+    # confounded; A177 to A189 had asked for it there), else what other_abis says of them
+    text += newcommand("PerCallOthers", same or other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
     text += newcommand("PerCallMarks", figure_marks(t))
@@ -1849,7 +1749,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
-    text += newcommand("PerCallUpper", upper_words(t, abis, bool(same)))
+    text += newcommand("PerCallUpper", upper_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
