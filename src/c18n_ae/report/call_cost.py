@@ -476,7 +476,7 @@ def other_abis(t: pd.DataFrame, abis: dict | None = None) -> str:
 # workloads whose result the study's programs never read, so that a higher optimisation level
 # may drop their work: the array is filled, doubled and halved, then freed unread
 # (cpu-in-experiment-purecap.c, lines 123 to 146; Appendix A.3 says so)
-UNREAD_AT_HIGHER_LEVEL = {"array_cpu_ns": "sec:cpu"}  # the section that says so
+UNREAD_AT_HIGHER_LEVEL = {"array_cpu_ns"}
 
 # the loops that call nothing weigh a build level's share of the same-board gap only where their
 # largest gap is a small part of the calling loop's (same_board_words)
@@ -548,17 +548,15 @@ def release_compilers(metas: dict, r) -> str:
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
-    """Section 4's sentences on the answer's loop in the ABI that avoids the stall, on the board
-    the answer's compartment side names, in the paragraph on what the extra time includes: the
-    gap per call between the two ABIs in compartments (hybrid cancels: both are against one
-    mean), 'about 45 ns a call less', the savings of the loops that call nothing and keep their
-    work in the same two builds ('3.2 and 1.8 ns an iteration'; the array's left out: B184),
-    which make it an upper bound on the stall, and what stays unbounded (R188: one paragraph on a
-    sum of terms, each with its bound; B187: 'probably' did not follow).
-    A177, B177 and most experts since round 160 asked for this contrast, the only one without a
-    board between its sides; round 169 met it unweighed ('an amount these data cannot give') as
-    a broken rule. '' where there is no such contrast or those loops do not make the level's
-    share small (LEVEL_SHARE)."""
+    """Appendix D's paragraph on the answer's loop in the ABI that avoids the stall, on the board
+    the answer's compartment side names (its contrast is confounded: B190, R190 met it in Section
+    4 as the body's one hard passage, where A177 to A189 had asked for it): how each build was
+    made (records: each variant's compiler build, call_sites.compilers; A189), the subtraction,
+    'about 45 ns apart', what the gap holds (the stall and what the other build's level saves in
+    the loop's own code, by the loops that call nothing and keep their work: '3.2 and 1.8 ns an
+    iteration'; the array's left out, B184) and the upper bound it gives on the stall. '' where
+    there is no such contrast or those loops do not make the level's share small
+    (LEVEL_SHARE)."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -577,7 +575,6 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     mine = compartment_name(
         escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
     )
-    (took, _), unit = _dividing_times(times)
     per_gap = gap / k
     library = escape(_s(r.library)) or "the library"
     kept = _kept(gaps).abs()
