@@ -525,7 +525,7 @@ def _compiler_part(o) -> dict | None:
 
 
 def _one_build(records: dict | None, *variants: str) -> str:
-    """'clang 14.0.0 (commit ae1b1aa)' where the binaries of every variant named record the same
+    """'clang 14.0.0' where the binaries of every variant named record the same
     compiler build (call_sites.compilers), '' otherwise (A189: the binaries record what the
     study's files leave to the compilers' names)."""
     said = {(records or {}).get(v, "") for v in variants}
@@ -535,7 +535,7 @@ def _one_build(records: dict | None, *variants: str) -> str:
 def release_compilers(metas: dict, r) -> str:
     """The releases paragraph's words on the compilers of the other data sets' variants, where
     their binaries record one build for all: 'though their binaries record one compiler build,
-    clang 13.0.0 (commit cac045c)' (A189: 'whose versions no file records' was wrong; the
+    clang 13.0.0' (A189: 'whose versions no file records' was wrong; the
     binaries' .comment sections say); '' where none does."""
     for name, meta in metas.items():
         if r is None or name == r.source:
@@ -595,8 +595,10 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     build = _one_build(records, r.subject, o.subject, _s(r.baseline))
     # a compiler named apart, and whether the binaries record one build for all (A189)
     if compiler and build:
-        by = f" by \\texttt{{{escape(compiler['subject'])}}}, which its binary records as {build}"
-        by += " like the others'"
+        by = (
+            f" by \\texttt{{{escape(compiler['subject'])}}}, which its binary records as the same "
+            f"{build} build as the others'"
+        )
     elif compiler:
         by = f" by \\texttt{{{escape(compiler['subject'])}}}"
     else:
@@ -615,7 +617,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         f"{'save' if other else 'saves'} in the loop's own code (its {names} loops, which call no "
         f"other library, ran {figures} an iteration faster than {mine}'s). So at most about "
         f"{_about(per_gap)} of the {_about(r.per_call_ns)} is the stall, if {library}'s two builds "
-        "differ only in it."
+        f"differ only in that stall and the {abi} ABI's trampolines cause none."
     )
 
 
