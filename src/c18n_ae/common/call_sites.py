@@ -145,11 +145,14 @@ def compilers(meta: dict) -> dict[str, str]:
     """variant -> the compiler its binaries record (compiler_record), over the data set's calls
     facts; a variant whose binaries record two compilers, or none, is left out."""
     seen: dict[str, set[str]] = {}
+    read: dict[Path, str] = {}  # each binary once: every metric of an experiment lists it again
     for metrics in meta.get("calls", {}).values():
         for fact in metrics.values():
             for b in fact.get("binaries", []):
                 path = Path(meta.get("directory", "")) / "binaries" / b["file"]
-                record = compiler_record(path) if path.is_file() else ""
+                if path not in read:
+                    read[path] = compiler_record(path) if path.is_file() else ""
+                record = read[path]
                 for v in b.get("variants", []):
                     seen.setdefault(v, set()).add(record)
     return {v: next(iter(r)) for v, r in seen.items() if len(r) == 1 and "" not in r}

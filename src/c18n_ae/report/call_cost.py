@@ -518,10 +518,9 @@ def _kept(gaps: pd.Series) -> pd.Series:
 
 
 def _compiler_part(o) -> dict | None:
-    """The compilers the other ABI's contrast with the baseline names ('cc' against
-    'clang-morello'), as its possibly-also note records them; None where they share one."""
-    parts = read_possibly(_s(getattr(o, "possibly_also", "")))
-    return next((p for p in parts if p["kind"] == "compiler"), None)
+    """The compilers a row's contrast names apart ('cc' against 'clang-morello'), as its
+    possibly-also note records them; None where they share one."""
+    return _possibly_part(o, "compiler")
 
 
 def _one_build(records: dict | None, *variants: str) -> str:
@@ -548,14 +547,14 @@ def release_compilers(metas: dict, r) -> str:
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
-    """Appendix D's paragraph on the answer's loop in the ABI that avoids the stall, on the board
-    the answer's compartment side names (its contrast is confounded: B190, R190 met it in Section
-    4 as the body's one hard passage, where A177 to A189 had asked for it): how each build was
-    made (records: each variant's compiler build, call_sites.compilers; A189), the subtraction,
-    'about 45 ns apart', what the gap holds (the stall and what the other build's level saves in
-    the loop's own code, by the loops that call nothing and keep their work: '3.2 and 1.8 ns an
-    iteration'; the array's left out, B184) and the upper bound it gives on the stall. '' where
-    there is no such contrast or those loops do not make the level's share small
+    """Section 4's sentences on the answer's loop in the ABI that avoids the stall, on the board
+    the answer's compartment side names (its contrast is confounded: B190, R190 met a longer form
+    as the body's one hard passage; A191, B191, R191 found it buried in Appendix D): how each
+    build was made (records: each variant's compiler build, call_sites.compilers; A189), the
+    subtraction, 'about 45 ns apart', what the gap holds (the stall and what the other build's
+    level saves in the loop's own code, by the loops that call nothing and keep their work: '3.2
+    and 1.8 ns an iteration'; the array's left out, B184) and the upper bound it gives on the
+    stall. '' where there is no such contrast or those loops do not make the level's share small
     (LEVEL_SHARE)."""
     r, kind = answer(t)
     if r is None or kind != "data":
@@ -606,8 +605,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     other = " and the other compiler" if compiler and not build else ""
     rest = _f(o.per_call_ns)
     base = escape(_s(r.baseline)) or "hybrid"
-    # the subtraction written out, what the difference holds and what it bounds (A189, B189);
-    # Appendix D's, beside the other ABIs' estimates (B190, R190)
+    # the subtraction written out, what the difference holds and what it bounds (A189, B189)
     return (
         f"The study also ran the loop in the {abi} ABI, which avoids that stall "
         f"(Section~\\ref{{sec:related}}), with c18n, on the board the {mine} files name but "
@@ -621,11 +619,16 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     )
 
 
+def _possibly_part(r, kind: str) -> dict | None:
+    """The part of a row's possibly-also note of one kind (read_possibly), None where none is."""
+    parts = read_possibly(_s(getattr(r, "possibly_also", "")))
+    return next((p for p in parts if p["kind"] == kind), None)
+
+
 def _host_part(r) -> dict | None:
     """The board named by one side's files only, as a row's possibly-also note records it
     (read_possibly: 'named', 'host', 'other'); None where there is none."""
-    parts = read_possibly(_s(getattr(r, "possibly_also", "")))
-    return next((p for p in parts if p["kind"] == "host"), None)
+    return _possibly_part(r, "host")
 
 
 def _named_host(r) -> str:

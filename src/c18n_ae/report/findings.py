@@ -251,10 +251,8 @@ def study_flaws(invalid: list[str], verdicts: pd.DataFrame) -> str:
     """Appendix A's sentence on what the study's own files show in place of its words: the
     data sets' invalid measurements (macros.invalid_phrases) and each claim's brief departure
     (study.brief), 'The study's files show flaws, each shown in its experiment's section: its
-    24.05 write and read loops made no stores
-    or loads, its Read Time timed the wait for the next message, and its memory reader ran as the
-    owner, not as root.';
-    '' where there is none."""
+    24.05 write and read loops made no stores or loads, its Read Time timed the wait for the next
+    message, and its memory reader ran as the owner, not as root.'; '' where there is none."""
     briefs = verdicts.get("brief", pd.Series(dtype=object)).dropna().astype(str)
     said = invalid + [escape(x) for x in dict.fromkeys(b for b in briefs if b.strip())]
     if not said:
@@ -284,8 +282,7 @@ def mix_sentence(metas: list[dict], library: str = "") -> str:
     """The abstract's sentence, right after its figures, on what a figure per call is where the
     data sets have no purecap variant without compartments: 'The extra time per call combines
     the purecap ABI (libm's purecap build included) with the compartment switch; no variant ran
-    purecap without compartments to tell them apart.' Its question
-    says 'together' first
+    purecap without compartments to tell them apart.' Its question says 'together' first
     (question_words; round 137: a question on a call's cost that the data cannot answer); round
     141: 'With no … without' read as a double negative; rounds 135 and 136: the 60 ns read as a
     call's cost until libm's build was named beside it; round 87: 'includes both' read wrong for
@@ -326,11 +323,10 @@ def study_limits(metas: list[dict], unseen: list[str], built: str = "", mix: boo
     the result): the ABIs the data sets ran only in compartments (dataset.yaml variants: abi,
     c18n), the runs and builds the figures come from (built: 'one run per variant of programs
     built unoptimised (-O0)', call_cost.built_words), and where nothing in their files shows
-    the c18n variants in compartments
-    (macros.unseen_phrases), in one sentence (round 138): 'These figures come from one run per
-    variant of programs built unoptimised (-O0); the study enabled c18n, but no log confirms that
-    it was active.'; '' where nothing
-    holds. mix=False: leave out what the figures mix, which mix_sentence has said."""
+    the c18n variants in compartments (macros.unseen_phrases), in one sentence (round 138):
+    'These figures come from one run per variant of programs built unoptimised (-O0); the study
+    enabled c18n, but no log confirms that it was active.'; '' where nothing holds. mix=False:
+    leave out what the figures mix, which mix_sentence has said."""
     clauses = []
     named = mixed_abis(metas)
     if named and mix:  # mix=False: mix_sentence said it before the figures
