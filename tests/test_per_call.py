@@ -575,9 +575,10 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # (_boards_open; A168, B168, R168), not Threats' again
     assert call_cost.confounds(rows, ABIS, RELEASES) == ""
     r, _ = call_cost.answer(rows)
+    # the side that names none (the benchmark files name the board too, so not 'only ...')
     assert call_cost._boards_open(r, "purecap") == (
-        "Only the purecap + c18n files name their board, \\texttt{morello-camb-3}, so whether the "
-        "boards were alike cannot be checked."
+        "The hybrid files name no board, so whether it was like purecap + c18n's, "
+        "\\texttt{morello-camb-3}, cannot be checked."
     )
     assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
     # said once: Section 4.1 leaves the qualifier to Threats
@@ -601,9 +602,18 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         "stall~\\cite{morello-early-performance}; a compartment switch may add changes of its "
         "own." in call_cost.beside()
     )
-    # the ABI that avoids it defined in Related work, beside its overheads (R177, B177)
+    # the ABI that avoids it defined in Related work, beside its overheads, where the body does
+    # not use it (R177, B177); in Section 2 where Section 4 does (A193, B193, R193, B192), and
+    # then only named in Related work
     assert "benchmark" not in call_cost.beside()
     assert "avoids the stall of Section~\\ref{sec:background}" in said, said
+    used = call_cost.beside(True) + " " + call_cost.published_overheads(published, True)
+    assert used.count("avoids") == 1 and used.count("\\cite{cheribsd-guide}") == 1, used
+    assert call_cost.beside(True).endswith(
+        "The purecap-benchmark ABI (benchmark) leaves those bounds unchanged on such calls and so "
+        "avoids that stall~\\cite{cheribsd-guide}."
+    )
+    assert "under the benchmark ABI (Section~\\ref{sec:background}). Against" in used, used
     assert said.endswith("none of them includes a compartment switch."), said
     assert "no published" not in said, said
     # the benchmark ABI's 15 ns is said once, in Section 4.1 where the 60 ns is derived: what it
@@ -657,55 +667,72 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # met Section 3's rule (rounds 88 and 134, A164, R164)
     assert r"\PerCallOthers" not in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert r"\PerCallOthers" in (ROOT / "paper" / "sections" / "per-call-table.tex").read_text()
-    # (Section 4.1): what the extra time holds in one paragraph and one bound with its
-    # condition; the split is the appendix's and bounds nothing (rounds 122 to 126)
+    # Section 4's paragraph on what the extra time includes points to the table of its parts,
+    # and says why the boards are a condition of the switch's bound (B192, R192, A193, R193: the
+    # chain of conditional sentences was the body's one hard passage)
     text = call_cost.bound_words(rows, ABIS)
-    # what the figure holds (R171: 'of the 240 ns', not 'of it'); what it bounds is the next
-    # paragraph's (upper_words; R171: one block of seventeen lines)
     assert text == (
-        "The 240~\\si{\\nano\\second} by which each iteration grew, 4 $\\times$ 60"
-        "~\\si{\\nano\\second}, includes the loop's own code, the stall on the program-counter "
-        "capability's bounds (Section~\\ref{sec:background}), the purecap build of libm and the "
-        "switch. Loops of the same program that call no other library changed by under 1"
-        "~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}); they are other loops, "
-        "but they suggest that the loop's own code accounts for little of the 240"
-        "~\\si{\\nano\\second}. These data cannot tell the other shares apart."
+        "Table~\\ref{tab:parts} lists what the 60~\\si{\\nano\\second} includes and what these "
+        "data say of each part; they give no lower bound for any. The hybrid files name no "
+        "board, so whether it was like purecap + c18n's, \\texttt{morello-camb-3}, cannot be "
+        "checked."
     ), text
-    # the bound with its conditions named first, the loop's own code always among them (A170,
-    # B169, R170), and why the second cannot be checked
-    # (as an if-then: R177, B177 parsed 'that ... and that ...' twice)
-    upper = call_cost.upper_words(rows, ABIS)
-    assert upper == (
-        "If neither the loop's own code nor libm runs faster in its purecap build, and both "
-        "sides ran on like boards, the 60~\\si{\\nano\\second} is an upper bound on the switch "
-        "alone. Only the purecap + c18n files name their board, \\texttt{morello-camb-3}, so "
-        "whether the boards were alike cannot be checked, and these data cannot say how far below "
-        "60~\\si{\\nano\\second} the switch lies."
-    ), upper
+    assert call_cost.bound_words(rows.assign(possibly_also=""), ABIS).endswith("for any.")
+    from c18n_ae.report import call_parts
+
+    parts = dict(call_parts.parts(rows, ABIS))
+    assert list(parts) == [
+        "The loop's own code (ABI)",
+        "libm's purecap build (ABI)",
+        "Stall on the program-counter capability's bounds at call and return (ABI)",
+        "Compartment switch (c18n)",
+    ], parts
+    # the loops that call nothing suggest the loop's own code is little (A156 to B159)
+    assert parts["The loop's own code (ABI)"].startswith("Little: loops of the same program"), parts
+    assert parts["libm's purecap build (ABI)"] == call_parts.UNTOLD
+    # the stall's bound from the same-board contrast, with its one condition (B192)
+    stall = parts["Stall on the program-counter capability's bounds at call and return (ABI)"]
+    assert stall == (
+        "At most about 45~\\si{\\nano\\second}, if libm and the trampolines cost no less in "
+        "purecap than in the benchmark ABI (below)."
+    ), stall
+    # the switch's bound with its conditions named (item 1: an upper bound on the switch alone;
+    # A170, B169, R170: no share may be negative; round 135: like boards), and what the other
+    # ABI's figure holds of it, as the sum it is (B182; A193, R193)
+    assert parts["Compartment switch (c18n)"] == (
+        "At most 60~\\si{\\nano\\second}, if neither the loop's own code nor libm runs faster "
+        "in its purecap build, and both sides ran on like boards. In the benchmark ABI, it and "
+        "that ABI's libm build took about 15~\\si{\\nano\\second} a call beyond hybrid, plus "
+        "what \\mbox{-O2} saves (below)."
+    ), parts
+    # the boards only where the two sides may come from different boards (round 135); without
+    # the same-board contrast, the stall is told apart from nothing
+    alike = dict(call_parts.parts(elsewhere_rows(rows).assign(possibly_also=""), ABIS))
+    assert alike["Compartment switch (c18n)"] == (
+        "At most 60~\\si{\\nano\\second}, if neither the loop's own code nor libm runs faster "
+        "in its purecap build."
+    ), alike
+    assert (
+        alike["Stall on the program-counter capability's bounds at call and return (ABI)"]
+        == call_parts.UNTOLD
+    )
     # where a loop that calls nothing changed by a nanosecond or more, they suggest nothing
-    # (rounds 139 to 142)
+    # (rounds 139 to 142), nor where no own workload has a ratio (round 142)
     wide = rows.assign(
         extra_per_iteration_ns=rows.extra_per_iteration_ns.where(rows.calls_per_iteration > 0, 2.0)
     )
-    loose = call_cost.bound_words(wide, ABIS)
-    assert "Loops of the same program" not in loose and "cannot tell apart." in loose, loose
-    # the boards only where the two sides may come from different boards (round 135); the
-    # library's build and the loop's own code always (round 138: the purecap ABI can speed code
-    # up; A170: no share may be negative)
-    alike = call_cost.upper_words(rows.assign(possibly_also=""), ABIS)
-    assert alike == (
-        "If neither the loop's own code nor libm runs faster in its purecap build, the 60"
-        "~\\si{\\nano\\second} is an upper bound on the switch alone. These data cannot say how "
-        "far below 60~\\si{\\nano\\second} the switch lies."
-    ), alike
-    assert upper.count("upper bound") == 1 and "unless" not in upper, upper
-    assert "upper bound" not in text
-    # where no own workload has a ratio, the loop's own code is a share like the others (round
-    # 142)
-    bare = call_cost.bound_words(rows[rows.calls_per_iteration > 0], ABIS)
-    assert bare.endswith("in shares these data cannot tell apart."), bare
-    assert r"\PerCallUpper" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
-    assert r"\PerCallBound" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
+    bare = rows[rows.calls_per_iteration > 0]
+    for other in (wide, bare):
+        said = dict(call_parts.parts(other, ABIS))
+        assert said["The loop's own code (ABI)"] == call_parts.UNTOLD, said
+    assert call_parts.caption(rows, RELEASES, ABIS).startswith(
+        "What the 60~\\si{\\nano\\second} of extra time per call (24.05) includes"
+    )
+    # one line of rows, for the table in Section 4; none where E10 answers
+    assert call_parts.table_rows(rows, ABIS).count("\\\\") == 4
+    assert call_parts.parts(rows.assign(e10_per_call_ns=1.0), ABIS) == []
+    section = (ROOT / "paper" / "sections" / "per-call.tex").read_text()
+    assert r"\PerCallParts" in section and r"\PerCallBound" in section
 
 
 def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_2():
@@ -985,15 +1012,15 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "call, not of a crossing alone: hybrid's iteration takes 467.6"
         "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and "
     ), text
-    assert "to that work counts on every call. The 240" in text, text
-    assert "the purecap build of libm and the switch." in text
+    # then the table of what the extra time includes (call_parts; B192, R192, A193, R193)
+    assert "to that work counts on every call. Table~\\ref{tab:parts} lists" in text, text
     assert "may account" not in text, text
     # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
     # estimate divides
     assert round(467.59 / 4) == 117
-    assert text.index("slower path") < text.index("Loops of the same program"), text
-    # the bound is the next paragraph's (upper_words; R171)
-    assert "upper bound" not in text and text.endswith("cannot tell the other shares apart."), text
+    assert text.index("slower path") < text.index("tab:parts"), text
+    # the bound is the table's (call_parts)
+    assert "upper bound" not in text and text.endswith("cannot be checked."), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -1012,7 +1039,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
         "loop's arguments take, since the argument is the loop's index and runs to "
-        "$10^{8}$. Whatever libm's purecap build adds to that work counts on every call. The 240"
+        "$10^{8}$. Whatever libm's purecap build adds to that work counts on every call. Table"
         in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
@@ -1145,17 +1172,23 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # in the paragraph on what the extra time includes: the subtraction written out, what the
     # difference holds, the bound on the stall and what is left (A189, B189, R189); without the
     # binaries' compiler records, the compilers' names apart
+    # the paragraph on the stall's bound, after the table: the other build, both figures against
+    # hybrid and the gap, what the gap holds, the savings' baseline named (A193, B193, R193),
+    # the bound with its one condition (B192) and why it bounds no switch (B182); without the
+    # binaries' compiler records, the compilers' names apart
     assert text == (
-        "The study also ran the loop in the benchmark ABI, which avoids that stall "
-        "(Section~\\ref{sec:related}), with c18n, on the board the purecap + c18n files name but "
-        "built \\mbox{-O2} by \\texttt{cc}; its binary makes the same four calls. Against hybrid, "
-        "it took about 15~\\si{\\nano\\second} a call more and purecap + c18n about "
-        "60~\\si{\\nano\\second} (Table~\\ref{tab:per-call}), 45~\\si{\\nano\\second} apart: "
-        "the stall plus what \\mbox{-O2} and the other compiler save in the loop's own code (its "
-        "int and float loops, which call no other library, ran 3.2 and 1.8~\\si{\\nano\\second} "
-        "an iteration faster than purecap + c18n's). So at most about 45~\\si{\\nano\\second} of "
-        "the 60~\\si{\\nano\\second} is the stall, if libm's two builds differ only in that "
-        "stall and the benchmark ABI's trampolines cause none."
+        "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
+        "c18n files name. It was built \\mbox{-O2} by \\texttt{cc}, and makes the same four "
+        "calls. It took about 15~\\si{\\nano\\second} a call more than hybrid and "
+        "45~\\si{\\nano\\second} less than purecap + c18n (Table~\\ref{tab:per-call}). Those "
+        "45~\\si{\\nano\\second} hold the stall, what libm's two builds and the two ABIs' "
+        "trampolines differ by, and what \\mbox{-O2} and the other compiler save in the loop's "
+        "own code: the benchmark build's int and float loops, which call no other library, ran "
+        "3.2 and 1.8~\\si{\\nano\\second} an iteration faster than purecap + c18n's. So at "
+        "most about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall, if "
+        "libm and the trampolines cost no less in purecap than in the benchmark ABI. A switch in "
+        "purecap may change the bounds too (Section~\\ref{sec:background}), so it may cost more "
+        "than in the benchmark ABI."
     ), text
     # with them: one build for all three, so the compiler's name is all that differs (A189)
     from c18n_ae.common import call_sites
@@ -1167,8 +1200,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     }, records
     said = call_cost.same_board_words(rows, ABIS, records)
     assert (
-        "by \\texttt{cc}, which its binary records as the same clang 14.0.0 build as the "
-        "others'" in said
+        "by \\texttt{cc}, whose binary records the same clang 14.0.0 build as the others'" in said
     ), said
     assert "the other compiler" not in said and "what \\mbox{-O2} saves" in said, said
     # the other release's binaries record one build too (A189: 'whose versions no file
@@ -1184,7 +1216,6 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # what the bound leaves open is then the next paragraph's; Appendix D does not repeat it
     # Section 4's, in a few plain sentences (A191, B191, R191)
     assert r"\PerCallSameBoard{}" in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
-    assert "how far below" in call_cost.upper_words(rows, ABIS)
     is_bench = rows.subject == "benchmark-c18n"
     # another board, another recorded difference, or loops that call nothing far apart: nothing
     elsewhere = rows.assign(

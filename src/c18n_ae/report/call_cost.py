@@ -26,7 +26,6 @@ from c18n_ae.common.latex import (
     amount,
     escape,
     figures_of,
-    first_upper,
     in_words,
     listed,
     newcommand,
@@ -546,56 +545,60 @@ def release_compilers(metas: dict, r) -> str:
     return ""
 
 
-def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
-    """Section 4's sentences on the answer's loop in the ABI that avoids the stall, on the board
-    the answer's compartment side names (its contrast is confounded: B190, R190 met a longer form
-    as the body's one hard passage; A191, B191, R191 found it buried in Appendix D): how each
-    build was made (records: each variant's compiler build, call_sites.compilers; A189), the
-    subtraction, 'about 45 ns apart', what the gap holds (the stall and what the other build's
-    level saves in the loop's own code, by the loops that call nothing and keep their work: '3.2
-    and 1.8 ns an iteration'; the array's left out, B184) and the upper bound it gives on the
-    stall. '' where there is no such contrast or those loops do not make the level's share small
-    (LEVEL_SHARE)."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
+def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
+    """The answer's contrast with the ABI that avoids the stall on one board (_same_board_other),
+    where the two builds' loops that call nothing make the level's share small (LEVEL_SHARE) and
+    some keep their work (_kept): {'other': its row, 'level': '-O2', 'per_call': the gap per
+    call, 'kept': each kept loop's saving an iteration}; None otherwise."""
     found = _same_board_other(t, r, abis)
     if found is None:
-        return ""
+        return None
     o, level, gaps = found
     gap = _f(r.extra_per_iteration_ns) - _f(o.extra_per_iteration_ns)
     k = _f(r.calls_per_iteration)
-    times = _iteration_times(o)
-    if not (math.isfinite(gap) and gap > 0 and k > 0 and times):
-        return ""
-    if gaps.abs().max() >= LEVEL_SHARE * gap:
-        return ""
-    abi = escape(abi_word(STALL_FREE_ABI))
-    mine = compartment_name(
-        escape(abi_word((abis or {}).get((r.source, r.subject), _abi(r.subject))))
-    )
-    per_gap = gap / k
-    library = escape(_s(r.library)) or "the library"
+    if not (math.isfinite(gap) and gap > 0 and k > 0 and _iteration_times(o)):
+        return None
     kept = _kept(gaps).abs()
-    if kept.empty:
+    if gaps.abs().max() >= LEVEL_SHARE * gap or kept.empty:
+        return None
+    return {"other": o, "level": level, "per_call": gap / k, "kept": kept}
+
+
+def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
+    """Section 4's paragraph on the stall's bound, the row of Table 2 it explains (call_parts):
+    the answer's loop in the ABI that avoids the stall, on the board the answer's compartment
+    side names, how it was built (records: each variant's compiler build, call_sites.compilers;
+    A189), its figure and the gap to the answer's, what the gap holds (the stall, the two
+    builds of the library and of the trampolines, what the other level saves in the loop's own
+    code, by the loops that call nothing and keep their work; the array's left out, B184; their
+    baseline named, A193, B193, R193) and the bound it gives, with its one condition (B192). ''
+    where there is no such contrast (stall_gap)."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
         return ""
-    # each kept loop's saving by name (R179, A179, B179); the loops whose work the higher level
-    # may drop are left out of what the saving suggests (B184)
+    gap = stall_gap(t, r, abis)
+    if gap is None:
+        return ""
+    o, level, kept = gap["other"], gap["level"], gap["kept"]
+    k = _f(r.calls_per_iteration)
+    abi = escape(abi_word(STALL_FREE_ABI))
+    full = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+    mine = compartment_name(escape(abi_word(full)))
+    library = escape(_s(r.library)) or "the library"
+    # each kept loop's saving by name (R179, A179, B179)
     said = [(amount(x, digits=2), WORKLOAD.get(m, m)) for m, x in kept.items()]
     names = listed([w for _, w in said])
     figures = listed([figures_of(a) for a, _ in said[:-1]] + [said[-1][0]])
-    # the same calls in the other build, where its facts say so (the data set's call evidence)
     same = (
-        f"; its binary makes the same {in_words(int(k))} calls"
-        if _f(o.calls_per_iteration) == k
-        else ""
+        f", and makes the same {in_words(int(k))} calls" if _f(o.calls_per_iteration) == k else ""
     )
     compiler = _compiler_part(o) if not _compiler_part(r) else None
     build = _one_build(records, r.subject, o.subject, _s(r.baseline))
-    # a compiler named apart, and whether the binaries record one build for all (A189)
+    # a compiler named apart, and whether the binaries record one build for all (A189); the
+    # name kept beside the build (A193, B193: Table 10 names the compilers apart)
     if compiler and build:
         by = (
-            f" by \\texttt{{{escape(compiler['subject'])}}}, which its binary records as the same "
+            f" by \\texttt{{{escape(compiler['subject'])}}}, whose binary records the same "
             f"{build} build as the others'"
         )
     elif compiler:
@@ -603,19 +606,20 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     else:
         by = ""
     other = " and the other compiler" if compiler and not build else ""
-    rest = _f(o.per_call_ns)
     base = escape(_s(r.baseline)) or "hybrid"
-    # the subtraction written out, what the difference holds and what it bounds (A189, B189)
+    apart = _about(gap["per_call"])
     return (
-        f"The study also ran the loop in the {abi} ABI, which avoids that stall "
-        f"(Section~\\ref{{sec:related}}), with c18n, on the board the {mine} files name but "
-        f"built \\mbox{{{level}}}{by}{same}. Against {base}, it took about {_about(rest)} a call "
-        f"more and {mine} about {_about(r.per_call_ns)} (Table~\\ref{{tab:per-call}}), "
-        f"{_about(per_gap)} apart: the stall plus what \\mbox{{{level}}}{other} "
-        f"{'save' if other else 'saves'} in the loop's own code (its {names} loops, which call no "
-        f"other library, ran {figures} an iteration faster than {mine}'s). So at most about "
-        f"{_about(per_gap)} of the {_about(r.per_call_ns)} is the stall, if {library}'s two builds "
-        f"differ only in that stall and the {abi} ABI's trampolines cause none."
+        f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
+        f"name. It was built \\mbox{{{level}}}{by}{same}. It took about "
+        f"{_about(o.per_call_ns)} a call more than {base} and {apart} less than {mine} "
+        f"(Table~\\ref{{tab:per-call}}). Those {apart} hold the stall, what {library}'s two "
+        f"builds and the two ABIs' trampolines differ by, and what \\mbox{{{level}}}{other} "
+        f"{'save' if other else 'saves'} in the loop's own code: the {abi} build's {names} "
+        f"loops, which call no other library, ran {figures} an iteration faster than {mine}'s. "
+        "So at most about "
+        f"{apart} of the {_about(r.per_call_ns)} is the stall, if {library} and the trampolines "
+        f"cost no less in {full} than in the {abi} ABI. A switch in {full} may change the bounds "
+        f"too (Section~\\ref{{sec:background}}), so it may cost more than in the {abi} ABI."
     )
 
 
@@ -870,14 +874,6 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None) -> str
     ).rstrip()
 
 
-def _calls_hold(r) -> str:
-    """What a call's extra time holds beside the loop's own code, for bound_words' paragraphs."""
-    return (
-        "the stall on the program-counter capability's bounds (Section~\\ref{sec:background}), "
-        f"the purecap build of {escape(_s(r.library)) or 'the library'} and the switch"
-    )
-
-
 # where a library's path for large arguments starts: the smallest double whose high word is the
 # one the library's source compares (published/libm_argument_reduction.csv)
 def _smallest(high_word: str) -> float:
@@ -947,105 +943,53 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4's paragraph on what the estimate holds: the loop's own code and the calls (the
-    stall, the library's purecap build, the switch) in shares the data cannot tell apart; where
-    the library takes a slower path for most of the loop's arguments, how much work each call does
-    there, first (slow_path_words). The bound it gives is the next paragraph's (upper_words). Rounds
-    129 to 132: every reader met an
-    exception to the bound ('unless', 'to within', 'or 64 ns') as a bound that is not one; rounds
-    139 to 142: a sentence weighing the loop's own code by the workloads that call no other
-    library compared different loops (Table 4 keeps their times). '' where E10 answers."""
-    r, kind = answer(t)
-    if r is None or kind != "data":
-        return ""
-    whole = _f(r.extra_per_iteration_ns)
-    # 'includes', and the 240 ns as the calls' figure times their number (round 143: 'holds' read
-    # as a verb of its own, and the 240 ns arrived underived)
-    k = int(r.calls_per_iteration) if _f(r.calls_per_iteration) > 0 else 0
-    times = f", {k} $\\times$ {_about(r.per_call_ns)}," if k > 1 else ""
-    grew = (
-        f"The {_iteration_amount(whole)} by which each iteration grew{times}"
-        if math.isfinite(whole)
-        else "The extra time"
-    )
-    own = own_share_words(t, r)
-    # where the loops that call nothing bound the loop's own share, the rest is what cannot be
-    # told apart (own_share_words says so), not every share
-    apart = "" if own else ", in shares these data cannot tell apart"
-    slow = slow_path_words(r, reduction)
-    calls = f"{grew} includes the loop's own code, {_calls_hold(r)}{apart}."
-    # the work each call does before what the extra time includes (R177; A172, R170: the slower
-    # path, which weighs most on what the figure means, came fourth)
-    return " ".join(x for x in (slow, calls, own) if x)
-
-
-def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Section 4's paragraph on what the figure bounds, after the paragraph on what it holds
-    (bound_words; R171: one block of seventeen lines): 'If neither the loop's own code nor libm
-    runs faster in its purecap build and both sides ran on like boards, the 60 ns is an upper
-    bound on the switch alone. Only the purecap + c18n files name their board, morello-camb-3,
-    so whether the boards were alike cannot be checked, and these data cannot say how far below
-    60 ns the switch lies.'; '' where E10 answers."""
+    """Section 4's paragraph on what the estimate includes: where the library takes a slower path
+    for most of the loop's arguments, how much work each call does there, first
+    (slow_path_words); then Table 2 (call_parts), which lists the parts and what these data say of
+    each, in place of a chain of conditional sentences (B192, R192, A193, R193); then why the
+    boards are a condition of the switch's bound, where they may differ (_boards_open; A168,
+    B168, R168). '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    # the conditions named before the bound, one by one where there are two, the loop's own code
-    # always among them (A170, B169, R170: no share may be negative, and the loops that call
-    # nothing are other loops); then what the data leave open (B167: how loose went unsaid).
-    # Round 169's verdict first, with its conditions 'below', sent every reader of round 170
-    # looking for them; no 'So': the bound does not follow from the sentence before it (B154)
-    # an if-then in words (R177, B177: two conditions as a noun phrase, 'that ... and that ...',
-    # were parsed twice)
-    conditions = _conditions(r, abi)
-    figure = _about(r.per_call_ns)
-    bound = f"If {', and '.join(conditions)}, the {figure} is an upper bound on the switch alone."
-    # why the boards are a condition, said where the figure is derived (A168, B168, R168)
-    boards = _boards_open(r, abi)
-    below = f"these data cannot say how far below {figure} the switch lies"
-    tail = f"{boards[:-1]}, and {below}." if boards else f"{first_upper(below)}."
-    return f"{bound} {tail}"
+    table = (
+        f"Table~\\ref{{tab:parts}} lists what the {_about(r.per_call_ns)} includes and what "
+        "these data say of each part; they give no lower bound for any."
+    )
+    # the work each call does before what the extra time includes (R177; A172, R170: the slower
+    # path, which weighs most on what the figure means, came fourth)
+    return " ".join(x for x in (slow_path_words(r, reduction), table, _boards_open(r, abi)) if x)
 
 
 def _boards_open(r, abi: str) -> str:
-    """'Only the purecap + c18n files name their board, morello-camb-3, so whether the boards were
-    alike cannot be checked.': where the answer's two sides may come from different boards (the
-    bound's second condition, _conditions); '' otherwise."""
+    """'The hybrid files name no board, so whether it was like purecap + c18n's,
+    morello-camb-3, cannot be checked.': where the answer's two sides may come from different
+    boards (the switch's bound's second condition, _conditions); '' otherwise. The side that
+    names none, not 'only ... name their board' (the benchmark files name it too)."""
     part = _host_part(r)  # the same part that makes the boards a condition (_conditions)
     if not part:
         return ""
-    side = compartment_name(abi) if part["named"] == r.subject else escape(part["named"])
+    named = part["named"]
+    side = compartment_name(abi) if named == r.subject else escape(named)
+    silent = escape(_s(r.baseline)) if named == r.subject else compartment_name(abi)
     return (
-        f"Only the {side} files name their board, \\texttt{{{escape(part['host'])}}}, "
-        "so whether the boards were alike cannot be checked."
+        f"The {silent} files name no board, so whether it was like {side}'s, "
+        f"\\texttt{{{escape(part['host'])}}}, cannot be checked."
     )
 
 
 OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code where all changed less
 
 
-def own_share_words(t: pd.DataFrame, r) -> str:
-    """'Loops of the same program that call no other library changed by under 1 ns an iteration
-    (Table 4); they are other loops, but they suggest that the loop's own code accounts for little
-    of the 240 ns. These data cannot tell the other shares apart.': where every workload of the
-    answer's source and contrast that calls no other library changed by less than OWN_SHARE_NS an
-    iteration (A156, B156, R156, A157, A158, A159, B159, R159: Table 4 bounds that share, and
-    the paper did not say so); '' otherwise. Its loops are not the math loop's, hence 'suggest'
-    (rounds 139 to 142, A170, B170)."""
+def own_small(t: pd.DataFrame, r) -> bool:
+    """Whether every workload of the answer's source and contrast that calls no other library
+    changed by less than OWN_SHARE_NS an iteration, so that they suggest the loop's own code
+    accounts for little (A156 to B159: Table 4 bounds that share; their loops are not the math
+    loop's, hence 'suggest', rounds 139 to 142)."""
     rows = _own_rows(t, r.source, r.subject)
     extra = pd.to_numeric(rows.get("extra_per_iteration_ns"), errors="coerce").abs()
-    if rows.empty or extra.isna().any() or extra.max() >= OWN_SHARE_NS:
-        return ""
-    one = amount(OWN_SHARE_NS, digits=1)
-    # 'of the 240 ns', not 'of it' (R171: the referent was unclear)
-    x = _f(r.extra_per_iteration_ns)
-    whole = _iteration_amount(x) if math.isfinite(x) else "extra time"
-    return (
-        f"Loops of the same program that call no other library changed by under {one} an "
-        "iteration (Table~\\ref{tab:per-call}); they are other loops, but they suggest that the "
-        f"loop's own code accounts for little of the {whole}. These data cannot tell the other "
-        "shares apart."
-    )
+    return not (rows.empty or extra.isna().any() or extra.max() >= OWN_SHARE_NS)
 
 
 def _conditions(r, abi: str) -> list[str]:
@@ -1547,38 +1491,48 @@ def _published(published: pd.DataFrame, configuration: str, microarchitecture: s
     return _pct(float(x.value.iloc[0])) if len(x) else "not published"
 
 
-def beside() -> str:
+def beside(stall_free: bool = False) -> str:
     """Section 2's words on the purecap ABI's own cost on a call into another library, from
     Morello's published performance work, ahead of the estimates that mix it with the switch;
-    its whole-program figures are Related work's (published_overheads)."""
-    return (
+    with the ABI that avoids it where Section 4 uses that ABI (stall_free; A193, B193, R193,
+    B192: used three sections before Related work defined it); its whole-program figures are
+    Related work's (published_overheads)."""
+    said = (
         # calls and returns, as the report's morello-microarchitectural-limitations.md says them
         # (lines 8 to 9, 'inter-library pure-capability function calls or returns'; A151), each
         # named (rounds 152 and 153: 'Each' and 'Both' had no clear referent); with or without
-        # compartments (A152)
-        # the cost named by what it is, its source cited after it (R177: 'names one cost' sent
-        # the reader three sentences ahead); the ABI that avoids it is Related work's, beside its
-        # overheads (R177, B177: Section 2 defined an ABI the body never used again)
+        # compartments (A152); the cost named by what it is, its source cited after it (R177)
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
         "branch predictor does not predict that change, so the instructions that depend on those "
         "bounds stall~\\cite{morello-early-performance}; a compartment switch may add changes of "
         "its own."
     )
+    if stall_free:
+        said += (
+            f" The {STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)}) leaves those bounds unchanged "
+            "on such calls and so avoids that stall~\\cite{cheribsd-guide}."
+        )
+    return said
 
 
-def published_overheads(published: pd.DataFrame) -> str:
+def published_overheads(published: pd.DataFrame, defined: bool = False) -> str:
     """Related work's sentences on the ABIs' whole-program overheads in Morello's published
     performance work (its CSV), with what the ABI that avoids Section 2's stall is (R177, B177:
     Section 2 defined an ABI the body never used): none of them a cost per call or a
-    compartment switch."""
+    compartment switch. Where Section 2 defines that ABI (defined: beside), its name only."""
     stall_free = abi_word(STALL_FREE_ABI)
+    what = (
+        f"{stall_free} ABI (Section~\\ref{{sec:background}})"
+        if defined
+        else f"{STALL_FREE_ABI} ABI ({stall_free}), which leaves the program-counter capability's "
+        "bounds unchanged on a call into another library and so avoids the stall of "
+        "Section~\\ref{sec:background}~\\cite{cheribsd-guide}"
+    )
     return (
         "Morello's early performance report~\\cite{morello-early-performance} ran SPECint 2006's "
         "train workload on FPGA implementations of the shipped Morello design, under the purecap "
-        f"ABI and under the {STALL_FREE_ABI} ABI ({stall_free}), which leaves the "
-        "program-counter capability's bounds unchanged on a call into another library and so "
-        "avoids the stall of Section~\\ref{sec:background}~\\cite{cheribsd-guide}. Against "
+        f"ABI and under the {what}. Against "
         f"hybrid, it measured {_published(published, 'Purecap ABI', 'unmodified')} "
         "geometric-mean overhead with purecap and "
         f"{_published(published, 'Benchmark ABI', 'unmodified')} with {stall_free}; two fixes "
@@ -1751,11 +1705,16 @@ def main(argv=None) -> None:
     text += newcommand("PerCallTableMarks", table_marks(t))
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
-    text += newcommand("PerCallBeside", beside())
-    text += newcommand("PerCallPublished", published_overheads(published))
+    text += newcommand("PerCallBeside", beside(bool(same)))
+    text += newcommand("PerCallPublished", published_overheads(published, bool(same)))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
-    text += newcommand("PerCallUpper", upper_words(t, abis))
+    # what the extra time includes, part by part (B192, R192, A193, R193); imported here, as
+    # call_parts reads this module
+    from c18n_ae.report import call_parts
+
+    text += newcommand("PerCallParts", call_parts.table_rows(t, abis))
+    text += newcommand("PerCallPartsCaption", call_parts.caption(t, releases, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
