@@ -565,14 +565,15 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
-    """Section 4's paragraph on the stall's bound, the row of Table 2 it explains (call_parts):
-    the answer's loop in the ABI that avoids the stall, on the board the answer's compartment
-    side names, how it was built (records: each variant's compiler build, call_sites.compilers;
-    A189), its figure and the gap to the answer's, what the gap holds (the stall, the two
-    builds of the library and of the trampolines, what the other level saves in the loop's own
-    code, by the loops that call nothing and keep their work; the array's left out, B184; their
-    baseline named, A193, B193, R193) and the bound it gives, with its one condition (B192). ''
-    where there is no such contrast (stall_gap)."""
+    """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
+    the answer's compartment side names, in plain sentences (A194, B194, R194): how it was built
+    (records: each variant's compiler build, call_sites.compilers; A189), its figure and the gap
+    to the answer's, what the other level saved in the loop's own code a call, by the loops that
+    call nothing and keep their work (the array's left out, B184; per call, B194: per-iteration
+    figures beside per-call ones had to be converted; their baseline named, A193, B193, R193),
+    the bound on the stall with its one condition (B192), and what the other figure holds, as
+    the sum it is (B182: no bound on the switch; A194, B194: the informative figure was
+    buried). '' where there is no such contrast (stall_gap)."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -585,10 +586,12 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     full = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     mine = compartment_name(escape(abi_word(full)))
     library = escape(_s(r.library)) or "the library"
-    # each kept loop's saving by name (R179, A179, B179)
+    # each kept loop's saving by name (R179, A179, B179), and the largest a call
     said = [(amount(x, digits=2), WORKLOAD.get(m, m)) for m, x in kept.items()]
     names = listed([w for _, w in said])
     figures = listed([figures_of(a) for a, _ in said[:-1]] + [said[-1][0]])
+    per_call = kept.max() / k
+    under = amount(math.ceil(per_call), digits=1)
     same = (
         f", and makes the same {in_words(int(k))} calls" if _f(o.calls_per_iteration) == k else ""
     )
@@ -605,21 +608,22 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         by = f" by \\texttt{{{escape(compiler['subject'])}}}"
     else:
         by = ""
-    other = " and the other compiler" if compiler and not build else ""
+    other = " with the other compiler" if compiler and not build else ""
     base = escape(_s(r.baseline)) or "hybrid"
     apart = _about(gap["per_call"])
+    rest = _about(o.per_call_ns)
     return (
         f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
-        f"name. It was built \\mbox{{{level}}}{by}{same}. It took about "
-        f"{_about(o.per_call_ns)} a call more than {base} and {apart} less than {mine} "
-        f"(Table~\\ref{{tab:per-call}}). Those {apart} hold the stall, what {library}'s two "
-        f"builds and the two ABIs' trampolines differ by, and what \\mbox{{{level}}}{other} "
-        f"{'save' if other else 'saves'} in the loop's own code: the {abi} build's {names} "
-        f"loops, which call no other library, ran {figures} an iteration faster than {mine}'s. "
-        "So at most about "
-        f"{apart} of the {_about(r.per_call_ns)} is the stall, if {library} and the trampolines "
-        f"cost no less in {full} than in the {abi} ABI. A switch in {full} may change the bounds "
-        f"too (Section~\\ref{{sec:background}}), so it may cost more than in the {abi} ABI."
+        f"name. It was built \\mbox{{{level}}}{by}{same}. It took about {rest} a call more than "
+        f"{base}, {apart} less than {mine} (Table~\\ref{{tab:per-call}}). "
+        f"Building at \\mbox{{{level}}}{other} saved under {under} a call in the loop's own "
+        f"code, to judge by the {names} loops, which call no other library and ran {figures} an "
+        f"iteration faster than {mine}'s. So at most about {apart} of the "
+        f"{_about(r.per_call_ns)} is the stall, "
+        f"if {library} and the switch cost no less in {full} than in the {abi} ABI. The other "
+        f"{rest}, with what \\mbox{{{level}}} saved, is the {abi} ABI's switch and what its "
+        f"{library} build adds over {base}'s; these data cannot split them, nor say whether a "
+        f"switch costs the same in {full}."
     )
 
 
@@ -943,23 +947,36 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4's paragraph on what the estimate includes: where the library takes a slower path
-    for most of the loop's arguments, how much work each call does there, first
-    (slow_path_words); then Table 2 (call_parts), which lists the parts and what these data say of
-    each, in place of a chain of conditional sentences (B192, R192, A193, R193); then why the
-    boards are a condition of the switch's bound, where they may differ (_boards_open; A168,
+    """Section 4's paragraph on what the estimate includes, in plain sentences (A194, B194,
+    R194: a table of its parts, split from the paragraph that explained it, read as a nest of
+    conditional bounds): where the library takes a slower path for most of the loop's arguments,
+    how much work each call does there, first (slow_path_words); the parts, and the bound on
+    the switch alone they give with its conditions (the issue's item 1; A170, B169, R170: no
+    share may be negative); what the loops that call nothing suggest of the loop's own code
+    (own_small); why the boards are a condition, where they may differ (_boards_open; A168,
     B168, R168). '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
-    table = (
-        f"Table~\\ref{{tab:parts}} lists what the {_about(r.per_call_ns)} includes and what "
-        "these data say of each part; they give no lower bound for any."
+    library = escape(_s(r.library)) or "the library"
+    figure = _about(r.per_call_ns)
+    parts = (
+        f"The {figure} includes the loop's own code, {library}'s {abi} build, the stall "
+        f"(Section~\\ref{{sec:background}}) and the switch, so it is an upper bound on the switch "
+        f"alone if {', and '.join(_conditions(r, abi))}."
+    )
+    own = (
+        "Loops of the same program that call no other library changed by under "
+        f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}), which "
+        "suggests that the loop's own code accounts for little."
+        if own_small(t, r)
+        else ""
     )
     # the work each call does before what the extra time includes (R177; A172, R170: the slower
     # path, which weighs most on what the figure means, came fourth)
-    return " ".join(x for x in (slow_path_words(r, reduction), table, _boards_open(r, abi)) if x)
+    said = (slow_path_words(r, reduction), parts, own, _boards_open(r, abi))
+    return " ".join(x for x in said if x)
 
 
 def _boards_open(r, abi: str) -> str:
@@ -1709,12 +1726,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published, bool(same)))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
-    # what the extra time includes, part by part (B192, R192, A193, R193); imported here, as
-    # call_parts reads this module
-    from c18n_ae.report import call_parts
-
-    text += newcommand("PerCallParts", call_parts.table_rows(t, abis))
-    text += newcommand("PerCallPartsCaption", call_parts.caption(t, releases, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
