@@ -668,26 +668,33 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert r"\PerCallOthers" not in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert r"\PerCallOthers" in (ROOT / "paper" / "sections" / "per-call-table.tex").read_text()
     # Section 4's paragraph on what the extra time includes, in plain sentences (A194, B194,
-    # R194: a table of its parts read as a nest of conditional bounds): the parts, the bound on
-    # the switch alone with its conditions named (the issue's item 1; A170, B169, R170: no share
-    # may be negative; round 135: like boards), what the loops that call nothing suggest, and
-    # why the boards cannot be checked
+    # R194: a table of its parts read as a nest of conditional bounds): the parts, that they
+    # bound the switch alone (the issue's item 1) with the conditions left to Threats (A195,
+    # B195, R195), and what the loops that call nothing suggest
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
         "The 60~\\si{\\nano\\second} includes the loop's own code, libm's purecap build, the "
-        "stall (Section~\\ref{sec:background}) and the switch, so it is an upper bound on the "
-        "switch alone if neither the loop's own code nor libm runs faster in its purecap build, "
-        "and both sides ran on like boards. Loops of the same program that call no other library "
-        "changed by under 1~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}), "
-        "which suggests that the loop's own code accounts for little. The hybrid files name no "
-        "board, so whether it was like purecap + c18n's, \\texttt{morello-camb-3}, cannot be "
-        "checked."
+        "stall (Section~\\ref{sec:background}) and the switch, so it bounds the switch alone from "
+        "above, under the conditions Section~\\ref{sec:threats} names. Loops of the same program "
+        "that call no other library changed by under 1~\\si{\\nano\\second} an iteration "
+        "(Table~\\ref{tab:per-call}), which suggests that the loop's own code accounts for "
+        "little."
     ), text
-    assert text.count("upper bound") == 1 and "unless" not in text, text
+    # the conditions in Threats, each named (A170, B169, R170: no share may be negative; round
+    # 135: like boards), and why the boards cannot be checked (A168, B168, R168)
+    upper = call_cost.upper_words(rows, ABIS)
+    assert upper == (
+        "The extra time per call is an upper bound on the switch alone if neither the loop's own "
+        "code nor libm runs faster in its purecap build, and both sides ran on like boards; the "
+        "hybrid files name no board, so whether it was like purecap + c18n's, "
+        "\\texttt{morello-camb-3}, cannot be checked."
+    ), upper
+    assert upper.count("upper bound") == 1 and "unless" not in upper, upper
     # the boards only where the two sides may come from different boards (round 135)
-    alike = call_cost.bound_words(rows.assign(possibly_also=""), ABIS)
-    assert "runs faster in its purecap build, so" not in alike
-    assert "faster in its purecap build. Loops" in alike and "board" not in alike, alike
+    assert call_cost.upper_words(rows.assign(possibly_also=""), ABIS) == (
+        "The extra time per call is an upper bound on the switch alone if neither the loop's own "
+        "code nor libm runs faster in its purecap build."
+    )
     # where a loop that calls nothing changed by a nanosecond or more, they suggest nothing
     # (rounds 139 to 142), nor where no own workload has a ratio (round 142)
     wide = rows.assign(
@@ -697,6 +704,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         assert "Loops of the same program" not in call_cost.bound_words(other, ABIS)
     section = (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert r"\PerCallBound" in section and r"\PerCallSameBoard" in section
+    assert r"\PerCallUpper{}" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
 
 
 def test_threats_give_the_figures_one_build_level_and_leave_each_build_to_table_2():
@@ -832,13 +840,12 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     # the caption's words on the marks say only what is drawn (figure_marks)
     assert r"\PerCallMarks" in caption
     # the study's rows: what the intervals cover said where the bars are
-    assert (
-        call_cost.figure_marks(rows)
-        == "Bars: intervals over one run's trials; where a bar is narrower than its dot, only the "
-        "dot shows."
+    # in the tables' words for it (item 5), and short (A196, R196)
+    assert call_cost.figure_marks(rows) == (
+        "Bars: the spread within one run (hidden where narrower than the dot)."
     )
     runs = rows.assign(interval_covers="between runs")
-    assert call_cost.figure_marks(runs).startswith("Bars: intervals; where")
+    assert call_cost.figure_marks(runs).startswith("Bars: intervals (hidden")
     few = few_ticks(rows)
     assert "open marks: a timer tick either way" in call_cost.figure_marks(few)
     # the pipe write, which Table 1 lists as a call into libc, gives no cost per call and so is
@@ -982,8 +989,8 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
     # estimate divides
     assert round(467.59 / 4) == 117
-    assert text.index("slower path") < text.index("upper bound"), text
-    assert text.endswith("cannot be checked."), text
+    assert text.index("slower path") < text.index("bounds the switch"), text
+    assert text.endswith("accounts for little."), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -1135,25 +1142,32 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # in the paragraph on what the extra time includes: the subtraction written out, what the
     # difference holds, the bound on the stall and what is left (A189, B189, R189); without the
     # binaries' compiler records, the compilers' names apart
-    # the paragraph on the same-board contrast, in plain sentences (A194, B194, R194): the other
-    # build, both figures against hybrid and the gap, what -O2 saved a call (B194: per-iteration
-    # figures beside per-call ones), the savings' baseline named (A193, B193, R193), the bound on
-    # the stall with its one condition (B192) and what the other figure holds, as the sum it is
-    # (B182); without the binaries' compiler records, the compilers' names apart
+    # the paragraph on the same-board contrast, in plain sentences (A194, B194, R194), on the
+    # row of Section 4's table (A195, R195, B196, R196): the other build, the subtraction as the
+    # reader would do it (A195, B195, A196), what the 45 ns hold and the bound on the stall with
+    # its one condition (B192), what -O2 saved a call with the division said (B194, B196,
+    # R196) and its baseline (A193, B193, R193), and what the 15 ns bound, as the sum they are
+    # (B182; A194, B194, A196, B196); without the binaries' compiler records, the compilers'
+    # names apart
     assert text == (
-        "The study also ran the loop in the benchmark ABI with c18n, on the board the purecap + "
-        "c18n files name. It was built \\mbox{-O2} by \\texttt{cc}, and makes the same four "
-        "calls. It took about 15~\\si{\\nano\\second} a call more than hybrid, "
-        "45~\\si{\\nano\\second} less than purecap + c18n (Table~\\ref{tab:per-call}). "
-        "Building at \\mbox{-O2} with the other compiler saved under 1~\\si{\\nano\\second} a "
-        "call in the loop's own code, to judge by the int and float loops, which call no other "
-        "library and ran 3.2 and 1.8~\\si{\\nano\\second} an iteration faster than purecap + "
-        "c18n's. So at most about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is "
-        "the stall, if libm and the switch cost no less in purecap than in the benchmark ABI. The "
-        "other 15~\\si{\\nano\\second}, with what \\mbox{-O2} saved, is the benchmark ABI's "
-        "switch and what its libm build adds over hybrid's; these data cannot split them, nor "
-        "say whether a switch costs the same in purecap."
+        "Table~\\ref{tab:per-call-body}'s last row is the same loop with c18n in the benchmark "
+        "ABI, which avoids the stall, on the board the purecap + c18n files name. It was built "
+        "\\mbox{-O2} by \\texttt{cc}, and makes the same four calls. Its 15~\\si{\\nano\\second} "
+        "a call splits purecap + c18n's 60~\\si{\\nano\\second} into 15~\\si{\\nano\\second} "
+        "that the benchmark ABI kept and 45~\\si{\\nano\\second} that it shed. The "
+        "45~\\si{\\nano\\second} hold the stall, what \\mbox{-O2} with the other compiler saved "
+        "in the loop's own code, and whatever more libm and the switch cost in purecap; so at "
+        "most about 45~\\si{\\nano\\second} is the stall, if neither costs less in purecap. To "
+        "judge by the int and float loops, which ran 3.2 and 1.8~\\si{\\nano\\second} an "
+        "iteration faster than purecap + c18n's, \\mbox{-O2} saved under 1~\\si{\\nano\\second} "
+        "a call (four calls an iteration). So the 15~\\si{\\nano\\second} and that saving hold "
+        "the benchmark ABI's switch and what its libm build adds over hybrid's: that switch costs "
+        "at most about 16~\\si{\\nano\\second} a call, if that libm is no faster than hybrid's "
+        "and hybrid ran on a like board. A switch may cost more in purecap "
+        "(Section~\\ref{sec:background})."
     ), text
+    # 16 ns: the benchmark ABI's 15.36 ns a call and the largest saving, 3.22 ns over four calls
+    assert round(bench.per_call_ns + 3.22 / 4) == 16
     # the saving a call from the loops' largest, 3.22 ns an iteration over four calls
     assert 3.22 / 4 < 1
     # with them: one build for all three, so the compiler's name is all that differs (A189)
@@ -1168,7 +1182,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     assert (
         "by \\texttt{cc}, whose binary records the same clang 14.0.0 build as the others'" in said
     ), said
-    assert "the other compiler" not in said and "Building at \\mbox{-O2} saved" in said, said
+    assert "the other compiler" not in said and "what \\mbox{-O2} saved" in said, said
     # the other release's binaries record one build too (A189: 'whose versions no file
     # records' was wrong)
     metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}
@@ -1228,3 +1242,34 @@ def test_a_binary_s_compiler_record_is_its_clang_build_or_nothing(tmp_path):
     records = call_sites.compilers(datasets.load("morello-2024"))
     assert call_sites.compiler_words(records["hybrid"]) == "clang 14.0.0"
     assert call_sites.compiler_words("GCC: (Debian 12.2.0-14) 12.2.0") == ""
+
+
+def test_section_4_s_table_gives_the_figures_per_call_it_discusses():
+    """Section 4's own table (A195, R195, B196, R196: the evidence behind the answer sat in an
+    appendix table): the answer's row, the same loop on the other data set, and the loop in the
+    ABI that avoids the stall on one board, marked as its contrast differs in its build level,
+    each with the two times per iteration the estimate divides; nothing where E10 answers."""
+    from c18n_ae.report import per_call_rows
+
+    rows = both_rows()
+    table = per_call_rows.table(rows, RELEASES, ABIS)
+    assert (
+        "24.05 & purecap + c18n & 707.8 / 467.6 & 60 \\\\ "
+        "22.12 & purecap + c18n & 660.4 / 498.3 & 41 \\\\ "
+        "24.05 & benchmark + c18n\\smash{$^\\S$} & 529.0 / 467.6 & 15 \\\\" in table
+    ), table
+    # each column's unit in its heading (units in every column name)
+    assert "subject / hybrid (\\si{\\nano\\second})" in table, table
+    assert "Extra per call (\\si{\\nano\\second})" in table, table
+    caption = per_call_rows.caption(rows, ABIS)
+    assert caption == (
+        "The math loop's extra time per call: four calls into libm an iteration, against hybrid. "
+        "$^\\S$ The contrast also differs in optimisation -O2 against -O0."
+    ), caption
+    # without the same-board contrast, no marked row and no note
+    alone = elsewhere_rows(rows)
+    assert "benchmark" not in per_call_rows.table(alone, RELEASES, ABIS)
+    assert "differs" not in per_call_rows.caption(alone, ABIS)
+    assert per_call_rows.table(rows.assign(e10_per_call_ns=1.0), RELEASES, ABIS) == ""
+    section = (ROOT / "paper" / "sections" / "per-call.tex").read_text()
+    assert "\\PerCallRows" in section and "tab:per-call-body" in section

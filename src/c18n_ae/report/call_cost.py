@@ -612,18 +612,27 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     base = escape(_s(r.baseline)) or "hybrid"
     apart = _about(gap["per_call"])
     rest = _about(o.per_call_ns)
+    saving = kept.max() / k
+    figure = _about(r.per_call_ns)
     return (
-        f"The study also ran the loop in the {abi} ABI with c18n, on the board the {mine} files "
-        f"name. It was built \\mbox{{{level}}}{by}{same}. It took about {rest} a call more than "
-        f"{base}, {apart} less than {mine} (Table~\\ref{{tab:per-call}}). "
-        f"Building at \\mbox{{{level}}}{other} saved under {under} a call in the loop's own "
-        f"code, to judge by the {names} loops, which call no other library and ran {figures} an "
-        f"iteration faster than {mine}'s. So at most about {apart} of the "
-        f"{_about(r.per_call_ns)} is the stall, "
-        f"if {library} and the switch cost no less in {full} than in the {abi} ABI. The other "
-        f"{rest}, with what \\mbox{{{level}}} saved, is the {abi} ABI's switch and what its "
-        f"{library} build adds over {base}'s; these data cannot split them, nor say whether a "
-        f"switch costs the same in {full}."
+        # the row in Section 4's table (A195, R195, B196, R196), the subtraction as the reader
+        # would do it, 60 = 15 + 45 (A195, B195, A194, B194, A196), each part by what it holds,
+        # the saving per call with its division said (B196, R196), and the bound the 15 ns give
+        # on that ABI's switch with its conditions (A196, B196, A194, B194; B182: the 15 ns are
+        # a sum, not the switch)
+        f"Table~\\ref{{tab:per-call-body}}'s last row is the same loop with c18n in the {abi} ABI, "
+        f"which avoids the stall, on the board the {mine} files name. It was built "
+        f"\\mbox{{{level}}}{by}{same}. Its {rest} a call splits {mine}'s {figure} into {rest} that "
+        f"the {abi} ABI kept and {apart} that it shed. The {apart} hold the stall, what "
+        f"\\mbox{{{level}}}{other} saved in the loop's own code, and whatever more {library} and "
+        f"the switch cost in {full}; so at most about {apart} is the stall, if neither costs less "
+        f"in {full}. To judge by the {names} loops, which ran {figures} an iteration faster than "
+        f"{mine}'s, \\mbox{{{level}}} saved under {under} a call ({in_words(int(k))} calls an "
+        f"iteration). So the {rest} and that saving hold the {abi} ABI's switch and what its "
+        f"{library} build adds over {base}'s: that switch costs at most about "
+        f"{_about(o.per_call_ns + saving)} a call, if that {library} is no faster than {base}'s "
+        f"and {base} ran on a like board. A switch may cost more in {full} "
+        "(Section~\\ref{sec:background})."
     )
 
 
@@ -947,24 +956,21 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
 
 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
-    """Section 4's paragraph on what the estimate includes, in plain sentences (A194, B194,
-    R194: a table of its parts, split from the paragraph that explained it, read as a nest of
-    conditional bounds): where the library takes a slower path for most of the loop's arguments,
-    how much work each call does there, first (slow_path_words); the parts, and the bound on
-    the switch alone they give with its conditions (the issue's item 1; A170, B169, R170: no
-    share may be negative); what the loops that call nothing suggest of the loop's own code
-    (own_small); why the boards are a condition, where they may differ (_boards_open; A168,
-    B168, R168). '' where E10 answers."""
+    """Section 4's paragraph on what the estimate includes, in plain sentences: where the library
+    takes a slower path for most of the loop's arguments, how much work each call does there,
+    first (slow_path_words); the parts, and that they bound the switch alone, with the
+    conditions left to Threats (upper_words; A195, B195, R195: the conditions in the same
+    sentence were reread, and the guide keeps qualifiers in one place); what the loops that call
+    nothing suggest of the loop's own code (own_small). '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     library = escape(_s(r.library)) or "the library"
-    figure = _about(r.per_call_ns)
     parts = (
-        f"The {figure} includes the loop's own code, {library}'s {abi} build, the stall "
-        f"(Section~\\ref{{sec:background}}) and the switch, so it is an upper bound on the switch "
-        f"alone if {', and '.join(_conditions(r, abi))}."
+        f"The {_about(r.per_call_ns)} includes the loop's own code, {library}'s {abi} build, the "
+        "stall (Section~\\ref{sec:background}) and the switch, so it bounds the switch alone from "
+        "above, under the conditions Section~\\ref{sec:threats} names."
     )
     own = (
         "Loops of the same program that call no other library changed by under "
@@ -975,8 +981,25 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     # the work each call does before what the extra time includes (R177; A172, R170: the slower
     # path, which weighs most on what the figure means, came fourth)
-    said = (slow_path_words(r, reduction), parts, own, _boards_open(r, abi))
-    return " ".join(x for x in said if x)
+    return " ".join(x for x in (slow_path_words(r, reduction), parts, own) if x)
+
+
+def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Threats' sentence on when the extra time per call bounds the switch alone (the issue's
+    item 1), with its conditions (A170, B169, R170: no share may be negative; round 135: a bound
+    across boards is none) and why the boards cannot be checked (_boards_open; A168, B168,
+    R168), in one place rather than in Section 4's sentences (A195, B195, R195). '' where E10
+    answers."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
+    said = (
+        "The extra time per call is an upper bound on the switch alone if "
+        f"{', and '.join(_conditions(r, abi))}"
+    )
+    boards = _boards_open(r, abi)
+    return f"{said}; {boards[0].lower()}{boards[1:]}" if boards else f"{said}."
 
 
 def _boards_open(r, abi: str) -> str:
@@ -1239,19 +1262,21 @@ def figure_marks(t: pd.DataFrame) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
     drawn = _drawn(t)
-    hidden = "where a bar is narrower than its dot, only the dot shows."
+    # short (A196, R196: a clause on bars nobody sees read as false precision)
+    hidden = "(hidden where narrower than the dot)."
     # what the intervals cover, where every row drawn is one run per variant (a cold read took
     # Figure 1's narrow bars for 95 % intervals of the effect)
     one = len(drawn) and all(_s(r.interval_covers) == "within one run" for r in drawn.itertuples())
-    over = " over one run's trials" if one else ""
+    # in the words the tables use for the same thing (the issue's item 5)
+    what = "the spread within one run" if one else "intervals"
     # the labels print points only, so the bars alone carry the intervals (a ratio's on the
     # timer's range drawn apart): no rule for labels without brackets (round 111)
     if any(_on_timer(r) for r in drawn.itertuples()):
         return (
-            f"Solid bars, filled marks: intervals{over}; dashed bars, open marks: a timer tick "
-            f"either way; {hidden}"
+            f"Solid bars, filled marks: {what}; dashed bars, open marks: a timer tick either way "
+            f"{hidden}"
         )
-    return f"Bars: intervals{over}; {hidden}"
+    return f"Bars: {what} {hidden}"
 
 
 def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
@@ -1726,6 +1751,13 @@ def main(argv=None) -> None:
     text += newcommand("PerCallPublished", published_overheads(published, bool(same)))
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
+    text += newcommand("PerCallUpper", upper_words(t, abis))
+    # the figures per call Section 4 discusses, in a table of its own (A195, R195, B196, R196);
+    # imported here, as per_call_rows reads this module
+    from c18n_ae.report import per_call_rows
+
+    text += newcommand("PerCallRows", per_call_rows.table(t, releases, abis))
+    text += newcommand("PerCallRowsCaption", per_call_rows.caption(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
