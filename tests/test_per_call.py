@@ -1142,32 +1142,26 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # in the paragraph on what the extra time includes: the subtraction written out, what the
     # difference holds, the bound on the stall and what is left (A189, B189, R189); without the
     # binaries' compiler records, the compilers' names apart
-    # the paragraph on the same-board contrast, in plain sentences (A194, B194, R194), on the
-    # row of Section 4's table (A195, R195, B196, R196): the other build, the subtraction as the
-    # reader would do it (A195, B195, A196), what the 45 ns hold and the bound on the stall with
-    # its one condition (B192), what -O2 saved a call with the division said (B194, B196,
-    # R196) and its baseline (A193, B193, R193), and what the 15 ns bound, as the sum they are
-    # (B182; A194, B194, A196, B196); without the binaries' compiler records, the compilers'
-    # names apart
+    # the paragraph on the same-board contrast: the other build, its figure and the gap, and the
+    # bound on the stall with its conditions (B192), no more (A197, B197, R197: a chain on to a
+    # bound on that ABI's switch read as six conditional inferences); without the binaries'
+    # compiler records, the compilers' names apart, and that compiler's code a condition too
     assert text == (
-        "Table~\\ref{tab:per-call-body}'s last row is the same loop with c18n in the benchmark "
-        "ABI, which avoids the stall, on the board the purecap + c18n files name. It was built "
-        "\\mbox{-O2} by \\texttt{cc}, and makes the same four calls. Its 15~\\si{\\nano\\second} "
-        "a call splits purecap + c18n's 60~\\si{\\nano\\second} into 15~\\si{\\nano\\second} "
-        "that the benchmark ABI kept and 45~\\si{\\nano\\second} that it shed. The "
-        "45~\\si{\\nano\\second} hold the stall, what \\mbox{-O2} with the other compiler saved "
-        "in the loop's own code, and whatever more libm and the switch cost in purecap; so at "
-        "most about 45~\\si{\\nano\\second} is the stall, if neither costs less in purecap. To "
-        "judge by the int and float loops, which ran 3.2 and 1.8~\\si{\\nano\\second} an "
-        "iteration faster than purecap + c18n's, \\mbox{-O2} saved under 1~\\si{\\nano\\second} "
-        "a call (four calls an iteration). So the 15~\\si{\\nano\\second} and that saving hold "
-        "the benchmark ABI's switch and what its libm build adds over hybrid's: that switch costs "
-        "at most about 16~\\si{\\nano\\second} a call, if that libm is no faster than hybrid's "
-        "and hybrid ran on a like board. A switch may cost more in purecap "
-        "(Section~\\ref{sec:background})."
+        "The study also ran the loop with c18n in the benchmark ABI, which avoids the stall, on "
+        "the board the purecap + c18n files name. It was built \\mbox{-O2} by \\texttt{cc}, and "
+        "makes the same four calls. It took about 15~\\si{\\nano\\second} a call more than "
+        "hybrid (Table~\\ref{tab:per-call}), 45~\\si{\\nano\\second} less than purecap + c18n: "
+        "so at most about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall, "
+        "if libm and the switch cost no less in purecap than in the benchmark ABI, and the other "
+        "compiler's code runs no slower."
     ), text
-    # 16 ns: the benchmark ABI's 15.36 ns a call and the largest saving, 3.22 ns over four calls
-    assert round(bench.per_call_ns + 3.22 / 4) == 16
+    # Section 3 names the contrast outright (A197, B197, R197)
+    assert call_cost.same_board_contrast(rows, ABIS) == (
+        "benchmark + c18n built \\mbox{-O2} beside purecap + c18n built \\mbox{-O0}"
+    )
+    assert call_cost.same_board_contrast(elsewhere_rows(rows), ABIS) == ""
+    setup = (ROOT / "paper" / "sections" / "setup.tex").read_text()
+    assert "\\PerCallSameBoardContrast" in setup
     # the saving a call from the loops' largest, 3.22 ns an iteration over four calls
     assert 3.22 / 4 < 1
     # with them: one build for all three, so the compiler's name is all that differs (A189)
@@ -1182,7 +1176,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     assert (
         "by \\texttt{cc}, whose binary records the same clang 14.0.0 build as the others'" in said
     ), said
-    assert "the other compiler" not in said and "what \\mbox{-O2} saved" in said, said
+    assert "the other compiler" not in said and said.endswith("than in the benchmark ABI."), said
     # the other release's binaries record one build too (A189: 'whose versions no file
     # records' was wrong)
     metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}
@@ -1242,34 +1236,3 @@ def test_a_binary_s_compiler_record_is_its_clang_build_or_nothing(tmp_path):
     records = call_sites.compilers(datasets.load("morello-2024"))
     assert call_sites.compiler_words(records["hybrid"]) == "clang 14.0.0"
     assert call_sites.compiler_words("GCC: (Debian 12.2.0-14) 12.2.0") == ""
-
-
-def test_section_4_s_table_gives_the_figures_per_call_it_discusses():
-    """Section 4's own table (A195, R195, B196, R196: the evidence behind the answer sat in an
-    appendix table): the answer's row, the same loop on the other data set, and the loop in the
-    ABI that avoids the stall on one board, marked as its contrast differs in its build level,
-    each with the two times per iteration the estimate divides; nothing where E10 answers."""
-    from c18n_ae.report import per_call_rows
-
-    rows = both_rows()
-    table = per_call_rows.table(rows, RELEASES, ABIS)
-    assert (
-        "24.05 & purecap + c18n & 707.8 / 467.6 & 60 \\\\ "
-        "22.12 & purecap + c18n & 660.4 / 498.3 & 41 \\\\ "
-        "24.05 & benchmark + c18n\\smash{$^\\S$} & 529.0 / 467.6 & 15 \\\\" in table
-    ), table
-    # each column's unit in its heading (units in every column name)
-    assert "subject / hybrid (\\si{\\nano\\second})" in table, table
-    assert "Extra per call (\\si{\\nano\\second})" in table, table
-    caption = per_call_rows.caption(rows, ABIS)
-    assert caption == (
-        "The math loop's extra time per call: four calls into libm an iteration, against hybrid. "
-        "$^\\S$ The contrast also differs in optimisation -O2 against -O0."
-    ), caption
-    # without the same-board contrast, no marked row and no note
-    alone = elsewhere_rows(rows)
-    assert "benchmark" not in per_call_rows.table(alone, RELEASES, ABIS)
-    assert "differs" not in per_call_rows.caption(alone, ABIS)
-    assert per_call_rows.table(rows.assign(e10_per_call_ns=1.0), RELEASES, ABIS) == ""
-    section = (ROOT / "paper" / "sections" / "per-call.tex").read_text()
-    assert "\\PerCallRows" in section and "tab:per-call-body" in section
