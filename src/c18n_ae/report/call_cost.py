@@ -594,7 +594,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     if compiler and build:
         by = (
             f" by \\texttt{{{escape(compiler['subject'])}}}, whose binary records the same "
-            f"{build} build as the others'"
+            f"{build} build as {mine}'s and {escape(_s(r.baseline))}'s"
         )
     elif compiler:
         by = f" by \\texttt{{{escape(compiler['subject'])}}}"
@@ -613,27 +613,9 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on the "
         f"board the {mine} files name. It was built \\mbox{{{level}}}{by}{same}. It took about "
         f"{rest} a call more than {base} (Table~\\ref{{tab:per-call}}), {apart} less than "
-        f"{mine}: so at most about {apart} of the {_about(r.per_call_ns)} is the stall, if "
-        f"{library} and the switch cost no less in {full} than in the {abi} ABI{other}."
-    )
-
-
-def same_board_contrast(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Section 3's words for the one confounded contrast the body uses (A197, B197, R197: 'the
-    one other ... such a contrast' sent readers back): 'benchmark + c18n built -O2 beside
-    purecap + c18n built -O0'; '' where Section 4 has no same-board contrast."""
-    r, kind = answer(t)
-    if r is None or kind != "data" or not same_board_words(t, abis):
-        return ""
-    o = stall_gap(t, r, abis)["other"]
-    levels = re.search(r"optimisation (-O\d+) against (-O\d+)", _s(o.confounded_by))
-    full = (abis or {}).get((r.source, r.subject), _abi(r.subject))
-    mine = compartment_name(escape(abi_word(full)))
-    theirs = compartment_name(escape(abi_word(STALL_FREE_ABI)))
-    return (
-        f"{theirs} built \\mbox{{{levels[1]}}} beside {mine} built \\mbox{{{levels[2]}}}"
-        if levels
-        else f"{theirs} beside {mine}"
+        f"{mine}. The {apart} hold the stall and what \\mbox{{{level}}} saved in the loop's own "
+        f"code, if {library} and the switch cost no less in {full} than in the {abi} "
+        f"ABI{other}; so at most about {apart} of the {_about(r.per_call_ns)} is the stall."
     )
 
 
@@ -1259,7 +1241,7 @@ def figure(t: pd.DataFrame, releases: dict | None = None, abis: dict | None = No
     return "\n".join(parts) + "\n"
 
 
-def figure_marks(t: pd.DataFrame) -> str:
+def figure_marks(t: pd.DataFrame, releases: dict | None = None) -> str:
     """Figure 1's caption on its marks: the timer's range drawn apart only where a row drawn is
     printed with it (MARKS), else intervals alone."""
     drawn = _drawn(t)
@@ -1276,6 +1258,15 @@ def figure_marks(t: pd.DataFrame) -> str:
         return (
             f"Solid bars, filled marks: {what}; dashed bars, open marks: a timer tick either way "
             f"{hidden}"
+        )
+    # the only view of the variation between runs beside the bars that leave it out (A196, R196,
+    # B197, A197, R197, A198, B198, R198: the bars alone implied a precision the data lack)
+    found = _baseline_moved(t, releases) if one else None
+    if found:
+        data, base, shown, _, moved = found
+        return (
+            f"Bars: {what} {hidden[:-1]}; {base}'s own {shown} moved by {moved}\\,\\% between "
+            f"{data[0].lower()}{data[1:]}."
         )
     return f"Bars: {what} {hidden}"
 
@@ -1624,9 +1615,25 @@ def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
     them.'); five readers of rounds 138 to 141 set hybrid's 6.6 % against the intervals over one
     run and against the 0.97x to 1.08x of code calling no other library. '' where fewer than two
     data sets ran a workload or its times did not move."""
+    found = _baseline_moved(t, releases)
+    if not found:
+        return ""
+    data, base, what, n, moved = found
+    return (
+        # the variation named, not 'it' (R151)
+        f"{data}, which differ in more than their runs, give the only view of that variation: "
+        f"{base}'s {what} for the same {in_words(n)} workloads moved by {moved}\\,\\% between "
+        "them."
+    )
+
+
+def _baseline_moved(t: pd.DataFrame, releases: dict | None = None) -> tuple | None:
+    """How far the baseline's own mean time for the same workloads moved across the data sets
+    that ran them (baseline_shift): ('The 24.05 and 22.12 data', 'hybrid', 'CPU time', 4,
+    '2 to 6'); None where fewer than two data sets ran a workload or its times did not move."""
     r, kind = answer(t)
     if r is None or kind != "data" or _s(r.interval_covers) != "within one run":
-        return ""
+        return None
     rows = t[
         (t.subject == r.subject)
         & (t.baseline == r.baseline)
@@ -1646,17 +1653,12 @@ def baseline_shift(t: pd.DataFrame, releases: dict | None = None) -> str:
     sources = list(dict.fromkeys(rows.source))
     low, high = (round(100 * x) for x in (min(shifts, default=0), max(shifts, default=0)))
     if len(shifts) < 1 or high < 1:
-        return ""
+        return None
     named = [escape(short_release((releases or {}).get(x, x))) for x in sources]
     data = f"The {listed(named)} data" if len(named) < 4 else f"The {len(named)} data sets"
     moved = f"{low} to {high}" if 0 < low < high else f"up to {high}" if low < high else f"{high}"
-    return (
-        # the variation named, not 'it' (R151)
-        f"{data}, which differ in more than their runs, give the only view of that variation: "
-        f"{escape(_s(r.baseline))}'s {_cpu_or_time(rows[rows.metric.isin(used)])} for the same "
-        f"{in_words(len(shifts))} "
-        f"workloads moved by {moved}\\,\\% between them."
-    )
+    what = _cpu_or_time(rows[rows.metric.isin(used)])
+    return data, escape(_s(r.baseline)), what, len(shifts), moved
 
 
 def direct(t: pd.DataFrame) -> str:
@@ -1744,7 +1746,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallOthers", "" if same else other_abis(t, abis))
     text += newcommand("PerCallDirect", direct(t))
     text += newcommand("PerCallBaselineShift", baseline_shift(t, releases))
-    text += newcommand("PerCallMarks", figure_marks(t))
+    text += newcommand("PerCallMarks", figure_marks(t, releases))
     text += newcommand("PerCallTableMarks", table_marks(t))
     text += newcommand("PerCallArithmetic", arithmetic(t, releases, abis))
     text += newcommand("PerCallPossibly", confounds(t, abis, releases))
@@ -1753,7 +1755,6 @@ def main(argv=None) -> None:
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallUpper", upper_words(t, abis))
-    text += newcommand("PerCallSameBoardContrast", same_board_contrast(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
