@@ -667,33 +667,19 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # met Section 3's rule (rounds 88 and 134, A164, R164)
     assert r"\PerCallOthers" not in (ROOT / "paper" / "sections" / "per-call.tex").read_text()
     assert r"\PerCallOthers" in (ROOT / "paper" / "sections" / "per-call-table.tex").read_text()
-    # Section 4's paragraph on what the extra time includes leads into its sums, one row each
-    # (A194, B194, B195, A196, A199, B199: the parts in prose read as a nest of conditions)
+    # Section 4's paragraph on what the extra time includes, in plain sentences (A194, B194,
+    # R194: a table of its parts read as a nest of conditional bounds): the parts, that they
+    # bound the switch alone (the issue's item 1) with the conditions left to Threats (A195,
+    # B195, R195), and what the loops that call nothing suggest
     text = call_cost.bound_words(rows, ABIS)
     assert text == (
-        "Against hybrid, each figure per call is a sum of parts these data cannot measure one by "
-        "one, each variant's own build of libm among them:"
+        "The 60~\\si{\\nano\\second} includes the loop's own code, libm's purecap build, the "
+        "stall (Section~\\ref{sec:background}) and the switch, so it bounds the switch alone from "
+        "above, under the conditions Section~\\ref{sec:threats} names. Loops of the same program "
+        "that call no other library changed by under 1~\\si{\\nano\\second} an iteration "
+        "(Table~\\ref{tab:per-call}), which suggests that the loop's own code accounts for "
+        "little."
     ), text
-    sums = call_cost.sums_display(rows, ABIS)
-    assert (
-        "purecap + c18n & 60~\\si{\\nano\\second} & $=$ own code + libm + stall + switch \\\\ "
-        "benchmark + c18n & 15~\\si{\\nano\\second} & $=$ own code at \\mbox{-O2} + libm + "
-        "switch \\\\ difference & 45~\\si{\\nano\\second} & $=$ stall + what \\mbox{-O2} saves "
-        "in own code + what libm and the switch cost more in purecap \\\\" in sums
-    ), sums
-    # one row where no board ran the loop in the ABI that avoids the stall
-    alone = call_cost.sums_display(elsewhere_rows(rows), ABIS)
-    assert alone.count("\\\\") == 1 and "difference" not in alone, alone
-    # after the sums: what the loops that call nothing suggest, and that the figure bounds the
-    # switch alone (the issue's item 1) with its conditions in Threats (A195, B195, R195)
-    after = call_cost.after_sums_words(rows, ABIS)
-    assert after == (
-        "Loops of the same program that call no other library changed by under "
-        "1~\\si{\\nano\\second} an iteration (Table~\\ref{tab:per-call}), which suggests that "
-        "the own-code terms are small. The 60~\\si{\\nano\\second} bounds the switch alone from "
-        "above under the conditions Section~\\ref{sec:threats} names; these data give no lower "
-        "bound for any part."
-    ), after
     # the conditions in Threats, each named (A170, B169, R170: no share may be negative; round
     # 135: like boards), and why the boards cannot be checked (A168, B168, R168)
     upper = call_cost.upper_words(rows, ABIS)
@@ -715,10 +701,9 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
         extra_per_iteration_ns=rows.extra_per_iteration_ns.where(rows.calls_per_iteration > 0, 2.0)
     )
     for other in (wide, rows[rows.calls_per_iteration > 0]):
-        assert "Loops of the same program" not in call_cost.after_sums_words(other, ABIS)
+        assert "Loops of the same program" not in call_cost.bound_words(other, ABIS)
     section = (ROOT / "paper" / "sections" / "per-call.tex").read_text()
-    for macro in ("Bound", "Sums", "SameBoard", "Own"):
-        assert f"\\PerCall{macro}" in section, macro
+    assert r"\PerCallBound" in section and r"\PerCallSameBoard" in section
     assert r"\PerCallUpper{}" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
 
 
@@ -1004,14 +989,14 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "call, not of a crossing alone: hybrid's iteration takes 467.6"
         "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and "
     ), text
-    # then the sums it leads into
-    assert "to that work counts on every call. Against hybrid" in text, text
+    # then what the extra time includes
+    assert "to that work counts on every call. The 60~" in text, text
     assert "may account" not in text, text
     # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
     # estimate divides
     assert round(467.59 / 4) == 117
-    assert text.index("slower path") < text.index("sum of parts"), text
-    assert text.endswith("among them:"), text
+    assert text.index("slower path") < text.index("bounds the switch"), text
+    assert text.endswith("accounts for little."), text
     # the own workloads' largest change an iteration, int's 0.70 ns, against the math loop's 240
     r, _ = call_cost.answer(rows)
     own = call_cost._own_rows(rows, r.source, r.subject)
@@ -1030,7 +1015,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
         "loop's arguments take, since the argument is the loop's index and runs to "
-        "$10^{8}$. Whatever libm's purecap build adds to that work counts on every call. Against"
+        "$10^{8}$. Whatever libm's purecap build adds to that work counts on every call. The 60"
         in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
@@ -1163,16 +1148,19 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # in the paragraph on what the extra time includes: the subtraction written out, what the
     # difference holds, the bound on the stall and what is left (A189, B189, R189); without the
     # binaries' compiler records, the compilers' names apart
-    # the paragraph after the sums: what the other ABI avoids, the run's facts and the bound on
-    # the stall with its conditions (B192), its figures in the sums; without the binaries'
+    # the paragraph on the same-board contrast: the other build, its figure and the gap, and the
+    # bound on the stall with its conditions (B192), no more (A197, B197, R197: a chain on to a
+    # bound on that ABI's switch read as six conditional inferences); without the binaries'
     # compiler records, the compilers' names apart, and that compiler's code a condition too
     assert text == (
-        "The benchmark ABI avoids the stall (Section~\\ref{sec:background}); the study ran the "
-        "loop in it with c18n on the board the purecap + c18n files name, built \\mbox{-O2} by "
-        "\\texttt{cc}, and makes the same four calls (Table~\\ref{tab:per-call}). So at most "
-        "about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall, if libm "
-        "and the switch cost no less in purecap than in the benchmark ABI, and the other "
-        "compiler's code runs no slower."
+        "The study also ran the loop with c18n in the benchmark ABI, which avoids the stall, on "
+        "the board the purecap + c18n files name. It was built \\mbox{-O2} by \\texttt{cc}, and "
+        "makes the same four calls. It took about 15~\\si{\\nano\\second} a call more than "
+        "hybrid (Table~\\ref{tab:per-call}), 45~\\si{\\nano\\second} less than purecap + c18n. "
+        "The 45~\\si{\\nano\\second} hold the stall and what \\mbox{-O2} saved in the loop's "
+        "own code, if libm and the switch cost no less in purecap than in the benchmark ABI, and "
+        "the other compiler's code runs no slower; so at most about 45~\\si{\\nano\\second} of "
+        "the 60~\\si{\\nano\\second} is the stall."
     ), text
     # the saving a call from the loops' largest, 3.22 ns an iteration over four calls
     assert 3.22 / 4 < 1
@@ -1189,7 +1177,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         "by \\texttt{cc}, whose binary records the same clang 14.0.0 build as purecap + c18n's "
         "and hybrid's" in said
     ), said
-    assert "the other compiler" not in said and said.endswith("than in the benchmark ABI."), said
+    assert "the other compiler" not in said and said.endswith("is the stall."), said
     # the other release's binaries record one build too (A189: 'whose versions no file
     # records' was wrong)
     metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}
