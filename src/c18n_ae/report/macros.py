@@ -372,7 +372,13 @@ def added_experiments() -> str:
             "mechanisms"
         )
     parts += [f"E{x.number} is built to measure the {what(x)}" for x in rest]
-    said = f"We add {_span([x.number for x in ours])}: " + "; ".join(parts) + "."
+    # the package's, for a board (R197, R199, A199, B198: 'We add' read against the introduction's
+    # 'We ran nothing on a Morello board')
+    said = (
+        f"The package adds {_span([x.number for x in ours])}, for runs on a board: "
+        + "; ".join(parts)
+        + "."
+    )
     return newcommand("ExperimentsAdded", said) + newcommand(
         "ExperimentsBeside", _span([x.number for x in beside]) if beside else ""
     )
