@@ -549,7 +549,7 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
     """The answer's contrast with the ABI that avoids the stall on one board (_same_board_other),
     where the two builds' loops that call nothing make the level's share small (LEVEL_SHARE) and
     some keep their work (_kept): {'other': its row, 'level': '-O2', 'per_call': the gap per
-    call, 'kept': each kept loop's saving an iteration}; None otherwise."""
+    call}; None otherwise."""
     found = _same_board_other(t, r, abis)
     if found is None:
         return None
@@ -558,10 +558,9 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
     k = _f(r.calls_per_iteration)
     if not (math.isfinite(gap) and gap > 0 and k > 0 and _iteration_times(o)):
         return None
-    kept = _kept(gaps).abs()
-    if gaps.abs().max() >= LEVEL_SHARE * gap or kept.empty:
+    if gaps.abs().max() >= LEVEL_SHARE * gap or _kept(gaps).empty:
         return None
-    return {"other": o, "level": level, "per_call": gap / k, "kept": kept}
+    return {"other": o, "level": level, "per_call": gap / k}
 
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
