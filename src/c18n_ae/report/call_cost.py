@@ -490,13 +490,12 @@ def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
     host = _named_host(r)
     if not host:
         return None
+    own = own_code(t)  # each side's loops that call nothing, the other's level and all (not clean)
     for o in _others(t, r).itertuples():
         full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
         levels = re.fullmatch(r"optimisation (-O\d+) against -O\d+", _s(o.confounded_by))
         if full != STALL_FREE_ABI or _named_host(o) != host or not levels:
             continue
-        # each side's loops that call nothing, the other's level and all (own_code, not clean)
-        own = own_code(t)
         mine, theirs = (
             own[(own.source == x.source) & (own.subject == x.subject)]
             .set_index("metric")
@@ -566,11 +565,11 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: how it was built (records: each variant's compiler
-    build, call_sites.compilers; A189), its figure and the gap to the answer's, and the bound
-    that gap gives on the stall with its one condition (B192). Only where the loops that call
-    nothing show the build level's share of the gap to be small (stall_gap); '' otherwise. No
-    more (A197, B197, R197: a chain from the gap to a bound on that ABI's switch read as six
-    conditional inferences)."""
+    build, call_sites.compilers; A189), its figure and the gap to the answer's, what the gap
+    holds, and with its one condition (B192) the upper bound it gives on the stall and the lower
+    bound that leaves the rest (B202). Only where the loops that call nothing show the build
+    level's share of the gap to be small (stall_gap); '' otherwise. No bound on the other ABI's
+    switch (A197, B197, R197: that chain read as six conditional inferences)."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -609,8 +608,8 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     # paper gave none)
     least = _about(r.per_call_ns - gap["per_call"])
     return (
-        # the subtraction and its one condition, no more (A197, B197, R197: the chain from the 45
-        # ns to a bound on the other ABI's switch read as six conditional inferences, one of
+        # the subtraction, what it holds, and the two bounds under one condition (A197, B197,
+        # R197: a chain on to a bound on the other ABI's switch read as six inferences, one of
         # which, a saving per call from loops that make no call, does not follow)
         f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on the "
         f"board the {mine} files name. It was built \\mbox{{{level}}}{by}{same}. It took about "
@@ -886,7 +885,7 @@ def _threshold_tex(text: str) -> str:
     return f"${text.replace('(', '').replace(')', '').replace(' /', '/')}$"
 
 
-def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
+def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
     """'Each call does much work inside libm, so the extra time per call is that of an expensive
     call, not of a crossing alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
     and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
@@ -938,7 +937,7 @@ def slow_path_words(r, reduction: pd.DataFrame | None) -> str:
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
         f"take, since the argument is the loop's index and runs to {bound}. Whatever {library}'s "
-        "purecap build adds to that work counts on every call."
+        f"{abi} build adds to that work counts on every call."
     )
 
 
@@ -970,7 +969,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     # the work each call does before what the extra time includes (R177; A172, R170: the slower
     # path, which weighs most on what the figure means, came fourth)
-    return " ".join(x for x in (slow_path_words(r, reduction), parts, own) if x)
+    return " ".join(x for x in (slow_path_words(r, reduction, abi), parts, own) if x)
 
 
 def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
