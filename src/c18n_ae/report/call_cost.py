@@ -347,12 +347,12 @@ def _level_words(level: str) -> str:
 def conclusion_finding(
     t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None, level: str | None = None
 ) -> str:
-    """The conclusion's answer: the abstract's first finding (finding) in other words, said once
-    plainly to be a figure of the builds' level (level: quoted_level, where recorded) that mixes
-    the ABI's cost with the compartments' (what it bounds is Section 4's alone, bound_words);
-    the same figures (two significant) and the same words for code calling
-    no other library (own_words). No rate scaled from it: a figure of one workload's unoptimised
-    loop says nothing of programs in general."""
+    """The conclusion's answer in one sentence, the abstract's first finding (finding) in other
+    words: the figures (two significant) and that they hold the ABI and the switch together, in
+    Figure 1's words. Not the abstract's build level nor its code calling no other library again
+    (B203, R203: the conclusion repeated the abstract nearly word for word); level is kept for a
+    caller's signature only. No rate scaled from it: a figure of one workload's unoptimised loop
+    says nothing of programs in general."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -382,18 +382,11 @@ def conclusion_finding(
             f"loop, which calls into {library}, by "
             f"about {_about(r.per_call_ns)} a call on {where}"
             + (f", and {also}" if also else "")
-            + "."
+            + ", for the ABI and the switch together."
         ]
-        # said once, plainly: a figure of this build level, the ABI and compartments together
-        figure, verb = ("Both figures", "mix") if also else ("The figure", "mixes")
-        # the study's programs, not the library they call (A145, B145: '-O0 builds' read as if
-        # libm were unoptimised too)
-        built = (
-            f"come{'' if also else 's'} from programs built {escape(level)} and " if level else ""
-        )
-        out.append(f"{figure} {built}{verb} the ABI's cost with the compartments'.")
         # what the figure bounds is Section 4's alone (R167, B167: the conclusion repeated the
         # abstract and the bound; A160: two statements of the conditions differed)
+        return " ".join(out)
     own = own_words(t, r, releases)
     if own:
         out.append(own)
@@ -530,10 +523,12 @@ def _one_build(records: dict | None, *variants: str) -> str:
 
 
 def release_compilers(metas: dict, r) -> str:
-    """The releases paragraph's words on the compilers of the other data sets' variants, where
-    their binaries record one build for all: 'though their binaries record one compiler build,
-    clang 13.0.0' (A189: 'whose versions no file records' was wrong; the
-    binaries' .comment sections say); '' where none does."""
+    """What the other data sets' binaries record of their variants' compilers, where they record
+    one build for all: 'though their binaries record one compiler build, clang 13.0.0' (A189:
+    'whose versions no file records' was wrong; the binaries' .comment sections say); '' where
+    none does. The releases paragraph then leaves the compilers' names out (A203, A204, B204: a
+    difference of names only, raised and cancelled in one sentence; Table 1 names them) and
+    names them apart only where this is ''."""
     for name, meta in metas.items():
         if r is None or name == r.source:
             continue
@@ -1543,9 +1538,11 @@ def beside(stall_free: bool = False) -> str:
         # compartments (A152); the cost named by what it is, its source cited after it (R177)
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
+        # the term Section 4 uses, named where it is defined (R204, R205, R207), and the switch's
+        # own changes in a sentence of their own (A206: one sentence held both)
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds stall~\\cite{morello-early-performance}; a compartment switch may add changes of "
-        "its own."
+        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch "
+        "may add changes of its own."
     )
     if stall_free:
         said += (
