@@ -6,7 +6,7 @@ from c18n_ae.common.names import from_config
 from c18n_ae.experiments.crossing import extra_says
 from c18n_ae.experiments.outputs import Figure, Panel, Series, if_enough_trials, three_figures
 from c18n_ae.report import headline
-from c18n_ae.report.render_figure import pgfplots, sideways
+from c18n_ae.report.render_figure import paper_panels, pgfplots, sideways, without_capabilities
 
 
 def test_a_difference_is_stated_only_where_its_interval_excludes_zero():
@@ -62,6 +62,32 @@ def test_long_bar_labels_lie_the_bars_down_and_each_panel_has_its_own_categories
 
 
 PAPER = {"targets": [], "datasets": ["morello-2024"]}
+
+
+def test_the_paper_leaves_out_a_machine_without_capabilities_where_a_source_with_them_is_drawn():
+    """A target whose every variant is native (the development machine) is drawn only where
+    nothing else ran the experiment; a target with one capability variant is a source like a
+    data set (R208, A208: whose numbers a figure showed)."""
+    config = {
+        "targets": [
+            {"name": "local", "variants": [{"name": "O2", "abi": "native"}]},
+            {"name": "x86", "variants": [{"name": "O0", "abi": "native"}]},
+            {
+                "name": "board",
+                "variants": [{"name": "hybrid", "abi": "hybrid"}, {"name": "p", "abi": "purecap"}],
+            },
+        ]
+    }
+    plain = without_capabilities(config)
+    assert plain == {"local", "x86"} and without_capabilities(None) == set()
+    panel = lambda t: Panel(t, [Series("O2", ["a"], [1])])  # noqa: E731
+    mixed = Figure("bars", "t", [panel("local"), panel("morello-2024"), panel("board")], "y")
+    assert [p.title for p in paper_panels(mixed, plain).panels] == ["morello-2024", "board"]
+    alone = Figure("bars", "t", [panel("local"), panel("x86")], "y")
+    assert paper_panels(alone, plain) == alone
+    assert "title={local}" not in pgfplots(paper_panels(mixed, plain))
+
+
 NAN = float("nan")
 
 

@@ -77,3 +77,19 @@ def test_the_variants_row_says_each_compiler_and_level_once_and_the_csv_keeps_th
     bench = [r for r in rows if r["variant"] == "benchmark-c18n" and r["experiments"] == "cpu"]
     assert bench[0]["cflags"] == "-g -O2 -Wall -march=morello+c64 -mabi=purecap-benchmark"
     assert any(r["launcher_note"].startswith("read only by") for r in rows)
+
+
+def test_the_compiler_row_says_the_one_build_an_experiments_binaries_record():
+    """The study's files name two compilers on each release (cc or clang beside clang-morello);
+    the E3 binaries of every variant record one build, which the row says beside the names
+    (R210, B210: Section 4 named the build and this table only the names); a variant without
+    such a binary leaves it unsaid."""
+    metas = [datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")]
+    tex = setup_table([], [], metas)
+    row = {x.split(" & ")[0]: x.split(" & ")[1:] for x in tex.splitlines() if " & " in x}
+    cells = [" ".join(c.split()) for c in row["Compiler"]]
+    assert cells[0].startswith("cc; clang-morello; E3's binaries record one build"), cells[0]
+    assert "every variant, clang 14.0.0" in cells[0] and "clang 13.0.0" in cells[1], cells
+    # a data set whose binaries name a variant the others' do not: no build said for all
+    partial = {**metas[0], "variants": {**metas[0]["variants"], "extra": {"abi": "purecap"}}}
+    assert "binaries record" not in " ".join(setup_table([], [], [partial]).split())

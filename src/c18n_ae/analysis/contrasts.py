@@ -56,7 +56,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from c18n_ae.common import board_config
+from c18n_ae.common import board_config, call_sites
 from c18n_ae.common import config as cfg
 
 FACTS = ("compiler", "optimisation", "allocator", "revocation", "host")
@@ -115,7 +115,7 @@ def facts(entry: dict, experiment: str | None = None, metric: str | None = None)
     recorded."""
     merged = {k: v for k, v in entry.items() if v != UNKNOWN}
     parts = [*(entry.get("builds") or []), *(entry.get("runtime") or [])]
-    for part in [*parts, *(entry.get("hosts") or [])]:
+    for part in [*parts, *(entry.get("hosts") or []), *(entry.get("binaries_record") or [])]:
         if _applies(part, experiment, metric):
             merged.update({k: v for k, v in part.items() if v != UNKNOWN})
     cflags = merged.get("cflags")
@@ -132,6 +132,8 @@ def facts(entry: dict, experiment: str | None = None, metric: str | None = None)
         "allocator": merged.get("allocator"),
         "revocation": merged.get("revocation"),
         "host": merged.get("host"),
+        # the compiler build the experiment's binaries record (dataset_variants), where they do
+        "compiler_build": merged.get("compiler_build"),
     }
 
 
@@ -154,11 +156,24 @@ def hosts_of(meta: dict) -> dict[str, list[dict]]:
     return out
 
 
+def builds_of(meta: dict) -> dict[str, list[dict]]:
+    """variant -> [{experiments: [e], compiler_build}] for each experiment whose binaries in the
+    data set record the variant's compiler (call_sites.compilers_by_experiment)."""
+    out: dict[str, list[dict]] = {}
+    for e, records in call_sites.compilers_by_experiment(meta).items():
+        for v, record in records.items():
+            out.setdefault(v, []).append({"experiments": [e], "compiler_build": record})
+    return out
+
+
 def dataset_variants(meta: dict) -> dict[str, dict]:
     """A data set's variant -> its entry as written, with the host of each of its files where
-    recorded (hosts_of)."""
-    hosts = hosts_of(meta)
-    return {v: {**e, "hosts": hosts.get(v, [])} for v, e in meta["variants"].items()}
+    recorded (hosts_of) and the compiler build its binaries record, per experiment (builds_of)."""
+    hosts, builds = hosts_of(meta), builds_of(meta)
+    return {
+        v: {**e, "hosts": hosts.get(v, []), "binaries_record": builds.get(v, [])}
+        for v, e in meta["variants"].items()
+    }
 
 
 def variants_of(config: dict) -> dict[str, dict[str, dict]]:
@@ -172,8 +187,14 @@ def variants_of(config: dict) -> dict[str, dict[str, dict]]:
 
 def differences(a: dict, b: dict) -> list[tuple[str, str, str]]:
     """(fact, a's value, b's value) for each fact recorded on both sides that differs, beyond
-    ABI and compartments."""
-    return [(k, str(a[k]), str(b[k])) for k in FACTS if a[k] and b[k] and a[k] != b[k]]
+    ABI and compartments; compilers of two names whose binaries record one build are one
+    compiler (A205, B205, A206, B206, A209, B209, R209: 'possibly also: compiler cc against
+    clang-morello' read against the binaries' one clang 14.0.0)."""
+    build = a.get("compiler_build")
+    same = {"compiler"} if build and build == b.get("compiler_build") else set()
+    return [
+        (k, str(a[k]), str(b[k])) for k in FACTS if k not in same and a[k] and b[k] and a[k] != b[k]
+    ]
 
 
 def _confound(k: str, x: str, y: str) -> str:

@@ -141,12 +141,14 @@ def compiler_record(path: Path) -> str:
     return max(said, key=len, default="")
 
 
-def compilers(meta: dict) -> dict[str, str]:
-    """variant -> the compiler its binaries record (compiler_record), over the data set's calls
-    facts; a variant whose binaries record two compilers, or none, is left out."""
+def _records(meta: dict, experiments=None) -> dict[str, set[str]]:
+    """variant -> the compilers its binaries record (compiler_record), over the data set's calls
+    facts of the experiments named (all where None), each binary read once."""
     seen: dict[str, set[str]] = {}
     read: dict[Path, str] = {}  # each binary once: every metric of an experiment lists it again
-    for metrics in meta.get("calls", {}).values():
+    for e, metrics in meta.get("calls", {}).items():
+        if experiments is not None and e not in experiments:
+            continue
         for fact in metrics.values():
             for b in fact.get("binaries", []):
                 path = Path(meta.get("directory", "")) / "binaries" / b["file"]
@@ -155,7 +157,25 @@ def compilers(meta: dict) -> dict[str, str]:
                 record = read[path]
                 for v in b.get("variants", []):
                     seen.setdefault(v, set()).add(record)
+    return seen
+
+
+def _one_each(seen: dict[str, set[str]]) -> dict[str, str]:
     return {v: next(iter(r)) for v, r in seen.items() if len(r) == 1 and "" not in r}
+
+
+def compilers(meta: dict) -> dict[str, str]:
+    """variant -> the compiler its binaries record (compiler_record), over the data set's calls
+    facts; a variant whose binaries record two compilers, or none, is left out."""
+    return _one_each(_records(meta))
+
+
+def compilers_by_experiment(meta: dict) -> dict[str, dict[str, str]]:
+    """experiment -> variant -> the compiler its binaries of that experiment record: the binaries
+    are one experiment's programs, so what they record says nothing of another's (the issue's
+    item 6: a fact applies only to the files its evidence covers)."""
+    out = {e: _one_each(_records(meta, {e})) for e in meta.get("calls", {})}
+    return {e: v for e, v in out.items() if v}
 
 
 def compiler_words(record: str) -> str:

@@ -582,12 +582,14 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     )
     compiler = _compiler_part(o) if not _compiler_part(r) else None
     build = _one_build(records, r.subject, o.subject, _s(r.baseline))
-    # a compiler named apart, and whether the binaries record one build for all (A189); the
-    # name kept beside the build (A193, B193: Table 10 names the compilers apart)
-    if compiler and build:
+    # the one build the binaries record for all three, whatever the compilers' names (A189;
+    # the contrasts no longer name them apart where the binaries record one build, and Table 1
+    # names them), or a compiler named apart
+    if build:
+        # Table 1 names the compilers and the build the binaries record (R210, B210)
         by = (
-            f" by \\texttt{{{escape(compiler['subject'])}}}, whose binary records the same "
-            f"{build} build as {mine}'s and {escape(_s(r.baseline))}'s"
+            f" by the same {build} build as {mine} and {escape(_s(r.baseline))} "
+            "(Table~\\ref{tab:setup})"
         )
     elif compiler:
         by = f" by \\texttt{{{escape(compiler['subject'])}}}"
@@ -611,7 +613,10 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         f"{rest} a call more than {base} (Table~\\ref{{tab:per-call}}), {apart} less than "
         f"{mine}. Those {apart} hold the stall, what \\mbox{{{level}}}{other} saved in the "
         f"loop's own code, and whatever more {library} and the switch cost in {full} than in the "
-        f"{abi} ABI. If that last part is not negative, at most about {apart} of the "
+        # both parts named in the condition (B208: the -O2 saving's sign was left unstated;
+        # B209: 'the last two' had no clear referent)
+        f"{abi} ABI. If neither the saving nor that extra cost is negative, at most about "
+        f"{apart} of the "
         f"{_about(r.per_call_ns)} is the stall, and at least about {least} is the switch, "
         f"{library}'s {full} build and the loop's own code."
     )

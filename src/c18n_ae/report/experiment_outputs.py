@@ -94,7 +94,10 @@ def main(argv=None) -> None:
     write_text_atomic(a.html, render_html.page(e.number, e.name, table, read_claims(a.claims)[1]))
     write_text_atomic(a.table, render_table.appendix_entry(e, table))
     figure = e.figure(data)
-    render_figure.render(figure, a.pgfplots, a.series, a.pdf, a.png, e.name, from_config(loaded))
+    plain = render_figure.without_capabilities(loaded)
+    render_figure.render(
+        figure, a.pgfplots, a.series, a.pdf, a.png, e.name, from_config(loaded), plain
+    )
 
 
 if __name__ == "__main__":

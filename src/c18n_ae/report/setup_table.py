@@ -98,6 +98,23 @@ def flags_note(sets: list[dict]) -> str:
     return out + " results/setup.csv gives every build's flags and every launcher's note in full."
 
 
+def _builds_recorded(meta: dict) -> dict[str, str]:
+    """{'E3': "E3's binaries record one build for every variant, clang 14.0.0"} where an
+    experiment's binaries record one compiler build for all its variants: the names in the
+    study's files (cc, clang-morello) are then one compiler (R210, B210: Section 4 named the
+    build, this table only the names)."""
+    from c18n_ae.common import call_sites
+
+    out = {}
+    for e, records in call_sites.compilers_by_experiment(meta).items():
+        builds = set(records.values())
+        if len(builds) == 1 and set(records) == set(meta["variants"]):
+            number = f"E{exp.get(e).number}"
+            words = call_sites.compiler_words(builds.pop())
+            out[number] = f"{number}'s binaries record one build for every variant, {words}"
+    return out
+
+
 def dataset_column(meta: dict) -> dict:
     """A data set's dataset.yaml in the shape of a target's provenance, for the setup table."""
     h = meta["host"]
@@ -145,7 +162,7 @@ def dataset_column(meta: dict) -> dict:
             if h.get("memory", "not recorded") != "not recorded"
             else h.get("memory")
         ),
-        "compilers": {c: c for c in compilers},
+        "compilers": {**{c: c for c in compilers}, **_builds_recorded(meta)},
         "timer_text": timers or "not recorded",
         "variants_text": flags,
         "measured_by": f"{meta['measured_by']}, {meta['measured_when']}",
