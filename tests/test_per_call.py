@@ -421,7 +421,7 @@ def test_the_conclusion_says_the_answer_in_one_sentence_of_other_words():
     programs in general)."""
     both = both_rows()
     first = call_cost.finding(both, RELEASES, ABIS)
-    said = call_cost.conclusion_finding(both, RELEASES, ABIS, "-O0")
+    said = call_cost.conclusion_finding(both, RELEASES, ABIS)
     sentences = lambda x: set(re.split(r"(?<=\.) (?=[A-Z])", x))  # noqa: E731
     # no sentence the same, and one sentence; code calling no other library is the abstract's
     own = "ran at 0.97$\\times$ to 1.08$\\times$"

@@ -111,8 +111,8 @@ def _applies(part: dict, experiment: str | None, metric: str | None) -> bool:
 def facts(entry: dict, experiment: str | None = None, metric: str | None = None) -> dict:
     """The recorded facts of one variant (a config variant or a data set's variant entry), with
     the experiment's build and run entries (for the metric, where they name metrics) over the
-    variant's own: {abi, c18n, compiler, optimisation, allocator, revocation}; None where not
-    recorded."""
+    variant's own: {abi, c18n, compiler, optimisation, allocator, revocation, host,
+    compiler_build}; None where not recorded."""
     merged = {k: v for k, v in entry.items() if v != UNKNOWN}
     parts = [*(entry.get("builds") or []), *(entry.get("runtime") or [])]
     for part in [*parts, *(entry.get("hosts") or []), *(entry.get("binaries_record") or [])]:

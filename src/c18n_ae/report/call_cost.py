@@ -344,15 +344,12 @@ def _level_words(level: str) -> str:
     return f"unoptimised (\\mbox{{{escape(level)}}})" if level == "-O0" else escape(level)
 
 
-def conclusion_finding(
-    t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None, level: str | None = None
-) -> str:
+def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | None = None) -> str:
     """The conclusion's answer in one sentence, the abstract's first finding (finding) in other
     words: the figures (two significant) and that they hold the ABI and the switch together, in
     Figure 1's words. Not the abstract's build level nor its code calling no other library again
-    (B203, R203: the conclusion repeated the abstract nearly word for word); level is kept for a
-    caller's signature only. No rate scaled from it: a figure of one workload's unoptimised loop
-    says nothing of programs in general."""
+    (B203, R203: the conclusion repeated the abstract nearly word for word). No rate scaled from
+    it: a figure of one workload's unoptimised loop says nothing of programs in general."""
     abis = abis or {}
     r, kind = answer(t)
     if r is None:
@@ -1742,7 +1739,7 @@ def main(argv=None) -> None:
     # (R177, A177: the abstract's third qualifier in one sentence)
     limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not mix)
     text += newcommand("PerCallLimits", limits)
-    text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis, quoted))
+    text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis))
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))
     text += newcommand("ReleaseCompilers", release_compilers(metas, first))
     # the same-board contrast in Section 4, in a few plain sentences (A191, B191, R191: in

@@ -983,7 +983,12 @@ def tested_table(results: pd.DataFrame, releases: dict[str, str], sources=None) 
         + r" Table~\ref{tab:claims} gives each claim's evidence in full."
     )
     return "\n".join(
-        [r"\begin{table*}[!hbp]", rf"\caption{{{caption}}}", r"\label{tab:tested}", r"\footnotesize"]
+        [
+            r"\begin{table*}[!hbp]",
+            rf"\caption{{{caption}}}",
+            r"\label{tab:tested}",
+            r"\footnotesize",
+        ]
         + out
         + [r"\end{table*}"]
     )
