@@ -178,6 +178,14 @@ def compilers_by_experiment(meta: dict) -> dict[str, dict[str, str]]:
     return {e: v for e, v in out.items() if v}
 
 
+def one_build(records: dict | None, *variants: str) -> str:
+    """'clang 14.0.0' where the binaries of every variant named record the same compiler build
+    (records: compilers or one experiment's compilers_by_experiment), '' otherwise (A189: the
+    binaries record what the study's files leave to the compilers' names)."""
+    said = {(records or {}).get(v, "") for v in variants}
+    return compiler_words(next(iter(said))) if len(said) == 1 and "" not in said else ""
+
+
 def compiler_words(record: str) -> str:
     """A compiler record in prose, 'clang 14.0.0', the commit left to the record itself (A192: a
     commit hash in running text); compilers() compares whole records, commits included."""

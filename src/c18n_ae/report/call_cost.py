@@ -19,7 +19,6 @@ from c18n_ae import experiments as exp
 from c18n_ae.analysis.contrasts import read_possibly
 from c18n_ae.common import call_sites
 from c18n_ae.common import config as cfg
-from c18n_ae.common.call_sites import compiler_words
 from c18n_ae.common.fsutil import write_text_atomic
 from c18n_ae.common.latex import (
     WIDE_FACTOR,
@@ -511,14 +510,6 @@ def _compiler_part(o) -> dict | None:
     return _possibly_part(o, "compiler")
 
 
-def _one_build(records: dict | None, *variants: str) -> str:
-    """'clang 14.0.0' where the binaries of every variant named record the same
-    compiler build (call_sites.compilers), '' otherwise (A189: the binaries record what the
-    study's files leave to the compilers' names)."""
-    said = {(records or {}).get(v, "") for v in variants}
-    return compiler_words(next(iter(said))) if len(said) == 1 and "" not in said else ""
-
-
 def release_compilers(metas: dict, r) -> str:
     """What the other data sets' binaries record of their variants' compilers, where they record
     one build for all: 'though their binaries record one compiler build, clang 13.0.0' (A189:
@@ -530,7 +521,7 @@ def release_compilers(metas: dict, r) -> str:
         if r is None or name == r.source:
             continue
         records = call_sites.compilers(meta)
-        build = _one_build(records, *(meta.get("variants") or {}))
+        build = call_sites.one_build(records, *(meta.get("variants") or {}))
         if build:
             return f"though their binaries record one compiler build, {build}"
     return ""
@@ -578,7 +569,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
         f", and makes the same {in_words(int(k))} calls" if _f(o.calls_per_iteration) == k else ""
     )
     compiler = _compiler_part(o) if not _compiler_part(r) else None
-    build = _one_build(records, r.subject, o.subject, _s(r.baseline))
+    build = call_sites.one_build(records, r.subject, o.subject, _s(r.baseline))
     # the one build the binaries record for all three, whatever the compilers' names (A189;
     # the contrasts no longer name them apart where the binaries record one build, and Table 1
     # names them), or a compiler named apart

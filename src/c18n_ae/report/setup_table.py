@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from c18n_ae import experiments as exp
-from c18n_ae.common import config, datasets
+from c18n_ae.common import call_sites, config, datasets
 from c18n_ae.common.fsutil import rows_csv, write_text_atomic
 from c18n_ae.common.latex import escape, fmt, listed
 from c18n_ae.common.names import Names, from_config
@@ -103,14 +103,11 @@ def _builds_recorded(meta: dict) -> dict[str, str]:
     experiment's binaries record one compiler build for all its variants: the names in the
     study's files (cc, clang-morello) are then one compiler (R210, B210: Section 4 named the
     build, this table only the names)."""
-    from c18n_ae.common import call_sites
-
     out = {}
     for e, records in call_sites.compilers_by_experiment(meta).items():
-        builds = set(records.values())
-        if len(builds) == 1 and set(records) == set(meta["variants"]):
+        words = call_sites.one_build(records, *meta["variants"])
+        if words:
             number = f"E{exp.get(e).number}"
-            words = call_sites.compiler_words(builds.pop())
             out[number] = f"{number}'s binaries record one build for every variant, {words}"
     return out
 
