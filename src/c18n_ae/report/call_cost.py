@@ -848,9 +848,11 @@ def arithmetic(t: pd.DataFrame, releases: dict, abis: dict | None = None) -> str
         f"{ib}~{ui} in {escape(r.baseline)}. Each iteration makes "
         # a call and its return cross the boundary twice (a cold read met 'per call, with its
         # return' here and 'crosses twice' in Appendix A.5 and asked which a switch is)
-        f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back, so "
-        f"the extra time per call is $({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ "
-        f"{_about(r.per_call_ns)}. "
+        # divided among the calls, not caused by their crossings (B217: 'so' charged all of the
+        # extra time to the crossings before the next paragraph said what it includes)
+        f"{in_words(int(k))} calls into {library}{named}, each crossing into it and back. "
+        "Divided among them, the extra time per iteration gives the extra time per call, "
+        f"$({ia} - {ib})$~{ui}~/~${int(k)} \\approx$ {_about(r.per_call_ns)}. "
         # what the extra time includes, the loop's own code among it, is the next paragraph's
         # (bound_words; four readers of rounds 141 to 143: a closing clause on the build level
         # here had no stated purpose)
@@ -929,8 +931,8 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
 def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> str:
     """Section 4's paragraph on what the estimate includes, in plain sentences: where the library
     takes a slower path for most of the loop's arguments, how much work each call does there,
-    first (slow_path_words); the parts; what the loops that call nothing suggest of where the
-    iteration's extra time lies (own_small). That the parts bound the switch alone, and when, is
+    first (slow_path_words); the parts; what the loops that call nothing suggest of the loop's
+    own code (own_small). That the parts bound the switch alone, and when, is
     Threats' to say (upper_words; A195, B195, R195: the conditions in the same sentence were
     reread, and the guide keeps qualifiers in one place). '' where E10 answers."""
     r, kind = answer(t)
@@ -946,18 +948,13 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         "stall (Section~\\ref{sec:background}) and the switch."
     )
     # whose loops (A200: the benchmark build's changed by more), against what (A214, B214:
-    # 'changed' named no baseline), and what it suggests of the iteration's extra time (B215)
-    whole, k = _f(r.extra_per_iteration_ns), _f(r.calls_per_iteration)
-    calls = (
-        f"{_iteration_amount(whole)} lies in the {in_words(int(k))} calls"
-        if math.isfinite(whole) and k > 1
-        else "extra time lies in the calls"
-    )
+    # 'changed' named no baseline); what they suggest of the loop's own code, not that nearly all
+    # of the extra time lies in the calls (R217, B217: that read against the parts just listed)
     own = (
         f"The {compartment_name(abi)} loops of the same program that call no other library "
         f"differed from {escape(_s(r.baseline)) or 'hybrid'}'s by under "
         f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}), which "
-        f"suggests that nearly all of the {calls}."
+        "suggests that the loop's own code accounts for little."
         if own_small(t, r)
         else ""
     )
@@ -1006,9 +1003,9 @@ OWN_SHARE_NS = 1.0  # the loops that call nothing bound the loop's own code wher
 
 def own_small(t: pd.DataFrame, r) -> bool:
     """Whether every workload of the answer's source and contrast that calls no other library
-    differed from the baseline by less than OWN_SHARE_NS an iteration, so that they suggest
-    nearly all of the iteration's extra time lies in the calls (A156 to B159: Table 4 bounds
-    that share; their loops are not the math loop's, hence 'suggest', rounds 139 to 142)."""
+    differed from the baseline by less than OWN_SHARE_NS an iteration, so that they suggest the
+    loop's own code accounts for little (A156 to B159: Table 4 bounds that share; their loops
+    are not the math loop's, hence 'suggest', rounds 139 to 142)."""
     rows = _own_rows(t, r.source, r.subject)
     extra = pd.to_numeric(rows.get("extra_per_iteration_ns"), errors="coerce").abs()
     return not (rows.empty or extra.isna().any() or extra.max() >= OWN_SHARE_NS)
