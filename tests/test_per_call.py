@@ -394,6 +394,12 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         .replace(r"\PerCallQuestion{}", question_words(shipped))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
         .replace(r"\PerCallMix{}", mix)
+        .replace(
+            r"\PerCallSlowPath{}",
+            call_cost.slow_path_brief(
+                both, pd.read_csv(ROOT / "published" / "libm_argument_reduction.csv", dtype=str)
+            ),
+        )
         .replace(r"\PerCallLimits", after)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")
@@ -1036,6 +1042,18 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         rows.assign(argument_high=float("nan")), ABIS, reduction
     )
     assert "slower path" not in call_cost.bound_words(rows, ABIS, None)
+    # the abstract says what kind of call the figure is of, in one plain sentence (A214, B214,
+    # A219, B219, R219), from the same facts, and nothing where they say nothing
+    brief = call_cost.slow_path_brief(rows, reduction)
+    assert brief == (
+        "The math loop's sin, cos and tan calls take libm's slower path for large arguments on "
+        "98\\,\\% of iterations."
+    ), brief
+    assert call_cost.abstract_problems(brief) == [], brief
+    assert call_cost.slow_path_brief(small, reduction) == ""
+    assert call_cost.slow_path_brief(rows, None) == ""
+    abstract = (ROOT / "paper" / "sections" / "abstract.tex").read_text()
+    assert r"\PerCallFinding{} \PerCallSlowPath{} \PerCallMix{}" in abstract, abstract
     # the 22.12 data record the same loop
     assert (rows_of("cheribsd-22.12").argument_high.dropna() == 99999999).any()
 

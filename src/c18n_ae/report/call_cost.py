@@ -872,6 +872,46 @@ def _threshold_tex(text: str) -> str:
     return f"${text.replace('(', '').replace(')', '').replace(' /', '/')}$"
 
 
+def _slow_path(r, reduction: pd.DataFrame | None) -> tuple | None:
+    """(the library's row of published/libm_argument_reduction.csv, the share of the loop's
+    integer arguments on its slower path, the highest argument, its functions' names escaped)
+    where the answer's library has such a path and the data set records the arguments its calls
+    get (dataset.yaml argument_range), and most of them take it; None otherwise."""
+    if reduction is None or not len(reduction):
+        return None
+    low, high = _f(getattr(r, "argument_low", math.nan)), _f(getattr(r, "argument_high", math.nan))
+    rows = reduction[reduction.library == _s(r.library)]
+    if rows.empty or not (math.isfinite(low) and math.isfinite(high) and high > low):
+        return None
+    x = rows.iloc[0]
+    first = max(low, math.ceil(_smallest(str(x.smallest_high_word))))
+    share = max(0.0, (high - first + 1) / (high - low + 1))
+    if share < 0.5:
+        return None
+    return x, share, high, [escape(f.strip()) for f in str(x.functions).split(",")]
+
+
+def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
+    """The abstract's sentence on the kind of call the figure is of: 'The math loop's sin, cos
+    and tan calls take libm's slower path for large arguments on 98 % of iterations.' (A214, B214,
+    A219, B219, R219: without it a reader repeats the figure as the cost of any call; the
+    baseline's time per call, A215, B215, R215, also counts the loop's own code); '' where the
+    answer is not the data's or its calls take no such path (_slow_path)."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    found = _slow_path(r, reduction)
+    if found is None:
+        return ""
+    _, share, _, names = found
+    loop, library = escape(_workload(r)), escape(_s(r.library))
+    return (
+        # plain, as the abstract's finding names the library
+        f"The {loop} loop's {listed(names)} calls take {library}'s slower path for large "
+        f"arguments on {round(share * 100)}\\,\\% of iterations."
+    )
+
+
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
     """'Each call does much work inside libm, so the extra time per call is that of an expensive
     call, not of a crossing alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
@@ -885,18 +925,11 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     (dataset.yaml argument_range), the share of integer arguments on it, said where it is most of
     them (three expert readers of rounds 129 and 130: the figure is of calls that do much work
     inside libm, so its purecap build may hold much of the extra time); '' otherwise."""
-    if reduction is None or not len(reduction):
+    found = _slow_path(r, reduction)
+    if found is None:
         return ""
-    low, high = _f(getattr(r, "argument_low", math.nan)), _f(getattr(r, "argument_high", math.nan))
-    rows = reduction[reduction.library == _s(r.library)]
-    if rows.empty or not (math.isfinite(low) and math.isfinite(high) and high > low):
-        return ""
-    x = rows.iloc[0]
-    first = max(low, math.ceil(_smallest(str(x.smallest_high_word))))
-    share = max(0.0, (high - first + 1) / (high - low + 1))
-    if share < 0.5:
-        return ""
-    functions = listed([f"\\texttt{{{escape(f.strip())}}}" for f in str(x.functions).split(",")])
+    x, share, high, names = found
+    functions = listed([f"\\texttt{{{f}}}" for f in names])
     library = escape(_s(r.library))
     below = high + 1
     exponent = math.log10(below)
@@ -1722,6 +1755,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallQuestion", question_words(sets))
     text += newcommand("PerCallScope", scope(t, abis))
     text += newcommand("PerCallFinding", finding(t, releases, abis))
+    text += newcommand("PerCallSlowPath", slow_path_brief(t, reduction))
     # what the time per call holds, then what the figures rest on, after them: the qualifiers
     # in one place (findings.study_limits)
     library = escape(_s(getattr(first, "library", ""))) if first is not None else ""
