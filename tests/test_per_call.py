@@ -1043,11 +1043,13 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     )
     assert "slower path" not in call_cost.bound_words(rows, ABIS, None)
     # the abstract says what kind of call the figure is of, in one plain sentence (A214, B214,
-    # A219, B219, R219), from the same facts, and nothing where they say nothing
+    # A219, B219, R219), and why that matters (A220, B220, R220), from the same facts, and
+    # nothing where they say nothing
     brief = call_cost.slow_path_brief(rows, reduction)
     assert brief == (
-        "The math loop's sin, cos and tan calls take libm's slower path for large arguments on "
-        "98\\,\\% of iterations."
+        "The math loop's libm calls are expensive: its sin, cos and tan take libm's slower path "
+        "for large arguments on 98\\,\\% of iterations, so the figure is not the cost of a "
+        "crossing alone."
     ), brief
     assert call_cost.abstract_problems(brief) == [], brief
     assert call_cost.slow_path_brief(small, reduction) == ""
