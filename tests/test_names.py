@@ -9,6 +9,7 @@ import yaml
 
 from c18n_ae.common import config as cfg
 from c18n_ae.common.names import from_config, release_labels, variant_names
+from c18n_ae.report import call_cost
 from c18n_ae.report.files import PER_CALL, VERDICTS
 from conftest import ROOT, snakemake
 
@@ -110,4 +111,8 @@ def test_a_copy_of_a_data_set_prints_apart_in_every_generated_sentence(project_c
         assert "(copy-b)" in tex, name
     for macro in ("PerCallFinding", "ClaimsSummary", "DatasetSummary"):
         body = next(x for x in "".join(said.values()).splitlines() if f"{{\\{macro}}}" in x)
-        assert f"{release} (copy-b)" in body and f"{release} ({first})" in body, body
+        # inside the finding's parenthesis, the data set in brackets: no parenthesis inside
+        # another (the item 2)
+        o, c = ("[", "]") if macro == "PerCallFinding" else ("(", ")")
+        assert f"{release} {o}copy-b{c}" in body and f"{release} {o}{first}{c}" in body, body
+        assert not [x for x in call_cost.abstract_problems(body) if x.startswith("nested")], body
