@@ -47,4 +47,7 @@ def test_each_value_keeps_its_file_key_and_rule(tmp_path):
     assert r"memory.csv} (rule \texttt{macros}, 2)" in said  # file names break after a slash
     assert r"\texttt{config/\allowbreak{}claims.yaml} (rule \texttt{macros}, 3)" in said
     assert "MemWriteMsLocalOTwo" not in said and "2.50" not in said
+    # the figures per call print as prose, not names: the paragraph says which file holds them
+    # (A221 looked for the headline's figures in numbers.csv)
+    assert r"not among these names: \texttt{results/per\_call.csv} holds them" in said
     assert said == appendix(pd.read_csv(csv, dtype=str, keep_default_na=False).to_dict("records"))

@@ -40,8 +40,9 @@ def _breakable(path: str) -> str:
 def appendix(entries: list[dict]) -> str:
     """The artifact appendix's paragraph on where each number comes from, the target of every
     \\gen link (paper/main.tex): the file that lists them all, and each file the values come from
-    with the rule that wrote it and how many names it gave. Names and values stay in the CSV:
-    listed here they took three pages that grew with every experiment."""
+    with the rule that wrote it and how many names it gave, and the file that holds the figures
+    per call, which print as prose. Names and values stay in the CSV: listed here they took
+    three pages that grew with every experiment."""
     groups = collections.Counter((e["file"], e["rule"]) for e in entries)  # in order of first
     said = "; ".join(
         rf"\texttt{{{_breakable(source)}}} (rule \texttt{{{escape(rule)}}}, {n})"
@@ -58,7 +59,12 @@ def appendix(entries: list[dict]) -> str:
         r"(\texttt{snakemake -{}-report report.html}) carries the same table, and the paper's "
         r"sources in \texttt{paper/sections/} name each value where it prints. The names come "
         r"from these files (rule, number of names): "
-        f"{said}.\n"
+        f"{said}. "
+        # the headline's figures are prose, not names (A221 looked for them in numbers.csv)
+        "The figures per call of the abstract, Section~\\ref{sec:per-call}, "
+        "Figure~\\ref{fig:per-call} and Table~\\ref{tab:per-call} are not among these names: "
+        r"\texttt{results/per\_call.csv} holds them, one row per source and workload, with the "
+        "calls each divides by and their evidence.\n"
     )
 
 
