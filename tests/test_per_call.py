@@ -591,7 +591,7 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     r, _ = call_cost.answer(rows)
     # the side that names none (the benchmark files name the board too, so not 'only ...')
     assert call_cost._boards_open(r, "purecap") == (
-        "The hybrid files name no board, so whether it was like purecap + c18n's, "
+        "The hybrid files name no board, so whether it was the same as purecap + c18n's, "
         "\\texttt{morello-camb-3}, cannot be checked."
     )
     assert r"\PerCallPossibly" in (ROOT / "paper" / "sections" / "threats.tex").read_text()
@@ -698,12 +698,13 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     ), text
     assert "bound" not in text and "Section~\\ref{sec:threats}" not in text, text
     # the conditions in Threats, each named (A170, B169, R170: no share may be negative; round
-    # 135: like boards), and why the boards cannot be checked (A168, B168, R168)
+    # 135: equivalent boards), and why the boards cannot be checked (A168, B168, R168)
     upper = call_cost.upper_words(rows, ABIS)
     assert upper == (
         "The extra time per call is an upper bound on the switch alone if neither the loop's own "
-        "code nor libm runs faster in its purecap build, and both sides ran on like boards; the "
-        "hybrid files name no board, so whether it was like purecap + c18n's, "
+        "code nor libm runs faster in its purecap build, and both sides ran on equivalent boards; "
+        "the "
+        "hybrid files name no board, so whether it was the same as purecap + c18n's, "
         "\\texttt{morello-camb-3}, cannot be checked."
     ), upper
     assert upper.count("upper bound") == 1 and "unless" not in upper, upper
@@ -1192,7 +1193,8 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # compiler apart for E3 (its binaries record one build), so without the records none is named
     assert text == (
         "The study also ran the loop with c18n in the benchmark ABI, which avoids the stall, on "
-        "the board the purecap + c18n files name. It was built \\mbox{-O2}, and "
+        "\\texttt{morello-camb-3}, the board the purecap + c18n files name. It was built "
+        "\\mbox{-O2}, and "
         "makes the same four calls. It took about 15~\\si{\\nano\\second} a call more than "
         "hybrid (Table~\\ref{tab:per-call}), 45~\\si{\\nano\\second} less than purecap + c18n. "
         "Those 45~\\si{\\nano\\second} hold the stall, what \\mbox{-O2} "

@@ -594,20 +594,23 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     base = escape(_s(r.baseline)) or "hybrid"
     apart = _about(gap["per_call"])
     rest = _about(o.per_call_ns)
+    # the board by name (A215, R215, A217, A218: 'the board the ... files name' left it to find)
+    named = _named_host(r)
+    board = f"\\texttt{{{escape(named)}}}, " if named else ""
     # no lower bound on the rest (B202 asked for one): it is the other ABI's own figure again, 60
     # less 45, which A214 read as that figure
     return (
         # the subtraction, what it holds, and the bound under one condition (A197, B197,
         # R197: a chain on to a bound on the other ABI's switch read as six inferences, one of
         # which, a saving per call from loops that make no call, does not follow)
-        f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on the "
-        f"board the {mine} files name. It was built \\mbox{{{level}}}{by}{same}. It took about "
-        f"{rest} a call more than {base} (Table~\\ref{{tab:per-call}}), {apart} less than "
-        f"{mine}. Those {apart} hold the stall, what \\mbox{{{level}}}{other} saved in the "
-        f"loop's own code, and whatever more {library} and the switch cost in {full} than in the "
+        f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on "
+        f"{board}the board the {mine} files name. It was built \\mbox{{{level}}}{by}{same}. "
+        f"It took about {rest} a call more than {base} (Table~\\ref{{tab:per-call}}), {apart} "
+        f"less than {mine}. Those {apart} hold the stall, what \\mbox{{{level}}}{other} saved in "
+        f"the loop's own code, and whatever more {library} and the switch cost in {full} than in "
         # both parts named in the condition (B208: the -O2 saving's sign was left unstated;
         # B209: 'the last two' had no clear referent)
-        f"{abi} ABI. If neither the saving nor that extra cost is negative, at most about "
+        f"the {abi} ABI. If neither the saving nor that extra cost is negative, at most about "
         f"{apart} of the {_about(r.per_call_ns)} is the stall."
     )
 
@@ -1027,7 +1030,7 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
 
 
 def _boards_open(r, abi: str) -> str:
-    """'The hybrid files name no board, so whether it was like purecap + c18n's,
+    """'The hybrid files name no board, so whether it was the same as purecap + c18n's,
     morello-camb-3, cannot be checked.': where the answer's two sides may come from different
     boards (the switch's bound's second condition, _conditions); '' otherwise. The side that
     names none, not 'only ... name their board' (the benchmark files name it too)."""
@@ -1038,7 +1041,8 @@ def _boards_open(r, abi: str) -> str:
     side = compartment_name(abi) if named == r.subject else escape(named)
     silent = escape(_s(r.baseline)) if named == r.subject else compartment_name(abi)
     return (
-        f"The {silent} files name no board, so whether it was like {side}'s, "
+        # 'the same as', not 'like' (A218: 'like boards' read as a typo)
+        f"The {silent} files name no board, so whether it was the same as {side}'s, "
         f"\\texttt{{{escape(part['host'])}}}, cannot be checked."
     )
 
@@ -1059,13 +1063,13 @@ def own_small(t: pd.DataFrame, r) -> bool:
 def _conditions(r, abi: str) -> list[str]:
     """The bound's conditions (bound_words), each a clause: 'neither the loop's own code nor libm
     runs faster in its purecap build' (no share of the extra time may be negative: A170, B169,
-    R170; the loops that call nothing are other loops), and 'both sides ran on like boards' only
-    where the answer's two sides may come from different ones (two readers of round 135: a bound
-    across boards is none)."""
+    R170; the loops that call nothing are other loops), and 'both sides ran on equivalent
+    boards' only where the answer's two sides may come from different ones (two readers of round
+    135: a bound across boards is none)."""
     library = escape(_s(r.library)) or "the library"
     out = [f"neither the loop's own code nor {library} runs faster in its {abi} build"]
     if _host_part(r):
-        out.append("both sides ran on like boards")
+        out.append("both sides ran on equivalent boards")  # A218, B222: 'like boards' misread
     return out
 
 
