@@ -612,10 +612,12 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     # ahead); the ABI that avoids it beside its overheads, in Related work (R177, B177)
     assert said.startswith("Under the purecap ABI, a call into another library"), said
     # the term named where it is defined (R204, R205, R207), and that a switch may add changes
-    # of its own (A184, B184), in a sentence of its own (A206)
+    # of its own (A184, B184), in a sentence of its own (A206), saying of what and why (B219,
+    # B220, B221, B224)
     assert (
-        "wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch may add "
-        "changes of its own." in call_cost.beside()
+        "wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch, which "
+        "passes through a trampoline both ways, may change those bounds again."
+        in call_cost.beside()
     )
     # the ABI that avoids it defined in Related work, beside its overheads, where the body does
     # not use it (R177, B177); in Section 2 where Section 4 does (A193, B193, R193, B192), and

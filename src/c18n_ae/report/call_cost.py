@@ -1584,10 +1584,11 @@ def beside(stall_free: bool = False) -> str:
         "Under the purecap ABI, a call into another library and its return each change the "
         "bounds of the program-counter capability, with or without compartments. Morello's "
         # the term Section 4 uses, named where it is defined (R204, R205, R207), and the switch's
-        # own changes in a sentence of their own (A206: one sentence held both)
+        # own changes in a sentence of their own (A206: one sentence held both), of what and why
+        # (B219, B220, B221, B224: 'changes of its own' named neither)
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch "
-        "may add changes of its own."
+        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch, "
+        "which passes through a trampoline both ways, may change those bounds again."
     )
     if stall_free:
         said += (
