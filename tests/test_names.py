@@ -116,3 +116,7 @@ def test_a_copy_of_a_data_set_prints_apart_in_every_generated_sentence(project_c
         o, c = ("[", "]") if macro == "PerCallFinding" else ("(", ")")
         assert f"{release} {o}copy-b{c}" in body and f"{release} {o}{first}{c}" in body, body
         assert not [x for x in call_cost.abstract_problems(body) if x.startswith("nested")], body
+    # the conclusion names them out of any parenthesis, each label whole (its closing
+    # parenthesis was once stripped with the list's)
+    body = next(x for x in "".join(said.values()).splitlines() if "{\\PerCallConclusion}" in x)
+    assert f"{release} (copy-b)" in body and "[" not in body, body

@@ -373,7 +373,9 @@ def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | N
         study = _s(r.interval_covers) == "within one run"
         where = escape(short_release(releases.get(r.source, r.source)))
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
+        # out of the parenthesis, a data set beside its release in parentheses again
         also = _elsewhere(t, r, releases, full=False).strip(" ()").replace("; ", " and ")
+        also = also.replace("[", "(").replace("]", ")")
         # the figure's workload named, not 'where code calls into another library': one loop's
         # calls give it, and a cold read set it against 22.12's malloc and free, whose one call
         # per timed region shows no such cost within the timer's steps
@@ -980,9 +982,9 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     """Section 4's paragraph on what the estimate includes, in plain sentences: where the library
     takes a slower path for most of the loop's arguments, how much work each call does there,
     first (slow_path_words); the parts; what the loops that call nothing suggest of the loop's
-    own code (own_small). That the parts bound the switch alone, and when, is
-    Threats' to say (upper_words; A195, B195, R195: the conditions in the same sentence were
-    reread, and the guide keeps qualifiers in one place). '' where E10 answers."""
+    own code (own_small). That the parts bound the switch alone, and when, is Threats' to say
+    (upper_words; A195, B195, R195: the conditions in the same sentence were reread, and the
+    guide keeps qualifiers in one place). '' where E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
