@@ -1050,17 +1050,24 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         rows.assign(argument_high=float("nan")), ABIS, reduction
     )
     assert "slower path" not in call_cost.bound_words(rows, ABIS, None)
-    # the abstract says what kind of call the figure is of, in one plain sentence right after
-    # the figure (A214, B214, A219, B219, R219; A220, B220, R220: after the code that calls no
-    # other library it did not say why it mattered), from the same facts, and nothing where
-    # they say nothing
+    # the abstract says what kind of call the figure is of, and what follows from it, in one
+    # plain sentence right after the figure (A214, B214, A219, B219, R219; A220, B220, R220,
+    # A225, B225, R225: the fact alone did not say what follows), from the same facts, and
+    # nothing where they say nothing
     brief = call_cost.slow_path_brief(rows, reduction)
     assert brief == (
-        "Those libm calls are expensive: on 98\\,\\% of iterations, sin, cos and tan take libm's "
-        "slower path for large arguments."
+        "Those libm calls are expensive, mostly on libm's slower path for large arguments: "
+        "60~\\si{\\nano\\second} is the extra time of such a call, not of a crossing alone."
     ), brief
+    # 'mostly', not every call: three of the four functions take the path (log does not)
+    assert len(reduction.functions.iloc[0].split(",")) == 3 and "log" not in reduction.functions[0]
     assert call_cost.abstract_problems(brief) == [], brief
     assert call_cost.slow_path_brief(small, reduction) == ""
+    # nor where the path's functions make half the calls or fewer (three of eight)
+    eight = rows.assign(
+        calls_per_iteration=rows.calls_per_iteration.where(rows.calls_per_iteration <= 0, 8)
+    )
+    assert call_cost.slow_path_brief(eight, reduction) == ""
     assert call_cost.slow_path_brief(rows, None) == ""
     both = both_rows()
     said = call_cost.finding(both, RELEASES, ABIS, brief)
