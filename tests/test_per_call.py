@@ -1056,10 +1056,11 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # nothing where they say nothing
     brief = call_cost.slow_path_brief(rows, reduction)
     assert brief == (
-        "Those libm calls are expensive, mostly on libm's slower path for large arguments: "
-        "60~\\si{\\nano\\second} is the extra time of such a call, not of a crossing alone."
+        "Those libm calls are expensive, as sin, cos and tan take libm's slower path for large "
+        "arguments: 60~\\si{\\nano\\second} is the extra time of such a call, not of a "
+        "crossing alone."
     ), brief
-    # 'mostly', not every call: three of the four functions take the path (log does not)
+    # the functions named, not 'mostly' (A226, B226, R226): three of the four (log takes none)
     assert len(reduction.functions.iloc[0].split(",")) == 3 and "log" not in reduction.functions[0]
     assert call_cost.abstract_problems(brief) == [], brief
     assert call_cost.slow_path_brief(small, reduction) == ""

@@ -907,30 +907,31 @@ def _slow_path(r, reduction: pd.DataFrame | None) -> tuple | None:
 
 def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
     """The abstract's sentence on the kind of call the figure is of, right after the figure
-    (finding's then): 'Those libm calls are expensive, mostly on libm's slower path for large
-    arguments: 60 ns is the extra time of such a call, not of a crossing alone.' (A214, B214,
-    A219, B219, R219: without it a reader repeats the figure as the cost of any call; the
-    baseline's time per call, A215, B215, R215, also counts the loop's own code; A220, B220,
-    R220, A225, B225, R225: the fact alone did not say what follows from it; A221: 'so' skipped
-    a step; 'mostly': log takes no such path, so about three calls in four do; short, so that a
-    third data set keeps the abstract within 200 words); '' where the answer is not the data's
-    or its calls take no such path (_slow_path)."""
+    (finding's then): 'Those libm calls are expensive, as sin, cos and tan take libm's slower
+    path for large arguments: 60 ns is the extra time of such a call, not of a crossing alone.'
+    (A214, B214, A219, B219, R219: without it a reader repeats the figure as the cost of any
+    call; the baseline's time per call, A215, B215, R215, also counts the loop's own code; A220,
+    B220, R220, A225, B225, R225: the fact alone did not say what follows from it; A221: 'so'
+    skipped a step; A226, B226, R226: 'mostly' left open what it qualified, so the functions are
+    named; short, so that a third data set keeps the abstract within 200 words); '' where the
+    answer is not the data's, its calls take no such path (_slow_path) or the path's functions
+    make half its calls or fewer."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
     found = _slow_path(r, reduction)
     if found is None:
         return ""
-    # 'mostly' of the calls: the path's functions' share of the iteration's calls, times the
-    # share of arguments on it (three of four, 98 %: about 74 %)
+    # 'those calls are expensive' only where most of them are: the path's functions' share of
+    # the iteration's calls, times the share of arguments on it (three of four, 98 %: about 74 %)
     k = _f(r.calls_per_iteration)
     if not (k > 0 and min(len(found[3]), k) / k * found[1] > 0.5):
         return ""
     library = escape(_s(r.library))
     return (
-        f"Those {library} calls are expensive, mostly on {library}'s slower path for large "
-        f"arguments: {_about(r.per_call_ns)} is the extra time of such a call, not of a crossing "
-        "alone."
+        f"Those {library} calls are expensive, as {listed(found[3])} take {library}'s slower path "
+        f"for large arguments: {_about(r.per_call_ns)} is the extra time of such a call, not of "
+        "a crossing alone."
     )
 
 
