@@ -541,7 +541,7 @@ def test_findings_come_first_in_one_format(quick_run):
         r"a call, not of a crossing alone\. "
         r"On 24\.05, code that calls no other "
         r"library ran at (\d\.\d+× to \d\.\d+×) hybrid[’']s CPU time\. "
-        r"The extra time per call combines the purecap ABI \(libm[’']s purecap build included\) "
+        r"The extra time per call combines the purecap ABI "
         r"with the compartment switch; no variant ran purecap without compartments to tell them "
         r"apart\.",
         abstract,

@@ -404,7 +404,7 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
         )
         .replace(r"\PerCallQuestion{}", question_words(shipped))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
-        .replace(r"\PerCallMix{}", mix)
+        .replace(r"\PerCallMix{}", mix_sentence(shipped))
         .replace(r"\PerCallLimits", after)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")

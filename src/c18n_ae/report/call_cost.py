@@ -1782,10 +1782,9 @@ def main(argv=None) -> None:
     text += newcommand("PerCallFinding", finding(t, releases, abis, slow_path_brief(t, reduction)))
     # what the time per call holds, then what the figures rest on, after them: the qualifiers
     # in one place (findings.study_limits)
-    library = escape(_s(getattr(first, "library", ""))) if first is not None else ""
-    # libm's build named, not weighted: the benchmark ABI's lower figure points the other way
-    # (A161 against A160 and R160), and Section 4 weighs it with its evidence
-    mix = mix_sentence(sets, library) if scope(t, abis) else ""
+    # libm's build not named here (A226, B226): the sentence on the kind of call before it says
+    # the figure is that of an expensive call, and Section 4 names the build with its evidence
+    mix = mix_sentence(sets) if scope(t, abis) else ""
     text += newcommand("PerCallMix", mix)
     # the boards the two sides may differ in are Section 4's, where the bound needs them alike
     # (R177, A177: the abstract's third qualifier in one sentence)
