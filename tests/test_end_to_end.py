@@ -538,7 +538,7 @@ def test_findings_come_first_in_one_format(quick_run):
         r"hybrid[’']s CPU time: \d+ ns more for each iteration[’']s four libm calls, about \d+ ns "
         r"per call \(\d+ ns on CheriBSD 22\.12\)\. Those libm calls are expensive, as sin, cos "
         r"and tan take libm[’']s slower path for large arguments: \d+ ns is the extra time of such "
-        r"a call, not of a crossing alone\. "
+        r"a call, not of a compartment switch alone\. "
         r"On 24\.05, code that calls no other "
         r"library ran at (\d\.\d+× to \d\.\d+×) hybrid[’']s CPU time\. "
         r"The extra time per call combines the purecap ABI "

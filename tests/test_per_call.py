@@ -1011,7 +1011,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # libm's build with whatever it adds to that work
     assert text.startswith(
         "Each call does much work inside libm, so the extra time per call is that of an expensive "
-        "call, not of a crossing alone: hybrid's iteration takes 467.6"
+        "call, not of a switch alone: hybrid's iteration takes 467.6"
         "~\\si{\\nano\\second}, about 117~\\si{\\nano\\second} per call, and "
     ), text
     # then what the extra time includes
@@ -1058,7 +1058,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     assert brief == (
         "Those libm calls are expensive, as sin, cos and tan take libm's slower path for large "
         "arguments: 60~\\si{\\nano\\second} is the extra time of such a call, not of a "
-        "crossing alone."
+        "compartment switch alone."
     ), brief
     # the functions named, not 'mostly' (A226, B226, R226): three of the four (log takes none)
     assert len(reduction.functions.iloc[0].split(",")) == 3 and "log" not in reduction.functions[0]

@@ -908,14 +908,15 @@ def _slow_path(r, reduction: pd.DataFrame | None) -> tuple | None:
 def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
     """The abstract's sentence on the kind of call the figure is of, right after the figure
     (finding's then): 'Those libm calls are expensive, as sin, cos and tan take libm's slower
-    path for large arguments: 60 ns is the extra time of such a call, not of a crossing alone.'
-    (A214, B214, A219, B219, R219: without it a reader repeats the figure as the cost of any
-    call; the baseline's time per call, A215, B215, R215, also counts the loop's own code; A220,
-    B220, R220, A225, B225, R225: the fact alone did not say what follows from it; A221: 'so'
-    skipped a step; A226, B226, R226: 'mostly' left open what it qualified, so the functions are
-    named; short, so that a third data set keeps the abstract within 200 words); '' where the
-    answer is not the data's, its calls take no such path (_slow_path) or the path's functions
-    make half its calls or fewer."""
+    path for large arguments: 60 ns is the extra time of such a call, not of a compartment
+    switch alone.' (A214, B214, A219, B219, R219: without it a reader repeats the figure as the
+    cost of any call; the baseline's time per call, A215, B215, R215, also counts the loop's own
+    code; A220, B220, R220, A225, B225, R225: the fact alone did not say what follows from it;
+    A221: 'so' skipped a step; A226, B226, R226: 'mostly' left open what it qualified, so the
+    functions are named; A227: 'a crossing' is half a switch, as Section 2 defines them; short,
+    so that a third data set keeps the abstract within 200 words); '' where the answer is not
+    the data's, its calls take no such path (_slow_path) or the path's functions make half its
+    calls or fewer."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -931,13 +932,13 @@ def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
     return (
         f"Those {library} calls are expensive, as {listed(found[3])} take {library}'s slower path "
         f"for large arguments: {_about(r.per_call_ns)} is the extra time of such a call, not of "
-        "a crossing alone."
+        "a compartment switch alone."
     )
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
     """'Each call does much work inside libm, so the extra time per call is that of an expensive
-    call, not of a crossing alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
+    call, not of a switch alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
     and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
     which 98 % of the loop's arguments take, since the argument is the loop's index and runs to
     10^8. Whatever libm's purecap build adds to that work counts on every call.', before what
@@ -976,7 +977,7 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         # parenthesis mid-paragraph; A177: 'may account for much of it' read as a weighing the
         # same-board benchmark figure points against), so the reader weighs libm's build
         f"Each call does much work inside {library}, so the extra time per call is that of an "
-        f"expensive call, not of a crossing alone: {per}{functions} reduce an argument of at "
+        f"expensive call, not of a switch alone: {per}{functions} reduce an argument of at "
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
         f"take, since the argument is the loop's index and runs to {bound}. Whatever {library}'s "
