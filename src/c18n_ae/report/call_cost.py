@@ -925,12 +925,13 @@ def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
         return ""
     # 'those calls are expensive' only where most of them are: the path's functions' share of
     # the iteration's calls, times the share of arguments on it (three of four, 98 %: about 74 %)
+    _, share, _, names = found
     k = _f(r.calls_per_iteration)
-    if not (k > 0 and min(len(found[3]), k) / k * found[1] > 0.5):
+    if not (k > 0 and min(len(names), k) / k * share > 0.5):
         return ""
     library = escape(_s(r.library))
     return (
-        f"Those {library} calls are expensive, as {listed(found[3])} take {library}'s slower path "
+        f"Those {library} calls are expensive, as {listed(names)} take {library}'s slower path "
         f"for large arguments: {_about(r.per_call_ns)} is the extra time of such a call, not of "
         "a compartment switch alone."
     )
