@@ -7,6 +7,7 @@ from c18n_ae.experiments.crossing import extra_says
 from c18n_ae.experiments.outputs import Figure, Panel, Series, if_enough_trials, three_figures
 from c18n_ae.report import headline
 from c18n_ae.report.render_figure import paper_panels, pgfplots, sideways, without_capabilities
+from conftest import ROOT
 
 
 def test_a_difference_is_stated_only_where_its_interval_excludes_zero():
@@ -86,6 +87,9 @@ def test_the_paper_leaves_out_a_machine_without_capabilities_where_a_source_with
     alone = Figure("bars", "t", [panel("local"), panel("x86")], "y")
     assert paper_panels(alone, plain) == alone
     assert "title={local}" not in pgfplots(paper_panels(mixed, plain))
+    # Appendix A says so in one plain sentence (R217 to B227: the elliptical form was reread)
+    said = " ".join((ROOT / "paper" / "sections" / "experiments.tex").read_text().split())
+    assert "development machine, which has no capabilities, appears only where neither ran" in said
 
 
 NAN = float("nan")

@@ -969,7 +969,9 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
     if times and k > 0:
         (_, b), unit = _dividing_times(times)
         per = (
-            f"{escape(_s(r.baseline))}'s iteration takes {b}~{unit}, about "
+            # 'at most': the iteration's whole time, its own code and inline sqrt included,
+            # divided among the calls (A219, B217, B224, R225: read as a measured call's time)
+            f"{escape(_s(r.baseline))}'s iteration takes {b}~{unit}, at most about "
             f"{amount(times[1] / k)} per call, and "
         )
     return (
