@@ -373,9 +373,7 @@ def conclusion_finding(t: pd.DataFrame, releases: dict[str, str], abis: dict | N
         study = _s(r.interval_covers) == "within one run"
         where = escape(short_release(releases.get(r.source, r.source)))
         where = f"the study's {where} data" if study else f"\\texttt{{{where}}}"
-        # out of the parenthesis, a data set beside its release in parentheses again
-        also = _elsewhere(t, r, releases, full=False).strip(" ()").replace("; ", " and ")
-        also = also.replace("[", "(").replace("]", ")")
+        also = _elsewhere(t, r, releases, prose=True)
         # the figure's workload named, not 'where code calls into another library': one loop's
         # calls give it, and a cold read set it against 22.12's malloc and free, whose one call
         # per timed region shows no such cost within the timer's steps
@@ -671,23 +669,23 @@ def quoted_level(t: pd.DataFrame, releases: dict[str, str], metas: dict) -> str 
     return levels.pop() if len(levels) == 1 else None
 
 
-def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str], full: bool = True) -> str:
+def _elsewhere(t: pd.DataFrame, r, releases: dict[str, str], prose: bool = False) -> str:
     """' (about 40 ns on CheriBSD 22.12)', the release named in full as the answer's is (a
     cold read met a bare '22.12' in the abstract): the same workload's and contrast's figure on
-    the other data sets, as Figure 1 draws them (no confound); '' where there is none. full:
-    False where the sentence names the answer's release without the system's name (the
-    conclusion's 'the study's 24.05 data')."""
+    the other data sets, as Figure 1 draws them (no confound); '' where there is none. prose:
+    'about 40 ns on 22.12 and about ...', out of any parenthesis and each release without the
+    system's name, for a sentence that names the answer's release so (the conclusion's 'the
+    study's 24.05 data')."""
     o = _other_sources(t, r)
-    # a data set named beside its release, 'CheriBSD 24.05 (copy)', in brackets here: no
-    # parenthesis inside another (the issue's item 2; a third data set of one release nested them)
-    said = [
-        f"about {_about(x.per_call_ns)} on "
-        + escape(releases[x.source] if full else short_release(releases[x.source]))
-        .replace("(", "[")
-        .replace(")", "]")
-        for x in o.itertuples()
-        if x.source in releases
+    given = [
+        (_about(x.per_call_ns), releases[x.source]) for x in o.itertuples() if x.source in releases
     ]
+    if prose:
+        return " and ".join(f"about {f} on {escape(short_release(n))}" for f, n in given)
+    # a data set named beside its release, 'CheriBSD 24.05 (copy)', in brackets inside the
+    # parenthesis: no parenthesis inside another (the issue's item 2; a third data set of one
+    # release nested them)
+    said = [f"about {f} on " + escape(n).replace("(", "[").replace(")", "]") for f, n in given]
     return f" ({'; '.join(said)})" if said else ""
 
 
