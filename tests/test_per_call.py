@@ -189,8 +189,8 @@ def test_the_first_finding_gives_the_ratio_and_the_cost_in_ns_after_its_scope():
     # the question's and the sentence after the figures' (findings.question_words, mix_sentence)
     assert sentence == (
         r"On CheriBSD 24.05, purecap + c18n ran the study's math loop at 1.51$\times$ hybrid's CPU "
-        r"time: 240~\si{\nano\second} more for each iteration's four libm calls, about 60"
-        r"~\si{\nano\second} per call. On 24.05, code that calls no other library ran at "
+        r"time: 240~\si{\nano\second} more per iteration, about 60~\si{\nano\second} for each "
+        r"of its four libm calls. On 24.05, code that calls no other library ran at "
         r"0.97$\times$ to 1.08$\times$ hybrid's CPU time."
     ), sentence
     assert " It " not in sentence, sentence
@@ -242,7 +242,7 @@ def test_the_first_finding_gives_the_other_release_s_figure_as_figure_1_draws_it
     assert re.match(r"\d\d~\\si", about), about  # two figures, like 24.05's 60
     # beside the answer's, in parentheses (A183, R183: the abstract's words), the ratio left to
     # Figure 1
-    said = f" per call ({about} on CheriBSD 22.12). "
+    said = f" libm calls ({about} on CheriBSD 22.12). "
     assert said in sentence, sentence
     assert sentence.count("22.12") == 1 and call_cost.abstract_problems(sentence) == []
     # one data set alone: nothing to add
@@ -396,15 +396,16 @@ def test_the_abstract_keeps_its_rules_and_leaves_the_claims_to_section_4_5():
                 both,
                 RELEASES,
                 ABIS,
-                call_cost.slow_path_brief(
+                call_cost.finding_then(
                     both,
+                    ABIS,
+                    shipped,
                     pd.read_csv(ROOT / "published" / "libm_argument_reduction.csv", dtype=str),
                 ),
             ),
         )
         .replace(r"\PerCallQuestion{}", question_words(shipped))
         .replace(r"\PerCallScope{}", call_cost.scope(both, ABIS))
-        .replace(r"\PerCallMix{}", mix_sentence(shipped))
         .replace(r"\PerCallLimits", after)
         .replace(r"\RunScope", scope)
         .replace(r"\ctn", "c18n")
@@ -613,11 +614,12 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     assert said.startswith("Under the purecap ABI, a call into another library"), said
     # the term named where it is defined (R204, R205, R207), and that a switch may add changes
     # of its own (A184, B184), in a sentence of its own (A206), saying of what and why (B219,
-    # B220, B221, B224)
+    # B220, B221, B224), outright (A229, B229: 'may') and per direction (A230, B230)
     assert (
-        "wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch, which "
-        "passes through a trampoline both ways, may change those bounds again."
-        in call_cost.beside()
+        "wait: the \\emph{stall}~\\cite{morello-early-performance}. With compartments, the call "
+        "and its return each also pass through a trampoline, code the run-time linker places "
+        "outside both libraries~\\cite{plarch-2023}, and so change those bounds twice in each "
+        "direction rather than once." in call_cost.beside()
     )
     # the ABI that avoids it defined in Related work, beside its overheads, where the body does
     # not use it (R177, B177); in Section 2 where Section 4 does (A193, B193, R193, B192), and
@@ -627,8 +629,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     used = call_cost.beside(True) + " " + call_cost.published_overheads(published, True)
     assert used.count("avoids") == 1 and used.count("\\cite{cheribsd-guide}") == 1, used
     assert call_cost.beside(True).endswith(
-        "The purecap-benchmark ABI (benchmark) leaves those bounds unchanged on such calls and so "
-        "avoids that stall~\\cite{cheribsd-guide}."
+        "The purecap-benchmark ABI (benchmark) leaves those bounds unchanged on calls into another "
+        "library and so avoids that stall~\\cite{cheribsd-guide}."
     )
     assert "under the benchmark ABI (Section~\\ref{sec:background}). Against" in used, used
     assert said.endswith("none of them includes a compartment switch."), said
@@ -865,17 +867,20 @@ def test_figure_one_leaves_confounded_contrasts_out_scales_each_panel_and_labels
     assert r"\PerCallMarks" in caption
     # the study's rows: what the intervals cover said where the bars are
     # in the tables' words for it (item 5), and short (A196, R196)
+    # how wide the bars are, not where they hide (A229, A230, B230, R230): 24.05's array, whose
+    # interval reaches 0.70 % above its ratio, rounded up
     assert call_cost.figure_marks(rows) == (
-        "Bars: the spread within one run (hidden where narrower than the dot)."
+        "Bars: the spread within one run, at most $\\pm$0.8\\,\\% of a ratio."
     )
+    array = rows[(rows.metric == "array_cpu_ns") & (rows.subject == "purecap-c18n")].iloc[0]
+    assert 0.007 < (array.ci95_high - array.ratio) / array.ratio < 0.0071, array
     runs = rows.assign(interval_covers="between runs")
-    assert call_cost.figure_marks(runs).startswith("Bars: intervals (hidden")
+    assert call_cost.figure_marks(runs).startswith("Bars: intervals, at most")
     # with two data sets, the only view of the variation between runs beside the bars (A196,
     # R196, B197, A197, R197, A198, B198, R198)
     assert call_cost.figure_marks(both_rows(), RELEASES) == (
-        "Bars: the spread within one run (hidden where narrower than the dot), not the variation "
-        "between runs: hybrid's own CPU time moved by 2 to 6\\,\\% between the 24.05 and 22.12 "
-        "data."
+        "Bars: the spread within one run, at most $\\pm$0.8\\,\\% of a ratio; runs vary more: "
+        "hybrid's own CPU time moved by 2 to 6\\,\\% between the 24.05 and 22.12 data."
     )
     few = few_ticks(rows)
     assert "open marks: a timer tick either way" in call_cost.figure_marks(few)
@@ -1010,12 +1015,16 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # 'may account for much of it' weighed what the data cannot), then what the 240 ns includes,
     # libm's build with whatever it adds to that work
     assert text.startswith(
-        "Each call does much work inside libm, so the extra time per call is that of an expensive "
-        "call, not of a switch alone: hybrid's iteration takes 467.6"
-        "~\\si{\\nano\\second}, at most about 117~\\si{\\nano\\second} per call, and "
+        "Each call does much work inside libm: \\texttt{sin}, \\texttt{cos} and \\texttt{tan} "
+        "reduce an argument of at least"
     ), text
-    # then what the extra time includes
-    assert "to that work counts on every call. The 60~" in text, text
+    # hybrid's time a call with why it is an upper bound, in a sentence of its own (A229, B229)
+    assert (
+        "$10^{8}$. Hybrid's iteration takes 467.6~\\si{\\nano\\second}, so a call there takes at "
+        "most about 117~\\si{\\nano\\second}, the loop's own code included. Whatever" in text
+    ), text
+    # then what follows, and what the extra time includes
+    assert "not of a switch alone. The 60~" in text, text
     assert "may account" not in text, text
     # hybrid's time per call, what makes 'much work' concrete (A173, B173), from the times the
     # estimate divides
@@ -1040,9 +1049,9 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
         "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
         "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
         "loop's arguments take, since the argument is the loop's index and runs to "
-        "$10^{8}$. Whatever libm's purecap build adds to that work counts on every call. The 60"
-        in text
+        "$10^{8}$. Hybrid's" in text
     ), text
+    assert "Whatever libm's purecap build adds to that work counts on every call, so" in text, text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)
     assert "slower path" not in call_cost.bound_words(small, ABIS, reduction)
@@ -1057,9 +1066,11 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     brief = call_cost.slow_path_brief(rows, reduction)
     assert brief == (
         "Those libm calls are expensive, as sin, cos and tan take libm's slower path for large "
-        "arguments: 60~\\si{\\nano\\second} is the extra time of such a call, not of a "
-        "compartment switch alone."
+        "arguments, so the figure need not hold for cheaper calls."
     ), brief
+    # not 'not of a compartment switch alone' (A229, R229: read as the figure disowned), which
+    # the sentence before it on what the figure combines says (findings.mix_sentence)
+    assert "switch" not in brief, brief
     # the functions named, not 'mostly' (A226, B226, R226): three of the four (log takes none)
     assert len(reduction.functions.iloc[0].split(",")) == 3 and "log" not in reduction.functions[0]
     assert call_cost.abstract_problems(brief) == [], brief
@@ -1072,7 +1083,7 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     assert call_cost.slow_path_brief(rows, None) == ""
     both = both_rows()
     said = call_cost.finding(both, RELEASES, ABIS, brief)
-    assert said.index("per call") < said.index(brief) < said.index("calls no other library"), said
+    assert said.index("libm calls (") < said.index(brief) < said.index("calls no other library")
     assert call_cost.finding(both, RELEASES, ABIS, "") == call_cost.finding(both, RELEASES, ABIS)
     # the 22.12 data record the same loop
     assert (rows_of("cheribsd-22.12").argument_high.dropna() == 99999999).any()
@@ -1201,19 +1212,19 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     # bound on the stall with its conditions (B192, B208), no more (A197, B197, R197: a chain on to
     # a bound on that ABI's switch read as six conditional inferences); the shipped rows name no
     # compiler apart for E3 (its binaries record one build), so without the records none is named
+    # the gap and why it gives no figure for the stall: no bound (A229 to R230: the bound under
+    # its conditions read as nearly empty)
     assert text == (
         "The study also ran the loop with c18n in the benchmark ABI, which avoids the stall, on "
-        "\\texttt{morello-camb-3}, the board the purecap + c18n files name. It was built "
-        "\\mbox{-O2}, and "
-        "makes the same four calls. It took about 15~\\si{\\nano\\second} a call more than "
+        "\\texttt{morello-camb-3}, the board the purecap + c18n files name. With the same four "
+        "calls, it took about 15~\\si{\\nano\\second} a call more than "
         "hybrid (Table~\\ref{tab:per-call}), 45~\\si{\\nano\\second} less than purecap + c18n. "
-        "Those 45~\\si{\\nano\\second} hold the stall, what \\mbox{-O2} "
-        "saved in the loop's own code, and whatever more libm and the switch cost in purecap than "
-        "in the benchmark ABI. If neither the saving nor that extra cost is negative, at most "
-        "about 45~\\si{\\nano\\second} of the 60~\\si{\\nano\\second} is the stall."
+        "It was built \\mbox{-O2}, the other two \\mbox{-O0}. "
+        "Those 45~\\si{\\nano\\second} therefore mix the stall with what \\mbox{-O2} "
+        "saved in the loop's own code and give no figure for the stall alone."
     ), text
-    # no lower bound on the rest: 60 less 45 is the benchmark ABI's own 15 ns again (A214)
-    assert "at least" not in text, text
+    # no bound either way: 60 less 45 is the benchmark ABI's own 15 ns again (A214)
+    assert "at least" not in text and "at most" not in text, text
     # the saving a call from the loops' largest, 3.22 ns an iteration over four calls
     assert 3.22 / 4 < 1
     # a compiler named apart where nothing records the build: named, and its code a condition
@@ -1224,7 +1235,7 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
         )
     )
     apart = call_cost.same_board_words(named, ABIS)
-    assert "It was built \\mbox{-O2} by \\texttt{cc}, and makes" in apart, apart
+    assert "It was built \\mbox{-O2}, the other two \\mbox{-O0}, by \\texttt{cc}." in apart, apart
     assert "what \\mbox{-O2} and the other compiler saved" in apart, apart
     # with the records: one build for all three, said whatever the compilers' names (A189)
     from c18n_ae.common import call_sites
@@ -1236,11 +1247,12 @@ def test_the_same_board_contrast_weighs_the_build_level_by_loops_that_call_nothi
     }, records
     for given in (rows, named):
         said = call_cost.same_board_words(given, ABIS, records)
+        # the one build beside the levels, where Table 1's compiler names read against it (A229)
         assert (
-            "It was built \\mbox{-O2} by the same clang 14.0.0 build as purecap + c18n and "
-            "hybrid (Table~\\ref{tab:setup}), and makes the same four calls." in said
+            "It was built \\mbox{-O2}, the other two \\mbox{-O0} (all three binaries record the "
+            "same clang 14.0.0 build; Table~\\ref{tab:setup})." in said
         ), said
-        assert "the other compiler" not in said and said.endswith("is the stall."), said
+        assert "the other compiler" not in said and said.endswith("for the stall alone."), said
     # the other release's binaries record one build too (A189: 'whose versions no file
     # records' was wrong)
     metas = {n: datasets.load(n) for n in ("morello-2024", "cheribsd-22.12")}

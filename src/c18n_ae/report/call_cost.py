@@ -256,9 +256,11 @@ def finding(
         # ('about' once: the sentence's printed words stay within 35)
         also = _elsewhere(t, r, releases).replace("(about ", "(", 1)
         if math.isfinite(whole) and k > 1:
+            # the iteration's extra time, then what it comes to for each of its calls (A230,
+            # R230: 'for each iteration's four libm calls' charged all of it to the calls)
             per = (
-                f"{_iteration_amount(whole)} more for each iteration's "
-                f"{in_words(int(k))} {library} calls, about {_about(r.per_call_ns)} per call{also}"
+                f"{_iteration_amount(whole)} more per iteration, about {_about(r.per_call_ns)} "
+                f"for each of its {in_words(int(k))} {library} calls{also}"
             )
         else:
             per = f"about {_about(r.per_call_ns)} more per {library} call{also}"
@@ -278,6 +280,15 @@ def finding(
     if own:
         out.append(own)
     return " ".join(out)
+
+
+def finding_then(t: pd.DataFrame, abis: dict, sets: list[dict], reduction) -> str:
+    """What the abstract says right after the first finding's figure: what it combines
+    (findings.mix_sentence, where a data set answers), then the kind of call it is of
+    (slow_path_brief), before code calling nothing (A229, R229: the two apart read as the
+    figure taken back, then qualified again; B229: one definition of the figure)."""
+    mix = mix_sentence(sets) if scope(t, abis) else ""
+    return " ".join(x for x in (mix, slow_path_brief(t, reduction)) if x)
 
 
 def _own_clause(t: pd.DataFrame, r) -> str:
@@ -552,9 +563,9 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
 
 def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
-    the answer's compartment side names: how it was built (records: each variant's compiler
-    build, call_sites.compilers; A189), its figure and the gap to the answer's, what the gap
-    holds, and with its one condition (B192) the upper bound it gives on the stall. Only where
+    the answer's compartment side names: its figure and the gap to the answer's, how it was built
+    (records: each variant's compiler build, call_sites.compilers; A189), and why the gap gives
+    no figure for the stall alone (its build level; no bound, A229 to R230). Only where
     the loops that call nothing show the build level's share of the gap to be small (stall_gap);
     '' otherwise. No bound on the other ABI's switch (A197, B197, R197: that chain read as six
     conditional inferences)."""
@@ -569,10 +580,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     abi = escape(abi_word(STALL_FREE_ABI))
     full = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     mine = compartment_name(escape(abi_word(full)))
-    library = escape(_s(r.library)) or "the library"
-    same = (
-        f", and makes the same {in_words(int(k))} calls" if _f(o.calls_per_iteration) == k else ""
-    )
+    same = f"With the same {in_words(int(k))} calls, it" if _f(o.calls_per_iteration) == k else "It"
     compiler = _compiler_part(o) if not _compiler_part(r) else None
     build = call_sites.one_build(records, r.subject, o.subject, _s(r.baseline))
     # the one build the binaries record for all three, whatever the compilers' names (A189;
@@ -580,12 +588,11 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     # names them), or a compiler named apart
     if build:
         # Table 1 names the compilers and the build the binaries record (R210, B210)
-        by = (
-            f" by the same {build} build as {mine} and {escape(_s(r.baseline))} "
-            "(Table~\\ref{tab:setup})"
-        )
+        # said beside the levels, where Table 1's compiler names read against it (A229: 'the
+        # same clang 14.0.0 build' against Table 1's cc and clang-morello)
+        by = f" (all three binaries record the same {build} build; Table~\\ref{{tab:setup}})"
     elif compiler:
-        by = f" by \\texttt{{{escape(compiler['subject'])}}}"
+        by = f", by \\texttt{{{escape(compiler['subject'])}}}"
     else:
         by = ""
     # a compiler not shown to be the same build may make the loop's own code slower, which the
@@ -599,19 +606,18 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     board = f"\\texttt{{{escape(named)}}}, " if named else ""
     # no lower bound on the rest (B202 asked for one): it is the other ABI's own figure again, 60
     # less 45, which A214 read as that figure
+    # the answer's level, which its clean contrast shares with the baseline: the one the other
+    # ABI's contrast names against its own
+    theirs = re.fullmatch(r"optimisation -O\d+ against (-O\d+)", _s(o.confounded_by))[1]
+    levels = f"It was built \\mbox{{{level}}}, the other two \\mbox{{{theirs}}}{by}."
     return (
-        # the subtraction, what it holds, and the bound under one condition (A197, B197,
-        # R197: a chain on to a bound on the other ABI's switch read as six inferences, one of
-        # which, a saving per call from loops that make no call, does not follow)
+        # the subtraction and why it isolates nothing: no bound on the stall (A229, B229, R229,
+        # A230, B230, R230: the bound under its conditions read as nearly empty, every round)
         f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on "
-        f"{board}the board the {mine} files name. It was built \\mbox{{{level}}}{by}{same}. "
-        f"It took about {rest} a call more than {base} (Table~\\ref{{tab:per-call}}), {apart} "
-        f"less than {mine}. Those {apart} hold the stall, what \\mbox{{{level}}}{other} saved in "
-        f"the loop's own code, and whatever more {library} and the switch cost in {full} than in "
-        # both parts named in the condition (B208: the -O2 saving's sign was left unstated;
-        # B209: 'the last two' had no clear referent)
-        f"the {abi} ABI. If neither the saving nor that extra cost is negative, at most about "
-        f"{apart} of the {_about(r.per_call_ns)} is the stall."
+        f"{board}the board the {mine} files name. {same} took about {rest} a call more than "
+        f"{base} (Table~\\ref{{tab:per-call}}), {apart} less than {mine}. {levels} Those "
+        f"{apart} therefore mix the stall with what \\mbox{{{level}}}{other} saved in the loop's "
+        "own code and give no figure for the stall alone."
     )
 
 
@@ -905,13 +911,14 @@ def _slow_path(r, reduction: pd.DataFrame | None) -> tuple | None:
 
 def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
     """The abstract's sentence on the kind of call the figure is of, right after the figure
-    (finding's then): 'Those libm calls are expensive, as sin, cos and tan take libm's slower
-    path for large arguments: 60 ns is the extra time of such a call, not of a compartment
-    switch alone.' (A214, B214, A219, B219, R219: without it a reader repeats the figure as the
+    (finding's then, after findings.mix_sentence): 'Those libm calls are expensive, as sin, cos
+    and tan take libm's slower path for large arguments, so the figure need not hold for cheaper
+    calls.' (A214, B214, A219, B219, R219: without it a reader repeats the figure as the
     cost of any call; the baseline's time per call, A215, B215, R215, also counts the loop's own
     code; A220, B220, R220, A225, B225, R225: the fact alone did not say what follows from it;
     A221: 'so' skipped a step; A226, B226, R226: 'mostly' left open what it qualified, so the
-    functions are named; A227: 'a crossing' is half a switch, as Section 2 defines them; short,
+    functions are named; A229, R229: 'not of a compartment switch alone' read as disowning the
+    figure, which the sentence before it, on what the figure combines, already says; short,
     so that a third data set keeps the abstract within 200 words); '' where the answer is not
     the data's, its calls take no such path (_slow_path) or the path's functions make half its
     calls or fewer."""
@@ -930,17 +937,17 @@ def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
     library = escape(_s(r.library))
     return (
         f"Those {library} calls are expensive, as {listed(names)} take {library}'s slower path "
-        f"for large arguments: {_about(r.per_call_ns)} is the extra time of such a call, not of "
-        "a compartment switch alone."
+        "for large arguments, so the figure need not hold for cheaper calls."
     )
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'Each call does much work inside libm, so the extra time per call is that of an expensive
-    call, not of a switch alone: hybrid's iteration takes 467.6 ns, about 117 ns per call,
-    and sin, cos and tan reduce an argument of at least 2^20·π/2 by a slower path [msun],
-    which 98 % of the loop's arguments take, since the argument is the loop's index and runs to
-    10^8. Whatever libm's purecap build adds to that work counts on every call.', before what
+    """'Each call does much work inside libm: sin, cos and tan reduce an argument of at least
+    2^20·π/2 by a slower path [msun], which 98 % of the loop's arguments take, since the argument
+    is the loop's index and runs to 10^8. Hybrid's iteration takes 467.6 ns, so a call there
+    takes at most about 117 ns, the loop's own code included. Whatever libm's purecap build adds
+    to that work counts on every call, so the extra time per call is that of an expensive call,
+    not of a switch alone.', before what
     the extra time includes and the bound it loosens (A147: which argument
     was meant had to be inferred):
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
@@ -968,21 +975,24 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         (_, b), unit = _dividing_times(times)
         per = (
             # 'at most': the iteration's whole time, its own code and inline sqrt included,
-            # divided among the calls (A219, B217, B224, R225: read as a measured call's time)
-            f"{escape(_s(r.baseline))}'s iteration takes {b}~{unit}, at most about "
-            f"{amount(times[1] / k)} per call, and "
+            # divided among the calls (A219, B217, B224, R225: read as a measured call's time),
+            # said with why (A229) in a sentence of its own (A229, B229: three facts in a clause)
+            f" {escape(_s(r.baseline)).capitalize()}'s iteration takes {b}~{unit}, so a call "
+            f"there takes at most about {amount(times[1] / k)}, the loop's own code included."
         )
     return (
         # what it means, then the facts (A180, B180, R180: the facts alone never said why they
         # matter); first (R177: the most important fact about what 'per call' means sat in a
         # parenthesis mid-paragraph; A177: 'may account for much of it' read as a weighing the
         # same-board benchmark figure points against), so the reader weighs libm's build
-        f"Each call does much work inside {library}, so the extra time per call is that of an "
-        f"expensive call, not of a switch alone: {per}{functions} reduce an argument of at "
+        # the facts first, then what follows from them (B229: an upper bound on a call's time
+        # cannot show it expensive; the slower path does)
+        f"Each call does much work inside {library}: {functions} reduce an argument of at "
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
-        f"take, since the argument is the loop's index and runs to {bound}. Whatever {library}'s "
-        f"{abi} build adds to that work counts on every call."
+        f"take, since the argument is the loop's index and runs to {bound}.{per} Whatever "
+        f"{library}'s {abi} build adds to that work counts on every call, so the extra time per "
+        "call is that of an expensive call, not of a switch alone."
     )
 
 
@@ -1317,13 +1327,31 @@ def figure_marks(t: pd.DataFrame, releases: dict | None = None) -> str:
     # the only view of the variation between runs beside the bars that leave it out (A196, R196,
     # B197, A197, R197, A198, B198, R198: the bars alone implied a precision the data lack)
     found = _baseline_moved(t, releases) if one else None
-    if found:
+    widest = _widest_bar(drawn)
+    if found and widest:
         data, base, shown, _, moved = found
+        # how wide the bars are, not where they hide (A229, B230, R230, A230: a clause on bars
+        # nobody sees); the variation between runs beside it
         return (
-            f"Bars: {what} {hidden[:-1]}, not the variation between runs: {base}'s own {shown} "
-            f"moved by {moved}\\,\\% between {data[0].lower()}{data[1:]}."
+            f"Bars: {what}, at most $\\pm${widest}\\,\\% of a ratio; runs vary more: {base}'s "
+            f"own {shown} moved by {moved}\\,\\% between {data[0].lower()}{data[1:]}."
         )
+    if widest:
+        return f"Bars: {what}, at most $\\pm${widest}\\,\\% of a ratio."
     return f"Bars: {what} {hidden}"
+
+
+def _widest_bar(drawn: pd.DataFrame) -> str:
+    """The widest bar Figure 1 draws, as a share of its ratio, rounded up to one decimal ('0.8'
+    for 24.05's array, whose interval reaches 0.70 % above its ratio); '' where none has one."""
+    shares = []
+    for r in drawn.itertuples():
+        x, (low, high) = _f(r.ratio), _ends(r)
+        if all(math.isfinite(v) for v in (x, low, high)) and x > 0:
+            shares.append(max(high - x, x - low) / x)
+    if not shares:
+        return ""
+    return f"{math.ceil(max(shares) * 1000 - 1e-9) / 10:g}"
 
 
 def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
@@ -1597,13 +1625,18 @@ def beside(stall_free: bool = False) -> str:
         # own changes in a sentence of their own (A206: one sentence held both), of what and why
         # (B219, B220, B221, B224: 'changes of its own' named neither)
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. A compartment switch, "
-        "which passes through a trampoline both ways, may change those bounds again."
+        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. With compartments, the "
+        # what the trampoline does to them, said outright (A229, B229: 'may' left it open) and
+        # per direction (A230, B230: 'twice' read per call or per direction)
+        "call and its return each also pass through a trampoline, code the run-time linker "
+        "places outside both libraries~\\cite{plarch-2023}, and so change those bounds twice "
+        "in each direction rather than once."
     )
     if stall_free:
         said += (
             f" The {STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)}) leaves those bounds unchanged "
-            "on such calls and so avoids that stall~\\cite{cheribsd-guide}."
+            # the calls named (R229: 'such calls' had no clear referent)
+            "on calls into another library and so avoids that stall~\\cite{cheribsd-guide}."
         )
     return said
 
@@ -1781,16 +1814,17 @@ def main(argv=None) -> None:
     sets = list(metas.values())
     text += newcommand("PerCallQuestion", question_words(sets))
     text += newcommand("PerCallScope", scope(t, abis))
-    text += newcommand("PerCallFinding", finding(t, releases, abis, slow_path_brief(t, reduction)))
-    # what the time per call holds, then what the figures rest on, after them: the qualifiers
-    # in one place (findings.study_limits)
-    # libm's build not named here (A226, B226): the sentence on the kind of call before it says
-    # the figure is that of an expensive call, and Section 4 names the build with its evidence
-    mix = mix_sentence(sets) if scope(t, abis) else ""
-    text += newcommand("PerCallMix", mix)
+    # what the figure combines right after it, then the kind of call it is of (A229, R229: the
+    # two sentences apart read as the figure taken back, then qualified again; B229: one
+    # definition of the figure), then how close code calling nothing stays; libm's build not
+    # named (A226, B226): Section 4 names it with its evidence
+    then = finding_then(t, abis, sets, reduction)
+    text += newcommand("PerCallFinding", finding(t, releases, abis, then))
+    # what the figures rest on, after them: the qualifiers in one place (findings.study_limits)
     # the boards the two sides may differ in are Section 4's, where the bound needs them alike
     # (R177, A177: the abstract's third qualifier in one sentence)
-    limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not mix)
+    said = bool(scope(t, abis) and mix_sentence(sets))  # what the figures mix, in finding_then
+    limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not said)
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis))
     text += newcommand("PerCallBuilt", built_level_sentence(quoted))

@@ -375,7 +375,7 @@ def added_experiments() -> str:
     # the package's, for a board (R197, R199, A199, B198: 'We add' read against the introduction's
     # 'We ran nothing on a Morello board')
     said = (
-        f"The package adds {_span([x.number for x in ours])}, for runs on a board: "
+        f"This package adds {_span([x.number for x in ours])}, for runs on a board: "
         + "; ".join(parts)
         + "."
     )
