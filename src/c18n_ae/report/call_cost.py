@@ -561,7 +561,27 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
     return {"other": o, "level": level, "per_call": gap / k}
 
 
-def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
+def command_compilers(meta: dict, experiment: str) -> dict[str, str]:
+    """variant -> the compiler the study's commands name for one experiment's build ('cc',
+    'clang-morello'; dataset.yaml builds), where one is named."""
+    out = {}
+    for v, spec in (meta.get("variants") or {}).items():
+        named = {
+            str(b.get("compiler", ""))
+            for b in spec.get("builds") or []
+            if experiment in (b.get("experiments") or [])
+        } - {"", "not recorded"}
+        if len(named) == 1:
+            out[v] = named.pop()
+    return out
+
+
+def same_board_words(
+    t: pd.DataFrame,
+    abis: dict | None = None,
+    records: dict | None = None,
+    commands: dict | None = None,
+) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: its figure and the gap to the answer's, how it was built
     (records: each variant's compiler build, call_sites.compilers; A189), and why the gap gives
@@ -588,9 +608,18 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     # names them), or a compiler named apart
     if build:
         # Table 1 names the compilers and the build the binaries record (R210, B210)
-        # said beside the levels, where Table 1's compiler names read against it (A229: 'the
-        # same clang 14.0.0 build' against Table 1's cc and clang-morello)
-        by = f" (all three binaries record the same {build} build; Table~\\ref{{tab:setup}})"
+        # said beside the levels, with the names Table 1 gives where they differ (A229, A231,
+        # B231, R231: 'the same clang 14.0.0 build' read against Table 1's cc and clang-morello;
+        # commands: command_compilers)
+        given = [(commands or {}).get(v, "") for v in (o.subject, r.subject, _s(r.baseline))]
+        if all(given) and given[0] != given[1] and given[1] == given[2]:
+            by = (
+                f"; the study's commands call its compiler \\texttt{{{escape(given[0])}}} and "
+                f"theirs \\texttt{{{escape(given[1])}}}, but all three binaries record the same "
+                f"{build} build (Table~\\ref{{tab:setup}})"
+            )
+        else:
+            by = f" (all three binaries record the same {build} build; Table~\\ref{{tab:setup}})"
     elif compiler:
         by = f", by \\texttt{{{escape(compiler['subject'])}}}"
     else:
@@ -613,7 +642,8 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     return (
         # the subtraction and why it isolates nothing: no bound on the stall (A229, B229, R229,
         # A230, B230, R230: the bound under its conditions read as nearly empty, every round)
-        f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall, on "
+        f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall outside "
+        "compartments, on "
         f"{board}the board the {mine} files name. {same} took about {rest} a call more than "
         f"{base} (Table~\\ref{{tab:per-call}}), {apart} less than {mine}. {levels} Those "
         f"{apart} therefore mix the stall with what \\mbox{{{level}}}{other} saved in the loop's "
@@ -1017,12 +1047,14 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     # whose loops (A200: the benchmark build's changed by more), against what (A214, B214:
     # 'changed' named no baseline); what they suggest of the loop's own code, not that nearly all
-    # of the extra time lies in the calls (R217, B217: that read against the parts just listed)
+    # of the extra time lies in the calls (R217, B217: that read against the parts just listed),
+    # under the condition it rests on (B229, R229, A231, B231: they are other loops)
     own = (
         f"The {compartment_name(abi)} loops of the same program that call no other library "
         f"differed from {escape(_s(r.baseline)) or 'hybrid'}'s by under "
-        f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}), which "
-        "suggests that the loop's own code accounts for little."
+        f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}); if the "
+        f"{_workload(r)} loop's own code fared like theirs, it accounts for little of the "
+        f"{_iteration_amount(_f(r.extra_per_iteration_ns))}."
         if own_small(t, r)
         else ""
     )
@@ -1635,8 +1667,11 @@ def beside(stall_free: bool = False) -> str:
     if stall_free:
         said += (
             f" The {STALL_FREE_ABI} ABI ({abi_word(STALL_FREE_ABI)}) leaves those bounds unchanged "
-            # the calls named (R229: 'such calls' had no clear referent)
-            "on calls into another library and so avoids that stall~\\cite{cheribsd-guide}."
+            # the calls named (R229: 'such calls' had no clear referent), without compartments:
+            # no source says what a trampoline does under it (A227, A231: read against the
+            # sentence before)
+            "on calls into another library without compartments and so avoids that "
+            "stall~\\cite{cheribsd-guide}."
         )
     return said
 
@@ -1805,7 +1840,13 @@ def main(argv=None) -> None:
         if first is not None and first.source in metas
         else {}
     )
-    same = same_board_words(t, abis, records)
+    # and the compilers the study's commands name for the same experiment's builds (A231, B231)
+    commands = (
+        command_compilers(metas[first.source], _s(first.experiment))
+        if first is not None and first.source in metas
+        else {}
+    )
+    same = same_board_words(t, abis, records, commands)
     cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction)
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
