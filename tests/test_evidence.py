@@ -3,9 +3,11 @@ with the data set, and each cited line still says what the entry claims: a flag,
 clock call. The schema refuses a build's flags, a timing statement or an invalid metric without
 evidence."""
 
+import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -239,3 +241,20 @@ def test_the_cpu_section_s_line_numbers_say_what_it_claims():
         body = program.read_text().split("void perform_array_test(", 1)[1].split("\n}\n", 1)[0]
         at = [body.index(x) for x in ("malloc(", "start = clock()", "end = clock()", "free(")]
         assert at == sorted(at), program
+
+
+def test_the_24_05_purecap_c18n_cpu_file_is_the_job_the_log_shows_launched_with_c18n():
+    """Threats says the 24.05 purecap + c18n CPU run's log totals exactly the times of its timed
+    file and reports done the job started with proccontrol -m cheric18n (A231): the program
+    prints the sum of its trials' times, so the file is that job's."""
+    meta = datasets.load("morello-2024")
+    cited = {e["line"]: e["says"] for e in meta["compartments_seen"]["evidence"]}
+    total = int(re.search(r"Total execution time: (\d+) milliseconds", cited[17])[1])
+    assert "proccontrol -m cheric18n -s enable" in cited[19]
+    times = pd.read_csv(ROOT / "datasets" / "morello-2024" / "cpu" / "purecap-c18n.csv")
+    assert times["CPU Time (ms)"].sum() == total == 7402052
+    # and the other files' sums differ from it: the match names one file
+    other = pd.read_csv(ROOT / "datasets" / "morello-2024" / "cpu" / "benchmark-c18n.csv")
+    assert other["CPU Time (ms)"].sum() != total
+    text = (ROOT / "paper" / "sections" / "threats.tex").read_text()
+    assert "totals exactly the times of its timed" in text
