@@ -1006,9 +1006,11 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         per = (
             # 'at most': the iteration's whole time, its own code and inline sqrt included,
             # divided among the calls (A219, B217, B224, R225: read as a measured call's time),
-            # said with why (A229) in a sentence of its own (A229, B229: three facts in a clause)
-            f" {escape(_s(r.baseline)).capitalize()}'s iteration takes {b}~{unit}, so a call "
-            f"there takes at most about {amount(times[1] / k)}, the loop's own code included."
+            # said with why (A229) in a sentence of its own (A229, B229: three facts in a clause),
+            # as an average (B232: 'a call' read as each call's, log's included)
+            f" {escape(_s(r.baseline)).capitalize()}'s iteration takes {b}~{unit}, so its "
+            f"{in_words(int(k))} calls average at most about {amount(times[1] / k)} each, the "
+            "loop's own code included."
         )
     return (
         # what it means, then the facts (A180, B180, R180: the facts alone never said why they
@@ -1048,13 +1050,13 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # whose loops (A200: the benchmark build's changed by more), against what (A214, B214:
     # 'changed' named no baseline); what they suggest of the loop's own code, not that nearly all
     # of the extra time lies in the calls (R217, B217: that read against the parts just listed),
-    # under the condition it rests on (B229, R229, A231, B231: they are other loops)
+    # the two figures side by side, no inference (B229, R229, A231, B231, R232, B232: other
+    # loops, with no calls; A230, B230 missed the comparison when it was gone)
     own = (
         f"The {compartment_name(abi)} loops of the same program that call no other library "
         f"differed from {escape(_s(r.baseline)) or 'hybrid'}'s by under "
-        f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}); if the "
-        f"{_workload(r)} loop's own code fared like theirs, it accounts for little of the "
-        f"{_iteration_amount(_f(r.extra_per_iteration_ns))}."
+        f"{amount(OWN_SHARE_NS, digits=1)} an iteration (Table~\\ref{{tab:per-call}}), against "
+        f"the {_workload(r)} loop's {_iteration_amount(_f(r.extra_per_iteration_ns))}."
         if own_small(t, r)
         else ""
     )
@@ -1365,16 +1367,16 @@ def figure_marks(t: pd.DataFrame, releases: dict | None = None) -> str:
         # how wide the bars are, not where they hide (A229, B230, R230, A230: a clause on bars
         # nobody sees); the variation between runs beside it
         return (
-            f"Bars: {what}, at most $\\pm${widest}\\,\\% of a ratio; runs vary more: {base}'s "
+            f"Bars: {what}, under $\\pm${widest}\\,\\% of a ratio; runs vary more: {base}'s "
             f"own {shown} moved by {moved}\\,\\% between {data[0].lower()}{data[1:]}."
         )
     if widest:
-        return f"Bars: {what}, at most $\\pm${widest}\\,\\% of a ratio."
+        return f"Bars: {what}, under $\\pm${widest}\\,\\% of a ratio."
     return f"Bars: {what} {hidden}"
 
 
 def _widest_bar(drawn: pd.DataFrame) -> str:
-    """The widest bar Figure 1 draws, as a share of its ratio, rounded up to one decimal ('0.8'
+    """The whole percentage just above the widest bar Figure 1 draws, as a share of its ratio ('1'
     for 24.05's array, whose interval reaches 0.70 % above its ratio); '' where none has one."""
     shares = []
     for r in drawn.itertuples():
@@ -1383,7 +1385,8 @@ def _widest_bar(drawn: pd.DataFrame) -> str:
             shares.append(max(high - x, x - low) / x)
     if not shares:
         return ""
-    return f"{math.ceil(max(shares) * 1000 - 1e-9) / 10:g}"
+    # the next whole percentage point above it (A232: '0.8' read against the 0.70 it rounds up)
+    return f"{math.floor(max(shares) * 100) + 1}"
 
 
 def _ratio_span(rows: list[tuple]) -> tuple[float, float]:
