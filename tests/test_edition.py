@@ -86,7 +86,7 @@ def test_the_experiments_after_the_study_s_are_introduced_from_the_registry():
     said = defined(added_experiments())
     ours = [e for e in exp.registry().values() if e.number > 6]
     assert said["ExperimentsAdded"].startswith(
-        f"This package adds E7 to E{max(e.number for e in ours)}, for runs on a board: "
+        f"E7 to E{max(e.number for e in ours)} are ours, built for runs on a board: "
     )
     # those beside other mechanisms by their kind (their titles are their appendix sections'),
     # the others by what they measure

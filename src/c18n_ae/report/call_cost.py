@@ -1660,12 +1660,9 @@ def beside(stall_free: bool = False) -> str:
         # own changes in a sentence of their own (A206: one sentence held both), of what and why
         # (B219, B220, B221, B224: 'changes of its own' named neither)
         "branch predictor does not predict that change, so the instructions that depend on those "
-        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}. With compartments, the "
-        # what the trampoline does to them, said outright (A229, B229: 'may' left it open) and
-        # per direction (A230, B230: 'twice' read per call or per direction)
-        "call and its return each also pass through a trampoline, code the run-time linker "
-        "places outside both libraries~\\cite{plarch-2023}, and so change those bounds twice "
-        "in each direction rather than once."
+        # what a trampoline does to them is Section 2's next paragraph's, where the trampoline
+        # is defined (R234, B234, A234: read here before it)
+        "bounds wait: the \\emph{stall}~\\cite{morello-early-performance}."
     )
     if stall_free:
         said += (
