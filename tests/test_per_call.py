@@ -620,8 +620,8 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     background = " ".join((ROOT / "paper" / "sections" / "background.tex").read_text().split())
     assert (
         "The trampoline's code lies outside both libraries~\\cite{plarch-2023}, so under the "
-        "purecap ABI a call and its return each change the program-counter capability's bounds "
-        "twice rather than once." in background
+        "purecap ABI a call and its return change the program-counter capability's bounds four "
+        "times in compartments rather than twice." in background
     )
     # the ABI that avoids it defined in Related work, beside its overheads, where the body does
     # not use it (R177, B177); in Section 2 where Section 4 does (A193, B193, R193, B192), and
@@ -708,11 +708,16 @@ def test_call_cost_macros_say_e10_did_not_run_and_upper_bound_nowhere():
     upper = call_cost.upper_words(rows, ABIS)
     assert upper == (
         "The extra time per call is an upper bound on the switch alone if neither the loop's own "
-        "code nor libm runs faster in its purecap build, and both sides ran on equivalent boards; "
-        "the "
-        "hybrid files name no board, so whether it was the same as purecap + c18n's, "
-        "\\texttt{morello-camb-3}, cannot be checked."
+        "code nor libm runs faster in its purecap build, and both sides ran on equivalent boards."
     ), upper
+    # why the boards cannot be checked, in Threats, apart from the condition (A235, R235)
+    assert call_cost.boards_open_words(rows, ABIS) == (
+        "The hybrid files name no board, so whether it was the same as purecap + c18n's, "
+        "\\texttt{morello-camb-3}, cannot be checked."
+    )
+    threats = (ROOT / "paper" / "sections" / "threats.tex").read_text()
+    assert "\\PerCallBaselineShift{} \\PerCallBoardsOpen{}" in threats
+    assert call_cost.boards_open_words(rows.assign(possibly_also=""), ABIS) == ""
     assert upper.count("upper bound") == 1 and "unless" not in upper, upper
     # the boards only where the two sides may come from different boards (round 135)
     assert call_cost.upper_words(rows.assign(possibly_also=""), ABIS) == (

@@ -1079,8 +1079,18 @@ def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
         "The extra time per call is an upper bound on the switch alone if "
         f"{', and '.join(_conditions(r, abi))}"
     )
-    boards = _boards_open(r, abi)
-    return f"{said}; {boards[0].lower()}{boards[1:]}" if boards else f"{said}."
+    # the condition only: why the boards cannot be checked is Threats' (boards_open_words; A235,
+    # R235: two conditions and a detour in one sentence)
+    return f"{said}."
+
+
+def boards_open_words(t: pd.DataFrame, abis: dict | None = None) -> str:
+    """Threats' sentence on why the bound's boards cannot be checked (_boards_open), for the
+    answer's contrast; '' where E10 answers or both sides name one board."""
+    r, kind = answer(t)
+    if r is None or kind != "data":
+        return ""
+    return _boards_open(r, escape((abis or {}).get((r.source, r.subject), _abi(r.subject))))
 
 
 def _boards_open(r, abi: str) -> str:
@@ -1887,6 +1897,7 @@ def main(argv=None) -> None:
     text += newcommand("PerCallCycles", cycles)
     text += newcommand("PerCallBound", bound)
     text += newcommand("PerCallUpper", upper_words(t, abis))
+    text += newcommand("PerCallBoardsOpen", boards_open_words(t, abis))
     text += newcommand("PerCallReleases", release_gap(t, releases, metas))
     write_text_atomic(a.macros, named(text, prose=True))
 
