@@ -535,7 +535,7 @@ def test_findings_come_first_in_one_format(quick_run):
         r"purecap \+ c18n \(every pointer a capability\) "
         r"with hybrid \(plain 64-bit pointers\)\. "
         r"On CheriBSD 24\.05, purecap \+ c18n ran the study[’']s math loop at \d\.\d+× "
-        r"hybrid[’']s CPU time: \d+ ns more per iteration, about \d+ ns for each of its four libm "
+        r"hybrid[’']s CPU time: \d+ ns more per iteration, \d+ ns for each of its four libm "
         r"calls \(\d+ ns on CheriBSD 22\.12\)\. "
         r"The extra time per call combines the purecap ABI "
         r"with the compartment switch; no variant ran purecap without compartments to tell them "
