@@ -261,4 +261,4 @@ def test_the_24_05_purecap_c18n_cpu_file_is_the_job_the_log_shows_launched_with_
     assert "the total the job printed is the sum of the file's times" in more, more
     assert "lines~17 and~19" in more, more
     text = " ".join((ROOT / "paper" / "sections" / "threats.tex").read_text().split())
-    assert "a log shows \\ctn requested, not active" in text, text
+    assert "a log shows that \\ctn was requested, not whether it was active" in text, text

@@ -563,27 +563,7 @@ def stall_gap(t: pd.DataFrame, r, abis: dict | None = None) -> dict | None:
     return {"other": o, "level": level, "per_call": gap / k}
 
 
-def command_compilers(meta: dict, experiment: str) -> dict[str, str]:
-    """variant -> the compiler the study's commands name for one experiment's build ('cc',
-    'clang-morello'; dataset.yaml builds), where one is named."""
-    out = {}
-    for v, spec in (meta.get("variants") or {}).items():
-        named = {
-            str(b.get("compiler", ""))
-            for b in spec.get("builds") or []
-            if experiment in (b.get("experiments") or [])
-        } - {"", "not recorded"}
-        if len(named) == 1:
-            out[v] = named.pop()
-    return out
-
-
-def same_board_words(
-    t: pd.DataFrame,
-    abis: dict | None = None,
-    records: dict | None = None,
-    commands: dict | None = None,
-) -> str:
+def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | None = None) -> str:
     """Section 4's paragraph on the answer's loop in the ABI that avoids the stall, on the board
     the answer's compartment side names: its figure and the gap to the answer's, how it was built
     (records: each variant's compiler build, call_sites.compilers; A189), and why the gap gives
@@ -609,19 +589,10 @@ def same_board_words(
     # the contrasts no longer name them apart where the binaries record one build, and Table 1
     # names them), or a compiler named apart
     if build:
-        # Table 1 names the compilers and the build the binaries record (R210, B210)
-        # said beside the levels, with the names Table 1 gives where they differ (A229, A231,
-        # B231, R231: 'the same clang 14.0.0 build' read against Table 1's cc and clang-morello;
-        # commands: command_compilers)
-        given = [(commands or {}).get(v, "") for v in (o.subject, r.subject, _s(r.baseline))]
-        if all(given) and given[0] != given[1] and given[1] == given[2]:
-            by = (
-                f"; the study's commands call its compiler \\texttt{{{escape(given[0])}}} and "
-                f"theirs \\texttt{{{escape(given[1])}}}, but all three binaries record the same "
-                f"{build} build (Table~\\ref{{tab:setup}})"
-            )
-        else:
-            by = f" (all three binaries record the same {build} build; Table~\\ref{{tab:setup}})"
+        # Table 1 names the compilers and the build the binaries record (R210, B210); not said
+        # here (A229 to B231: the build read against Table 1's names; A236, B236: the names
+        # beside it read as a detour, 'its' and 'theirs' tangled)
+        by = ""
     elif compiler:
         by = f", by \\texttt{{{escape(compiler['subject'])}}}"
     else:
@@ -647,9 +618,9 @@ def same_board_words(
         f"The study also ran the loop with c18n in the {abi} ABI, which avoids the stall outside "
         "compartments, on "
         f"{board}the board the {mine} files name. {same} took about {rest} a call more than "
-        f"{base} (Table~\\ref{{tab:per-call}}), {apart} less than {mine}. {levels} Those "
-        f"{apart} therefore mix the stall with what \\mbox{{{level}}}{other} saved in the loop's "
-        "own code and give no figure for the stall alone."
+        f"{base} (Table~\\ref{{tab:per-call}}), {apart} less than {mine}. {levels} The "
+        f"{apart} gap therefore mixes the stall with what \\mbox{{{level}}}{other} saved in the "
+        "loop's own code and gives no figure for the stall alone."
     )
 
 
@@ -1024,9 +995,7 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         f"Each call does much work inside {library}: {functions} reduce an argument of at "
         f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
         f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
-        f"take, since the argument is the loop's index and runs to {bound}.{per} Whatever "
-        f"{library}'s {abi} build adds to that work counts on every call, so the extra time per "
-        "call is that of an expensive call, not of a switch alone."
+        f"take, since the argument is the loop's index and runs to {bound}.{per}"
     )
 
 
@@ -1045,9 +1014,14 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     # the parts only: the bound on the switch and its conditions are Threats' alone (upper_words;
     # A214, B214, B215: the caveat said again here; R214, A215, B215, R215: a pointer to them, or
     # the conditions here, stopped readers either way)
+    # what libm's build adds and the parts in one sentence (A236, B236: two sentences said it)
     parts = (
-        f"The {_about(r.per_call_ns)} includes the loop's own code, {library}'s {abi} build, the "
-        "stall (Section~\\ref{sec:background}) and the switch."
+        f"The {_about(r.per_call_ns)} holds whatever {library}'s {abi} build adds to that work, "
+        "the loop's own code, the stall (Section~\\ref{sec:background}) and the switch: it is "
+        "the extra time of an expensive call, not of a switch alone."
+        if slow_path_words(r, reduction, abi)
+        else f"The {_about(r.per_call_ns)} includes the loop's own code, {library}'s {abi} build, "
+        "the stall (Section~\\ref{sec:background}) and the switch."
     )
     # whose loops (A200: the benchmark build's changed by more), against what (A214, B214:
     # 'changed' named no baseline); what they suggest of the loop's own code, not that nearly all
@@ -1855,13 +1829,7 @@ def main(argv=None) -> None:
         if first is not None and first.source in metas
         else {}
     )
-    # and the compilers the study's commands name for the same experiment's builds (A231, B231)
-    commands = (
-        command_compilers(metas[first.source], _s(first.experiment))
-        if first is not None and first.source in metas
-        else {}
-    )
-    same = same_board_words(t, abis, records, commands)
+    same = same_board_words(t, abis, records)
     cycles, bound = nominal_cycles(t, published), bound_words(t, abis, reduction)
     write_text_atomic(a.table, named(latex_table(t, releases, abis, bool(cycles and bound))))
     write_text_atomic(a.figure, named(figure(t, releases, abis)))
