@@ -1026,12 +1026,13 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # 'may account for much of it' weighed what the data cannot), then what the 240 ns includes,
     # libm's build with whatever it adds to that work
     assert text.startswith(
-        "Each call does much work inside libm: \\texttt{sin}, \\texttt{cos} and \\texttt{tan} "
-        "reduce an argument of at least"
+        "Each call does much work inside libm: the argument is the loop's index, which runs to "
+        "$10^{8}$, so 98\\,\\% of arguments are at least"
     ), text
     # hybrid's time a call with why it is an upper bound, in a sentence of its own (A229, B229)
     assert (
-        "$10^{8}$. Hybrid's iteration takes 467.6~\\si{\\nano\\second}, so its four calls average "
+        "\\cite{freebsd-msun}. Hybrid's iteration takes 467.6~\\si{\\nano\\second}, so its four "
+        "calls average "
         "at most about 117~\\si{\\nano\\second} each, the loop's own code included. The 60~" in text
     ), text
     # then what the extra time holds, libm's build first, and what follows, in one sentence (A236,
@@ -1068,10 +1069,9 @@ def test_the_bound_on_the_switch_weighs_the_loop_s_own_code_and_libm_s_slower_pa
     # hybrid's libm takes the slower path too: the call does much work, and whatever the purecap
     # build adds to it counts (rounds 134 and 138)
     assert (
-        "\\texttt{sin}, \\texttt{cos} and \\texttt{tan} reduce an argument of at least "
-        "$2^{20}\\cdot \\pi/2$ by a slower path~\\cite{freebsd-msun}, which 98\\,\\% of the "
-        "loop's arguments take, since the argument is the loop's index and runs to "
-        "$10^{8}$. Hybrid's" in text
+        "so 98\\,\\% of arguments are at least $2^{20}\\cdot \\pi/2$, where \\texttt{sin}, "
+        "\\texttt{cos} and \\texttt{tan} reduce them by a slower path~\\cite{freebsd-msun}. "
+        "Hybrid's" in text
     ), text
     # arguments mostly below the slower path, or none recorded, or no such facts: nothing said
     small = rows.assign(argument_high=1_000_000.0)

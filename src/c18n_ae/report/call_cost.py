@@ -992,10 +992,11 @@ def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> 
         # same-board benchmark figure points against), so the reader weighs libm's build
         # the facts first, then what follows from them (B229: an upper bound on a call's time
         # cannot show it expensive; the slower path does)
-        f"Each call does much work inside {library}: {functions} reduce an argument of at "
-        f"least {_threshold_tex(str(x.threshold_as_published))} by a slower "
-        f"path~\\cite{{freebsd-msun}}, which {round(share * 100)}\\,\\% of the loop's arguments "
-        f"take, since the argument is the loop's index and runs to {bound}.{per}"
+        # cause before effect (B238: the clauses read garbled in the other order)
+        f"Each call does much work inside {library}: the argument is the loop's index, which runs "
+        f"to {bound}, so {round(share * 100)}\\,\\% of arguments are at least "
+        f"{_threshold_tex(str(x.threshold_as_published))}, where {functions} reduce them by a "
+        f"slower path~\\cite{{freebsd-msun}}.{per}"
     )
 
 
