@@ -489,6 +489,11 @@ UNREAD_AT_HIGHER_LEVEL = {"array_cpu_ns"}
 LEVEL_SHARE = 0.1
 
 
+# a contrast confounded by its build levels alone, as analysis.contrasts records it: the
+# subject's level, then the baseline's
+LEVELS = re.compile(r"optimisation (-O\d+) against (-O\d+)")
+
+
 def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
     """The answer's contrast with the ABI that avoids the stall (STALL_FREE_ABI), where both
     sides in compartments name one host and differ in nothing recorded but their build level,
@@ -500,7 +505,7 @@ def _same_board_other(t: pd.DataFrame, r, abis: dict | None = None):
     own = own_code(t)  # each side's loops that call nothing, the other's level and all (not clean)
     for o in _others(t, r).itertuples():
         full = (abis or {}).get((o.source, o.subject), _abi(o.subject))
-        levels = re.fullmatch(r"optimisation (-O\d+) against -O\d+", _s(o.confounded_by))
+        levels = LEVELS.fullmatch(_s(o.confounded_by))
         if full != STALL_FREE_ABI or _named_host(o) != host or not levels:
             continue
         mine, theirs = (
@@ -610,7 +615,7 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     # less 45, which A214 read as that figure
     # the answer's level, which its clean contrast shares with the baseline: the one the other
     # ABI's contrast names against its own
-    theirs = re.fullmatch(r"optimisation -O\d+ against (-O\d+)", _s(o.confounded_by))[1]
+    theirs = LEVELS.fullmatch(_s(o.confounded_by))[2]
     levels = f"It was built \\mbox{{{level}}}, the other two \\mbox{{{theirs}}}{by}."
     return (
         # the subtraction and why it isolates nothing: no bound on the stall (A229, B229, R229,
@@ -945,12 +950,10 @@ def slow_path_brief(t: pd.DataFrame, reduction: pd.DataFrame | None) -> str:
 
 
 def slow_path_words(r, reduction: pd.DataFrame | None, abi: str = "purecap") -> str:
-    """'Each call does much work inside libm: sin, cos and tan reduce an argument of at least
-    2^20·π/2 by a slower path [msun], which 98 % of the loop's arguments take, since the argument
-    is the loop's index and runs to 10^8. Hybrid's iteration takes 467.6 ns, so a call there
-    takes at most about 117 ns, the loop's own code included. Whatever libm's purecap build adds
-    to that work counts on every call, so the extra time per call is that of an expensive call,
-    not of a switch alone.', before what
+    """'Each call does much work inside libm: the argument is the loop's index, which runs to
+    10^8, so 98 % of arguments are at least 2^20·π/2, where sin, cos and tan reduce them by a
+    slower path [msun]. Hybrid's iteration takes 467.6 ns, so its four calls average at most
+    about 117 ns each, the loop's own code included.', before what
     the extra time includes and the bound it loosens (A147: which argument
     was meant had to be inferred):
     where the answer's library has such a path (published/libm_argument_reduction.csv) and the
@@ -1012,9 +1015,8 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     library = escape(_s(r.library)) or "the library"
-    # the parts only: the bound on the switch and its conditions are Threats' alone (upper_words;
-    # A214, B214, B215: the caveat said again here; R214, A215, B215, R215: a pointer to them, or
-    # the conditions here, stopped readers either way)
+    # the parts only; the bound on the switch with its conditions follows them in per-call.tex
+    # (upper_words), why the boards cannot be checked is Threats' (boards_open_words)
     # what libm's build adds and the parts in one sentence (A236, B236: two sentences said it);
     # 'includes' (A237, B237: 'holds' reread)
     parts = (
@@ -1046,11 +1048,11 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
 
 
 def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
-    """Threats' sentence on when the extra time per call bounds the switch alone (the issue's
+    """Section 4's sentence on when the extra time per call bounds the switch alone (the issue's
     item 1), with its conditions (A170, B169, R170: no share may be negative; round 135: a bound
-    across boards is none) and why the boards cannot be checked (_boards_open; A168, B168,
-    R168), in one place rather than in Section 4's sentences (A195, B195, R195). '' where E10
-    answers."""
+    across boards is none), right after what the figure includes (R231, B231, B232: in Threats
+    it came last); why the boards cannot be checked is Threats' (boards_open_words). '' where
+    E10 answers."""
     r, kind = answer(t)
     if r is None or kind != "data":
         return ""
@@ -1849,8 +1851,8 @@ def main(argv=None) -> None:
     then = finding_then(t, abis, sets, reduction)
     text += newcommand("PerCallFinding", finding(t, releases, abis, then))
     # what the figures rest on, after them: the qualifiers in one place (findings.study_limits)
-    # the boards the two sides may differ in are Section 4's, where the bound needs them alike
-    # (R177, A177: the abstract's third qualifier in one sentence)
+    # the boards the two sides may differ in are Threats' (R177, A177: the abstract's third
+    # qualifier in one sentence)
     said = bool(scope(t, abis) and mix_sentence(sets))  # what the figures mix, in finding_then
     limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not said)
     text += newcommand("PerCallLimits", limits)
