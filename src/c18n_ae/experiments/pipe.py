@@ -7,7 +7,7 @@ its "Write Time" is the child's write() of one message, a write like ours, thoug
 also holds the return from one clock_gettime() and the call into the next, under c18n two more
 calls into libc; its "Read Time" is the parent's blocking read(), whose clock starts only after the
 parent has logged and printed the previous message, so it measures how long the parent waited for
-a message the child (a malloc, 1,023 rand() calls, a write and a free per message) had not yet
+a message the child (a malloc, 1,023 rand() calls, two writes and a free per message) had not yet
 written: about the child's time per message less the parent's, or nothing where the child runs
 ahead (message_wait_ns: the child's production showing through when it is the slower side, never
 a read, and no headline metric: against hybrid's wait of about one clock tick, its child mostly
