@@ -271,7 +271,7 @@ def finding(
         )
         own = _own_clause(t, r)
         together = f"{first}; {own}."
-        if own and len(together.replace("~", " ").split()) <= MAX_WORDS:
+        if own and len(printed_words(together)) <= MAX_WORDS:
             return " ".join(x for x in (together, then) if x)
         if own:  # a sentence of its own, right after the finding whose data set it shares
             return " ".join(
@@ -284,13 +284,18 @@ def finding(
     return " ".join(out)
 
 
+def abstract_mix(t: pd.DataFrame, abis: dict, sets: list[dict]) -> str:
+    """findings.mix_sentence where a data set answers (scope), '' otherwise: said in
+    finding_then, and then left out of the limits (findings.study_limits' mix)."""
+    return mix_sentence(sets) if scope(t, abis) else ""
+
+
 def finding_then(t: pd.DataFrame, abis: dict, sets: list[dict], reduction) -> str:
     """What the abstract says right after the first finding's figure: what it combines
-    (findings.mix_sentence, where a data set answers), then the kind of call it is of
-    (slow_path_brief), before code calling nothing (A229, R229: the two apart read as the
-    figure taken back, then qualified again; B229: one definition of the figure)."""
-    mix = mix_sentence(sets) if scope(t, abis) else ""
-    return " ".join(x for x in (mix, slow_path_brief(t, reduction)) if x)
+    (abstract_mix), then the kind of call it is of (slow_path_brief), before code calling
+    nothing (A229, R229: the two apart read as the figure taken back, then qualified again;
+    B229: one definition of the figure)."""
+    return " ".join(x for x in (abstract_mix(t, abis, sets), slow_path_brief(t, reduction)) if x)
 
 
 def _own_clause(t: pd.DataFrame, r) -> str:
@@ -590,21 +595,13 @@ def same_board_words(t: pd.DataFrame, abis: dict | None = None, records: dict | 
     same = f"With the same {in_words(int(k))} calls, it" if _f(o.calls_per_iteration) == k else "It"
     compiler = _compiler_part(o) if not _compiler_part(r) else None
     build = call_sites.one_build(records, r.subject, o.subject, _s(r.baseline))
-    # the one build the binaries record for all three, whatever the compilers' names (A189;
-    # the contrasts no longer name them apart where the binaries record one build, and Table 1
-    # names them), or a compiler named apart
-    if build:
-        # Table 1 names the compilers and the build the binaries record (R210, B210); not said
-        # here (A229 to B231: the build read against Table 1's names; A236, B236: the names
-        # beside it read as a detour, 'its' and 'theirs' tangled)
-        by = ""
-    elif compiler:
-        by = f", by \\texttt{{{escape(compiler['subject'])}}}"
-    else:
-        by = ""
-    # a compiler not shown to be the same build may make the loop's own code slower, which the
-    # bound then needs ruled out as well
-    other = " and the other compiler" if compiler and not build else ""
+    # a compiler named apart only where the binaries record no one build for all three (A189);
+    # the one build is Table 1's to name (R210, B210; A229 to B231: read against Table 1's names;
+    # A236, B236: the names beside it read as a detour), and a compiler not shown to be the same
+    # build may have changed the loop's own code too
+    apart_compiler = compiler if compiler and not build else None
+    by = f", by \\texttt{{{escape(apart_compiler['subject'])}}}" if apart_compiler else ""
+    other = " and the other compiler" if apart_compiler else ""
     base = escape(_s(r.baseline)) or "hybrid"
     apart = _about(gap["per_call"])
     rest = _about(o.per_call_ns)
@@ -1015,6 +1012,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         return ""
     abi = escape((abis or {}).get((r.source, r.subject), _abi(r.subject)))
     library = escape(_s(r.library)) or "the library"
+    slow = slow_path_words(r, reduction, abi)
     # the parts only; the bound on the switch with its conditions follows them in per-call.tex
     # (upper_words), why the boards cannot be checked is Threats' (boards_open_words)
     # what libm's build adds and the parts in one sentence (A236, B236: two sentences said it);
@@ -1023,7 +1021,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
         f"The {_about(r.per_call_ns)} includes whatever {library}'s {abi} build adds to that work, "
         "the loop's own code, the stall (Section~\\ref{sec:background}) and the switch: it is "
         "the extra time of an expensive call, not of a switch alone."
-        if slow_path_words(r, reduction, abi)
+        if slow
         else f"The {_about(r.per_call_ns)} includes the loop's own code, {library}'s {abi} build, "
         "the stall (Section~\\ref{sec:background}) and the switch."
     )
@@ -1044,7 +1042,7 @@ def bound_words(t: pd.DataFrame, abis: dict | None = None, reduction=None) -> st
     )
     # the work each call does before what the extra time includes (R177; A172, R170: the slower
     # path, which weighs most on what the figure means, came fourth)
-    return " ".join(x for x in (slow_path_words(r, reduction, abi), parts, own) if x)
+    return " ".join(x for x in (slow, parts, own) if x)
 
 
 def upper_words(t: pd.DataFrame, abis: dict | None = None) -> str:
@@ -1119,18 +1117,21 @@ def _conditions(r, abi: str) -> list[str]:
     return out
 
 
+def printed_words(text: str) -> list[str]:
+    """The words of an abstract's tex as it prints: a tie (~) is a space, so '240~ns' is two
+    (the PDF's 36-word sentence passed a count of the tex)."""
+    return text.replace("~", " ").split()
+
+
 def abstract_problems(text: str) -> list[str]:
     """What breaks the abstract's rules: more than ABSTRACT_WORDS words, a sentence of more than
     MAX_WORDS, a parenthesis inside another ([] for a text that keeps them)."""
     out = []
-    # a tie (~) is a space in print: '240~ns' is two words (the PDF's 36-word sentence passed
-    # this check as tex)
-    text = text.replace("~", " ")
-    n = len(text.split())
+    n = len(printed_words(text))
     if n > ABSTRACT_WORDS:
         out.append(f"{n} words, more than {ABSTRACT_WORDS}")
     for sentence in re.split(r"(?<=[.;?!])\s+(?=[A-Z\\])", text.strip()):
-        words = sentence.split()
+        words = printed_words(sentence)
         if len(words) > MAX_WORDS:
             out.append(f"a sentence of {len(words)} words: {' '.join(words[:3])} …")
     depth, start = 0, 0
@@ -1853,7 +1854,7 @@ def main(argv=None) -> None:
     # what the figures rest on, after them: the qualifiers in one place (findings.study_limits)
     # the boards the two sides may differ in are Threats' (R177, A177: the abstract's third
     # qualifier in one sentence)
-    said = bool(scope(t, abis) and mix_sentence(sets))  # what the figures mix, in finding_then
+    said = abstract_mix(t, abis, sets)  # what the figures mix, said in finding_then
     limits = study_limits(sets, unseen_phrases(sets), built_words(t, quoted), not said)
     text += newcommand("PerCallLimits", limits)
     text += newcommand("PerCallConclusion", conclusion_finding(t, releases, abis))
